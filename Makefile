@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hostprep — plain Makefile, pkg-config for every library.
+#
+#   make              build build/hostprep
+#   make check        install test deps if missing, unit + fake-host + VM tests
+#   make check-fast   unit + fake-host tests only (no QEMU)
+#   make run          install runtime deps if missing, apply --dry-run + check on this host
+#   make install DESTDIR= PREFIX=
+#   make bench        speed/memory targets (never asserted by tests)
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+# Vendor config and units live in /usr/lib like systemd's, whatever PREFIX is:
+# the binary searches /usr/lib/hostprep, and systemd only reads its own unit dirs.
+LIBDIR_HP  ?= /usr/lib/hostprep
+UNITDIR    ?= /usr/lib/systemd/system
+CATALOGDIR ?= /usr/lib/systemd/catalog
+DOCDIR     ?= $(PREFIX)/share/doc/hostprep
+
+CC       ?= cc
+PKGS     := libpci libkmod libsystemd inih json-c
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
+	    -Wno-unused-parameter -Wno-format-nonliteral
+ifeq ($(CI),true)
+WARN     += -Werror
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
+ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
+	      -Isrc $(PKG_CFLAGS) $(CFLAGS)
+
+B        := build
+SRCS     := $(sort $(wildcard src/*.c))
+OBJS     := $(SRCS:src/%.c=$(B)/%.o)
+LIBOBJS  := $(filter-out $(B)/main.o,$(OBJS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all clean check check-fast check-unit check-fake check-vm run install deps deps-test bench format
+
+all: $(B)/hostprep
+
+$(B)/%.o: src/%.c | $(B)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/hostprep: $(OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(LIBOBJS) | $(B)/tests
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) $(LDFLAGS) -o $@ $< $(LIBOBJS) \
+		$(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
+$(B) $(B)/tests:
+	mkdir -p $@
+
+-include $(OBJS:.o=.d)
+
+deps:
+	@tests/deps.sh runtime
+
+deps-test:
+	@tests/deps.sh test
+
+run: deps
+	$(MAKE) all
+	@echo "== hostprep apply --dry-run (shipped default config) =="
+	@$(B)/hostprep --config conf/hostprep.conf apply --dry-run; true
+	@echo "== hostprep check =="
+	@$(B)/hostprep --config conf/hostprep.conf check; rc=$$?; \
+		echo "hostprep check exit status: $$rc (0 ready, 1 not ready, 2 config, 3 internal)"; \
+		[ $$rc -le 1 ]
+
+check-unit: all $(UNIT_BINS)
+	@tests/run-unit.sh $(UNIT_BINS)
+
+check-fake: all
+	@tests/fake/run.sh $(B)/hostprep
+
+check-fast: deps-test
+	$(MAKE) check-unit check-fake
+
+check-vm: all
+	@tests/vm/run.sh
+
+check: deps-test
+	$(MAKE) check-unit check-fake
+	@tests/deps.sh vm && $(MAKE) check-vm
+
+bench: all
+	@tests/bench.sh $(B)/hostprep
+
+install: all
+	install -Dm755 $(B)/hostprep $(DESTDIR)$(BINDIR)/hostprep
+	install -Dm644 conf/hostprep.conf $(DESTDIR)$(LIBDIR_HP)/hostprep.conf
+	install -d $(DESTDIR)$(LIBDIR_HP)/hostprep.conf.d
+	sed 's|@BINDIR@|$(BINDIR)|g' units/hostprep.service.in > $(B)/hostprep.service
+	install -Dm644 $(B)/hostprep.service $(DESTDIR)$(UNITDIR)/hostprep.service
+	install -Dm644 units/hostprep.catalog $(DESTDIR)$(CATALOGDIR)/hostprep.catalog
+
+format:
+	clang-format -i src/*.c src/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(B)

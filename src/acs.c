@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+
+#include "acs.h"
+
+static const char *const acs_bit_names[ACS_MASK_BITS] = { "SV", "TB", "RR", "CR", "UF", "EC", "DT" };
+
+int acs_mask_parse(const char *text, struct acs_mask *ret)
+{
+	struct acs_mask m = {};
+
+	if (strlen(text) != ACS_MASK_BITS)
+		return -EINVAL;
+	for (int i = 0; i < ACS_MASK_BITS; i++) {
+		uint16_t bit = 1u << (ACS_MASK_BITS - 1 - i);
+
+		switch (text[i]) {
+		case '0':
+			m.clear |= bit;
+			break;
+		case '1':
+			m.set |= bit;
+			break;
+		case 'x':
+		case 'X':
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	*ret = m;
+	return 0;
+}
+
+void acs_mask_format(const struct acs_mask *m, char buf[static ACS_MASK_BITS + 1])
+{
+	for (int i = 0; i < ACS_MASK_BITS; i++) {
+		uint16_t bit = 1u << (ACS_MASK_BITS - 1 - i);
+
+		buf[i] = (m->clear & bit) ? '0' : (m->set & bit) ? '1' : 'x';
+	}
+	buf[ACS_MASK_BITS] = '\0';
+}
+
+bool acs_mask_equal(const struct acs_mask *a, const struct acs_mask *b)
+{
+	return a->clear == b->clear && a->set == b->set;
+}
+
+int acs_mask_merge(struct acs_mask *a, const struct acs_mask *b)
+{
+	if ((a->clear & b->set) || (a->set & b->clear))
+		return -EEXIST;
+	a->clear |= b->clear;
+	a->set |= b->set;
+	return 0;
+}
+
+uint16_t acs_ctrl_target(uint16_t ctrl, uint16_t cap, const struct acs_mask *m)
+{
+	uint16_t clear = m->clear & ACS_POLICY_BITS;
+	uint16_t set = m->set & ACS_POLICY_BITS & cap;
+
+	return (uint16_t)((ctrl & ~clear) | set);
+}
+
+bool acs_ctrl_matches(uint16_t ctrl, uint16_t cap, const struct acs_mask *m)
+{
+	return acs_ctrl_target(ctrl, cap, m) == ctrl;
+}
+
+void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < ACS_MASK_BITS; i++) {
+		if (!(ctrl & (1u << i)))
+			continue;
+		n += snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? "," : "", acs_bit_names[i]);
+	}
+	if (n == 0)
+		snprintf(buf, size, "none");
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "macro.h"
+
+/*
+ * ACS Control policy in the kernel's pci=config_acs= / rdma_topo notation:
+ * 7 characters, bit 6 first, bit 0 (SV) last; '0' force off, '1' force on,
+ * 'x' leave. Bits 7..15 (ACS Enhanced fields) are never touched.
+ */
+#define ACS_MASK_BITS 7
+#define ACS_POLICY_BITS 0x007fu
+#define ACS_MASK_DEFAULT "x0x00xx" /* RR, CR, EC off: what pci=disable_acs_redir= does */
+
+struct acs_mask {
+	uint16_t clear; /* bits forced to 0 */
+	uint16_t set;   /* bits forced to 1 */
+};
+
+int acs_mask_parse(const char *text, struct acs_mask *ret);
+void acs_mask_format(const struct acs_mask *m, char buf[static ACS_MASK_BITS + 1]);
+bool acs_mask_equal(const struct acs_mask *a, const struct acs_mask *b);
+/* Merge b into a; -EEXIST if one forces a bit on and the other off. */
+int acs_mask_merge(struct acs_mask *a, const struct acs_mask *b);
+
+/*
+ * Masked read-modify-write: the Control word the policy wants, given the
+ * current word and the Capability word (a Control bit can only be set
+ * where the Capability bit is 1; hardware masks the rest).
+ */
+uint16_t acs_ctrl_target(uint16_t ctrl, uint16_t cap, const struct acs_mask *m);
+bool acs_ctrl_matches(uint16_t ctrl, uint16_t cap, const struct acs_mask *m);
+
+/* "SV,RR,CR,UF" for the policy bits set in ctrl ("none" if none). */
+void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size);

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "acs.h"
+#include "macro.h"
+#include "selector.h"
+#include "sysroot.h"
+
+/*
+ * Configuration: systemd-style INI read with libinih.
+ *
+ * Search (each path under the root prefix), unless --config FILE replaces it:
+ *   /usr/lib/hostprep/hostprep.conf, then /etc/hostprep/hostprep.conf (both are read;
+ *       later keys override earlier ones)
+ *   then *.conf drop-ins from /usr/lib/hostprep/hostprep.conf.d/, /run/hostprep/hostprep.conf.d/,
+ *   /etc/hostprep/hostprep.conf.d/, merged by file name (same name: /etc over /run over
+ *   /usr/lib), applied in lexical order of the file names.
+ *
+ * Sections and keys:
+ *   [Host]      Apply=yes|no                  master switch (default no: audit only)
+ *   [IOMMU]     Expect=any|off|passthrough|translated
+ *   [ACS:NAME]  Select=SELECTOR...            list; accumulates, empty assignment resets
+ *               Exclude=SELECTOR...           list; likewise
+ *               Mask=xxxxxxx                  7 chars of 0/1/x, default x0x00xx
+ *               Enabled=yes|no                default yes
+ *
+ * Scalar keys: a later assignment overrides an earlier one. List keys take
+ * whitespace-separated values. NAME: [A-Za-z0-9_.-]{1,32}. A [ACS:NAME]
+ * section repeated in the same file is an error (duplicate rule); in a later
+ * file it extends/overrides the rule (that is what drop-ins are for).
+ */
+
+#define CONFIG_MAX_FILES 128
+#define CONFIG_MAX_FILE_SIZE (64 * 1024)
+#define CONFIG_MAX_LINE 198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
+#define CONFIG_MAX_RULES 64
+#define CONFIG_MAX_SELECTORS 64 /* per list */
+#define CONFIG_RULE_NAME_MAX 32
+
+enum iommu_expect {
+	IOMMU_EXPECT_ANY,
+	IOMMU_EXPECT_OFF,
+	IOMMU_EXPECT_PASSTHROUGH,
+	IOMMU_EXPECT_TRANSLATED,
+	_IOMMU_EXPECT_MAX,
+};
+
+/* Where a value came from. file points into config->files (owned there). */
+struct origin {
+	const char *file;
+	unsigned line;
+};
+
+struct selector_entry {
+	struct selector sel;
+	char *text; /* as written */
+	struct origin at;
+};
+
+struct acs_rule {
+	char *name;
+	struct origin at; /* first [ACS:NAME] header */
+	bool enabled;
+	struct acs_mask mask;
+	struct origin mask_at; /* .file NULL when the default is in effect */
+	struct selector_entry *select;
+	size_t n_select;
+	struct selector_entry *exclude;
+	size_t n_exclude;
+};
+
+/* One effective assignment, for `hostprep config` (like systemd-analyze cat-config). */
+struct config_line {
+	char *section;
+	char *key;
+	char *value;
+	struct origin at;
+};
+
+struct config {
+	bool apply;
+	struct origin apply_at;
+	enum iommu_expect iommu_expect;
+	struct origin iommu_at;
+	struct acs_rule *acs;
+	size_t n_acs;
+
+	char **files; /* every file read, in order; NULL-terminated */
+	/*
+	 * Effective assignments in dump order: [Host], [IOMMU], then each rule in
+	 * first-seen order (Enabled, Mask, Select..., Exclude...). Keys left at
+	 * their default are included with at.file NULL.
+	 */
+	struct config_line *lines;
+	size_t n_lines;
+	/* Prefix config_dump strips from file names (the root for a search, none for --config). */
+	struct sysroot display_root;
+};
+
+enum config_flags {
+	CONFIG_REQUIRE_ROOT_OWNED = 1 << 0, /* refuse files/dirs writable by anyone but root */
+};
+
+/*
+ * Load and validate. explicit_files: NULL for the search above, else a
+ * NULL-terminated list that replaces it (--config, config --validate).
+ * Every problem is logged as "file:line: reason" on stderr; all files are
+ * read before returning; -EINVAL if anything was wrong (config is then
+ * freed and must not be used), -errno for I/O problems.
+ */
+int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		unsigned flags);
+void config_done(struct config *c);
+
+/* The merged effective config, each line annotated "# file:line". */
+int config_dump(const struct config *c, FILE *f);
+
+const char *iommu_expect_to_string(enum iommu_expect e);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "macro.h"
+
+/*
+ * The one result model. Every check of every module produces these; every
+ * sink (text, JSON, report file, journal, sd_notify, exit code) renders
+ * them and nothing else. Ordered from best to worst: the summary verdict
+ * of a run is the worst one seen.
+ */
+enum verdict {
+	VERDICT_PASS,
+	VERDICT_SKIP,
+	VERDICT_WARN,
+	VERDICT_UNKNOWN,
+	VERDICT_FAIL,
+	_VERDICT_MAX,
+};
+
+struct result {
+	char *check;    /* dotted name: "acs", "acs.write", "acs.cmdline", "iommu.mode" */
+	char *object;   /* what was checked: a PCI address, "host", ... */
+	char *expected; /* what the config asks for, human-readable */
+	char *actual;   /* what was seen */
+	enum verdict verdict;
+	char *remedy;   /* exact next step for the operator; NULL when none */
+};
+
+struct results {
+	struct result *items;
+	size_t n, alloc;
+};
+
+/* A whole run: what the report file stores and `status` reads back. */
+struct report {
+	int schema;        /* REPORT_SCHEMA_VERSION when written by us */
+	char *version;     /* hostprep version that wrote it */
+	char *command;     /* "check", "apply", "apply --dry-run", "revert" */
+	char *host;        /* from <root>/proc/sys/kernel/hostname */
+	uint64_t time_sec; /* UNIX time; SOURCE_DATE_EPOCH overrides for tests */
+	bool applied;      /* [Host] Apply=yes was in effect */
+	struct results results;
+};
+
+struct summary {
+	size_t count[_VERDICT_MAX];
+	size_t total;
+	enum verdict worst;
+	bool ready; /* no fail and no unknown */
+};
+
+const char *verdict_to_string(enum verdict v);
+int verdict_from_string(const char *s); /* -EINVAL if unknown */
+int verdict_to_syslog_priority(enum verdict v);
+
+/* Copies every string; remedy may be NULL. */
+int results_add(struct results *rs, enum verdict v, const char *check, const char *object,
+		const char *expected, const char *actual, const char *remedy);
+/* Same, actual as printf format. */
+int results_addf(struct results *rs, enum verdict v, const char *check, const char *object,
+		 const char *expected, const char *remedy, const char *actual_fmt, ...)
+	_printf_(7, 8);
+void results_done(struct results *rs);
+void results_summarize(const struct results *rs, struct summary *s);
+
+void report_done(struct report *r);
+
+/* Exit status for a finished run: 0 ready, 1 not ready. */
+int summary_exit_status(const struct summary *s);
+
+#define EXIT_READY 0
+#define EXIT_NOT_READY 1
+#define EXIT_USAGE 2
+#define EXIT_INTERNAL 3

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "macro.h"
+
+/*
+ * PCI device selectors used by [ACS:*] rules.
+ *
+ *   0000:3a:00.0 / 3a:00.0       exact address (domain defaults to 0000)
+ *   10b5:8796  10b5:*  *:1234    vendor:device, '*' is a wildcard per half
+ *   class:06 class:0604 class:060400
+ *                                class code prefix (base, +sub, +prog-if)
+ *   upstream:<one of the above>  the ACS-capable ports on the path from each
+ *                                matching endpoint up to its root port
+ */
+enum selector_kind {
+	SELECTOR_ADDRESS,
+	SELECTOR_ID,
+	SELECTOR_CLASS,
+};
+
+#define SELECTOR_ANY (-1)
+
+struct pci_ident {
+	uint32_t domain;
+	uint8_t bus, dev, func;
+	uint16_t vendor, device;
+	uint32_t class_code; /* 24 bit: base << 16 | sub << 8 | prog-if */
+};
+
+struct selector {
+	enum selector_kind kind;
+	bool upstream;
+	uint32_t domain;
+	uint8_t bus, dev, func;
+	int32_t vendor, device;   /* SELECTOR_ANY or the 16-bit id */
+	uint32_t class_value;     /* left-aligned in 24 bits */
+	uint32_t class_mask;
+};
+
+#define SELECTOR_TEXT_MAX 64
+
+/* Parse one selector; -EINVAL with *reason set to a static description. */
+int selector_parse(const char *text, struct selector *ret, const char **reason);
+/* Does the device itself match (the upstream flag is ignored here). */
+bool selector_match_ident(const struct selector *s, const struct pci_ident *id);
+/* Canonical text of a selector into buf (SELECTOR_TEXT_MAX). */
+void selector_format(const struct selector *s, char *buf, size_t size);
+
+/* Parse "[dddd:]bb:dd.f". */
+int pci_address_parse(const char *s, uint32_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *func);

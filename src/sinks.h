@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "result.h"
+#include "sysroot.h"
+
+/*
+ * Every output of a run renders the one report; nothing here evaluates.
+ *
+ * Report file: <root>/run/hostprep/report.json, 0644 (status works
+ * unprivileged), directory 0755, written temp + fsync + rename.
+ */
+#define REPORT_SCHEMA_VERSION 1
+
+/* Aligned table; colour only when asked (the caller decides: isatty && !NO_COLOR). */
+int render_text(const struct report *r, FILE *f, bool color);
+/* Pretty JSON, schema REPORT_SCHEMA_VERSION (docs/report-schema.md). */
+int render_json(const struct report *r, FILE *f);
+
+/* The same pretty JSON as render_json, with its trailing newline; malloc'd. */
+int report_to_json_string(const struct report *r, char **ret);
+/*
+ * Strict: schema must be REPORT_SCHEMA_VERSION (-EPROTO), every field present
+ * and typed, "ready"/"summary" consistent with "results" (-EBADMSG). Unknown
+ * extra fields are ignored. Logs the offending field itself; nothing is
+ * left allocated on error.
+ */
+int report_from_json_string(const char *s, struct report *ret);
+/* Both log their own failures (they know the path). */
+int report_write(const struct report *r, const struct sysroot *root);
+/* -ENOENT, silently, when no run has written one yet. */
+int report_read(struct report *ret, const struct sysroot *root);
+
+/* "2026-11-22T06:00:00Z" (UTC), the report's time format. */
+#define REPORT_TIME_MAX 32
+int report_format_time(uint64_t sec, char *buf, size_t size);
+
+/*
+ * One structured journal entry per result (HOSTPREP_CHECK=, HOSTPREP_OBJECT=,
+ * HOSTPREP_EXPECTED=, HOSTPREP_ACTUAL=, HOSTPREP_VERDICT=, HOSTPREP_REMEDY=,
+ * PRIORITY from the verdict) and one summary entry with MESSAGE_ID
+ * HOSTPREP_SUMMARY_MESSAGE_ID. Without a journal: the summary line on stderr.
+ */
+#define HOSTPREP_SUMMARY_MESSAGE_ID "7f3c2a9e5b1d4c6f8a0e2b4d6f8a1c3e"
+#define HOSTPREP_RESULT_MESSAGE_ID "b2e8d4f6a1c34e5b9d7f0a2c4e6b8d10"
+int sink_journal(const struct report *r);
+/* sd_notify(STATUS=<summary>); a no-op outside systemd. */
+int sink_notify(const struct report *r);
+
+/*
+ * "READY: 5 pass, 1 skip" / "NOT READY: 2 fail, 1 unknown, 3 pass" /
+ * "READY: no checks"; zero counts omitted. malloc'd.
+ */
+int summary_line(const struct report *r, char **ret);

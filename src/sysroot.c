@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+
+#include "sysroot.h"
+
+static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
+	[SYSROOT_SYS] = "/sys",
+	[SYSROOT_PROC] = "/proc",
+	[SYSROOT_DEV] = "/dev",
+	[SYSROOT_ETC] = "/etc",
+	[SYSROOT_RUN] = "/run",
+	[SYSROOT_USR_LIB] = "/usr/lib",
+	[SYSROOT_LIB_MODULES] = "/lib/modules",
+};
+
+int sysroot_init(struct sysroot *r, const char *dir)
+{
+	size_t n;
+
+	if (!dir)
+		dir = "/";
+	if (dir[0] != '/')
+		return -EINVAL;
+	r->dir = strdup(dir);
+	if (!r->dir)
+		return -ENOMEM;
+	n = strlen(r->dir);
+	while (n > 0 && r->dir[n - 1] == '/')
+		r->dir[--n] = '\0';
+	return 0;
+}
+
+void sysroot_done(struct sysroot *r)
+{
+	free(r->dir);
+	r->dir = NULL;
+}
+
+bool sysroot_is_host(const struct sysroot *r)
+{
+	return !r->dir || r->dir[0] == '\0';
+}
+
+char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+{
+	_cleanup_(freep) char *rel = NULL;
+	char *out = NULL;
+	va_list ap;
+	int n;
+
+	if (top < 0 || top >= _SYSROOT_TOP_MAX)
+		return NULL;
+	va_start(ap, fmt);
+	n = vasprintf(&rel, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	if (asprintf(&out, "%s%s%s%s", strempty(r->dir), top_dirs[top], rel[0] ? "/" : "", rel) < 0)
+		return NULL;
+	return out;
+}
+
+const char *sysroot_strip(const struct sysroot *r, const char *path)
+{
+	size_t n = strlen(strempty(r->dir));
+
+	if (n && strneq(path, r->dir, n) && path[n] == '/')
+		return path + n;
+	return path;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "macro.h"
+
+/*
+ * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib
+ * and /lib/modules is built here and nowhere else, so the real binary can be
+ * pointed at a fake tree with --root DIR. No static caches: the prefix lives
+ * in the struct the caller owns.
+ */
+enum sysroot_top {
+	SYSROOT_SYS,
+	SYSROOT_PROC,
+	SYSROOT_DEV,
+	SYSROOT_ETC,
+	SYSROOT_RUN,
+	SYSROOT_USR_LIB,
+	SYSROOT_LIB_MODULES,
+	_SYSROOT_TOP_MAX,
+};
+
+struct sysroot {
+	char *dir; /* "" for the real root, else an absolute path without trailing '/' */
+};
+
+int sysroot_init(struct sysroot *r, const char *dir);
+void sysroot_done(struct sysroot *r);
+bool sysroot_is_host(const struct sysroot *r);
+
+/* "<root>/<top>/<fmt...>"; malloc'd, NULL on ENOMEM. fmt may be "" for the top itself. */
+char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+	_printf_(3, 4);
+
+/* Strip the root prefix from an absolute path that lies below it (for display). */
+const char *sysroot_strip(const struct sysroot *r, const char *path);
