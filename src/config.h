@@ -28,6 +28,10 @@
  * whitespace-separated values. NAME: [A-Za-z0-9_.-]{1,32}. A [ACS:NAME]
  * section repeated in the same file is an error (duplicate rule); in a later
  * file it extends/overrides the rule (that is what drop-ins are for).
+ * An empty assignment restores a scalar's default. Comments: lines starting
+ * with '#' or ';', and ';' after whitespace. No continuation lines, no
+ * "Key: value". A drop-in that is a symlink to /dev/null (a char device) is
+ * masked. An enabled rule without Select= after merging is an error.
  */
 
 #define CONFIG_MAX_FILES 128
@@ -107,6 +111,9 @@ enum config_flags {
  * Every problem is logged as "file:line: reason" on stderr; all files are
  * read before returning; -EINVAL if anything was wrong (config is then
  * freed and must not be used), -errno for I/O problems.
+ * As implemented: -EPERM if the first problem was an unsafe file/dir
+ * (CONFIG_REQUIRE_ROOT_OWNED), -EINVAL for any other logged problem
+ * (including files that cannot be opened or read), -ENOMEM (not logged).
  */
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags);

@@ -1,0 +1,1096 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Configuration, in three layers:
+ *   lexer      libinih fed by our own line reader; emits events (section,
+ *              key=value), each with file:line, and reports what inih would
+ *              silently mangle (long lines, continuations, "Key: value").
+ *   semantics  events -> struct config; every problem is logged as
+ *              "file:line: reason" and counted, never fatal, so that one run
+ *              shows them all.
+ *   search     which files, in which order, and who may have written them.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "log.h"
+
+#define MAIN_NAME "hostprep/hostprep.conf"
+#define DROPIN_DIR "hostprep/hostprep.conf.d"
+#define ACS_PREFIX "ACS:"
+#define BLANKS " \t"
+
+static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
+	[IOMMU_EXPECT_ANY] = "any",
+	[IOMMU_EXPECT_OFF] = "off",
+	[IOMMU_EXPECT_PASSTHROUGH] = "passthrough",
+	[IOMMU_EXPECT_TRANSLATED] = "translated",
+};
+
+const char *iommu_expect_to_string(enum iommu_expect e)
+{
+	if (e < 0 || e >= _IOMMU_EXPECT_MAX)
+		return NULL;
+	return iommu_expect_names[e];
+}
+
+/* "file:line: reason", or "file: reason" for problems with the file as a whole. */
+_printf_(3, 4) static void log_at(const char *file, unsigned line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		log_error("%s:%u: %s", file, line, msg);
+	else
+		log_error("%s: %s", file, msg);
+}
+
+/* ---- lexer ------------------------------------------------------------ */
+
+enum conf_event_type {
+	CONF_SECTION, /* name NULL: a header too broken to name, skip to the next one */
+	CONF_ASSIGNMENT,
+};
+
+struct conf_event {
+	enum conf_event_type type;
+	const char *name; /* section name or key */
+	const char *value;
+	struct origin at;
+};
+
+/* Returns 0, or a negative errno that stops lexing (only for fatal problems). */
+typedef int (*conf_event_fn)(const struct conf_event *ev, void *userdata);
+
+struct lexer {
+	const char *file;
+	const char *data;
+	size_t size, pos;
+	unsigned line;
+	bool want_handler; /* the current line is one inih must hand to lex_handler */
+	bool handled;
+	unsigned n_errors;
+	int r;
+	conf_event_fn fn;
+	void *userdata;
+};
+
+_printf_(2, 3) static void lex_error(struct lexer *x, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_at(x->file, x->line, "%s", msg);
+	x->n_errors++;
+}
+
+static void lex_emit(struct lexer *x, enum conf_event_type type, const char *name,
+		     const char *value)
+{
+	struct conf_event ev = {
+		.type = type,
+		.name = name,
+		.value = value,
+		.at = { .file = x->file, .line = x->line },
+	};
+
+	if (x->r == 0)
+		x->r = x->fn(&ev, x->userdata);
+}
+
+/*
+ * inih does not tell us about section headers (Debian builds it without
+ * INI_CALL_HANDLER_ON_NEW_SECTION), so the reader recognises them itself.
+ */
+static void lex_section(struct lexer *x, const char *line)
+{
+	char name[CONFIG_MAX_LINE + 1];
+	const char *end = strchr(line, ']'), *rest;
+
+	if (!end) {
+		lex_error(x, "missing ']' in section header");
+		lex_emit(x, CONF_SECTION, NULL, NULL);
+		return;
+	}
+	rest = end + 1 + strspn(end + 1, BLANKS);
+	if (*rest != '\n' && *rest != ';') {
+		lex_error(x, "unexpected text after ']'");
+		lex_emit(x, CONF_SECTION, NULL, NULL);
+		return;
+	}
+	memcpy(name, line + 1, end - line - 1);
+	name[end - line - 1] = '\0';
+	lex_emit(x, CONF_SECTION, name, NULL);
+}
+
+/* Where inih will split a key=value line: first '=' or ':', unless a comment comes first. */
+static char lex_separator(const char *s)
+{
+	bool was_space = false;
+
+	for (; *s && *s != '\n'; s++) {
+		if (*s == '=' || *s == ':')
+			return *s;
+		if (was_space && *s == ';')
+			return 0;
+		was_space = isspace((unsigned char)*s);
+	}
+	return 0;
+}
+
+static void lex_classify(struct lexer *x, const char *line)
+{
+	switch (line[0]) {
+	case '\n':
+	case ';':
+	case '#':
+		return;
+	case '[':
+		lex_section(x, line);
+		return;
+	}
+	x->want_handler = true;
+	x->handled = false;
+	if (lex_separator(line) == ':') {
+		/* inih's configparser-style "Key: value"; systemd-style files use '='. */
+		lex_error(x, "expected '=' between key and value, not ':'");
+		x->handled = true;
+	}
+}
+
+/* A key line inih did not hand to the handler is one it rejected (no '='). */
+static void lex_finish_line(struct lexer *x)
+{
+	if (x->want_handler && !x->handled)
+		lex_error(x, "expected 'Key=value', '[Section]' or a comment");
+	x->want_handler = false;
+}
+
+static bool lex_next_line(struct lexer *x, const char **ret, size_t *ret_len)
+{
+	const char *p = x->data + x->pos, *nl;
+	size_t len;
+
+	if (x->pos >= x->size)
+		return false;
+	nl = memchr(p, '\n', x->size - x->pos);
+	len = nl ? (size_t)(nl - p) : x->size - x->pos;
+	x->pos += len + (nl ? 1 : 0);
+	x->line++;
+	if (x->line == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;
+		len -= 3;
+	}
+	if (len > 0 && p[len - 1] == '\r')
+		len--;
+	*ret = p;
+	*ret_len = len;
+	return true;
+}
+
+/*
+ * The ini_reader. It hands inih one line at a time (so x->line is the line
+ * the handler runs for), refuses lines inih would cut in two, and strips
+ * leading whitespace: an indented line would otherwise silently continue the
+ * previous value (Debian builds inih with INI_ALLOW_MULTILINE).
+ */
+static char *lex_reader(char *buf, int size, void *stream)
+{
+	struct lexer *x = stream;
+	const char *p;
+	size_t len, lead;
+
+	lex_finish_line(x);
+	if (x->r < 0 || !lex_next_line(x, &p, &len))
+		return NULL;
+	/* All that inih's own isspace() skip would take, or it sees a continuation. */
+	for (lead = 0; lead < len && isspace((unsigned char)p[lead]);)
+		lead++;
+	if (len > CONFIG_MAX_LINE || len + 2 > (size_t)size) {
+		lex_error(x, "line too long (%zu characters, at most %d)", len, CONFIG_MAX_LINE);
+		if (lead < len && p[lead] == '[') /* keys below it must not land in the previous section */
+			lex_emit(x, CONF_SECTION, NULL, NULL);
+		return strcpy(buf, "\n");
+	}
+	if (memchr(p, '\0', len)) {
+		lex_error(x, "line contains a NUL byte");
+		return strcpy(buf, "\n");
+	}
+	memcpy(buf, p + lead, len - lead);
+	strcpy(buf + len - lead, "\n");
+	lex_classify(x, buf);
+	return buf;
+}
+
+static int lex_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct lexer *x = user;
+
+	if (!x->want_handler || x->handled)
+		return 1;
+	x->handled = true;
+	lex_emit(x, CONF_ASSIGNMENT, name, value);
+	return 1;
+}
+
+/* Returns the number of syntax errors (already logged), or a negative errno from fn. */
+static int lex_buffer(const char *file, const char *data, size_t size, conf_event_fn fn,
+		      void *userdata)
+{
+	struct lexer x = {
+		.file = file,
+		.data = data,
+		.size = size,
+		.fn = fn,
+		.userdata = userdata,
+	};
+	int r;
+
+	r = ini_parse_stream(lex_reader, &x, lex_handler, &x);
+	if (x.r < 0)
+		return x.r;
+	if (r < 0)
+		return -ENOMEM;
+	if (r > 0 && x.n_errors == 0) {
+		/* inih saw something our reader did not anticipate: still an error. */
+		x.line = r;
+		lex_error(&x, "syntax error");
+	}
+	return (int)x.n_errors;
+}
+
+/* ---- semantics -------------------------------------------------------- */
+
+enum section_kind {
+	SECTION_NONE, /* before the first header of a file */
+	SECTION_HOST,
+	SECTION_IOMMU,
+	SECTION_ACS,
+	SECTION_BAD, /* already reported; its keys are skipped */
+};
+
+/* What struct acs_rule has no room for. */
+struct rule_state {
+	struct origin enabled_at;
+	unsigned header_file; /* loader.file_no of the last header, for duplicates */
+	unsigned header_line;
+};
+
+struct loader {
+	struct config *c;
+	const struct sysroot *root;
+	unsigned flags;
+	int error; /* the first failure, returned by config_load */
+	size_t n_files;
+	bool too_many_files;
+	/* the file being parsed */
+	unsigned file_no;
+	enum section_kind section;
+	size_t rule;
+	struct rule_state rules[CONFIG_MAX_RULES];
+};
+
+/*
+ * Everything is logged where it is found, so the caller only needs to tell
+ * "refused as unsafe" (-EPERM) from "wrong or unreadable" (-EINVAL).
+ */
+static void loader_fail(struct loader *l, int err)
+{
+	if (!l->error)
+		l->error = err == -EPERM ? -EPERM : -EINVAL;
+}
+
+/* Log, count, and return -EINVAL, which on_event() treats as "go on". */
+_printf_(3, 4) static int conf_error(struct loader *l, const struct origin *at, const char *fmt,
+				     ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_at(at->file, at->line, "%s", msg);
+	loader_fail(l, -EINVAL);
+	return -EINVAL;
+}
+
+static struct acs_rule *current_rule(struct loader *l)
+{
+	return &l->c->acs[l->rule];
+}
+
+static int parse_boolean(const char *s)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -EINVAL;
+}
+
+/* An empty assignment resets a scalar to its default (as in systemd). */
+static int parse_bool_key(struct loader *l, const struct conf_event *ev, bool def, bool *ret,
+			  struct origin *ret_at)
+{
+	int b;
+
+	if (ev->value[0] == '\0') {
+		*ret = def;
+		*ret_at = (struct origin){};
+		return 0;
+	}
+	b = parse_boolean(ev->value);
+	if (b < 0)
+		return conf_error(l, &ev->at, "%s=: invalid boolean '%s' (use yes or no)",
+				  ev->name, ev->value);
+	*ret = b;
+	*ret_at = ev->at;
+	return 0;
+}
+
+static int parse_apply(struct loader *l, const struct conf_event *ev)
+{
+	return parse_bool_key(l, ev, false, &l->c->apply, &l->c->apply_at);
+}
+
+static int parse_enabled(struct loader *l, const struct conf_event *ev)
+{
+	return parse_bool_key(l, ev, true, &current_rule(l)->enabled,
+			      &l->rules[l->rule].enabled_at);
+}
+
+static int parse_expect(struct loader *l, const struct conf_event *ev)
+{
+	if (ev->value[0] == '\0') {
+		l->c->iommu_expect = IOMMU_EXPECT_ANY;
+		l->c->iommu_at = (struct origin){};
+		return 0;
+	}
+	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
+		if (streq(ev->value, iommu_expect_names[e])) {
+			l->c->iommu_expect = e;
+			l->c->iommu_at = ev->at;
+			return 0;
+		}
+	return conf_error(l, &ev->at,
+			  "Expect=: invalid value '%s' (use any, off, passthrough or translated)",
+			  ev->value);
+}
+
+static int parse_mask(struct loader *l, const struct conf_event *ev)
+{
+	struct acs_rule *rule = current_rule(l);
+
+	if (ev->value[0] == '\0') {
+		acs_mask_parse(ACS_MASK_DEFAULT, &rule->mask);
+		rule->mask_at = (struct origin){};
+		return 0;
+	}
+	if (acs_mask_parse(ev->value, &rule->mask) < 0)
+		return conf_error(l, &ev->at, "Mask=: invalid mask '%s' "
+				  "(7 characters of 0, 1 or x, bit 6 first)", ev->value);
+	rule->mask_at = ev->at;
+	return 0;
+}
+
+static void selector_list_free(struct selector_entry *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i].text);
+	free(list);
+}
+
+static int selector_append(struct loader *l, const struct conf_event *ev, const char *word,
+			   struct selector_entry **list, size_t *n)
+{
+	struct selector_entry *grown;
+	struct selector sel;
+	const char *reason;
+	char *text;
+
+	if (selector_parse(word, &sel, &reason) < 0)
+		return conf_error(l, &ev->at, "%s=: invalid selector '%s': %s", ev->name, word,
+				  reason);
+	text = strdup(word);
+	if (!text)
+		return -ENOMEM;
+	grown = reallocarray(*list, *n + 1, sizeof(**list));
+	if (!grown) {
+		free(text);
+		return -ENOMEM;
+	}
+	grown[(*n)++] = (struct selector_entry){ .sel = sel, .text = text, .at = ev->at };
+	*list = grown;
+	return 0;
+}
+
+/* Values accumulate across assignments and files; an empty assignment resets the list. */
+static int parse_selector_list(struct loader *l, const struct conf_event *ev,
+			       struct selector_entry **list, size_t *n)
+{
+	_cleanup_(freep) char *copy = NULL;
+	char *save = NULL;
+
+	if (ev->value[0] == '\0') {
+		selector_list_free(*list, *n);
+		*list = NULL;
+		*n = 0;
+		return 0;
+	}
+	copy = strdup(ev->value);
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, BLANKS, &save); w; w = strtok_r(NULL, BLANKS, &save)) {
+		int r;
+
+		if (*n >= CONFIG_MAX_SELECTORS)
+			return conf_error(l, &ev->at, "%s=: too many selectors (at most %d)",
+					  ev->name, CONFIG_MAX_SELECTORS);
+		r = selector_append(l, ev, w, list, n);
+		if (r == -ENOMEM)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_select(struct loader *l, const struct conf_event *ev)
+{
+	struct acs_rule *rule = current_rule(l);
+
+	return parse_selector_list(l, ev, &rule->select, &rule->n_select);
+}
+
+static int parse_exclude(struct loader *l, const struct conf_event *ev)
+{
+	struct acs_rule *rule = current_rule(l);
+
+	return parse_selector_list(l, ev, &rule->exclude, &rule->n_exclude);
+}
+
+static const struct key_def {
+	enum section_kind section;
+	const char *key;
+	int (*parse)(struct loader *l, const struct conf_event *ev);
+} key_defs[] = {
+	{ SECTION_HOST, "Apply", parse_apply },
+	{ SECTION_IOMMU, "Expect", parse_expect },
+	{ SECTION_ACS, "Enabled", parse_enabled },
+	{ SECTION_ACS, "Mask", parse_mask },
+	{ SECTION_ACS, "Select", parse_select },
+	{ SECTION_ACS, "Exclude", parse_exclude },
+};
+
+static bool rule_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > CONFIG_RULE_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_.-", name[i]))
+			return false;
+	return true;
+}
+
+static int rule_add(struct loader *l, const struct conf_event *ev, const char *name)
+{
+	struct config *c = l->c;
+	struct acs_rule *grown;
+	char *copy;
+
+	if (c->n_acs >= CONFIG_MAX_RULES)
+		return conf_error(l, &ev->at, "too many [ACS:*] rules (at most %d)",
+				  CONFIG_MAX_RULES);
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	grown = reallocarray(c->acs, c->n_acs + 1, sizeof(*c->acs));
+	if (!grown) {
+		free(copy);
+		return -ENOMEM;
+	}
+	c->acs = grown;
+	c->acs[c->n_acs] = (struct acs_rule){ .name = copy, .at = ev->at, .enabled = true };
+	acs_mask_parse(ACS_MASK_DEFAULT, &c->acs[c->n_acs].mask);
+	l->rule = c->n_acs++;
+	return 0;
+}
+
+static int enter_rule(struct loader *l, const struct conf_event *ev, const char *name)
+{
+	struct rule_state *st;
+	size_t i;
+	int r;
+
+	if (!rule_name_valid(name))
+		return conf_error(l, &ev->at,
+				  "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)",
+				  name, CONFIG_RULE_NAME_MAX);
+	for (i = 0; i < l->c->n_acs; i++)
+		if (streq(l->c->acs[i].name, name))
+			break;
+	if (i < l->c->n_acs && l->rules[i].header_file == l->file_no)
+		return conf_error(l, &ev->at,
+				  "duplicate section [" ACS_PREFIX "%s] (first at line %u)", name,
+				  l->rules[i].header_line);
+	if (i == l->c->n_acs) {
+		r = rule_add(l, ev, name);
+		if (r < 0)
+			return r;
+	}
+	l->rule = i;
+	l->section = SECTION_ACS;
+	st = &l->rules[i];
+	st->header_file = l->file_no;
+	st->header_line = ev->at.line;
+	return 0;
+}
+
+static int on_section(struct loader *l, const struct conf_event *ev)
+{
+	l->section = SECTION_BAD;
+	if (!ev->name) /* the lexer has said why */
+		return 0;
+	if (streq(ev->name, "Host"))
+		l->section = SECTION_HOST;
+	else if (streq(ev->name, "IOMMU"))
+		l->section = SECTION_IOMMU;
+	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
+		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
+	else
+		return conf_error(l, &ev->at, "unknown section [%s] (expected [Host], [IOMMU] or "
+				  "[" ACS_PREFIX "NAME])", ev->name);
+	return 0;
+}
+
+static const char *section_label(struct loader *l)
+{
+	switch (l->section) {
+	case SECTION_HOST:
+		return "[Host]";
+	case SECTION_IOMMU:
+		return "[IOMMU]";
+	default:
+		return "[" ACS_PREFIX "*]";
+	}
+}
+
+static int on_assignment(struct loader *l, const struct conf_event *ev)
+{
+	if (l->section == SECTION_BAD)
+		return 0;
+	if (l->section == SECTION_NONE)
+		return conf_error(l, &ev->at, "'%s=' before any [Section] header", ev->name);
+	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
+		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
+			return key_defs[i].parse(l, ev);
+	return conf_error(l, &ev->at, "unknown key '%s' in %s section", ev->name,
+			  section_label(l));
+}
+
+static int on_event(const struct conf_event *ev, void *userdata)
+{
+	struct loader *l = userdata;
+	int r;
+
+	r = ev->type == CONF_SECTION ? on_section(l, ev) : on_assignment(l, ev);
+	return r == -EINVAL ? 0 : r; /* logged and counted: keep going to find the rest */
+}
+
+/* Checks that need every file merged first. */
+static void check_rules(struct loader *l)
+{
+	for (size_t i = 0; i < l->c->n_acs; i++) {
+		const struct acs_rule *rule = &l->c->acs[i];
+
+		if (rule->enabled && rule->n_select == 0)
+			conf_error(l, &rule->at,
+				   "[" ACS_PREFIX "%s] is enabled but has no Select=; "
+				   "add one or set Enabled=no",
+				   rule->name);
+	}
+}
+
+/* ---- effective lines, for config_dump ---------------------------------- */
+
+static int add_line(struct config *c, const char *section, const char *key, const char *value,
+		    const struct origin *at)
+{
+	struct config_line *line = &c->lines[c->n_lines];
+
+	*line = (struct config_line){ .at = *at };
+	line->section = strdup(section);
+	line->key = strdup(key);
+	line->value = strdup(value);
+	c->n_lines++; /* counted even when half-built, so that config_done frees it */
+	if (!line->section || !line->key || !line->value)
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_list_lines(struct config *c, const char *section, const char *key,
+			  const struct selector_entry *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = add_line(c, section, key, list[i].text, &list[i].at);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int add_rule_lines(struct loader *l, size_t i)
+{
+	const struct acs_rule *rule = &l->c->acs[i];
+	char section[sizeof(ACS_PREFIX) + CONFIG_RULE_NAME_MAX];
+	char mask[ACS_MASK_BITS + 1];
+	int r;
+
+	snprintf(section, sizeof(section), ACS_PREFIX "%s", rule->name);
+	acs_mask_format(&rule->mask, mask);
+	r = add_line(l->c, section, "Enabled", rule->enabled ? "yes" : "no",
+		     &l->rules[i].enabled_at);
+	if (r >= 0)
+		r = add_line(l->c, section, "Mask", mask, &rule->mask_at);
+	if (r >= 0)
+		r = add_list_lines(l->c, section, "Select", rule->select, rule->n_select);
+	if (r >= 0)
+		r = add_list_lines(l->c, section, "Exclude", rule->exclude, rule->n_exclude);
+	return r;
+}
+
+static int build_lines(struct loader *l)
+{
+	struct config *c = l->c;
+	size_t n = 2;
+	int r;
+
+	for (size_t i = 0; i < c->n_acs; i++)
+		n += 2 + c->acs[i].n_select + c->acs[i].n_exclude;
+	c->lines = calloc(n, sizeof(*c->lines));
+	if (!c->lines)
+		return -ENOMEM;
+	r = add_line(c, "Host", "Apply", c->apply ? "yes" : "no", &c->apply_at);
+	if (r >= 0)
+		r = add_line(c, "IOMMU", "Expect", iommu_expect_to_string(c->iommu_expect),
+			     &c->iommu_at);
+	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
+		r = add_rule_lines(l, i);
+	return r;
+}
+
+int config_dump(const struct config *c, FILE *f)
+{
+	const char *prev = NULL;
+
+	for (size_t i = 0; i < c->n_lines; i++) {
+		const struct config_line *line = &c->lines[i];
+
+		if (!prev || !streq(prev, line->section))
+			fprintf(f, "%s[%s]\n", prev ? "\n" : "", line->section);
+		prev = line->section;
+		if (line->at.file)
+			fprintf(f, "%s=%s  # %s:%u\n", line->key, line->value,
+				sysroot_strip(&c->display_root, line->at.file), line->at.line);
+		else
+			fprintf(f, "%s=%s  # default\n", line->key, line->value);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+_printf_(4, 5) static int file_fail(struct loader *l, const char *path, int err, const char *fmt,
+				    ...)
+{
+	char msg[512];
+	va_list ap;
+
+	errno = -err; /* for %m */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_at(path, 0, "%s", msg);
+	loader_fail(l, err);
+	return err;
+}
+
+/* Only root may be able to change what hostprep writes to the hardware at boot. */
+static int check_owner(struct loader *l, const char *path, const struct stat *st)
+{
+	if (!(l->flags & CONFIG_REQUIRE_ROOT_OWNED))
+		return 0;
+	if (st->st_uid != 0)
+		return file_fail(l, path, -EPERM, "owned by uid %u, not root, refusing",
+				 (unsigned)st->st_uid);
+	if (st->st_mode & 022)
+		return file_fail(l, path, -EPERM,
+				 "writable by non-root user or group (mode %04o), refusing",
+				 (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+static int read_fd(int fd, char **ret, size_t *ret_size)
+{
+	_cleanup_(freep) char *buf = malloc(CONFIG_MAX_FILE_SIZE + 1);
+	size_t n = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (n <= CONFIG_MAX_FILE_SIZE) {
+		ssize_t k = read(fd, buf + n, CONFIG_MAX_FILE_SIZE + 1 - n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		n += k;
+	}
+	if (n > CONFIG_MAX_FILE_SIZE)
+		return -EFBIG;
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_size = n;
+	return 0;
+}
+
+/*
+ * The checked fd of a config file; -1 when there is nothing to read (missing
+ * and missing_ok, masked, or a problem already logged and counted).
+ */
+static int open_config_file(struct loader *l, const char *path, bool missing_ok)
+{
+	_cleanup_(closep) int fd = -1;
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO planted in a drop-in dir must not hang the boot. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT && missing_ok)
+		return -1;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		file_fail(l, path, -errno, "cannot open: %m");
+		return -1;
+	}
+	if (S_ISCHR(st.st_mode)) { /* a symlink to the null device masks it, as in systemd */
+		log_debug("%s: masked, skipping", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		file_fail(l, path, -EINVAL, "not a regular file");
+		return -1;
+	}
+	if (check_owner(l, path, &st) < 0)
+		return -1;
+	return TAKE_FD(fd);
+}
+
+/* Remember the path: every origin of this file points into c->files. */
+static int add_file(struct loader *l, const char *path, const char **ret)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	l->c->files[l->n_files++] = copy;
+	*ret = copy;
+	return 0;
+}
+
+/* Read and parse one file. Problems are logged and counted; <0 only for fatal ones. */
+static int load_file(struct loader *l, const char *path, bool missing_ok)
+{
+	_cleanup_(freep) char *data = NULL;
+	_cleanup_(closep) int fd = -1;
+	const char *file;
+	size_t size = 0;
+	int r;
+
+	if (l->n_files >= CONFIG_MAX_FILES) {
+		if (!l->too_many_files)
+			file_fail(l, path, -EINVAL, "too many config files (at most %d), ignoring "
+				  "this one and the rest", CONFIG_MAX_FILES);
+		l->too_many_files = true;
+		return 0;
+	}
+	fd = open_config_file(l, path, missing_ok);
+	if (fd < 0)
+		return 0;
+	r = read_fd(fd, &data, &size);
+	if (r == -EFBIG)
+		file_fail(l, path, -EINVAL, "too big (more than %d bytes)", CONFIG_MAX_FILE_SIZE);
+	else if (r < 0 && r != -ENOMEM)
+		file_fail(l, path, r, "cannot read: %m");
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	r = add_file(l, path, &file);
+	if (r < 0)
+		return r;
+	l->file_no++;
+	l->section = SECTION_NONE;
+	r = lex_buffer(file, data, size, on_event, l);
+	if (r < 0)
+		return r;
+	if (r > 0)
+		loader_fail(l, -EINVAL);
+	return 0;
+}
+
+/* ---- search ------------------------------------------------------------ */
+
+/* Ascending priority: for drop-ins of the same name the last one wins. */
+static const enum sysroot_top search_tops[] = { SYSROOT_USR_LIB, SYSROOT_RUN, SYSROOT_ETC };
+
+struct dropin {
+	char *name;
+	enum sysroot_top top;
+};
+
+struct dropins {
+	struct dropin *v;
+	size_t n;
+};
+
+static void dropins_done(struct dropins *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].name);
+	free(d->v);
+}
+
+/* A missing directory is fine; one that others can write to is refused (-EPERM, logged). */
+static int check_dir(struct loader *l, const char *path)
+{
+	struct stat st;
+
+	if (!(l->flags & CONFIG_REQUIRE_ROOT_OWNED))
+		return 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : file_fail(l, path, -errno, "cannot stat: %m");
+	return check_owner(l, path, &st);
+}
+
+static bool is_dropin_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > strlen(".conf") && streq(name + n - strlen(".conf"), ".conf");
+}
+
+static int dropins_add(struct loader *l, struct dropins *d, const char *dir, const char *name,
+		       enum sysroot_top top)
+{
+	struct dropin *grown;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (streq(d->v[i].name, name)) {
+			d->v[i].top = top; /* same name: the higher-priority directory wins */
+			return 0;
+		}
+	if (d->n >= CONFIG_MAX_FILES)
+		return file_fail(l, dir, -EINVAL, "too many drop-ins (at most %d)",
+				 CONFIG_MAX_FILES);
+	grown = reallocarray(d->v, d->n + 1, sizeof(*d->v));
+	if (!grown)
+		return -ENOMEM;
+	d->v = grown;
+	d->v[d->n].name = strdup(name);
+	if (!d->v[d->n].name)
+		return -ENOMEM;
+	d->v[d->n++].top = top;
+	return 0;
+}
+
+static int list_dropin_dir(struct loader *l, struct dropins *d, enum sysroot_top top)
+{
+	_cleanup_(freep) char *dir = sysroot_path(l->root, top, DROPIN_DIR);
+	_cleanup_(closedirp) DIR *dh = NULL;
+	_cleanup_(closep) int fd = -1;
+	struct dirent *de;
+	struct stat st;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : file_fail(l, dir, -errno, "cannot open: %m");
+	if (fstat(fd, &st) < 0)
+		return file_fail(l, dir, -errno, "cannot stat: %m");
+	r = check_owner(l, dir, &st);
+	if (r < 0)
+		return r;
+	dh = fdopendir(fd);
+	if (!dh)
+		return file_fail(l, dir, -errno, "cannot read: %m");
+	TAKE_FD(fd);
+	while ((de = readdir(dh))) {
+		if (!is_dropin_name(de->d_name))
+			continue;
+		r = dropins_add(l, d, dir, de->d_name, top);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int dropin_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name, ((const struct dropin *)b)->name);
+}
+
+/* Failures other than ENOMEM are logged and recorded in l->error: carry on. */
+static int fatal(int r)
+{
+	return r == -ENOMEM ? r : 0;
+}
+
+static int load_dropins(struct loader *l, const bool *refused)
+{
+	_cleanup_(dropins_done) struct dropins d = {};
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(search_tops); i++) {
+		if (refused[i])
+			continue;
+		r = fatal(list_dropin_dir(l, &d, search_tops[i]));
+		if (r < 0)
+			return r;
+	}
+	if (d.n)
+		qsort(d.v, d.n, sizeof(*d.v), dropin_cmp);
+	for (size_t i = 0; i < d.n; i++) {
+		_cleanup_(freep) char *path =
+			sysroot_path(l->root, d.v[i].top, DROPIN_DIR "/%s", d.v[i].name);
+
+		if (!path)
+			return -ENOMEM;
+		r = load_file(l, path, true);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Whoever can write to <top>/hostprep can swap both the main file and the drop-in dir. */
+static int check_top_dirs(struct loader *l, bool *refused)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(search_tops); i++) {
+		_cleanup_(freep) char *dir = sysroot_path(l->root, search_tops[i], "hostprep");
+
+		if (!dir)
+			return -ENOMEM;
+		refused[i] = check_dir(l, dir) < 0;
+	}
+	return 0;
+}
+
+static int load_search(struct loader *l)
+{
+	bool refused[ARRAY_SIZE(search_tops)];
+	int r;
+
+	r = check_top_dirs(l, refused);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(search_tops); i++) {
+		_cleanup_(freep) char *path = NULL;
+
+		if (search_tops[i] == SYSROOT_RUN || refused[i])
+			continue; /* the runtime dir has drop-ins only, no main file */
+		path = sysroot_path(l->root, search_tops[i], MAIN_NAME);
+		if (!path)
+			return -ENOMEM;
+		r = load_file(l, path, true);
+		if (r < 0)
+			return r;
+	}
+	return load_dropins(l, refused);
+}
+
+static int load_explicit(struct loader *l, char *const *files)
+{
+	for (char *const *f = files; *f; f++) {
+		int r = load_file(l, *f, false);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void rule_done(struct acs_rule *rule)
+{
+	free(rule->name);
+	selector_list_free(rule->select, rule->n_select);
+	selector_list_free(rule->exclude, rule->n_exclude);
+}
+
+void config_done(struct config *c)
+{
+	for (size_t i = 0; i < c->n_acs; i++)
+		rule_done(&c->acs[i]);
+	free(c->acs);
+	for (size_t i = 0; i < c->n_lines; i++) {
+		free(c->lines[i].section);
+		free(c->lines[i].key);
+		free(c->lines[i].value);
+	}
+	free(c->lines);
+	strv_free(c->files);
+	sysroot_done(&c->display_root);
+	*c = (struct config){};
+}
+
+static int config_start(struct config *c, const struct sysroot *root, bool search)
+{
+	*c = (struct config){ .iommu_expect = IOMMU_EXPECT_ANY };
+	c->files = calloc(CONFIG_MAX_FILES + 1, sizeof(*c->files));
+	if (!c->files)
+		return -ENOMEM;
+	if (!search)
+		return 0;
+	c->display_root.dir = strdup(strempty(root->dir));
+	return c->display_root.dir ? 0 : -ENOMEM;
+}
+
+int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		unsigned flags)
+{
+	struct loader l = { .c = c, .root = root, .flags = flags };
+	int r;
+
+	r = config_start(c, root, !explicit_files);
+	if (r >= 0)
+		r = explicit_files ? load_explicit(&l, explicit_files) : load_search(&l);
+	if (r >= 0)
+		check_rules(&l);
+	if (r >= 0 && !l.error)
+		r = build_lines(&l);
+	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */
+		config_done(c);
+		return r < 0 ? r : l.error;
+	}
+	return 0;
+}

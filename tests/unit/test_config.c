@@ -1,0 +1,902 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * config_load() against scratch trees under a root prefix: search order,
+ * drop-in merging, strictness (every error with its file:line) and the dump.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
+
+#include "config.h"
+
+#define MAIN_USR "usr/lib/hostprep/hostprep.conf"
+#define MAIN_ETC "etc/hostprep/hostprep.conf"
+#define DROPIN_USR "usr/lib/hostprep/hostprep.conf.d/"
+#define DROPIN_RUN "run/hostprep/hostprep.conf.d/"
+#define DROPIN_ETC "etc/hostprep/hostprep.conf.d/"
+
+struct fixture {
+	char dir[64];
+	struct sysroot root;
+	struct config c;
+	char *err; /* what config_load wrote to stderr */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	umask(022);
+	strcpy(f->dir, "/tmp/hostprep-test-config-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(sysroot_init(&f->root, f->dir), 0);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	config_done(&f->c);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	sysroot_done(&f->root);
+	free(f->err);
+	free(f);
+	return 0;
+}
+
+static char *tree_path(struct fixture *f, const char *rel)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/%s", f->dir, rel) > 0);
+	return p;
+}
+
+static void mkdir_parents(const char *path)
+{
+	char *dir = strdup(path);
+	int bad = 0;
+
+	assert_non_null(dir);
+	for (size_t i = 1; dir[i]; i++) {
+		if (dir[i] != '/')
+			continue;
+		dir[i] = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			bad++;
+		dir[i] = '/';
+	}
+	free(dir);
+	assert_int_equal(bad, 0);
+}
+
+static void write_file(struct fixture *f, const char *rel, const char *content)
+{
+	char *path = tree_path(f, rel);
+	FILE *fp;
+
+	mkdir_parents(path);
+	fp = fopen(path, "we");
+	assert_non_null(fp);
+	assert_int_equal(fputs(content, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	free(path);
+}
+
+static void chmod_rel(struct fixture *f, const char *rel, mode_t mode)
+{
+	char *path = tree_path(f, rel);
+
+	assert_int_equal(chmod(path, mode), 0);
+	free(path);
+}
+
+/* config_load with fd 2 redirected to a temp file, kept in f->err. */
+static int load(struct fixture *f, char *const *files, unsigned flags)
+{
+	FILE *tmp = tmpfile();
+	int saved, r;
+	long n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	r = config_load(&f->c, &f->root, files, flags);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	assert_true(n >= 0);
+	free(f->err);
+	f->err = calloc(1, n + 1);
+	assert_non_null(f->err);
+	rewind(tmp);
+	assert_int_equal(fread(f->err, 1, n, tmp), (size_t)n);
+	fclose(tmp);
+	return r;
+}
+
+static unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The message for <root>/<rel>:<line>: must be in stderr, with reason in it. */
+static void assert_error_at(struct fixture *f, const char *rel, unsigned line, const char *reason)
+{
+	char *want, *hit;
+
+	assert_true(asprintf(&want, "hostprep: %s/%s:%u: ", f->dir, rel, line) > 0);
+	hit = strstr(f->err, want);
+	if (!hit || !strstr(hit, reason) || strchr(hit, '\n') < strstr(hit, reason))
+		fail_msg("expected '%s...%s' in stderr:\n%s", want, reason, f->err);
+	free(want);
+}
+
+static void assert_origin(struct fixture *f, const struct origin *at, const char *rel,
+			  unsigned line)
+{
+	assert_non_null(at->file);
+	assert_string_equal(at->file + strlen(f->dir) + 1, rel);
+	assert_int_equal(at->line, line);
+}
+
+static void test_defaults_without_files(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_string_equal(f->err, "");
+	assert_false(f->c.apply);
+	assert_null(f->c.apply_at.file);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(f->c.n_acs, 0);
+	assert_non_null(f->c.files);
+	assert_null(f->c.files[0]);
+	assert_int_equal(f->c.n_lines, 2);
+	assert_string_equal(f->c.lines[0].key, "Apply");
+	assert_string_equal(f->c.lines[0].value, "no");
+	assert_null(f->c.lines[0].at.file);
+}
+
+static void test_usr_lib_then_etc(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=yes\n[IOMMU]\nExpect=off\n");
+	write_file(f, MAIN_ETC, "# site\n[IOMMU]\nExpect=passthrough\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_true(f->c.apply);
+	assert_origin(f, &f->c.apply_at, MAIN_USR, 2);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &f->c.iommu_at, MAIN_ETC, 3);
+	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_USR);
+	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, MAIN_ETC);
+	assert_null(f->c.files[2]);
+}
+
+static void test_dropins_in_lexical_order_across_dirs(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[IOMMU]\nExpect=any\n");
+	write_file(f, DROPIN_USR "90-late.conf", "[IOMMU]\nExpect=translated\n");
+	write_file(f, DROPIN_ETC "10-early.conf", "[IOMMU]\nExpect=off\n");
+	write_file(f, DROPIN_RUN "50-mid.conf", "[IOMMU]\nExpect=passthrough\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_ETC);
+	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, DROPIN_ETC "10-early.conf");
+	assert_string_equal(f->c.files[2] + strlen(f->dir) + 1, DROPIN_RUN "50-mid.conf");
+	assert_string_equal(f->c.files[3] + strlen(f->dir) + 1, DROPIN_USR "90-late.conf");
+	assert_null(f->c.files[4]);
+}
+
+static void test_dropin_etc_over_run_over_usr_lib(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, DROPIN_USR "50-x.conf", "[IOMMU]\nExpect=off\n");
+	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
+	write_file(f, DROPIN_ETC "50-x.conf", "[IOMMU]\nExpect=translated\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, DROPIN_ETC "50-x.conf");
+	assert_null(f->c.files[1]); /* the shadowed ones are not even read */
+}
+
+static void test_dropin_run_over_usr_lib(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, DROPIN_USR "50-x.conf", "[IOMMU]\nExpect=off\n");
+	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &f->c.iommu_at, DROPIN_RUN "50-x.conf", 2);
+	assert_null(f->c.files[1]);
+}
+
+static void test_dropin_only_visible_conf_files(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, DROPIN_ETC "README", "garbage\n");
+	write_file(f, DROPIN_ETC ".hidden.conf", "garbage\n");
+	write_file(f, DROPIN_ETC "50-x.conf~", "garbage\n");
+	write_file(f, DROPIN_ETC ".conf", "garbage\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_null(f->c.files[0]);
+}
+
+static void test_masked_dropin(void **state)
+{
+	struct fixture *f = *state;
+	char *link;
+
+	write_file(f, DROPIN_USR "50-vendor.conf", "[Host]\nApply=yes\n");
+	write_file(f, DROPIN_ETC "keep", "");
+	link = tree_path(f, DROPIN_ETC "50-vendor.conf");
+	assert_int_equal(symlink("/dev/null", link), 0);
+	free(link);
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_false(f->c.apply);
+	assert_null(f->c.files[0]);
+}
+
+static void test_list_accumulates_across_files(void **state)
+{
+	struct fixture *f = *state;
+	const struct acs_rule *r;
+
+	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=class:0302\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nSelect=class:0300   10b5:*\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.n_acs, 1);
+	r = &f->c.acs[0];
+	assert_int_equal(r->n_select, 3);
+	assert_string_equal(r->select[0].text, "class:0302");
+	assert_string_equal(r->select[1].text, "class:0300");
+	assert_string_equal(r->select[2].text, "10b5:*");
+	assert_origin(f, &r->select[0].at, MAIN_USR, 2);
+	assert_origin(f, &r->select[2].at, DROPIN_ETC "50-site.conf", 2);
+	assert_int_equal(r->select[2].sel.kind, SELECTOR_ID);
+	assert_origin(f, &r->at, MAIN_USR, 1);
+}
+
+static void test_list_empty_assignment_resets(void **state)
+{
+	struct fixture *f = *state;
+	const struct acs_rule *r;
+
+	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=class:0302 class:0300\nExclude=3a:00.0\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:gpu]\nSelect=\nSelect=class:0207\nExclude=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	r = &f->c.acs[0];
+	assert_int_equal(r->n_select, 1);
+	assert_string_equal(r->select[0].text, "class:0207");
+	assert_int_equal(r->n_exclude, 0);
+}
+
+static void test_scalar_later_file_overrides(void **state)
+{
+	struct fixture *f = *state;
+	struct acs_mask want;
+
+	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=class:0302\nMask=x0x00xx\nEnabled=yes\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nMask=0000000\nEnabled=no\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(acs_mask_parse("0000000", &want), 0);
+	assert_true(acs_mask_equal(&f->c.acs[0].mask, &want));
+	assert_origin(f, &f->c.acs[0].mask_at, DROPIN_ETC "50-site.conf", 2);
+	assert_false(f->c.acs[0].enabled);
+}
+
+static void test_empty_scalar_restores_default(void **state)
+{
+	struct fixture *f = *state;
+	struct acs_mask def;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=yes\n[ACS:gpu]\nSelect=class:0302\nMask=0000000\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[Host]\nApply=\n[ACS:gpu]\nMask=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(acs_mask_parse(ACS_MASK_DEFAULT, &def), 0);
+	assert_true(acs_mask_equal(&f->c.acs[0].mask, &def));
+	assert_null(f->c.acs[0].mask_at.file);
+	assert_false(f->c.apply);
+	assert_null(f->c.apply_at.file);
+}
+
+static void test_boolean_spellings(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const yes[] = { "yes", "YES", "true", "On", "1" };
+	static const char *const no[] = { "no", "False", "off", "0", "nO" };
+
+	for (size_t i = 0; i < 2 * ARRAY_SIZE(yes); i++) {
+		bool want = i < ARRAY_SIZE(yes);
+		char text[64];
+
+		snprintf(text, sizeof(text), "[Host]\nApply=%s\n",
+			 want ? yes[i] : no[i - ARRAY_SIZE(yes)]);
+		write_file(f, MAIN_ETC, text);
+		assert_int_equal(load(f, NULL, 0), 0);
+		assert_int_equal(f->c.apply, want);
+		config_done(&f->c);
+	}
+}
+
+static void test_unknown_section(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=no\n[host]\nApply=yes\nWhatever=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "unknown section [host]");
+	assert_int_equal(count_lines(f->err), 1); /* its keys are not reported again */
+}
+
+static void test_unknown_key(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=no\n\nAplly=yes\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'Aplly' in [Host] section");
+}
+
+static void test_bad_boolean(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=maybe\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "invalid boolean 'maybe'");
+}
+
+static void test_bad_expect(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[IOMMU]\n; strict is not a mode\nExpect=strict\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "invalid value 'strict'");
+}
+
+static void test_bad_mask(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\nMask=x0x00x\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "invalid mask 'x0x00x'");
+}
+
+static void test_bad_selector_with_reason(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302 class:3\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"invalid selector 'class:3': class must be 2, 4 or 6 hex digits");
+}
+
+static void test_key_before_section(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "Apply=yes\n[Host]\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 1, "'Apply=' before any [Section] header");
+}
+
+static void test_line_without_equals(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply yes\n[IOMMU\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "expected 'Key=value'");
+	assert_error_at(f, MAIN_ETC, 3, "missing ']'");
+}
+
+/* inih would append an indented line to the previous value; we refuse it. */
+static void test_indented_line_is_no_continuation(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect=class:0302\n    class0300\n\tMask=0000000\n\f\v class0207\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "expected 'Key=value'");
+	assert_error_at(f, MAIN_ETC, 5, "expected 'Key=value'");
+	assert_int_equal(count_lines(f->err), 2); /* the indented Mask= is a plain key */
+}
+
+static void test_colon_separator_rejected(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply: yes\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "expected '=' between key and value");
+}
+
+static void test_inline_comments(void **state)
+{
+	struct fixture *f = *state;
+	struct acs_mask want;
+
+	write_file(f, MAIN_ETC,
+		   "; comment\n# comment\n[ACS:gpu] ; trailing\nSelect=class:0302 ; GPUs\n"
+		   "Mask=0000000 ; like NCCL\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.acs[0].n_select, 1);
+	assert_int_equal(acs_mask_parse("0000000", &want), 0);
+	assert_true(acs_mask_equal(&f->c.acs[0].mask, &want));
+	config_done(&f->c);
+
+	/* '#' after a value is not a comment */
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\nMask=0000000 # like NCCL\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "invalid mask '0000000 # like NCCL'");
+}
+
+static void test_bad_rule_names(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:]\n[ACS:a b]\n[ACS:abcdefghijklmnopqrstuvwxyz0123456]\n"
+		   "[ACS:abcdefghijklmnopqrstuvwxyz012345]\nSelect=class:06\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 1, "invalid rule name ''");
+	assert_error_at(f, MAIN_ETC, 2, "invalid rule name 'a b'");
+	assert_error_at(f, MAIN_ETC, 3, "invalid rule name");
+	assert_int_equal(count_lines(f->err), 3); /* 32 characters are fine */
+}
+
+static void test_duplicate_rule_in_one_file(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect=class:0302\n[Host]\nApply=no\n"
+		   "[ACS:gpu]\nSelect=class:0300\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 5, "duplicate section [ACS:gpu] (first at line 1)");
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+static void test_same_rule_extended_in_dropin(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nSelect=class:0300\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.n_acs, 1);
+	assert_int_equal(f->c.acs[0].n_select, 2);
+	assert_origin(f, &f->c.acs[0].at, MAIN_ETC, 1);
+}
+
+static void test_all_errors_reported(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=maybe\n[IOMMU]\nExpect=sometimes\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[Host]\n\nNope=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "invalid boolean");
+	assert_error_at(f, MAIN_ETC, 4, "invalid value");
+	assert_error_at(f, DROPIN_ETC "50-site.conf", 3, "unknown key 'Nope'");
+	assert_int_equal(count_lines(f->err), 3);
+}
+
+static void test_line_too_long(void **state)
+{
+	struct fixture *f = *state;
+	char text[512], longest[CONFIG_MAX_LINE + 1];
+
+	memset(longest, 'x', CONFIG_MAX_LINE);
+	longest[0] = '#';
+	longest[CONFIG_MAX_LINE] = '\0';
+	snprintf(text, sizeof(text), "[Host]\n%s\nApply=no\n", longest);
+	write_file(f, MAIN_ETC, text);
+	assert_int_equal(load(f, NULL, 0), 0);
+	config_done(&f->c);
+
+	/* One more, and a "key" hidden where inih would have cut the line. */
+	snprintf(text, sizeof(text), "[Host]\nApply=no\n%s%s\n", longest, "Apply=yes");
+	write_file(f, MAIN_ETC, text);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "line too long (207 characters, at most 198)");
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+static void test_enabled_rule_without_select(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=no\n\n[ACS:empty]\nMask=0000000\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_USR, 4, "[ACS:empty] is enabled but has no Select=");
+
+	write_file(f, DROPIN_ETC "50-off.conf", "[ACS:empty]\nEnabled=no\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_false(f->c.acs[0].enabled);
+}
+
+static void test_too_many_rules(void **state)
+{
+	struct fixture *f = *state;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+
+	for (int i = 0; i <= CONFIG_MAX_RULES; i++)
+		fprintf(m, "[ACS:r%d]\nSelect=class:06\n", i);
+	fclose(m);
+	write_file(f, MAIN_ETC, text);
+	free(text);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2 * CONFIG_MAX_RULES + 1, "too many [ACS:*] rules");
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+static void test_too_many_selectors(void **state)
+{
+	struct fixture *f = *state;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+
+	fputs("[ACS:gpu]\n", m);
+	for (int i = 0; i <= CONFIG_MAX_SELECTORS; i++)
+		fprintf(m, "Select=%02x:00.0\n", i);
+	fclose(m);
+	write_file(f, MAIN_ETC, text);
+	free(text);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, CONFIG_MAX_SELECTORS + 2, "too many selectors");
+}
+
+static void test_file_too_big(void **state)
+{
+	struct fixture *f = *state;
+	char *text = malloc(CONFIG_MAX_FILE_SIZE + 2);
+	char *want;
+
+	assert_non_null(text);
+	memset(text, '\n', CONFIG_MAX_FILE_SIZE + 1);
+	text[CONFIG_MAX_FILE_SIZE + 1] = '\0';
+	write_file(f, MAIN_ETC, text);
+	free(text);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_true(asprintf(&want, "%s/%s: too big", f->dir, MAIN_ETC) > 0);
+	assert_non_null(strstr(f->err, want));
+	free(want);
+}
+
+static void test_root_owned_file_mode(void **state)
+{
+	struct fixture *f = *state;
+	char *want;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=yes\n");
+	chmod_rel(f, MAIN_ETC, 0666);
+	assert_int_equal(load(f, NULL, 0), 0); /* without the flag: accepted */
+	assert_true(f->c.apply);
+	config_done(&f->c);
+
+	assert_int_equal(load(f, NULL, CONFIG_REQUIRE_ROOT_OWNED), -EPERM);
+	assert_true(asprintf(&want,
+			     "%s/%s: writable by non-root user or group (mode 0666), refusing",
+			     f->dir, MAIN_ETC) > 0);
+	assert_non_null(strstr(f->err, want));
+	free(want);
+	assert_false(f->c.apply); /* freed and zeroed */
+
+	chmod_rel(f, MAIN_ETC, 0644);
+	assert_int_equal(load(f, NULL, CONFIG_REQUIRE_ROOT_OWNED), 0);
+}
+
+static void test_root_owned_dropin_dir(void **state)
+{
+	struct fixture *f = *state;
+	char *want;
+
+	write_file(f, DROPIN_RUN "50-x.conf", "[Host]\nApply=yes\n");
+	chmod_rel(f, "run/hostprep/hostprep.conf.d", 0777);
+	assert_true(load(f, NULL, CONFIG_REQUIRE_ROOT_OWNED) < 0);
+	assert_true(asprintf(&want, "%s/%s: writable by non-root", f->dir,
+			     "run/hostprep/hostprep.conf.d") > 0);
+	assert_non_null(strstr(f->err, want));
+	free(want);
+
+	chmod_rel(f, "run/hostprep/hostprep.conf.d", 0755);
+	chmod_rel(f, "run/hostprep", 0775);
+	assert_true(load(f, NULL, CONFIG_REQUIRE_ROOT_OWNED) < 0);
+	assert_non_null(strstr(f->err, "/run/hostprep: writable by non-root"));
+}
+
+static void test_root_owned_uid(void **state)
+{
+	struct fixture *f = *state;
+	char *path;
+
+	if (geteuid() != 0)
+		skip();
+	write_file(f, MAIN_USR, "[Host]\nApply=yes\n");
+	path = tree_path(f, MAIN_USR);
+	assert_int_equal(chown(path, 1000, 0), 0);
+	free(path);
+	assert_true(load(f, NULL, CONFIG_REQUIRE_ROOT_OWNED) < 0);
+	assert_non_null(strstr(f->err, "owned by uid 1000, not root, refusing"));
+	assert_int_equal(load(f, NULL, 0), 0);
+}
+
+static void test_explicit_files_replace_search(void **state)
+{
+	struct fixture *f = *state;
+	char *files[3] = {};
+
+	write_file(f, MAIN_ETC, "[Host]\nbroken\n");
+	write_file(f, "site/a.conf", "[IOMMU]\nExpect=off\n");
+	files[0] = tree_path(f, "site/a.conf");
+	assert_int_equal(load(f, files, 0), 0);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF);
+	assert_string_equal(f->c.files[0], files[0]);
+	assert_null(f->c.files[1]);
+	config_done(&f->c);
+
+	files[1] = tree_path(f, "site/missing.conf");
+	assert_int_equal(load(f, files, 0), -EINVAL);
+	assert_non_null(strstr(f->err, "site/missing.conf: cannot open: No such file"));
+	free(files[0]);
+	free(files[1]);
+}
+
+static void test_dump(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_USR,
+		   "[Host]\nApply=no\n\n[ACS:gpu]\nSelect=upstream:class:0302\nMask=0000000\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:gpu]\nSelect=upstream:class:0207\nExclude=0000:3a:00.0\n\n"
+		   "[IOMMU]\nExpect=passthrough\n[ACS:nic]\nEnabled=off\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_string_equal(out, "[Host]\n"
+				 "Apply=no  # /usr/lib/hostprep/hostprep.conf:2\n"
+				 "\n"
+				 "[IOMMU]\n"
+				 "Expect=passthrough  # /etc/hostprep/hostprep.conf.d/50-site.conf:6\n"
+				 "\n"
+				 "[ACS:gpu]\n"
+				 "Enabled=yes  # default\n"
+				 "Mask=0000000  # /usr/lib/hostprep/hostprep.conf:6\n"
+				 "Select=upstream:class:0302  # /usr/lib/hostprep/hostprep.conf:5\n"
+				 "Select=upstream:class:0207  # /etc/hostprep/hostprep.conf.d/50-site.conf:2\n"
+				 "Exclude=0000:3a:00.0  # /etc/hostprep/hostprep.conf.d/50-site.conf:3\n"
+				 "\n"
+				 "[ACS:nic]\n"
+				 "Enabled=no  # /etc/hostprep/hostprep.conf.d/50-site.conf:8\n"
+				 "Mask=x0x00xx  # default\n");
+	free(out);
+}
+
+/* With --config the file is shown as given, not relative to the root. */
+static void test_dump_explicit_file_path_as_given(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, MAIN_ETC), NULL };
+	char *out = NULL, *want;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=yes\n");
+	assert_int_equal(load(f, files, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_true(asprintf(&want, "Apply=yes  # %s:2\n", files[0]) > 0);
+	assert_non_null(strstr(out, want));
+	free(want);
+	free(out);
+	free(files[0]);
+}
+
+static void test_section_header_junk(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host] yes\nApply=yes\n[IOMMU] ; fine\nExpect=off\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 1, "unexpected text after ']'");
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+/* The keys under a header we could not read must not land in the section before it. */
+static void test_long_section_header_skips_its_keys(void **state)
+{
+	struct fixture *f = *state;
+	char name[256], text[512];
+
+	memset(name, 'a', 200);
+	name[200] = '\0';
+	snprintf(text, sizeof(text), "[Host]\nApply=no\n[ACS:%s]\nSelect=class:03\n", name);
+	write_file(f, MAIN_ETC, text);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "line too long");
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+static void test_nul_byte(void **state)
+{
+	struct fixture *f = *state;
+	static const char text[] = "[Host]\nApply=no\0yes\n";
+	char *path = tree_path(f, MAIN_ETC);
+	FILE *fp;
+
+	mkdir_parents(path);
+	fp = fopen(path, "we");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, fp), sizeof(text) - 1);
+	fclose(fp);
+	free(path);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "NUL byte");
+}
+
+static void test_crlf_and_bom(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "\xef\xbb\xbf[Host]\r\nApply=yes\r\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_true(f->c.apply);
+	assert_origin(f, &f->c.apply_at, MAIN_ETC, 2);
+}
+
+static void test_failure_leaves_config_zeroed(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=yes\n[ACS:gpu]\nSelect=class:0302\n");
+	write_file(f, MAIN_ETC, "[Host]\nApply=perhaps\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_false(f->c.apply);
+	assert_null(f->c.acs);
+	assert_int_equal(f->c.n_acs, 0);
+	assert_null(f->c.files);
+	assert_null(f->c.lines);
+	assert_int_equal(f->c.n_lines, 0);
+	config_done(&f->c); /* and freeing it again is harmless */
+}
+
+static void test_iommu_expect_to_string(void **state)
+{
+	assert_string_equal(iommu_expect_to_string(IOMMU_EXPECT_ANY), "any");
+	assert_string_equal(iommu_expect_to_string(IOMMU_EXPECT_OFF), "off");
+	assert_string_equal(iommu_expect_to_string(IOMMU_EXPECT_PASSTHROUGH), "passthrough");
+	assert_string_equal(iommu_expect_to_string(IOMMU_EXPECT_TRANSLATED), "translated");
+	assert_null(iommu_expect_to_string(_IOMMU_EXPECT_MAX));
+}
+
+/* conf/hostprep.conf, found from this source file's path (the build runs in the top dir). */
+static char *shipped_conf(void)
+{
+	const char *me = __FILE__, *tail = strstr(me, "tests/unit/");
+	char *path;
+
+	assert_true(asprintf(&path, "%.*sconf/hostprep.conf", tail ? (int)(tail - me) : 0, me) >
+		    0);
+	return path;
+}
+
+/* The shipped file must load cleanly and change nothing. */
+static void test_shipped_config(void **state)
+{
+	struct fixture *f = *state;
+	char *files[] = { shipped_conf(), NULL };
+	struct acs_mask def;
+
+	if (access(files[0], R_OK) < 0) {
+		free(files[0]);
+		skip();
+	}
+	assert_int_equal(load(f, files, 0), 0);
+	free(files[0]);
+	assert_false(f->c.apply);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(f->c.n_acs, 1);
+	assert_string_equal(f->c.acs[0].name, "gpu-paths");
+	assert_true(f->c.acs[0].enabled);
+	assert_int_equal(f->c.acs[0].n_select, 5);
+	assert_int_equal(acs_mask_parse(ACS_MASK_DEFAULT, &def), 0);
+	assert_true(acs_mask_equal(&f->c.acs[0].mask, &def));
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_defaults_without_files),
+		T(test_usr_lib_then_etc),
+		T(test_dropins_in_lexical_order_across_dirs),
+		T(test_dropin_etc_over_run_over_usr_lib),
+		T(test_dropin_run_over_usr_lib),
+		T(test_dropin_only_visible_conf_files),
+		T(test_masked_dropin),
+		T(test_list_accumulates_across_files),
+		T(test_list_empty_assignment_resets),
+		T(test_scalar_later_file_overrides),
+		T(test_empty_scalar_restores_default),
+		T(test_boolean_spellings),
+		T(test_unknown_section),
+		T(test_unknown_key),
+		T(test_bad_boolean),
+		T(test_bad_expect),
+		T(test_bad_mask),
+		T(test_bad_selector_with_reason),
+		T(test_key_before_section),
+		T(test_line_without_equals),
+		T(test_indented_line_is_no_continuation),
+		T(test_colon_separator_rejected),
+		T(test_inline_comments),
+		T(test_bad_rule_names),
+		T(test_duplicate_rule_in_one_file),
+		T(test_same_rule_extended_in_dropin),
+		T(test_all_errors_reported),
+		T(test_line_too_long),
+		T(test_enabled_rule_without_select),
+		T(test_too_many_rules),
+		T(test_too_many_selectors),
+		T(test_file_too_big),
+		T(test_root_owned_file_mode),
+		T(test_root_owned_dropin_dir),
+		T(test_root_owned_uid),
+		T(test_explicit_files_replace_search),
+		T(test_dump),
+		T(test_dump_explicit_file_path_as_given),
+		T(test_section_header_junk),
+		T(test_long_section_header_skips_its_keys),
+		T(test_nul_byte),
+		T(test_crlf_and_bom),
+		T(test_failure_leaves_config_zeroed),
+		T(test_iommu_expect_to_string),
+		T(test_shipped_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
