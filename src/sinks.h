@@ -26,9 +26,9 @@ int report_to_json_string(const struct report *r, char **ret);
  * left allocated on error.
  */
 int report_from_json_string(const char *s, struct report *ret);
-/* Both log their own failures (they know the path). */
+/* Neither logs I/O errors (the caller does); report_read logs parse errors as above. */
 int report_write(const struct report *r, const struct sysroot *root);
-/* -ENOENT, silently, when no run has written one yet. */
+/* -ENOENT when no run has written one yet. */
 int report_read(struct report *ret, const struct sysroot *root);
 
 /* "2026-11-22T06:00:00Z" (UTC), the report's time format. */
@@ -39,7 +39,9 @@ int report_format_time(uint64_t sec, char *buf, size_t size);
  * One structured journal entry per result (HOSTPREP_CHECK=, HOSTPREP_OBJECT=,
  * HOSTPREP_EXPECTED=, HOSTPREP_ACTUAL=, HOSTPREP_VERDICT=, HOSTPREP_REMEDY=,
  * PRIORITY from the verdict) and one summary entry with MESSAGE_ID
- * HOSTPREP_SUMMARY_MESSAGE_ID. Without a journal: the summary line on stderr.
+ * HOSTPREP_SUMMARY_MESSAGE_ID (units/hostprep.catalog). Without a journal
+ * (host not booted by systemd, or journald refusing): the summary line on
+ * stderr instead. Returns 0 unless out of memory: a sink, not a verdict.
  */
 #define HOSTPREP_SUMMARY_MESSAGE_ID "7f3c2a9e5b1d4c6f8a0e2b4d6f8a1c3e"
 #define HOSTPREP_RESULT_MESSAGE_ID "b2e8d4f6a1c34e5b9d7f0a2c4e6b8d10"

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Renderers only format: the report is built once by the pipeline, and the
+ * table, the JSON and the summary line all read the same struct report.
+ */
+#include "sinks.h"
+
+enum column {
+	COL_VERDICT,
+	COL_CHECK,
+	COL_OBJECT,
+	COL_EXPECTED,
+	COL_ACTUAL, /* last and never padded: the long, free-form cell */
+	_COL_MAX,
+};
+
+/* Cells wider than this overflow on their own row instead of widening every row. */
+#define CELL_WIDTH_MAX 40
+#define COLUMN_GAP 2
+
+#define ANSI_RESET "\033[0m"
+
+static const char *const column_titles[_COL_MAX] = {
+	[COL_VERDICT] = "VERDICT", [COL_CHECK] = "CHECK",   [COL_OBJECT] = "OBJECT",
+	[COL_EXPECTED] = "EXPECTED", [COL_ACTUAL] = "ACTUAL",
+};
+
+static const char *const verdict_labels[_VERDICT_MAX] = {
+	[VERDICT_PASS] = "PASS",       [VERDICT_SKIP] = "SKIP", [VERDICT_WARN] = "WARN",
+	[VERDICT_UNKNOWN] = "UNKNOWN", [VERDICT_FAIL] = "FAIL",
+};
+
+/* unknown is red like fail: both make the host NOT READY; fail is bold. */
+static const char *const verdict_colors[_VERDICT_MAX] = {
+	[VERDICT_PASS] = "\033[32m",    [VERDICT_SKIP] = "\033[90m", [VERDICT_WARN] = "\033[33m",
+	[VERDICT_UNKNOWN] = "\033[31m", [VERDICT_FAIL] = "\033[1;31m",
+};
+
+static const char *verdict_label(enum verdict v)
+{
+	return v >= 0 && v < _VERDICT_MAX ? verdict_labels[v] : "INVALID";
+}
+
+static const char *verdict_color(enum verdict v)
+{
+	return v >= 0 && v < _VERDICT_MAX ? verdict_colors[v] : verdict_colors[VERDICT_FAIL];
+}
+
+/*
+ * Cells come from the host (sysfs, hostname, config): a control character
+ * in one must neither move the operator's cursor nor break the table. C0,
+ * DEL and UTF-8-encoded C1 characters print as '?'. Returns the bytes the
+ * control character at s takes, 0 when s is printable.
+ */
+static size_t control_len(const unsigned char *s)
+{
+	if (*s < 0x20 || *s == 0x7f)
+		return 1;
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+static void fput_clean(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = control_len(p);
+
+		fputc(n ? '?' : *p, f);
+		p += n ? n : 1;
+	}
+}
+
+/* Terminal columns of fput_clean's output: UTF-8 continuation bytes take none. */
+static size_t text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t w = 0;
+
+	while (*p) {
+		size_t n = control_len(p);
+
+		if (n || (*p & 0xc0) != 0x80)
+			w++;
+		p += n ? n : 1;
+	}
+	return w;
+}
+
+static void result_cells(const struct result *res, const char *cells[_COL_MAX])
+{
+	cells[COL_VERDICT] = verdict_label(res->verdict);
+	cells[COL_CHECK] = res->check;
+	cells[COL_OBJECT] = res->object;
+	cells[COL_EXPECTED] = res->expected;
+	cells[COL_ACTUAL] = res->actual;
+}
+
+static void column_widths(const struct results *rs, size_t widths[_COL_MAX])
+{
+	for (int c = 0; c < _COL_MAX; c++)
+		widths[c] = text_width(column_titles[c]);
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *cells[_COL_MAX];
+
+		result_cells(&rs->items[i], cells);
+		for (int c = 0; c < _COL_MAX; c++) {
+			size_t w = text_width(cells[c]);
+
+			if (w > widths[c])
+				widths[c] = w > CELL_WIDTH_MAX ? CELL_WIDTH_MAX : w;
+		}
+	}
+}
+
+/* color: escape for the verdict cell, or NULL. Padding stays outside the escapes. */
+static void print_row(FILE *f, const char *const cells[_COL_MAX], const size_t widths[_COL_MAX],
+		      const char *color)
+{
+	for (int c = 0; c < COL_ACTUAL; c++) {
+		size_t w = text_width(cells[c]);
+		size_t pad = (w < widths[c] ? widths[c] - w : 0) + COLUMN_GAP;
+		bool paint = color && c == COL_VERDICT;
+
+		if (paint)
+			fputs(color, f);
+		fput_clean(cells[c], f);
+		if (paint)
+			fputs(ANSI_RESET, f);
+		fprintf(f, "%*s", (int)pad, "");
+	}
+	fput_clean(cells[COL_ACTUAL], f);
+	fputc('\n', f);
+}
+
+static void print_results(FILE *f, const struct results *rs, bool color)
+{
+	size_t widths[_COL_MAX];
+
+	column_widths(rs, widths);
+	print_row(f, column_titles, widths, NULL);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct result *res = &rs->items[i];
+		const char *cells[_COL_MAX];
+
+		result_cells(res, cells);
+		print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL);
+		/* A pass needs no next step, whatever a module attached. */
+		if (res->verdict == VERDICT_PASS || !res->remedy)
+			continue;
+		fputs("  → ", f);
+		fput_clean(res->remedy, f);
+		fputc('\n', f);
+	}
+}
+
+static int print_header(FILE *f, const struct report *r)
+{
+	char when[REPORT_TIME_MAX];
+	int k;
+
+	k = report_format_time(r->time_sec, when, sizeof(when));
+	if (k < 0)
+		return k;
+	fputs("hostprep ", f);
+	fput_clean(strempty(r->command), f);
+	fputs(" on ", f);
+	fput_clean(strempty(r->host), f);
+	fprintf(f, " — %s\n", when);
+	return 0;
+}
+
+int render_text(const struct report *r, FILE *f, bool color)
+{
+	_cleanup_(freep) char *summary = NULL;
+	int k;
+
+	k = summary_line(r, &summary);
+	if (k < 0)
+		return k;
+	k = print_header(f, r);
+	if (k < 0)
+		return k;
+	if (r->results.n == 0)
+		fputs("no checks configured\n", f);
+	else
+		print_results(f, &r->results, color);
+	fprintf(f, "\n%s\n", summary);
+	if (fflush(f) != 0 || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+int render_json(const struct report *r, FILE *f)
+{
+	_cleanup_(freep) char *s = NULL;
+	int k;
+
+	k = report_to_json_string(r, &s);
+	if (k < 0)
+		return k;
+	if (fputs(s, f) == EOF || fflush(f) != 0)
+		return -EIO;
+	return 0;
+}
