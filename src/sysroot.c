@@ -19,9 +19,12 @@ int sysroot_init(struct sysroot *r, const char *dir)
 
 	if (!dir)
 		dir = "/";
-	if (dir[0] != '/')
+	if (dir[0] == '\0')
 		return -EINVAL;
-	r->dir = strdup(dir);
+	/* A relative --root is resolved once, so no path depends on a later chdir. */
+	r->dir = dir[0] == '/' ? strdup(dir) : realpath(dir, NULL);
+	if (!r->dir && dir[0] != '/')
+		return -errno;
 	if (!r->dir)
 		return -ENOMEM;
 	n = strlen(r->dir);

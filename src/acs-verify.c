@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "acs-verify.h"
+#include "log.h"
+
+#define CONFIG_ACS_MIN_MAJOR 6
+#define CONFIG_ACS_MIN_MINOR 11
+
+/* "x0x00xx: RR,CR,EC off" */
+static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
+{
+	char text[ACS_MASK_BITS + 1], off[64], on[64];
+	size_t n;
+
+	acs_mask_format(m, text);
+	acs_ctrl_describe(m->clear, off, sizeof(off));
+	acs_ctrl_describe(m->set, on, sizeof(on));
+	n = snprintf(buf, size, "%s:", text);
+	if (m->clear && n < size)
+		n += snprintf(buf + n, size - n, " %s off", off);
+	if (m->set && n < size)
+		n += snprintf(buf + n, size - n, "%s %s on", m->clear ? ";" : "", on);
+	if (!m->clear && !m->set && n < size)
+		snprintf(buf + n, size - n, " leave all");
+}
+
+static const char *drift_remedy(bool apply_enabled)
+{
+	if (apply_enabled)
+		return "hostprep apply (the port was rewritten after the last apply: hotplug, "
+		       "reset, resume or driver bind)";
+	return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), then "
+	       "hostprep apply; or boot with the argument from hostprep acs cmdline";
+}
+
+static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
+		      bool apply_enabled, struct results *rs)
+{
+	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+	char expected[96], bits[64];
+
+	describe_mask(&t->mask, expected, sizeof(expected));
+	if (!d)
+		return results_add(rs, VERDICT_FAIL, "acs", t->addr, expected,
+				   "device gone (removed or renumbered since the plan)", NULL);
+	if (d->cfg == PCI_CFG_LIMITED)
+		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
+				   "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+				   "run as root");
+	if (!d->has_acs)
+		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
+				   "no ACS capability on this port: nothing to change", NULL);
+	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
+	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
+		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
+				    d->acs_ctrl, bits);
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, drift_remedy(apply_enabled),
+			    "0x%04x (%s)", d->acs_ctrl, bits);
+}
+
+int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
+	       struct results *rs)
+{
+	for (size_t i = 0; i < p->n_targets; i++) {
+		int r = verify_one(&p->targets[i], inv, apply_enabled, rs);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Ports the kernel argument should name: ACS present, or unknown (not root). */
+static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
+					       const struct pci_inventory *inv)
+{
+	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+
+	return d && (d->has_acs || d->cfg == PCI_CFG_LIMITED) ? d : NULL;
+}
+
+int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size = 0, n = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	fputs("pci=config_acs=\"", f);
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);
+		char mask[ACS_MASK_BITS + 1], path[256];
+
+		if (!d || pci_dev_path(inv, d, path, sizeof(path)) < 0)
+			continue;
+		acs_mask_format(&p->targets[i].mask, mask);
+		fprintf(f, "%s%s@%s", n++ ? ";" : "", mask, path);
+	}
+	fputc('"', f);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	if (n == 0)
+		return -ENODATA;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+static bool kernel_has_config_acs(const char *osrelease)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!osrelease || sscanf(osrelease, "%u.%u", &major, &minor) != 2)
+		return true; /* unknown: assume a current kernel */
+	return major > CONFIG_ACS_MIN_MAJOR ||
+	       (major == CONFIG_ACS_MIN_MAJOR && minor >= CONFIG_ACS_MIN_MINOR);
+}
+
+/* Is "<mask>@<dev>" among the config_acs= entries of any pci= word? */
+static bool entry_matches(const char *entries, const char *want_mask, const char *addr,
+			  const char *path)
+{
+	_cleanup_(freep) char *copy = strdup(entries);
+	char *save = NULL;
+
+	if (!copy)
+		return false;
+	for (char *e = strtok_r(copy, ";", &save); e; e = strtok_r(NULL, ";", &save)) {
+		char *at = strchr(e, '@');
+
+		if (!at || (size_t)(at - e) != strlen(want_mask) || !strneq(e, want_mask, at - e))
+			continue;
+		at++;
+		/* The kernel accepts the domain-less form for domain 0. */
+		if (streq(at, addr) || streq(at, path) || (strneq(addr, "0000:", 5) && streq(at, addr + 5)) ||
+		    (strneq(path, "0000:", 5) && streq(at, path + 5)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kernel keeps only the last config_acs= it sees (pci_setup() just
+ * re-points config_acs_param), across all pci= words and their
+ * comma-separated options. Returns a copy of its value, NULL if none.
+ */
+static char *last_config_acs(const struct cmdline *cmd)
+{
+	char *last = NULL;
+
+	for (size_t i = 0; i < cmd->n; i++) {
+		const char *v = cmd->params[i].value;
+		_cleanup_(freep) char *copy = NULL;
+		char *save = NULL;
+
+		if (!streq(cmd->params[i].key, "pci") || !v)
+			continue;
+		copy = strdup(v);
+		if (!copy)
+			break;
+		for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+			if (!strneq(o, "config_acs=", 11))
+				continue;
+			free(last);
+			last = strdup(o + 11);
+		}
+	}
+	return last;
+}
+
+int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
+		       const struct cmdline *cmd, const char *osrelease, struct results *rs)
+{
+	_cleanup_(freep) char *arg = NULL, *remedy = NULL, *given = NULL;
+	size_t missing = 0, ports = 0;
+	int r;
+
+	r = acs_cmdline_format(p, inv, &arg);
+	if (r == -ENODATA)
+		return 0;
+	if (r < 0)
+		return r;
+	/* An older kernel ignores the argument, present or not. */
+	if (!kernel_has_config_acs(osrelease))
+		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host",
+				    "pci=config_acs on the kernel command line", NULL,
+				    "kernel %s predates pci=config_acs (6.11): the runtime write at "
+				    "every boot is the only way", osrelease);
+	given = last_config_acs(cmd);
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);
+		char mask[ACS_MASK_BITS + 1], path[256];
+
+		if (!d || pci_dev_path(inv, d, path, sizeof(path)) < 0)
+			continue;
+		ports++;
+		acs_mask_format(&p->targets[i].mask, mask);
+		missing += !given || !entry_matches(given, mask, d->addr, path);
+	}
+	if (missing == 0)
+		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host", "pci=config_acs on the "
+				    "kernel command line", NULL, "present for all %zu ports", ports);
+	if (asprintf(&remedy, "add %s to the kernel command line (in /etc/default/grub escape the "
+		     "quotes: the ';' must stay inside them)", arg) < 0)
+		return -ENOMEM;
+	return results_addf(rs, VERDICT_WARN, "acs.cmdline", "host",
+			    "pci=config_acs on the kernel command line", remedy,
+			    "missing for %zu of %zu ports: a hotplug, reset or resume undoes the runtime "
+			    "write until the next apply",
+			    missing, ports);
+}

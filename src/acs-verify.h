@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "cmdline.h"
+#include "pci.h"
+#include "plan.h"
+#include "result.h"
+
+/* One "acs" result per selected port, evaluated against a fresh inventory. */
+int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
+	       struct results *rs);
+
+/*
+ * The boot-time form of the same policy: pci=config_acs="<mask>@<path>;..."
+ * (Linux 6.11+), ports named by their path from the root bus so the
+ * argument survives bus renumbering. -ENODATA when no ACS port is selected.
+ */
+int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret);
+
+/* One "acs.cmdline" result: does the running kernel's command line carry it. */
+int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
+		       const struct cmdline *cmd, const char *osrelease, struct results *rs);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include "apply.h"
+#include "fileio.h"
+#include "log.h"
+
+#define STATE_DIR "hostprep"
+#define RECORD_NAME "hostprep/acs-originals"
+#define LOCK_NAME "hostprep/lock"
+#define RECORD_MAX_ENTRIES 4096
+
+struct original {
+	char addr[PCI_ADDR_LEN];
+	unsigned off;
+	uint16_t ctrl;
+};
+
+struct record {
+	struct original *v;
+	size_t n;
+};
+
+static void record_done(struct record *r)
+{
+	free(r->v);
+	*r = (struct record){};
+}
+
+static int record_parse_line(const char *line, struct original *o)
+{
+	char addr[PCI_ADDR_LEN];
+	unsigned off, ctrl;
+	uint32_t dom;
+	uint8_t b, d, f;
+
+	if (sscanf(line, "acs %15s 0x%x 0x%x", addr, &off, &ctrl) != 3 ||
+	    pci_address_parse(addr, &dom, &b, &d, &f) < 0 || off < 0x100 || off > 0xffc || ctrl > 0xffff)
+		return -EBADMSG;
+	memcpy(o->addr, addr, sizeof(o->addr));
+	o->off = off;
+	o->ctrl = (uint16_t)ctrl;
+	return 0;
+}
+
+static int record_load(const struct sysroot *root, struct record *ret)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+	_cleanup_(freep) char *data = NULL;
+	struct record rec = {};
+	char *line, *save = NULL;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = read_full_file(path, 1024 * 1024, &data, NULL);
+	if (r == -ENOENT) {
+		*ret = rec;
+		return 0;
+	}
+	if (r < 0)
+		return log_error_errno(r, "Failed to read %s: %m", path);
+	rec.v = calloc(RECORD_MAX_ENTRIES, sizeof(*rec.v));
+	if (!rec.v)
+		return -ENOMEM;
+	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (rec.n == RECORD_MAX_ENTRIES || record_parse_line(line, &rec.v[rec.n]) < 0) {
+			/* A torn last line (crash mid-append) is the only expected damage. */
+			log_warning("%s: ignoring malformed line '%s'", path, line);
+			continue;
+		}
+		rec.n++;
+	}
+	*ret = rec;
+	return 0;
+}
+
+static bool record_has(const struct record *rec, const char *addr, unsigned off)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		if (streq(rec->v[i].addr, addr) && rec->v[i].off == off)
+			return true;
+	return false;
+}
+
+/* Append one original and make it durable before the write it protects. */
+static int record_append(const struct sysroot *root, const struct original *o)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+	_cleanup_(closep) int fd = -1;
+	bool created;
+	char line[64];
+	int n;
+
+	if (!path)
+		return -ENOMEM;
+	created = access(path, F_OK) < 0;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(line, sizeof(line), "acs %s 0x%03x 0x%04x\n", o->addr, o->off, o->ctrl);
+	if (write(fd, line, n) != n)
+		return errno ? -errno : -EIO;
+	if (fsync(fd) < 0)
+		return -errno;
+	return created ? fsync_parent_dir(path) : 0;
+}
+
+/* Serialise with a concurrent run (the boot unit and an admin's manual apply). */
+static int lock_state(const struct sysroot *root, int *ret_fd)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, STATE_DIR);
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, LOCK_NAME);
+	int fd, r;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	r = mkdir_parents(dir, 0755);
+	if (r < 0)
+		return log_error_errno(r, "Failed to create %s: %m", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return log_error_errno(errno, "Failed to open %s: %m", path);
+	if (flock(fd, LOCK_EX) < 0) {
+		r = -errno;
+		close(fd);
+		return log_error_errno(r, "Failed to lock %s: %m", path);
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+static const char *write_hint(const struct apply_env *env, int err)
+{
+	if (err != -EPERM)
+		return "";
+	if (env->lockdown && !streq(env->lockdown, "none"))
+		return " (kernel lockdown refuses config-space writes)";
+	return " (kernel lockdown or missing CAP_SYS_ADMIN?)";
+}
+
+static const char *lockdown_remedy(const struct apply_env *env)
+{
+	return "config space cannot be written at runtime here: put the policy on the kernel "
+	       "command line (hostprep acs cmdline), or boot without lockdown";
+}
+
+/* Write one word and read it back; a result either way. */
+static int write_checked(const struct apply_env *env, const char *check, const char *addr,
+			 unsigned off, uint16_t old, uint16_t val, struct results *rs)
+{
+	char expected[16];
+	uint16_t back;
+	int r;
+
+	snprintf(expected, sizeof(expected), "0x%04x", val);
+	r = pcib_write16(env->pci, addr, off, val);
+	if (r < 0)
+		return results_addf(rs, VERDICT_FAIL, check, addr, expected, lockdown_remedy(env),
+				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val, off,
+				    strerror(-r), write_hint(env, r), old);
+	r = pcib_read16(env->pci, addr, off, &back);
+	if (r < 0)
+		return results_addf(rs, VERDICT_FAIL, check, addr, expected, NULL,
+				    "read-back after writing 0x%04x failed: %s", val, strerror(-r));
+	if (back != val)
+		return results_addf(rs, VERDICT_FAIL, check, addr, expected, lockdown_remedy(env),
+				    "wrote 0x%04x, read back 0x%04x", val, back);
+	return results_addf(rs, VERDICT_PASS, check, addr, expected, NULL,
+			    "0x%04x -> 0x%04x, read back", old, back);
+}
+
+static int apply_one(const struct apply_env *env, const struct acs_action *a, struct record *rec,
+		     struct results *rs)
+{
+	unsigned ctl = a->off + 6;
+	uint16_t cur, want;
+	int r;
+
+	/* Re-read: the plan may be seconds old and the kernel may have moved. */
+	r = pcib_read16(env->pci, a->addr, ctl, &cur);
+	if (r < 0)
+		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "readable", NULL,
+				    "cannot read ACS Control: %s", strerror(-r));
+	want = acs_ctrl_target(cur, a->cap, &a->target->mask);
+	if (want == cur)
+		return 0;
+	if (!record_has(rec, a->addr, a->off)) {
+		struct original o = { .off = a->off, .ctrl = cur };
+
+		snprintf(o.addr, sizeof(o.addr), "%s", a->addr);
+		r = record_append(env->root, &o);
+		if (r < 0)
+			return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded",
+					    NULL, "not written: cannot record the original: %s",
+					    strerror(-r));
+	}
+	return write_checked(env, "acs.write", a->addr, ctl, cur, want, rs);
+}
+
+int apply_acs(const struct apply_env *env, const struct plan *p, struct results *rs)
+{
+	_cleanup_(record_done) struct record rec = {};
+	_cleanup_(closep) int lock = -1;
+	int r;
+
+	if (p->n_actions == 0)
+		return 0;
+	r = lock_state(env->root, &lock);
+	if (r < 0)
+		return r;
+	r = record_load(env->root, &rec);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->n_actions; i++) {
+		r = apply_one(env, &p->actions[i], &rec, rs);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int revert_one(const struct apply_env *env, const struct original *o, struct results *rs)
+{
+	char expected[16];
+	uint16_t id, cur;
+	int r;
+
+	snprintf(expected, sizeof(expected), "0x%04x", o->ctrl);
+	/* The address may now be another device (hotplug): only write where ACS still is. */
+	r = pcib_ext_cap_id_at(env->pci, o->addr, o->off, &id);
+	if (r < 0 || id != PCI_EXT_CAP_ACS)
+		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
+				    "not restored: no ACS capability at 0x%03x any more (%s)", o->off,
+				    r < 0 ? strerror(-r) : "other capability");
+	r = pcib_read16(env->pci, o->addr, o->off + 6, &cur);
+	if (r < 0)
+		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
+				    "cannot read ACS Control: %s", strerror(-r));
+	if (cur == o->ctrl)
+		return results_addf(rs, VERDICT_PASS, "acs.revert", o->addr, expected, NULL,
+				    "0x%04x already", cur);
+	return write_checked(env, "acs.revert", o->addr, o->off + 6, cur, o->ctrl, rs);
+}
+
+/* Keep only the entries whose revert failed, so a later revert can retry them. */
+static int record_rewrite(const struct sysroot *root, const struct record *rec, const bool *done)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+	_cleanup_(freep) char *buf = NULL;
+	size_t size = 0, n = 0;
+	FILE *f;
+
+	if (!path)
+		return -ENOMEM;
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec->n; i++)
+		if (!done[i] && ++n)
+			fprintf(f, "acs %s 0x%03x 0x%04x\n", rec->v[i].addr, rec->v[i].off,
+				rec->v[i].ctrl);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	if (n == 0)
+		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	return write_file_atomic(path, buf, size, 0600);
+}
+
+int revert_acs(const struct apply_env *env, struct results *rs)
+{
+	_cleanup_(record_done) struct record rec = {};
+	_cleanup_(closep) int lock = -1;
+	_cleanup_(freep) bool *done = NULL;
+	int r;
+
+	r = lock_state(env->root, &lock);
+	if (r < 0)
+		return r;
+	r = record_load(env->root, &rec);
+	if (r < 0)
+		return r;
+	done = calloc(rec.n + 1, sizeof(bool));
+	if (!done)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec.n; i++) {
+		size_t before = rs->n;
+
+		r = revert_one(env, &rec.v[i], rs);
+		if (r < 0)
+			return r;
+		done[i] = rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
+	}
+	r = record_rewrite(env->root, &rec, done);
+	if (r < 0)
+		return log_error_errno(r, "Failed to update the originals record: %m");
+	return 0;
+}

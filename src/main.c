@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hostprep: make a GPU/RDMA host ready for NCCL, GPUDirect and RDMA work,
+ * and say exactly what is wrong when it is not.
+ */
+#include <getopt.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "acs-verify.h"
+#include "config.h"
+#include "log.h"
+#include "run.h"
+#include "sinks.h"
+#include "sysroot.h"
+
+struct options {
+	const char *root;
+	char **configs; /* NULL-terminated, --config may repeat */
+	size_t n_configs;
+	bool json;
+	bool no_color;
+	bool dry_run;
+	bool validate;
+	char **args; /* positional arguments after the command */
+	int n_args;
+};
+
+struct command {
+	const char *name;
+	int (*fn)(const struct options *o);
+	const char *help;
+};
+
+static void options_done(struct options *o)
+{
+	free(o->configs);
+}
+
+static bool use_color(const struct options *o)
+{
+	return !o->no_color && !o->json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+}
+
+/* SOURCE_DATE_EPOCH pins the report time (reproducible golden tests). */
+static uint64_t report_time(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+
+	if (e && *e) {
+		unsigned long long v = strtoull(e, &end, 10);
+
+		if (!*end)
+			return v;
+	}
+	return (uint64_t)time(NULL);
+}
+
+static int load_config(const struct options *o, const struct sysroot *root, unsigned flags,
+		       struct config *c)
+{
+	int r = config_load(c, root, o->n_configs ? o->configs : NULL, flags);
+
+	if (r == -EINVAL || r == -EPERM)
+		return -EINVAL; /* already logged as file:line: reason */
+	if (r < 0)
+		return log_error_errno(r, "Failed to load the configuration: %m");
+	return 0;
+}
+
+static const char *mode_command(enum run_mode m)
+{
+	static const char *const names[] = {
+		[RUN_CHECK] = "check",
+		[RUN_DRY_RUN] = "apply --dry-run",
+		[RUN_APPLY] = "apply",
+		[RUN_REVERT] = "revert",
+	};
+	return names[m];
+}
+
+static int build_report(struct run *run, struct report *rep)
+{
+	*rep = (struct report){
+		.schema = REPORT_SCHEMA_VERSION,
+		.version = strdup(HOSTPREP_VERSION),
+		.command = strdup(mode_command(run->mode)),
+		.host = strdup(run->host.hostname ? run->host.hostname : "unknown"),
+		.time_sec = report_time(),
+		.applied = run->cfg->apply,
+		.results = run->results,
+	};
+	run->results = (struct results){};
+	if (!rep->version || !rep->command || !rep->host) {
+		report_done(rep);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int render(const struct options *o, const struct report *rep)
+{
+	int r = o->json ? render_json(rep, stdout) : render_text(rep, stdout, use_color(o));
+
+	fflush(stdout);
+	return r;
+}
+
+/* Every sink gets the same report; only the renderers differ. */
+static int emit(const struct options *o, const struct sysroot *root, struct report *rep)
+{
+	struct summary s;
+	int r;
+
+	r = render(o, rep);
+	if (r < 0)
+		return log_error_errno(r, "Failed to print the report: %m");
+	if (geteuid() == 0) {
+		r = report_write(rep, root);
+		if (r < 0)
+			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
+	}
+	if (sysroot_is_host(root))
+		(void)sink_journal(rep);
+	(void)sink_notify(rep);
+	results_summarize(&rep->results, &s);
+	return summary_exit_status(&s);
+}
+
+/* revert succeeds when every recorded original is back; readiness is reported, not judged. */
+static int revert_status(const struct results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (streq(rs->items[i].check, "acs.revert") && rs->items[i].verdict != VERDICT_PASS)
+			return EXIT_NOT_READY;
+	return EXIT_READY;
+}
+
+static int print_plan(const struct options *o, const struct run *run)
+{
+	if (o->json)
+		return plan_print_json(&run->plan, run->cfg->apply, stdout);
+	if (run->mode == RUN_APPLY && !run->cfg->apply)
+		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
+		       "the host.\n");
+	return plan_print(&run->plan, stdout);
+}
+
+static int do_run(const struct options *o, enum run_mode mode)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	struct report rep;
+	struct run run;
+	unsigned flags = 0;
+	int r;
+
+	r = sysroot_init(&root, o->root);
+	if (r < 0)
+		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+	if (geteuid() == 0 && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
+		flags |= CONFIG_REQUIRE_ROOT_OWNED;
+	r = load_config(o, &root, flags, &cfg);
+	if (r < 0 && mode != RUN_REVERT)
+		return r;
+	if (r < 0) /* revert is the way back: a broken config must not block it */
+		log_warning("Reverting without the configuration.");
+	run_init(&run, &root, &cfg, mode);
+	r = run_execute(&run);
+	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
+		r = print_plan(o, &run);
+	if (r < 0 || mode == RUN_DRY_RUN) {
+		run_done(&run);
+		return r < 0 ? r : EXIT_READY;
+	}
+	r = build_report(&run, &rep);
+	run_done(&run);
+	if (r < 0)
+		return r;
+	r = emit(o, &root, &rep);
+	if (r >= 0 && mode == RUN_REVERT)
+		r = revert_status(&rep.results);
+	report_done(&rep);
+	return r;
+}
+
+static int cmd_check(const struct options *o)
+{
+	return do_run(o, RUN_CHECK);
+}
+
+static int cmd_apply(const struct options *o)
+{
+	return do_run(o, o->dry_run ? RUN_DRY_RUN : RUN_APPLY);
+}
+
+static int cmd_revert(const struct options *o)
+{
+	return do_run(o, RUN_REVERT);
+}
+
+static int cmd_status(const struct options *o)
+{
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	struct report rep = {};
+	struct summary s;
+	int r;
+
+	r = sysroot_init(&root, o->root);
+	if (r < 0)
+		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+	r = report_read(&rep, &root);
+	if (r == -ENOENT) {
+		log_error("No report yet: hostprep.service has not run; try 'hostprep check'.");
+		return EXIT_NOT_READY;
+	}
+	if (r < 0)
+		return log_error_errno(r, "Failed to read the last report: %m");
+	r = render(o, &rep);
+	results_summarize(&rep.results, &s);
+	report_done(&rep);
+	return r < 0 ? r : summary_exit_status(&s);
+}
+
+static int cmd_config(const struct options *o)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	struct options v = *o;
+	int r;
+
+	r = sysroot_init(&root, o->root);
+	if (r < 0)
+		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+	if (o->validate) {
+		if (o->n_args == 0) {
+			log_error("config --validate needs at least one FILE.");
+			return -EINVAL;
+		}
+		v.configs = o->args; /* NULL-terminated by getopt's argv */
+		v.n_configs = o->n_args;
+	} else if (o->n_args) {
+		log_error("config takes no arguments (did you mean --validate?).");
+		return -EINVAL;
+	}
+	r = load_config(&v, &root, 0, &cfg);
+	if (r < 0)
+		return r;
+	if (o->validate) {
+		for (int i = 0; i < o->n_args; i++)
+			printf("%s: ok\n", o->args[i]);
+		return 0;
+	}
+	return config_dump(&cfg, stdout);
+}
+
+static int cmd_acs(const struct options *o)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	_cleanup_(freep) char *arg = NULL;
+	struct run run;
+	int r;
+
+	if (o->n_args != 1 || !streq(o->args[0], "cmdline")) {
+		log_error("usage: hostprep acs cmdline");
+		return -EINVAL;
+	}
+	r = sysroot_init(&root, o->root);
+	if (r < 0)
+		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+	r = load_config(o, &root, 0, &cfg);
+	if (r < 0)
+		return r;
+	run_init(&run, &root, &cfg, RUN_DRY_RUN);
+	r = run_execute(&run);
+	if (r >= 0)
+		r = acs_cmdline_format(&run.plan, &run.pci_inv, &arg);
+	run_done(&run);
+	if (r == -ENODATA) {
+		log_notice("No ACS-capable port is selected by the configuration.");
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	printf("%s\n", arg);
+	return 0;
+}
+
+static const struct command commands[] = {
+	{ "apply", cmd_apply, "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report" },
+	{ "check", cmd_check, "check               read-only evaluation and report" },
+	{ "status", cmd_status, "status              print the last report (unprivileged)" },
+	{ "revert", cmd_revert, "revert              restore every recorded original value" },
+	{ "config", cmd_config, "config [--validate FILE...]  print the merged config / validate files" },
+	{ "acs", cmd_acs, "acs cmdline         print the pci=config_acs= kernel argument for the policy" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: hostprep [OPTIONS] COMMAND\n\n"
+		   "Make a GPU/RDMA host ready for NCCL, GPUDirect and RDMA work.\n\nCommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %s\n", commands[i].help);
+	fprintf(f, "\nOptions:\n"
+		   "  --root DIR       inspect/change the host tree under DIR (default /)\n"
+		   "  --config FILE    use FILE instead of the config search (repeatable)\n"
+		   "  --json           JSON output (schema in docs/report-schema.md)\n"
+		   "  --no-color       no ANSI colour (also NO_COLOR=1)\n"
+		   "  -v, --verbose    debug messages on stderr\n"
+		   "  -h, --help       this help\n"
+		   "      --version    print the version\n\n"
+		   "Exit status: 0 ready, 1 not ready, 2 usage or config error, 3 internal error.\n");
+}
+
+enum {
+	OPT_ROOT = 0x100,
+	OPT_CONFIG,
+	OPT_JSON,
+	OPT_NO_COLOR,
+	OPT_DRY_RUN,
+	OPT_VALIDATE,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "validate", no_argument, NULL, OPT_VALIDATE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{}
+};
+
+static int add_config(struct options *o, char *path)
+{
+	char **v = reallocarray(o->configs, o->n_configs + 2, sizeof(char *));
+
+	if (!v)
+		return -ENOMEM;
+	o->configs = v;
+	o->configs[o->n_configs++] = path;
+	o->configs[o->n_configs] = NULL;
+	return 0;
+}
+
+/* 1: handled and done (help/version); 0: go on; <0: usage error. */
+static int parse_one(struct options *o, int c)
+{
+	switch (c) {
+	case OPT_ROOT:
+		o->root = optarg;
+		return 0;
+	case OPT_CONFIG:
+		return add_config(o, optarg);
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return 0;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case OPT_VALIDATE:
+		o->validate = true;
+		return 0;
+	case 'v':
+		log_set_max_level(LOG_DEBUG);
+		return 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	case OPT_VERSION:
+		printf("hostprep %s\n", HOSTPREP_VERSION);
+		return 1;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int parse_argv(int argc, char **argv, struct options *o, const struct command **cmd)
+{
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "vh", long_options, NULL)) >= 0) {
+		r = parse_one(o, c);
+		if (r != 0)
+			return r;
+	}
+	if (optind >= argc) {
+		log_error("Missing COMMAND.");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && !*cmd; i++)
+		if (streq(argv[optind], commands[i].name))
+			*cmd = &commands[i];
+	if (!*cmd) {
+		log_error("Unknown command '%s'.", argv[optind]);
+		return -EINVAL;
+	}
+	if ((o->dry_run && (*cmd)->fn != cmd_apply) || (o->validate && (*cmd)->fn != cmd_config)) {
+		log_error("--dry-run goes with apply, --validate with config.");
+		return -EINVAL;
+	}
+	o->args = argv + optind + 1;
+	o->n_args = argc - optind - 1;
+	if (o->n_args && (*cmd)->fn != cmd_config && (*cmd)->fn != cmd_acs) {
+		log_error("'%s' takes no arguments.", (*cmd)->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int exit_status(int r)
+{
+	if (r >= 0)
+		return r;
+	return r == -EINVAL ? EXIT_USAGE : EXIT_INTERNAL;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {};
+	const struct command *cmd = NULL;
+	int r;
+
+	/* The report and /run/hostprep must stay readable for an unprivileged status. */
+	umask(0022);
+	r = parse_argv(argc, argv, &o, &cmd);
+	if (r < 0) {
+		usage(stderr);
+		options_done(&o);
+		return EXIT_USAGE;
+	}
+	r = r > 0 ? 0 : cmd->fn(&o);
+	options_done(&o);
+	return exit_status(r);
+}

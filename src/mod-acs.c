@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "acs-verify.h"
+#include "apply.h"
+#include "log.h"
+#include "run.h"
+
+static bool acs_rules(const struct run *run)
+{
+	for (size_t i = 0; i < run->cfg->n_acs; i++)
+		if (run->cfg->acs[i].enabled)
+			return true;
+	return false;
+}
+
+/* revert restores what was recorded even when the rules are gone from the config. */
+static bool acs_wanted(const struct run *run)
+{
+	return acs_rules(run) || run->mode == RUN_REVERT;
+}
+
+static void acs_release(struct run *run)
+{
+	pci_inventory_done(&run->pci_inv);
+	pcib_close(run->pci);
+	run->pci = NULL;
+}
+
+static int acs_scan(struct run *run)
+{
+	int r;
+
+	if (!acs_wanted(run))
+		return 0;
+	acs_release(run);
+	r = pcib_open(&run->pci, run->root);
+	if (r >= 0)
+		r = pcib_scan(run->pci, &run->pci_inv);
+	if (r == -ENOMEM)
+		return r;
+	run->pci_err = r < 0 ? r : 0;
+	if (r < 0)
+		log_warning_errno(r, "Failed to enumerate PCI devices: %m");
+	return 0;
+}
+
+static int acs_plan(struct run *run)
+{
+	plan_done(&run->plan);
+	if (run->pci_err < 0)
+		return 0;
+	return plan_build(run->cfg, &run->pci_inv, &run->plan);
+}
+
+static struct apply_env acs_env(const struct run *run)
+{
+	return (struct apply_env){ .root = run->root, .pci = run->pci, .lockdown = run->host.lockdown };
+}
+
+static int acs_apply(struct run *run)
+{
+	struct apply_env env = acs_env(run);
+	int r;
+
+	if (run->pci_err < 0 || run->plan.n_actions == 0)
+		return 0;
+	r = apply_acs(&env, &run->plan, &run->results);
+	if (r < 0)
+		return r;
+	return acs_scan(run); /* verify what the hardware says now, not what we meant */
+}
+
+static int acs_revert(struct run *run)
+{
+	struct apply_env env = acs_env(run);
+	int r;
+
+	if (run->pci_err < 0)
+		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored", NULL,
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+	r = revert_acs(&env, &run->results);
+	if (r < 0)
+		return r;
+	return acs_scan(run);
+}
+
+static int acs_verify_step(struct run *run)
+{
+	int r;
+
+	if (!acs_rules(run))
+		return 0;
+	if (run->pci_err < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "acs", "host", "readable", NULL,
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+	r = acs_verify(&run->plan, &run->pci_inv, run->cfg->apply, &run->results);
+	if (r < 0)
+		return r;
+	return acs_cmdline_verify(&run->plan, &run->pci_inv, &run->host.cmdline,
+				  run->host.osrelease, &run->results);
+}
+
+static void acs_done(struct run *run)
+{
+	plan_done(&run->plan);
+	acs_release(run);
+}
+
+const struct run_module run_module_acs = {
+	.name = "acs",
+	.scan = acs_scan,
+	.plan = acs_plan,
+	.apply = acs_apply,
+	.revert = acs_revert,
+	.verify = acs_verify_step,
+	.done = acs_done,
+};

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "selector.h"
+#include "sysroot.h"
+
+/*
+ * PCI backend: enumeration and config-space access. The real
+ * implementation is libpci with the sysfs method forced and sysfs.path set
+ * under the root prefix, so a fake tree of plain files behaves like the
+ * kernel's. Only apply.c (apply and revert) calls pcib_write16().
+ */
+#define PCI_ADDR_LEN 16 /* "dddd:bb:dd.f" + NUL; VMD domains have 5 digits */
+#define PCI_EXT_CAP_ACS 0x000d
+#define PCI_CFG_LEGACY_SIZE 64 /* what an unprivileged reader sees */
+
+enum pci_cfg_access {
+	PCI_CFG_FULL,    /* the whole config space reads */
+	PCI_CFG_LIMITED, /* only the first 64 bytes: not root (or a broken device) */
+};
+
+struct pci_dev_info {
+	struct pci_ident id;
+	char addr[PCI_ADDR_LEN];
+	int parent; /* index into pci_inventory.devs; -1 on a root bus */
+	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
+	enum pci_cfg_access cfg;
+	bool has_acs;
+	uint16_t acs_off, acs_cap, acs_ctrl;
+};
+
+struct pci_inventory {
+	struct pci_dev_info *devs;
+	size_t n;
+};
+
+struct pci_backend;
+
+struct pci_backend_ops {
+	const char *name;
+	int (*open)(struct pci_backend **ret, const struct sysroot *root);
+	int (*scan)(struct pci_backend *b, struct pci_inventory *ret);
+	int (*read_word)(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
+	int (*write_word)(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
+	void (*close)(struct pci_backend *b);
+};
+
+extern const struct pci_backend_ops pci_backend_libpci;
+
+int pcib_open(struct pci_backend **ret, const struct sysroot *root);
+void pcib_close(struct pci_backend *b);
+void pcib_closep(struct pci_backend **b);
+int pcib_scan(struct pci_backend *b, struct pci_inventory *ret);
+int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
+int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
+/* Extended capability id at off (to re-check a recorded offset before writing). */
+int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
+
+void pci_inventory_done(struct pci_inventory *inv);
+const struct pci_dev_info *pci_inventory_find(const struct pci_inventory *inv, const char *addr);
+/* Kernel path form "dddd:bb:dd.f/dd.f/..." from the root bus down to the device. */
+int pci_dev_path(const struct pci_inventory *inv, const struct pci_dev_info *d, char *buf,
+		 size_t size);

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fileio.h"
+#include "log.h"
+#include "run.h"
+
+extern const struct run_module run_module_iommu;
+extern const struct run_module run_module_acs;
+
+/* Order is report order. */
+static const struct run_module *const modules[] = {
+	&run_module_iommu,
+	&run_module_acs,
+};
+
+#define CMDLINE_MAX (64 * 1024)
+
+/* "none [integrity] confidentiality" → "integrity" */
+static char *lockdown_word(const char *line)
+{
+	const char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
+
+	return close ? strndup(open + 1, close - open - 1) : NULL;
+}
+
+static int read_host_file(const struct sysroot *root, enum sysroot_top top, const char *rel,
+			  char **ret)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, top, "%s", rel);
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = read_one_line(path, ret);
+	if (r < 0 && r != -ENOENT)
+		log_debug_errno(r, "Failed to read %s: %m", path);
+	return r;
+}
+
+static int host_scan(const struct sysroot *root, struct host_info *h)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_PROC, "cmdline");
+	_cleanup_(freep) char *cmdline = NULL, *lockdown = NULL;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = read_full_file(path, CMDLINE_MAX, &cmdline, NULL);
+	if (r < 0)
+		log_warning_errno(r, "Failed to read %s, assuming an empty command line: %m", path);
+	r = cmdline_parse(cmdline ? cmdline : "", &h->cmdline);
+	if (r < 0)
+		return r;
+	(void)read_host_file(root, SYSROOT_PROC, "sys/kernel/osrelease", &h->osrelease);
+	(void)read_host_file(root, SYSROOT_PROC, "sys/kernel/hostname", &h->hostname);
+	if (read_host_file(root, SYSROOT_SYS, "kernel/security/lockdown", &lockdown) >= 0)
+		h->lockdown = lockdown_word(lockdown);
+	return 0;
+}
+
+static void host_done(struct host_info *h)
+{
+	cmdline_done(&h->cmdline);
+	free(h->osrelease);
+	free(h->hostname);
+	free(h->lockdown);
+}
+
+int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
+	     enum run_mode mode)
+{
+	*run = (struct run){ .root = root, .cfg = cfg, .mode = mode };
+	return 0;
+}
+
+void run_done(struct run *run)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+		if (modules[i]->done)
+			modules[i]->done(run);
+	host_done(&run->host);
+	results_done(&run->results);
+}
+
+bool run_writes(const struct run *run)
+{
+	return run->mode == RUN_REVERT || (run->mode == RUN_APPLY && run->cfg->apply);
+}
+
+#define FOR_EACH_STEP(step)                                                        \
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) {                         \
+		int _r;                                                            \
+		if (!modules[i]->step)                                             \
+			continue;                                                  \
+		_r = modules[i]->step(run);                                        \
+		if (_r < 0)                                                        \
+			return _r;                                                 \
+	}
+
+static int run_steps(struct run *run)
+{
+	FOR_EACH_STEP(scan);
+	/* revert re-scans what it wrote; the plan then says what the host looks like now. */
+	if (run->mode == RUN_REVERT)
+		FOR_EACH_STEP(revert);
+	FOR_EACH_STEP(plan);
+	if (run->mode == RUN_DRY_RUN)
+		return 0;
+	if (run_writes(run) && run->mode == RUN_APPLY)
+		FOR_EACH_STEP(apply);
+	FOR_EACH_STEP(verify);
+	return 0;
+}
+
+int run_execute(struct run *run)
+{
+	int r;
+
+	r = host_scan(run->root, &run->host);
+	if (r < 0)
+		return r;
+	return run_steps(run);
+}

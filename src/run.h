@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "cmdline.h"
+#include "config.h"
+#include "iommu.h"
+#include "pci.h"
+#include "plan.h"
+#include "result.h"
+#include "sysroot.h"
+
+/*
+ * One run of the pipeline: scan (read-only inventory) → plan (pure) →
+ * apply (the only writer) → verify (fresh reads) → results. Each hardware
+ * kind is a module in the table in run.c; a new capability is a new module
+ * with its state below, not edits across the pipeline.
+ */
+enum run_mode {
+	RUN_CHECK,
+	RUN_DRY_RUN,
+	RUN_APPLY,
+	RUN_REVERT,
+};
+
+struct host_info {
+	struct cmdline cmdline;
+	char *osrelease;
+	char *hostname;
+	char *lockdown; /* the bracketed word of the lockdown LSM file, NULL without it */
+};
+
+struct run {
+	const struct sysroot *root;
+	const struct config *cfg;
+	enum run_mode mode;
+	struct host_info host;
+
+	/* acs module */
+	struct pci_backend *pci;
+	struct pci_inventory pci_inv;
+	int pci_err; /* why the PCI inventory is missing, 0 if present */
+	struct plan plan;
+
+	/* iommu module */
+	struct iommu_state iommu;
+	int iommu_err;
+
+	struct results results;
+};
+
+struct run_module {
+	const char *name;
+	int (*scan)(struct run *run);   /* read-only; failures become "unknown" results */
+	int (*plan)(struct run *run);   /* pure; -EINVAL = the config cannot work on this host */
+	int (*apply)(struct run *run);  /* writes, then re-scans what it wrote */
+	int (*revert)(struct run *run);
+	int (*verify)(struct run *run);
+	void (*done)(struct run *run);
+};
+
+int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
+	     enum run_mode mode);
+void run_done(struct run *run);
+/* The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts. */
+int run_execute(struct run *run);
+/* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
+bool run_writes(const struct run *run);
