@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* IOMMU mode from units and group types, and the one "iommu.mode" result. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "iommu.h"
+
+static char *no_units[] = { NULL };
+static char *dmar_units[] = { (char *)"dmar0", (char *)"dmar1", NULL };
+static char *ivhd_units[] = { (char *)"ivhd0", NULL };
+static char *smmu_units[] = { (char *)"smmu3.0x0000000009050000", NULL };
+
+static struct iommu_state state_of(char **units, size_t identity, size_t dma, size_t dma_fq,
+				   size_t other)
+{
+	struct iommu_state s = { .units = units };
+
+	while (units[s.n_units])
+		s.n_units++;
+	s.groups[IOMMU_GROUP_IDENTITY] = identity;
+	s.groups[IOMMU_GROUP_DMA] = dma;
+	s.groups[IOMMU_GROUP_DMA_FQ] = dma_fq;
+	s.groups[IOMMU_GROUP_UNMANAGED] = other;
+	s.n_groups = identity + dma + dma_fq + other;
+	return s;
+}
+
+struct fixture {
+	struct results rs;
+	struct cmdline cmd;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	results_done(&f->rs);
+	cmdline_done(&f->cmd);
+	free(f);
+	return 0;
+}
+
+static const struct result *verify(struct fixture *f, const struct iommu_state *s,
+				   const char *cmdline, enum iommu_expect e, enum verdict v)
+{
+	const struct result *r;
+
+	assert_int_equal(cmdline_parse(cmdline, &f->cmd), 0);
+	assert_int_equal(iommu_verify(s, &f->cmd, e, &f->rs), 0);
+	assert_int_equal(f->rs.n, 1);
+	r = &f->rs.items[0];
+	assert_string_equal(verdict_to_string(r->verdict), verdict_to_string(v));
+	assert_string_equal(r->check, "iommu.mode");
+	assert_string_equal(r->object, "host");
+	assert_string_equal(r->expected, iommu_expect_to_string(e));
+	if (v == VERDICT_PASS)
+		assert_null(r->remedy);
+	else
+		assert_non_null(r->remedy);
+	return r;
+}
+
+static void test_mode_off(void **state)
+{
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+
+	assert_int_equal(iommu_mode(&s), IOMMU_MODE_OFF);
+	assert_string_equal(iommu_mode_to_string(iommu_mode(&s)), "off");
+}
+
+static void test_mode_passthrough(void **state)
+{
+	struct iommu_state s = state_of(dmar_units, 57, 0, 0, 0);
+
+	assert_int_equal(iommu_mode(&s), IOMMU_MODE_PASSTHROUGH);
+	assert_string_equal(iommu_mode_to_string(iommu_mode(&s)), "passthrough");
+}
+
+static void test_mode_translated(void **state)
+{
+	struct iommu_state dma = state_of(dmar_units, 0, 12, 0, 0);
+	struct iommu_state fq = state_of(ivhd_units, 0, 0, 40, 0);
+	struct iommu_state both = state_of(ivhd_units, 0, 3, 40, 2);
+
+	assert_int_equal(iommu_mode(&dma), IOMMU_MODE_TRANSLATED);
+	assert_int_equal(iommu_mode(&fq), IOMMU_MODE_TRANSLATED);
+	assert_int_equal(iommu_mode(&both), IOMMU_MODE_TRANSLATED);
+	assert_string_equal(iommu_mode_to_string(iommu_mode(&fq)), "translated");
+}
+
+static void test_mode_mixed(void **state)
+{
+	struct iommu_state s = state_of(dmar_units, 50, 0, 7, 0);
+
+	assert_int_equal(iommu_mode(&s), IOMMU_MODE_MIXED);
+	s = state_of(dmar_units, 1, 1, 0, 0);
+	assert_int_equal(iommu_mode(&s), IOMMU_MODE_MIXED);
+}
+
+static void test_mode_unknown(void **state)
+{
+	/* Units but no groups, or only unmanaged/blocked groups: cannot tell. */
+	struct iommu_state units_only = state_of(dmar_units, 0, 0, 0, 0);
+	struct iommu_state unmanaged = state_of(dmar_units, 0, 0, 0, 4);
+
+	assert_int_equal(iommu_mode(&units_only), IOMMU_MODE_UNKNOWN);
+	assert_int_equal(iommu_mode(&unmanaged), IOMMU_MODE_UNKNOWN);
+}
+
+static void test_verify_passthrough_with_dma_fails(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 0, 64, 0);
+	const struct result *r = verify(f, &s, "ro intel_iommu=on", IOMMU_EXPECT_PASSTHROUGH,
+					VERDICT_FAIL);
+
+	assert_string_equal(r->actual,
+			    "translated (units: dmar0,dmar1; groups: 64 DMA-FQ; cmdline: intel_iommu=on)");
+	assert_non_null(strstr(r->remedy, "iommu=pt"));
+}
+
+static void test_verify_passthrough_nopt_remedy(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 64, 0, 0);
+	const struct result *r = verify(f, &s, "iommu=nopt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
+
+	assert_non_null(strstr(r->remedy, "remove iommu.passthrough=0 / iommu=nopt"));
+	assert_non_null(strstr(r->remedy, "iommu=pt"));
+}
+
+static void test_verify_passthrough_when_off(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_PASSTHROUGH,
+					VERDICT_FAIL);
+
+	assert_string_equal(r->actual, "off (no IOMMU unit, no groups; cmdline: intel_iommu=off)");
+	assert_true(strneq(r->remedy, "the IOMMU is off", 16));
+	assert_non_null(strstr(r->remedy, "iommu=pt"));
+}
+
+static void test_verify_off_intel(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 57, 0, 0, 0);
+	const struct result *r = verify(f, &s, "ro iommu=pt", IOMMU_EXPECT_OFF, VERDICT_FAIL);
+
+	assert_string_equal(r->remedy, "add intel_iommu=off to the kernel command line, reboot");
+	assert_string_equal(r->actual,
+			    "passthrough (units: dmar0,dmar1; groups: 57 identity; cmdline: iommu=pt)");
+}
+
+static void test_verify_off_amd(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(ivhd_units, 0, 30, 0, 0);
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_OFF, VERDICT_FAIL);
+
+	assert_string_equal(r->remedy, "add amd_iommu=off to the kernel command line, reboot");
+	assert_string_equal(r->actual, "translated (units: ivhd0; groups: 30 DMA; cmdline: none)");
+}
+
+static void test_verify_off_arm(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(smmu_units, 0, 8, 0, 0);
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_OFF, VERDICT_FAIL);
+
+	assert_true(strneq(r->remedy, "arm-smmu-v3 has no kernel off switch", 36));
+}
+
+static void test_verify_off_passes_when_off(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+
+	verify(f, &s, "amd_iommu=off", IOMMU_EXPECT_OFF, VERDICT_PASS);
+}
+
+static void test_verify_any_passes(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 5, 0, 7, 0);
+	const struct result *r = verify(f, &s, "iommu=pt iommu.strict=0", IOMMU_EXPECT_ANY,
+					VERDICT_PASS);
+
+	/* Group counts in type order; command-line words in key order. */
+	assert_string_equal(r->actual, "mixed (units: dmar0,dmar1; groups: 5 identity, 7 DMA-FQ; "
+				       "cmdline: iommu=pt iommu.strict=0)");
+}
+
+static void test_verify_translated(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state dma = state_of(dmar_units, 0, 9, 0, 0);
+	struct iommu_state pt = state_of(dmar_units, 9, 0, 0, 0);
+	const struct result *r;
+
+	verify(f, &dma, "", IOMMU_EXPECT_TRANSLATED, VERDICT_PASS);
+	results_done(&f->rs);
+	cmdline_done(&f->cmd);
+
+	r = verify(f, &pt, "iommu=pt", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
+	assert_true(strneq(r->remedy, "remove iommu=pt / iommu.passthrough=1 from", 42));
+}
+
+static void test_verify_unknown(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
+
+	assert_string_equal(r->actual, "unknown (units: dmar0,dmar1; groups: none; cmdline: none)");
+}
+
+/*
+ * intel_iommu=on,sm_off (scalable mode off) with VT-d disabled in firmware:
+ * there is no intel_iommu=off to remove, the remedy must point at firmware.
+ */
+static void test_verify_translated_off_sm_off_remedy(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "intel_iommu=on,sm_off", IOMMU_EXPECT_TRANSLATED,
+					VERDICT_FAIL);
+
+	assert_string_equal(r->remedy,
+			    "enable VT-d/AMD-Vi in firmware and add intel_iommu=on (Intel), reboot");
+}
+
+int main(void)
+{
+#define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mode_off),
+		cmocka_unit_test(test_mode_passthrough),
+		cmocka_unit_test(test_mode_translated),
+		cmocka_unit_test(test_mode_mixed),
+		cmocka_unit_test(test_mode_unknown),
+		T(test_verify_passthrough_with_dma_fails),
+		T(test_verify_passthrough_nopt_remedy),
+		T(test_verify_passthrough_when_off),
+		T(test_verify_off_intel),
+		T(test_verify_off_amd),
+		T(test_verify_off_arm),
+		T(test_verify_off_passes_when_off),
+		T(test_verify_any_passes),
+		T(test_verify_translated),
+		T(test_verify_unknown),
+		T(test_verify_translated_off_sm_off_remedy),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

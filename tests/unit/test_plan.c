@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plan_build() on an in-memory topology, and what is derived from a plan:
+ * acs_verify(), acs_cmdline_format() and acs_cmdline_verify().
+ *
+ *   0000:00:01.0  root port        ACS@0x2a0 cap 0x005f ctrl 0x001d
+ *   └ 0000:01:00.0  switch upstream (PLX 10b5:8796), no ACS
+ *     ├ 0000:02:08.0  downstream   ACS@0xf24 cap 0x007f ctrl 0x001d
+ *     │ └ 0000:03:00.0  GPU          class 0x030200
+ *     └ 0000:02:10.0  downstream   ACS@0xf24 cap 0x007f ctrl 0x001d
+ *       └ 0000:04:00.0  NIC          class 0x020700
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "acs-verify.h"
+#include "plan.h"
+
+enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
+
+#define PCI_EXP_TYPE_ENDPOINT 0
+#define PCI_EXP_TYPE_ROOT_PORT 4
+#define PCI_EXP_TYPE_UPSTREAM 5
+#define PCI_EXP_TYPE_DOWNSTREAM 6
+
+static void dev_init(struct pci_dev_info *d, uint8_t bus, uint8_t dev, int parent, int type,
+		     uint16_t vendor, uint16_t device, uint32_t class_code)
+{
+	*d = (struct pci_dev_info){
+		.id = { .domain = 0, .bus = bus, .dev = dev, .func = 0, .vendor = vendor,
+			.device = device, .class_code = class_code },
+		.parent = parent,
+		.pcie_type = type,
+		.cfg = PCI_CFG_FULL,
+	};
+	snprintf(d->addr, sizeof(d->addr), "0000:%02x:%02x.0", bus, dev);
+}
+
+static void dev_acs(struct pci_dev_info *d, uint16_t off, uint16_t cap, uint16_t ctrl)
+{
+	d->has_acs = true;
+	d->acs_off = off;
+	d->acs_cap = cap;
+	d->acs_ctrl = ctrl;
+}
+
+/* The topology above, sorted by address string as pcib_scan() leaves it. */
+static void topo_init(struct pci_dev_info devs[static N_DEVS], struct pci_inventory *inv)
+{
+	dev_init(&devs[RP], 0x00, 0x01, -1, PCI_EXP_TYPE_ROOT_PORT, 0x1022, 0x14ab, 0x060400);
+	dev_acs(&devs[RP], 0x2a0, 0x005f, 0x001d);
+	dev_init(&devs[USP], 0x01, 0x00, RP, PCI_EXP_TYPE_UPSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_init(&devs[DSP_GPU], 0x02, 0x08, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_acs(&devs[DSP_GPU], 0xf24, 0x007f, 0x001d);
+	dev_init(&devs[DSP_NIC], 0x02, 0x10, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_acs(&devs[DSP_NIC], 0xf24, 0x007f, 0x001d);
+	dev_init(&devs[GPU], 0x03, 0x00, DSP_GPU, PCI_EXP_TYPE_ENDPOINT, 0x10de, 0x2330, 0x030200);
+	dev_init(&devs[NIC], 0x04, 0x00, DSP_NIC, PCI_EXP_TYPE_ENDPOINT, 0x15b3, 0x1021, 0x020700);
+	*inv = (struct pci_inventory){ .devs = devs, .n = N_DEVS };
+	for (size_t i = 1; i < inv->n; i++)
+		assert_true(strcmp(devs[i - 1].addr, devs[i].addr) < 0);
+}
+
+/* Up to 4 selectors per list; NULL-terminated string lists. */
+struct rule_spec {
+	const char *name;
+	const char *mask;
+	bool disabled;
+	const char *select[4];
+	const char *exclude[4];
+};
+
+struct fixture {
+	struct pci_dev_info devs[N_DEVS];
+	struct pci_inventory inv;
+	struct selector_entry sels[8][8];
+	struct acs_rule rules[8];
+	struct config c;
+	struct plan p;
+	struct results rs;
+	struct cmdline cmd;
+};
+
+static size_t fill_selectors(const char *const *texts, struct selector_entry *out, unsigned line)
+{
+	size_t n = 0;
+
+	for (; n < 4 && texts[n]; n++) {
+		const char *reason = NULL;
+
+		out[n] = (struct selector_entry){ .text = (char *)texts[n],
+						  .at = { .file = "test.conf", .line = line } };
+		assert_int_equal(selector_parse(texts[n], &out[n].sel, &reason), 0);
+	}
+	return n;
+}
+
+static void config_set(struct fixture *f, const struct rule_spec *specs, size_t n)
+{
+	assert_true(n <= ARRAY_SIZE(f->rules));
+	for (size_t i = 0; i < n; i++) {
+		struct acs_rule *r = &f->rules[i];
+
+		*r = (struct acs_rule){
+			.name = (char *)specs[i].name,
+			.at = { .file = "test.conf", .line = (unsigned)(10 * i + 1) },
+			.enabled = !specs[i].disabled,
+			.select = f->sels[i],
+			.exclude = f->sels[i] + 4,
+		};
+		assert_int_equal(acs_mask_parse(specs[i].mask ? specs[i].mask : ACS_MASK_DEFAULT,
+						&r->mask),
+				 0);
+		r->n_select = fill_selectors(specs[i].select, f->sels[i], r->at.line + 1);
+		r->n_exclude = fill_selectors(specs[i].exclude, f->sels[i] + 4, r->at.line + 2);
+	}
+	f->c = (struct config){ .acs = f->rules, .n_acs = n };
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	topo_init(f->devs, &f->inv);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	plan_done(&f->p);
+	results_done(&f->rs);
+	cmdline_done(&f->cmd);
+	free(f);
+	return 0;
+}
+
+static void build_ok(struct fixture *f, const struct rule_spec *specs, size_t n)
+{
+	config_set(f, specs, n);
+	assert_int_equal(plan_build(&f->c, &f->inv, &f->p), 0);
+}
+
+static void assert_target(const struct plan *p, size_t i, const char *addr, const char *mask,
+			  const char *rules)
+{
+	char m[ACS_MASK_BITS + 1];
+
+	assert_true(i < p->n_targets);
+	assert_string_equal(p->targets[i].addr, addr);
+	acs_mask_format(&p->targets[i].mask, m);
+	assert_string_equal(m, mask);
+	assert_string_equal(p->targets[i].rules, rules);
+}
+
+static void assert_action(const struct plan *p, size_t i, const char *addr, uint16_t off,
+			  uint16_t cap, uint16_t old, uint16_t new, const char *rules)
+{
+	const struct acs_action *a;
+
+	assert_true(i < p->n_actions);
+	a = &p->actions[i];
+	assert_string_equal(a->addr, addr);
+	assert_int_equal(a->off, off);
+	assert_int_equal(a->cap, cap);
+	assert_int_equal(a->old, old);
+	assert_int_equal(a->new, new);
+	assert_non_null(a->target);
+	assert_string_equal(a->target->addr, addr);
+	assert_string_equal(a->target->rules, rules);
+}
+
+/* ---- plan_build ---- */
+
+static void test_upstream_gpu_paths(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+
+	build_ok(f, r, 1);
+	/* The DSP above the GPU and the root port; not the USP (no ACS), not the GPU. */
+	assert_int_equal(f->p.n_targets, 2);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "gpu-paths");
+	assert_target(&f->p, 1, "0000:02:08.0", "x0x00xx", "gpu-paths");
+	assert_int_equal(f->p.n_actions, 2);
+	assert_action(&f->p, 0, "0000:00:01.0", 0x2a0, 0x005f, 0x001d, 0x0011, "gpu-paths");
+	assert_action(&f->p, 1, "0000:02:08.0", 0xf24, 0x007f, 0x001d, 0x0011, "gpu-paths");
+	assert_ptr_equal(f->p.actions[0].target, &f->p.targets[0]);
+	assert_ptr_equal(f->p.actions[1].target, &f->p.targets[1]);
+}
+
+static void test_upstream_by_vendor_all_endpoints(void **state)
+{
+	struct fixture *f = *state;
+	/* 10b5:* matches the switch ports themselves: upstream of them is USP+RP / RP. */
+	const struct rule_spec r[] = { { .name = "all", .mask = "0000000",
+					 .select = { "upstream:10de:*", "upstream:15b3:*" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 3);
+	assert_target(&f->p, 0, "0000:00:01.0", "0000000", "all");
+	assert_target(&f->p, 1, "0000:02:08.0", "0000000", "all");
+	assert_target(&f->p, 2, "0000:02:10.0", "0000000", "all");
+	assert_int_equal(f->p.n_actions, 3);
+	assert_action(&f->p, 0, "0000:00:01.0", 0x2a0, 0x005f, 0x001d, 0x0000, "all");
+	assert_action(&f->p, 2, "0000:02:10.0", 0xf24, 0x007f, 0x001d, 0x0000, "all");
+}
+
+static void test_upstream_excludes_matching_port_itself(void **state)
+{
+	struct fixture *f = *state;
+	/* The matched device has ACS itself: upstream: still names only what is above it. */
+	const struct rule_spec r[] = { { .name = "above", .select = { "upstream:0000:02:08.0" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 1);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "above");
+	assert_int_equal(f->p.n_actions, 1);
+}
+
+static void test_exclude_by_address(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" },
+					 .exclude = { "0000:00:01.0" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 1);
+	assert_target(&f->p, 0, "0000:02:08.0", "x0x00xx", "gpu-paths");
+	assert_int_equal(f->p.n_actions, 1);
+	assert_action(&f->p, 0, "0000:02:08.0", 0xf24, 0x007f, 0x001d, 0x0011, "gpu-paths");
+}
+
+static void test_exclude_upstream(void **state)
+{
+	struct fixture *f = *state;
+	/* Everything above a GPU or NIC, except what is above the NIC. */
+	const struct rule_spec r[] = { { .name = "r", .select = { "upstream:class:03", "upstream:class:02" },
+					 .exclude = { "upstream:class:0207" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 1);
+	assert_target(&f->p, 0, "0000:02:08.0", "x0x00xx", "r");
+}
+
+static void test_compatible_rules_merge(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpus", .mask = "xxxx0xx", .select = { "upstream:class:0302" } },
+		{ .name = "nics", .mask = "xxx0xxx", .select = { "upstream:class:0207" } },
+	};
+
+	build_ok(f, r, 2);
+	assert_int_equal(f->p.n_targets, 3);
+	assert_target(&f->p, 0, "0000:00:01.0", "xxx00xx", "gpus,nics");
+	assert_target(&f->p, 1, "0000:02:08.0", "xxxx0xx", "gpus");
+	assert_target(&f->p, 2, "0000:02:10.0", "xxx0xxx", "nics");
+	assert_int_equal(f->p.n_actions, 3);
+	assert_action(&f->p, 0, "0000:00:01.0", 0x2a0, 0x005f, 0x001d, 0x0011, "gpus,nics");
+	assert_action(&f->p, 1, "0000:02:08.0", 0xf24, 0x007f, 0x001d, 0x0019, "gpus");
+	assert_action(&f->p, 2, "0000:02:10.0", 0xf24, 0x007f, 0x001d, 0x0015, "nics");
+}
+
+static void test_conflicting_rules_einval(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpus", .mask = "xxxx0xx", .select = { "upstream:class:0302" } },
+		{ .name = "nics", .mask = "xxxx1xx", .select = { "upstream:class:0207" } },
+	};
+
+	config_set(f, r, 2);
+	f->p = (struct plan){};
+	assert_int_equal(plan_build(&f->c, &f->inv, &f->p), -EINVAL);
+	assert_int_equal(f->p.n_targets, 0);
+	assert_int_equal(f->p.n_actions, 0);
+}
+
+static void test_conflict_avoided_by_exclude(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpus", .mask = "xxxx0xx", .select = { "upstream:class:0302" } },
+		{ .name = "nics", .mask = "xxxx1xx", .select = { "upstream:class:0207" },
+		  .exclude = { "0000:00:01.0" } },
+	};
+
+	build_ok(f, r, 2);
+	assert_int_equal(f->p.n_targets, 3);
+	assert_target(&f->p, 0, "0000:00:01.0", "xxxx0xx", "gpus");
+	assert_target(&f->p, 2, "0000:02:10.0", "xxxx1xx", "nics");
+	/* RR already on at 02:10.0 (0x001d): nothing to write there. */
+	assert_int_equal(f->p.n_actions, 2);
+	assert_action(&f->p, 0, "0000:00:01.0", 0x2a0, 0x005f, 0x001d, 0x0019, "gpus");
+	assert_action(&f->p, 1, "0000:02:08.0", 0xf24, 0x007f, 0x001d, 0x0019, "gpus");
+}
+
+static void test_port_already_at_target(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+
+	f->devs[RP].acs_ctrl = 0x0011;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 2);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "gpu-paths");
+	assert_int_equal(f->p.n_actions, 1);
+	assert_action(&f->p, 0, "0000:02:08.0", 0xf24, 0x007f, 0x001d, 0x0011, "gpu-paths");
+}
+
+static void test_limited_config_port_selected_no_action(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+
+	/* Not root: the USP's (and the DSP's) extended config space is unreadable. */
+	for (int i = USP; i <= DSP_NIC; i++) {
+		f->devs[i].cfg = PCI_CFG_LIMITED;
+		f->devs[i].has_acs = false;
+		f->devs[i].acs_off = f->devs[i].acs_cap = f->devs[i].acs_ctrl = 0;
+	}
+	build_ok(f, r, 1);
+	/* Unknown ports on the path count as candidates. */
+	assert_int_equal(f->p.n_targets, 3);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "gpu-paths");
+	assert_target(&f->p, 1, "0000:01:00.0", "x0x00xx", "gpu-paths");
+	assert_target(&f->p, 2, "0000:02:08.0", "x0x00xx", "gpu-paths");
+	assert_int_equal(f->p.n_actions, 1);
+	assert_action(&f->p, 0, "0000:00:01.0", 0x2a0, 0x005f, 0x001d, 0x0011, "gpu-paths");
+}
+
+static void test_limited_with_stale_acs_no_action(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+
+	/* Even if has_acs were set, no write without full config access. */
+	f->devs[DSP_GPU].cfg = PCI_CFG_LIMITED;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 2);
+	assert_target(&f->p, 1, "0000:02:08.0", "x0x00xx", "gpu-paths");
+	assert_int_equal(f->p.n_actions, 1);
+	assert_string_equal(f->p.actions[0].addr, "0000:00:01.0");
+}
+
+static void test_explicit_port_without_acs(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "usp", .select = { "0000:01:00.0" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 1);
+	assert_target(&f->p, 0, "0000:01:00.0", "x0x00xx", "usp");
+	assert_int_equal(f->p.n_actions, 0);
+}
+
+static void test_explicit_and_upstream_same_port(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "r", .select = { "upstream:class:0302", "0000:02:08.0", "10b5:8796" } },
+	};
+
+	build_ok(f, r, 1);
+	/* Each port once, the rule named once. */
+	assert_int_equal(f->p.n_targets, 4);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "r");
+	assert_target(&f->p, 1, "0000:01:00.0", "x0x00xx", "r");
+	assert_target(&f->p, 2, "0000:02:08.0", "x0x00xx", "r");
+	assert_target(&f->p, 3, "0000:02:10.0", "x0x00xx", "r");
+	assert_int_equal(f->p.n_actions, 3);
+}
+
+static void test_disabled_rule_ignored(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "off", .disabled = true, .mask = "xxxx1xx", .select = { "upstream:class:03" } },
+		{ .name = "nics", .select = { "upstream:class:0207" } },
+	};
+
+	build_ok(f, r, 2);
+	/* The disabled rule would conflict at 00:01.0; it must not even be looked at. */
+	assert_int_equal(f->p.n_targets, 2);
+	assert_target(&f->p, 0, "0000:00:01.0", "x0x00xx", "nics");
+	assert_target(&f->p, 1, "0000:02:10.0", "x0x00xx", "nics");
+	assert_int_equal(f->p.n_actions, 2);
+}
+
+static void test_no_match_empty_plan(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "none", .select = { "upstream:class:0108" } } };
+	char *arg = (char *)"untouched";
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 0);
+	assert_int_equal(f->p.n_actions, 0);
+	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), -ENODATA);
+	assert_string_equal(arg, "untouched");
+	/* No ports, no acs.cmdline result. */
+	assert_int_equal(acs_cmdline_verify(&f->p, &f->inv, &f->cmd, "6.12.0", &f->rs), 0);
+	assert_int_equal(f->rs.n, 0);
+}
+
+/* ---- acs_verify ---- */
+
+static const struct result *result_at(const struct results *rs, size_t i, enum verdict v,
+				      const char *check, const char *object)
+{
+	assert_true(i < rs->n);
+	assert_string_equal(verdict_to_string(rs->items[i].verdict), verdict_to_string(v));
+	assert_string_equal(rs->items[i].check, check);
+	assert_string_equal(rs->items[i].object, object);
+	return &rs->items[i];
+}
+
+static void test_verify_verdicts(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "r", .select = { "upstream:class:0302", "upstream:class:0207", "0000:01:00.0" } },
+	};
+	struct pci_dev_info fresh[N_DEVS];
+	struct pci_inventory now;
+	const struct result *x;
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 4);
+
+	/* After an apply: RP done, 02:08.0 reverted, 02:10.0 unreadable (not root). */
+	topo_init(fresh, &now);
+	fresh[RP].acs_ctrl = 0x0011;
+	fresh[DSP_NIC].cfg = PCI_CFG_LIMITED;
+	fresh[DSP_NIC].has_acs = false;
+	assert_int_equal(acs_verify(&f->p, &now, false, &f->rs), 0);
+	assert_int_equal(f->rs.n, 4);
+
+	x = result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
+	assert_string_equal(x->expected, "x0x00xx: RR,CR,EC off");
+	assert_string_equal(x->actual, "0x0011 (SV,UF)");
+	assert_null(x->remedy);
+
+	x = result_at(&f->rs, 1, VERDICT_SKIP, "acs", "0000:01:00.0");
+	assert_non_null(strstr(x->actual, "no ACS capability"));
+	assert_null(x->remedy);
+
+	x = result_at(&f->rs, 2, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_string_equal(x->actual, "0x001d (SV,RR,CR,UF)");
+	assert_non_null(x->remedy);
+	assert_non_null(strstr(x->remedy, "Apply=yes"));
+
+	x = result_at(&f->rs, 3, VERDICT_UNKNOWN, "acs", "0000:02:10.0");
+	assert_non_null(strstr(x->actual, "needs root"));
+	assert_non_null(x->remedy);
+}
+
+static void test_verify_drift_remedy_when_apply_enabled(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "0000:02:08.0" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, &f->rs), 0);
+	assert_int_equal(f->rs.n, 1);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_true(strneq(f->rs.items[0].remedy, "hostprep apply", 14));
+}
+
+static void test_verify_device_gone(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "upstream:class:0207" } } };
+	struct pci_inventory now = { .devs = f->devs, .n = DSP_NIC }; /* 02:10.0 and below gone */
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 2);
+	f->devs[RP].acs_ctrl = 0x0011;
+	assert_int_equal(acs_verify(&f->p, &now, false, &f->rs), 0);
+	assert_int_equal(f->rs.n, 2);
+	result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
+	result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:10.0");
+	assert_non_null(strstr(f->rs.items[1].actual, "device gone"));
+}
+
+/* ---- acs_cmdline_format / acs_cmdline_verify ---- */
+
+#define GPU_PATHS_ARG "pci=config_acs=\"x0x00xx@0000:00:01.0;x0x00xx@0000:00:01.0/00.0/08.0\""
+
+static void test_cmdline_format_paths(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	_cleanup_(freep) char *arg = NULL;
+
+	build_ok(f, r, 1);
+	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), 0);
+	assert_string_equal(arg, GPU_PATHS_ARG);
+}
+
+static void test_cmdline_format_skips_ports_without_acs(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "a", .mask = "xxxx0xx", .select = { "upstream:class:0207", "0000:01:00.0" } },
+	};
+	_cleanup_(freep) char *arg = NULL;
+
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 3);
+	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), 0);
+	assert_string_equal(arg, "pci=config_acs=\"xxxx0xx@0000:00:01.0;xxxx0xx@0000:00:01.0/00.0/10.0\"");
+}
+
+static void test_cmdline_format_only_usp_no_acs(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "usp", .select = { "0000:01:00.0" } } };
+	char *arg = NULL;
+
+	build_ok(f, r, 1);
+	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), -ENODATA);
+	assert_null(arg);
+}
+
+static void verify_cmdline(struct fixture *f, const char *cmdline, const char *osrelease)
+{
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(cmdline_parse(cmdline, &f->cmd), 0);
+	assert_int_equal(acs_cmdline_verify(&f->p, &f->inv, &f->cmd, osrelease, &f->rs), 0);
+	assert_int_equal(f->rs.n, 1);
+}
+
+static void test_cmdline_verify_pass_path_form(void **state)
+{
+	struct fixture *f = *state;
+
+	verify_cmdline(f, "BOOT_IMAGE=/vmlinuz ro " GPU_PATHS_ARG " quiet", "6.12.0-1-amd64");
+	result_at(&f->rs, 0, VERDICT_PASS, "acs.cmdline", "host");
+	assert_string_equal(f->rs.items[0].actual, "present for all 2 ports");
+	assert_null(f->rs.items[0].remedy);
+}
+
+static void test_cmdline_verify_pass_address_form(void **state)
+{
+	struct fixture *f = *state;
+
+	/* Address form, domain-less, another pci= option before it. */
+	verify_cmdline(f, "ro pci=noaer,config_acs=\"x0x00xx@0000:02:08.0;x0x00xx@00:01.0\"", "6.12.0");
+	result_at(&f->rs, 0, VERDICT_PASS, "acs.cmdline", "host");
+}
+
+static void test_cmdline_verify_warn_when_missing(void **state)
+{
+	struct fixture *f = *state;
+	const struct result *x;
+
+	verify_cmdline(f, "ro pci=config_acs=\"x0x00xx@0000:00:01.0\"", "6.12.0-1-amd64");
+	x = result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
+	assert_true(strneq(x->actual, "missing for 1 of 2 ports", 24));
+	assert_non_null(x->remedy);
+	assert_non_null(strstr(x->remedy, GPU_PATHS_ARG));
+}
+
+static void test_cmdline_verify_wrong_mask_warns(void **state)
+{
+	struct fixture *f = *state;
+
+	verify_cmdline(f, "ro pci=config_acs=\"xx000x0@0000:00:01.0;xx000x0@0000:00:01.0/00.0/08.0\"",
+		       "6.12.0");
+	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
+	assert_true(strneq(f->rs.items[0].actual, "missing for 2 of 2 ports", 24));
+}
+
+static void test_cmdline_verify_skip_old_kernel(void **state)
+{
+	struct fixture *f = *state;
+
+	verify_cmdline(f, "ro quiet", "6.1.0-18-amd64");
+	result_at(&f->rs, 0, VERDICT_SKIP, "acs.cmdline", "host");
+	assert_non_null(strstr(f->rs.items[0].actual, "6.1.0-18-amd64"));
+	assert_null(f->rs.items[0].remedy);
+}
+
+static void test_cmdline_verify_6_11_is_new_enough(void **state)
+{
+	struct fixture *f = *state;
+
+	verify_cmdline(f, "ro quiet", "6.11.0");
+	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
+}
+
+/*
+ * The kernel keeps one config_acs= string (pci_setup() assigns
+ * config_acs_param = str + 11 for each occurrence): a later pci=config_acs=
+ * replaces an earlier one. So an earlier word that carries the entries does
+ * not count when a later one does not.
+ */
+static void test_cmdline_verify_later_config_acs_overrides(void **state)
+{
+	struct fixture *f = *state;
+
+	verify_cmdline(f, "ro " GPU_PATHS_ARG " pci=config_acs=\"x0x00xx@0000:02:10.0\"", "6.12.0");
+	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
+}
+
+int main(void)
+{
+#define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_upstream_gpu_paths),
+		T(test_upstream_by_vendor_all_endpoints),
+		T(test_upstream_excludes_matching_port_itself),
+		T(test_exclude_by_address),
+		T(test_exclude_upstream),
+		T(test_compatible_rules_merge),
+		T(test_conflicting_rules_einval),
+		T(test_conflict_avoided_by_exclude),
+		T(test_port_already_at_target),
+		T(test_limited_config_port_selected_no_action),
+		T(test_limited_with_stale_acs_no_action),
+		T(test_explicit_port_without_acs),
+		T(test_explicit_and_upstream_same_port),
+		T(test_disabled_rule_ignored),
+		T(test_no_match_empty_plan),
+		T(test_verify_verdicts),
+		T(test_verify_drift_remedy_when_apply_enabled),
+		T(test_verify_device_gone),
+		T(test_cmdline_format_paths),
+		T(test_cmdline_format_skips_ports_without_acs),
+		T(test_cmdline_format_only_usp_no_acs),
+		T(test_cmdline_verify_pass_path_form),
+		T(test_cmdline_verify_pass_address_form),
+		T(test_cmdline_verify_warn_when_missing),
+		T(test_cmdline_verify_wrong_mask_warns),
+		T(test_cmdline_verify_skip_old_kernel),
+		T(test_cmdline_verify_6_11_is_new_enough),
+		T(test_cmdline_verify_later_config_acs_overrides),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
