@@ -98,6 +98,8 @@ install: all
 	sed 's|@BINDIR@|$(BINDIR)|g' units/hostprep.service.in > $(B)/hostprep.service
 	install -Dm644 $(B)/hostprep.service $(DESTDIR)$(UNITDIR)/hostprep.service
 	install -Dm644 units/hostprep.catalog $(DESTDIR)$(CATALOGDIR)/hostprep.catalog
+	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 
 format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install what a make target needs, only when missing. apt-get on
+# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|vm
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kind=${1:-runtime}
+
+apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
+	   libinih-dev libjson-c-dev)
+apt_test=(libcmocka-dev python3 pciutils strace diffutils)
+dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
+	   systemd-devel inih-devel json-c-devel)
+dnf_test=(libcmocka-devel python3 pciutils strace diffutils)
+
+sudo_maybe() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			echo "$p"
+	done
+}
+
+install_apt() {
+	local missing
+	missing=$(apt_missing "$@")
+	[ -z "$missing" ] && return 0
+	echo "deps: installing $(echo $missing)"
+	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	# shellcheck disable=SC2086
+	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+}
+
+install_dnf() {
+	local missing=() p
+	for p in "$@"; do rpm -q "$p" >/dev/null 2>&1 || missing+=("$p"); done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "deps: installing ${missing[*]}"
+	sudo_maybe dnf install -y -q "${missing[@]}"
+}
+
+case "$kind" in
+runtime) apt_pkgs=("${apt_build[@]}"); dnf_pkgs=("${dnf_build[@]}") ;;
+test) apt_pkgs=("${apt_build[@]}" "${apt_test[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_test[@]}") ;;
+vm) exec "$here/vm/deps.sh" ;;
+*) echo "usage: $0 runtime|test|vm" >&2; exit 2 ;;
+esac
+
+if command -v apt-get >/dev/null 2>&1; then
+	install_apt "${apt_pkgs[@]}"
+elif command -v dnf >/dev/null 2>&1; then
+	install_dnf "${dnf_pkgs[@]}"
+else
+	echo "deps: neither apt-get nor dnf found; install by hand: ${apt_pkgs[*]}" >&2
+	exit 1
+fi
