@@ -88,8 +88,11 @@ check: deps-test
 	$(MAKE) check-unit check-fake
 	@tests/deps.sh vm && $(MAKE) check-vm
 
-bench: all
-	@tests/bench.sh $(B)/hostprep
+$(B)/bench-spawn: tests/bench-spawn.c | $(B)
+	$(CC) -O2 -Wall -o $@ $<
+
+bench: all $(B)/bench-spawn
+	@python3 tests/bench.py $(B)/hostprep $(B)/bench-spawn
 
 install: all
 	install -Dm755 $(B)/hostprep $(DESTDIR)$(BINDIR)/hostprep

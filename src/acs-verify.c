@@ -26,8 +26,8 @@ static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
 static const char *drift_remedy(bool apply_enabled)
 {
 	if (apply_enabled)
-		return "hostprep apply (the port was rewritten after the last apply: hotplug, "
-		       "reset, resume or driver bind)";
+		return "hostprep apply (hotplug, reset, resume and driver bind rewrite ACS; "
+		       "'hostprep acs cmdline' gives the boot-time form)";
 	return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), then "
 	       "hostprep apply; or boot with the argument from hostprep acs cmdline";
 }
@@ -183,7 +183,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 	/* An older kernel ignores the argument, present or not. */
 	if (!kernel_has_config_acs(osrelease))
 		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host",
-				    "pci=config_acs on the kernel command line", NULL,
+				    "pci=config_acs= at boot", NULL,
 				    "kernel %s predates pci=config_acs (6.11): the runtime write at "
 				    "every boot is the only way", osrelease);
 	given = last_config_acs(cmd);
@@ -198,13 +198,13 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		missing += !given || !entry_matches(given, mask, d->addr, path);
 	}
 	if (missing == 0)
-		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host", "pci=config_acs on the "
-				    "kernel command line", NULL, "present for all %zu ports", ports);
+		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host", "pci=config_acs= at boot",
+				    NULL, "present for all %zu ports", ports);
 	if (asprintf(&remedy, "add %s to the kernel command line (in /etc/default/grub escape the "
 		     "quotes: the ';' must stay inside them)", arg) < 0)
 		return -ENOMEM;
 	return results_addf(rs, VERDICT_WARN, "acs.cmdline", "host",
-			    "pci=config_acs on the kernel command line", remedy,
+			    "pci=config_acs= at boot", remedy,
 			    "missing for %zu of %zu ports: a hotplug, reset or resume undoes the runtime "
 			    "write until the next apply",
 			    missing, ports);

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""make bench: speed and memory targets of the real binary on fake hosts.
+
+Timing lives here, never in the tests. Each command runs REPEAT times
+against a fresh copy of a fixture; we report the median wall time and the
+largest max-RSS of any run, and fail if a target is missed.
+"""
+import os, statistics, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPEAT = int(os.environ.get("BENCH_REPEAT", "50"))
+
+# (name, fixture, argv after --root/--config, median ms target, max RSS KiB target)
+CASES = [
+    ("check dgx8", "dgx8", ["check"], 25.0, 8192),
+    ("apply --dry-run dgx8", "dgx8", ["apply", "--dry-run"], 25.0, 8192),
+    ("check l40-amd", "l40-amd", ["check"], 25.0, 8192),
+    ("status", "dgx8", ["status"], 5.0, 6144),
+    ("config", "dgx8", ["config"], 5.0, 6144),
+]
+
+
+def run_case(spawn, binary, root, conf, argv):
+    times = []
+    rss = 0
+    for _ in range(REPEAT):
+        out = subprocess.run([spawn, binary, "--root", root, "--config", conf, "--no-color"] + argv,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             env=dict(os.environ, SOURCE_DATE_EPOCH="1700000000"), check=True)
+        code, ns, kib = (int(x) for x in out.stdout.split()[-3:])
+        if code > 1:
+            sys.exit(f"bench: {' '.join(argv)} exited {code}")
+        times.append(ns / 1e6)
+        rss = max(rss, kib)
+    return statistics.median(times), rss
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/hostprep")
+    spawn = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "build/bench-spawn")
+    conf = os.path.join(HERE, "fake", "configs", "gpu-p2p.conf")
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fixture, argv, t_ms, rss_kib in CASES:
+            root = os.path.join(tmp, fixture)
+            if not os.path.exists(root):
+                subprocess.run([sys.executable, os.path.join(HERE, "fake", "mkroot.py"),
+                                fixture, root], check=True, stdout=subprocess.DEVNULL)
+            if argv == ["status"]:
+                subprocess.run([binary, "--root", root, "--config", conf, "check"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            med, rss = run_case(spawn, binary, root, conf, argv)
+            ok = med <= t_ms and rss <= rss_kib
+            failed += not ok
+            print(f"{'ok  ' if ok else 'MISS'} {name:24} median {med:6.2f} ms (target {t_ms} ms)"
+                  f"  max RSS {rss} KiB (target {rss_kib} KiB)")
+    print(f"bench: {len(CASES) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
