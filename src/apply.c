@@ -132,6 +132,14 @@ static int lock_state(const struct sysroot *root, int *ret_fd)
 	return 0;
 }
 
+/* Writers hold the lock for the whole run, so the record cannot change under them. */
+static int lock_and_load(const struct sysroot *root, int *lock, struct record *rec)
+{
+	int r = lock_state(root, lock);
+
+	return r < 0 ? r : record_load(root, rec);
+}
+
 static const char *write_hint(const struct apply_env *env, int err)
 {
 	if (err != -EPERM)
@@ -208,10 +216,7 @@ int apply_acs(const struct apply_env *env, const struct plan *p, struct results 
 
 	if (p->n_actions == 0)
 		return 0;
-	r = lock_state(env->root, &lock);
-	if (r < 0)
-		return r;
-	r = record_load(env->root, &rec);
+	r = lock_and_load(env->root, &lock, &rec);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < p->n_actions; i++) {
@@ -276,10 +281,7 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 	_cleanup_(freep) bool *done = NULL;
 	int r;
 
-	r = lock_state(env->root, &lock);
-	if (r < 0)
-		return r;
-	r = record_load(env->root, &rec);
+	r = lock_and_load(env->root, &lock, &rec);
 	if (r < 0)
 		return r;
 	done = calloc(rec.n + 1, sizeof(bool));
