@@ -2,9 +2,6 @@
 #include "acs-verify.h"
 #include "log.h"
 
-#define CONFIG_ACS_MIN_MAJOR 6
-#define CONFIG_ACS_MIN_MINOR 11
-
 /* "x0x00xx: RR,CR,EC off" */
 static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
 {
@@ -23,17 +20,23 @@ static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
 		snprintf(buf + n, size - n, " leave all");
 }
 
-static const char *drift_remedy(bool apply_enabled)
+/* Name the boot-time form only where the kernel understands it (6.11+). */
+static const char *drift_remedy(bool apply_enabled, bool boot_form)
 {
-	if (apply_enabled)
+	if (apply_enabled && boot_form)
 		return "hostprep apply (hotplug, reset, resume and driver bind rewrite ACS; "
 		       "'hostprep acs cmdline' gives the boot-time form)";
+	if (apply_enabled)
+		return "hostprep apply (hotplug, reset, resume and driver bind rewrite ACS)";
+	if (boot_form)
+		return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), "
+		       "then hostprep apply; or boot with the argument from hostprep acs cmdline";
 	return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), then "
-	       "hostprep apply; or boot with the argument from hostprep acs cmdline";
+	       "hostprep apply";
 }
 
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
-		      bool apply_enabled, struct results *rs)
+		      bool apply_enabled, bool boot_form, struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
 	char expected[96], bits[64];
@@ -53,29 +56,56 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
 		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
 				    d->acs_ctrl, bits);
-	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, drift_remedy(apply_enabled),
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, drift_remedy(apply_enabled, boot_form),
 			    "0x%04x (%s)", d->acs_ctrl, bits);
 }
 
-int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
-	       struct results *rs)
+/* A rule that matches nothing is usually a typo or the wrong host: say so. */
+static int verify_idle(const struct plan *p, struct results *rs)
 {
-	for (size_t i = 0; i < p->n_targets; i++) {
-		int r = verify_one(&p->targets[i], inv, apply_enabled, rs);
+	for (size_t i = 0; i < p->n_idle; i++) {
+		char object[64];
+		int r;
 
+		snprintf(object, sizeof(object), "rule %s", p->idle[i]->name);
+		r = results_add(rs, VERDICT_SKIP, "acs", object, "selects ports",
+				"selects no port on this host", NULL);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-/* Ports the kernel argument should name: ACS present, or unknown (not root). */
+int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
+	       const char *osrelease, struct results *rs)
+{
+	bool boot_form = kernel_has_config_acs(osrelease);
+	int r = verify_idle(p, rs);
+
+	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
+		r = verify_one(&p->targets[i], inv, apply_enabled, boot_form, rs);
+	return r;
+}
+
+/* Ports the kernel argument names: those with an ACS capability. */
 static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 					       const struct pci_inventory *inv)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
 
-	return d && (d->has_acs || d->cfg == PCI_CFG_LIMITED) ? d : NULL;
+	return d && d->has_acs ? d : NULL;
+}
+
+/* Without root we cannot tell which selected ports have ACS: no argument is better than a wrong one. */
+static bool any_unreadable(const struct plan *p, const struct pci_inventory *inv)
+{
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct pci_dev_info *d = pci_inventory_find(inv, p->targets[i].addr);
+
+		if (d && d->cfg == PCI_CFG_LIMITED)
+			return true;
+	}
+	return false;
 }
 
 int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret)
@@ -84,6 +114,8 @@ int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, ch
 	size_t size = 0, n = 0;
 	FILE *f;
 
+	if (any_unreadable(p, inv))
+		return -EACCES;
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
@@ -104,16 +136,6 @@ int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, ch
 		return -ENODATA;
 	*ret = TAKE_PTR(buf);
 	return 0;
-}
-
-static bool kernel_has_config_acs(const char *osrelease)
-{
-	unsigned major = 0, minor = 0;
-
-	if (!osrelease || sscanf(osrelease, "%u.%u", &major, &minor) != 2)
-		return true; /* unknown: assume a current kernel */
-	return major > CONFIG_ACS_MIN_MAJOR ||
-	       (major == CONFIG_ACS_MIN_MAJOR && minor >= CONFIG_ACS_MIN_MINOR);
 }
 
 /* Is "<mask>@<dev>" among the config_acs= entries of any pci= word? */
@@ -178,7 +200,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 	r = acs_cmdline_format(p, inv, &arg);
 	if (r == -ENODATA)
 		return 0;
-	if (r < 0)
+	if (r < 0 && r != -EACCES)
 		return r;
 	/* An older kernel ignores the argument, present or not. */
 	if (!kernel_has_config_acs(osrelease))
@@ -186,6 +208,11 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 				    "pci=config_acs= at boot", NULL,
 				    "kernel %s predates pci=config_acs (6.11): the runtime write at "
 				    "every boot is the only way", osrelease);
+	if (r == -EACCES)
+		return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host",
+				   "pci=config_acs= at boot",
+				   "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+				   "run as root");
 	given = last_config_acs(cmd);
 	for (size_t i = 0; i < p->n_targets; i++) {
 		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);

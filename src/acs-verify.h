@@ -8,12 +8,13 @@
 
 /* One "acs" result per selected port, evaluated against a fresh inventory. */
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
-	       struct results *rs);
+	       const char *osrelease, struct results *rs);
 
 /*
  * The boot-time form of the same policy: pci=config_acs="<mask>@<path>;..."
  * (Linux 6.11+), ports named by their path from the root bus so the
- * argument survives bus renumbering. -ENODATA when no ACS port is selected.
+ * argument survives bus renumbering. -ENODATA when no ACS port is selected,
+ * -EACCES when a selected port's config space is unreadable (not root).
  */
 int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret);
 

@@ -82,3 +82,12 @@ void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size)
 	if (n == 0)
 		snprintf(buf, size, "none");
 }
+
+bool kernel_has_config_acs(const char *osrelease)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!osrelease || sscanf(osrelease, "%u.%u", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 11);
+}

@@ -35,3 +35,6 @@ bool acs_ctrl_matches(uint16_t ctrl, uint16_t cap, const struct acs_mask *m);
 
 /* "SV,RR,CR,UF" for the policy bits set in ctrl ("none" if none). */
 void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size);
+
+/* Does a kernel of this release understand pci=config_acs= (Linux 6.11+)? Unknown: yes. */
+bool kernel_has_config_acs(const char *osrelease);

@@ -21,12 +21,32 @@ struct original {
 struct record {
 	struct original *v;
 	size_t n;
+	char **bad; /* lines we cannot parse: kept verbatim, never dropped */
+	size_t n_bad;
 };
 
 static void record_done(struct record *r)
 {
 	free(r->v);
+	for (size_t i = 0; i < r->n_bad; i++)
+		free(r->bad[i]);
+	free(r->bad);
 	*r = (struct record){};
+}
+
+static int record_keep_bad(struct record *rec, const char *path, const char *line)
+{
+	char **v = reallocarray(rec->bad, rec->n_bad + 1, sizeof(char *));
+
+	if (!v)
+		return -ENOMEM;
+	rec->bad = v;
+	rec->bad[rec->n_bad] = strdup(line);
+	if (!rec->bad[rec->n_bad])
+		return -ENOMEM;
+	rec->n_bad++;
+	log_warning("%s: cannot parse '%s', keeping it for the operator", path, line);
+	return 0;
 }
 
 static int record_parse_line(const char *line, struct original *o)
@@ -66,12 +86,16 @@ static int record_load(const struct sysroot *root, struct record *ret)
 	if (!rec.v)
 		return -ENOMEM;
 	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (rec.n == RECORD_MAX_ENTRIES || record_parse_line(line, &rec.v[rec.n]) < 0) {
-			/* A torn last line (crash mid-append) is the only expected damage. */
-			log_warning("%s: ignoring malformed line '%s'", path, line);
+		if (rec.n < RECORD_MAX_ENTRIES && record_parse_line(line, &rec.v[rec.n]) == 0) {
+			rec.n++;
 			continue;
 		}
-		rec.n++;
+		/* An original we cannot read is still an original: never drop it. */
+		r = record_keep_bad(&rec, path, line);
+		if (r < 0) {
+			record_done(&rec);
+			return r;
+		}
 	}
 	*ret = rec;
 	return 0;
@@ -83,6 +107,14 @@ static bool record_has(const struct record *rec, const char *addr, unsigned off)
 		if (streq(rec->v[i].addr, addr) && rec->v[i].off == off)
 			return true;
 	return false;
+}
+
+static bool torn_tail(int fd)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	char c;
+
+	return size > 0 && pread(fd, &c, 1, size - 1) == 1 && c != '\n';
 }
 
 /* Append one original and make it durable before the write it protects. */
@@ -97,10 +129,12 @@ static int record_append(const struct sysroot *root, const struct original *o)
 	if (!path)
 		return -ENOMEM;
 	created = access(path, F_OK) < 0;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
-	n = snprintf(line, sizeof(line), "acs %s 0x%03x 0x%04x\n", o->addr, o->off, o->ctrl);
+	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
+	n = snprintf(line, sizeof(line), "%sacs %s 0x%03x 0x%04x\n", torn_tail(fd) ? "\n" : "",
+		     o->addr, o->off, o->ctrl);
 	if (write(fd, line, n) != n)
 		return errno ? -errno : -EIO;
 	if (fsync(fd) < 0)
@@ -151,8 +185,11 @@ static const char *write_hint(const struct apply_env *env, int err)
 
 static const char *lockdown_remedy(const struct apply_env *env)
 {
-	return "config space cannot be written at runtime here: put the policy on the kernel "
-	       "command line (hostprep acs cmdline), or boot without lockdown";
+	if (kernel_has_config_acs(env->osrelease))
+		return "config space cannot be written at runtime here: put the policy on the "
+		       "kernel command line (hostprep acs cmdline), or boot without lockdown";
+	return "config space cannot be written at runtime here: boot without kernel lockdown "
+	       "(it follows Secure Boot), or a 6.11+ kernel with pci=config_acs=";
 }
 
 /* Write one word and read it back; a result either way. */
@@ -267,6 +304,8 @@ static int record_rewrite(const struct sysroot *root, const struct record *rec, 
 		if (!done[i] && ++n)
 			fprintf(f, "acs %s 0x%03x 0x%04x\n", rec->v[i].addr, rec->v[i].off,
 				rec->v[i].ctrl);
+	for (size_t i = 0; i < rec->n_bad; i++, n++)
+		fprintf(f, "%s\n", rec->bad[i]);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	if (n == 0)
@@ -294,6 +333,13 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 		if (r < 0)
 			return r;
 		done[i] = rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
+	}
+	for (size_t i = 0; i < rec.n_bad; i++) {
+		r = results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "acs ADDR 0xOFF 0xCTRL",
+				 "restore it by hand (setpci) or delete the line",
+				 "unreadable line kept in the originals record: '%s'", rec.bad[i]);
+		if (r < 0)
+			return r;
 	}
 	r = record_rewrite(env->root, &rec, done);
 	if (r < 0)

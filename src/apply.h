@@ -17,6 +17,7 @@ struct apply_env {
 	const struct sysroot *root;
 	struct pci_backend *pci;
 	const char *lockdown; /* "none", "integrity", "confidentiality"; NULL if unknown */
+	const char *osrelease; /* to know whether pci=config_acs= is an alternative */
 };
 
 /* Results: one "acs.write" per planned action. Returns <0 only on internal errors. */

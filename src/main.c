@@ -282,6 +282,11 @@ static int cmd_acs(const struct options *o)
 		log_notice("No ACS-capable port is selected by the configuration.");
 		return 0;
 	}
+	if (r == -EACCES) {
+		log_error("Cannot tell which selected ports have ACS: config space past 64 bytes "
+			  "needs root (CAP_SYS_ADMIN).");
+		return EXIT_NOT_READY;
+	}
 	if (r < 0)
 		return r;
 	printf("%s\n", arg);

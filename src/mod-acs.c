@@ -53,7 +53,12 @@ static int acs_plan(struct run *run)
 
 static struct apply_env acs_env(const struct run *run)
 {
-	return (struct apply_env){ .root = run->root, .pci = run->pci, .lockdown = run->host.lockdown };
+	return (struct apply_env){
+		.root = run->root,
+		.pci = run->pci,
+		.lockdown = run->host.lockdown,
+		.osrelease = run->host.osrelease,
+	};
 }
 
 static int acs_apply(struct run *run)
@@ -92,7 +97,8 @@ static int acs_verify_step(struct run *run)
 	if (run->pci_err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "acs", "host", "readable", NULL,
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
-	r = acs_verify(&run->plan, &run->pci_inv, run->cfg->apply, &run->results);
+	r = acs_verify(&run->plan, &run->pci_inv, run->cfg->apply, run->host.osrelease,
+		       &run->results);
 	if (r < 0)
 		return r;
 	return acs_cmdline_verify(&run->plan, &run->pci_inv, &run->host.cmdline,

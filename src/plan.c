@@ -65,9 +65,22 @@ static int conflict(const struct config *c, const struct acs_target *t, const st
 	return -EINVAL;
 }
 
-static int add_rule(const struct config *c, const struct acs_rule *r,
-		    const struct pci_inventory *inv, struct acs_target *by_dev)
+static int add_idle(struct plan *p, const struct acs_rule *r)
 {
+	const struct acs_rule **v = reallocarray(p->idle, p->n_idle + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	p->idle = v;
+	p->idle[p->n_idle++] = r;
+	return 0;
+}
+
+static int add_rule(const struct config *c, const struct acs_rule *r,
+		    const struct pci_inventory *inv, struct acs_target *by_dev, struct plan *p)
+{
+	size_t picked = 0;
+
 	_cleanup_(freep) uint8_t *sel = calloc(inv->n + 1, 1);
 	_cleanup_(freep) uint8_t *exc = calloc(inv->n + 1, 1);
 
@@ -81,6 +94,7 @@ static int add_rule(const struct config *c, const struct acs_rule *r,
 
 		if (!sel[i] || exc[i])
 			continue;
+		picked++;
 		if (!t->rules) {
 			snprintf(t->addr, sizeof(t->addr), "%s", inv->devs[i].addr);
 			t->mask = r->mask;
@@ -90,7 +104,7 @@ static int add_rule(const struct config *c, const struct acs_rule *r,
 		if (q < 0)
 			return q;
 	}
-	return 0;
+	return picked ? 0 : add_idle(p, r);
 }
 
 static int add_action(struct plan *p, const struct pci_dev_info *d, const struct acs_target *t)
@@ -155,7 +169,7 @@ int plan_build(const struct config *c, const struct pci_inventory *inv, struct p
 		return -ENOMEM;
 	for (size_t i = 0; i < c->n_acs && r >= 0; i++)
 		if (c->acs[i].enabled)
-			r = add_rule(c, &c->acs[i], inv, by_dev);
+			r = add_rule(c, &c->acs[i], inv, by_dev, &p);
 	if (r >= 0)
 		r = collect(&p, inv, by_dev);
 	targets_free(by_dev, inv->n);
@@ -171,6 +185,7 @@ void plan_done(struct plan *p)
 {
 	targets_free(p->targets, p->n_targets);
 	free(p->actions);
+	free(p->idle);
 	*p = (struct plan){};
 }
 

@@ -28,6 +28,8 @@ struct plan {
 	size_t n_targets;
 	struct acs_action *actions;
 	size_t n_actions;
+	const struct acs_rule **idle; /* enabled rules that select no port on this host */
+	size_t n_idle;
 };
 
 /* -EINVAL (logged with both rules' file:line) when two rules force a bit both ways. */

@@ -8,10 +8,10 @@ kind=${1:-runtime}
 
 apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
 	   libinih-dev libjson-c-dev)
-apt_test=(libcmocka-dev python3 pciutils strace diffutils)
+apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc)
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel)
-dnf_test=(libcmocka-devel python3 pciutils strace diffutils)
+dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

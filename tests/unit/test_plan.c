@@ -440,7 +440,7 @@ static void test_verify_verdicts(void **state)
 	fresh[RP].acs_ctrl = 0x0011;
 	fresh[DSP_NIC].cfg = PCI_CFG_LIMITED;
 	fresh[DSP_NIC].has_acs = false;
-	assert_int_equal(acs_verify(&f->p, &now, false, &f->rs), 0);
+	assert_int_equal(acs_verify(&f->p, &now, false, "6.1.0-27-amd64", &f->rs), 0);
 	assert_int_equal(f->rs.n, 4);
 
 	x = result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
@@ -468,7 +468,7 @@ static void test_verify_drift_remedy_when_apply_enabled(void **state)
 	const struct rule_spec r[] = { { .name = "r", .select = { "0000:02:08.0" } } };
 
 	build_ok(f, r, 1);
-	assert_int_equal(acs_verify(&f->p, &f->inv, true, &f->rs), 0);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, "6.1.0-27-amd64", &f->rs), 0);
 	assert_int_equal(f->rs.n, 1);
 	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:02:08.0");
 	assert_true(strneq(f->rs.items[0].remedy, "hostprep apply", 14));
@@ -483,7 +483,7 @@ static void test_verify_device_gone(void **state)
 	build_ok(f, r, 1);
 	assert_int_equal(f->p.n_targets, 2);
 	f->devs[RP].acs_ctrl = 0x0011;
-	assert_int_equal(acs_verify(&f->p, &now, false, &f->rs), 0);
+	assert_int_equal(acs_verify(&f->p, &now, false, "6.1.0-27-amd64", &f->rs), 0);
 	assert_int_equal(f->rs.n, 2);
 	result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
 	result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:10.0");
