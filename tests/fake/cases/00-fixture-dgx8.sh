@@ -1,0 +1,3 @@
+# The fixture itself: pciutils parses it and agrees with the hand-written oracle.
+oracle_check dgx8
+sysfs_shape_check dgx8

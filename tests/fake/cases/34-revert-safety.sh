@@ -1,0 +1,31 @@
+# revert trusts nothing in the record: a line whose offset is not an ACS capability
+# on that device, a device that does not exist, and a malformed line are not
+# written; revert reports failure (exit 1) and no config byte changes.
+newroot dgx8
+mkdir -p "$R/run/hostprep"
+printf '%s\n' "acs 0000:17:00.0 0x220 0x0000" >"$R/run/hostprep/acs-originals"
+hp revert
+expect_rc 1
+expect_tree_same
+[ -s "$R/run/hostprep/acs-originals" ] || fail "an incomplete revert (wrong offset) removed the record"
+printf '%s\n' "acs 0000:5e:00.0 0xf24 0x001d" >"$R/run/hostprep/acs-originals"
+hp revert
+expect_rc 1
+expect_tree_same
+[ -s "$R/run/hostprep/acs-originals" ] || fail "revert of a vanished device removed the record"
+printf '%s\n' "acs 0000:17:00.0 0xf24 banana" >"$R/run/hostprep/acs-originals"
+hp revert
+case $RC in 1 | 2 | 3) ;; *) fail "revert of a malformed record: exit $RC" ;; esac
+expect_tree_same
+[ -s "$R/run/hostprep/acs-originals" ] || fail "revert deleted a record it could not read (the original is lost)"
+# offset not word-aligned / outside config space
+printf '%s\n' "acs 0000:17:00.0 0xfff 0x001d" >"$R/run/hostprep/acs-originals"
+hp revert
+case $RC in 1 | 2 | 3) ;; *) fail "revert of an offset 0xfff: exit $RC" ;; esac
+expect_tree_same
+[ -s "$R/run/hostprep/acs-originals" ] || fail "revert deleted a record it could not use (0xfff)"
+# no record at all: nothing to do, success
+rm -f "$R/run/hostprep/acs-originals"
+hp revert
+expect_rc 0
+expect_tree_same

@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Fake-host integration suite: the real hostprep binary against fake root trees.
+#
+#   tests/fake/run.sh BINARY                 run every case
+#   CASES='acs-*' tests/fake/run.sh BINARY   only cases whose name matches the glob
+#   UPDATE_GOLDEN=1 tests/fake/run.sh BINARY regenerate golden/* (review each by hand!)
+#   KEEP=1 tests/fake/run.sh BINARY          keep the scratch directory
+#   JOBS=1 tests/fake/run.sh BINARY          cases in parallel (default: nproc)
+#
+# Every case runs in its own subshell with a fresh copy of a pristine fixture
+# (built once per run by mkroot.py into a mktemp directory). Nothing outside
+# that scratch directory is written. Last line: "N passed, N failed".
+set -u
+export LC_ALL=C TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
+unset HOSTPREP_CONFIG SYSTEMD_LOG_LEVEL NOTIFY_SOCKET
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BINARY" >&2
+	exit 2
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN=$(realpath -m "$1")
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/hostprep-fake.XXXXXX")
+chmod 0755 "$SCRATCH"
+PRISTINE=$SCRATCH/pristine
+FAILWRITE_SO=$SCRATCH/failwrite.so
+export HERE BIN SCRATCH PRISTINE FAILWRITE_SO
+
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "scratch kept: $SCRATCH"
+	else
+		rm -rf "$SCRATCH"
+	fi
+}
+trap cleanup EXIT
+
+for tool in jq cmp lspci setpci strace cc; do
+	command -v "$tool" >/dev/null 2>&1 || echo "warning: $tool not found; cases that need it fail" >&2
+done
+[ -x "$BIN" ] || echo "warning: $BIN does not exist (make -C $(dirname "$HERE")/..); binary cases fail" >&2
+
+mkdir -p "$PRISTINE"
+for fx in $(python3 "$HERE/mkroot.py" --list); do
+	python3 "$HERE/mkroot.py" "$fx" "$PRISTINE/$fx" || { echo "mkroot.py $fx failed" >&2; exit 3; }
+done
+cc -shared -fPIC -O2 -o "$FAILWRITE_SO" "$HERE/failwrite.c" -ldl 2>"$SCRATCH/failwrite.log" ||
+	echo "warning: cannot build failwrite.so: $(cat "$SCRATCH/failwrite.log")" >&2
+
+passed=0
+failed=0
+failed_names=()
+order=()
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# run_case NAME file FILE | NAME fn FUNCTION ARGS...: start a case in the background
+# (at most $JOBS at a time); its verdict is its subshell's exit status in $T/rc.
+run_case() {
+	local name=$1 kind=$2
+	shift 2
+	# shellcheck disable=SC2254 # CASES is a glob on purpose
+	case $name in ${CASES:-*}) ;; *) return ;; esac
+	local T=$SCRATCH/cases/$name
+	mkdir -p "$T"
+	order+=("$name")
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+		wait -n 2>/dev/null || true
+	done
+	(
+		(
+			cd "$T" || exit 1
+			# shellcheck source=lib.sh
+			. "$HERE/lib.sh"
+			if [ "$kind" = file ]; then
+				# shellcheck disable=SC1090
+				. "$1"
+			else
+				"$@"
+			fi
+			exit $FAILED
+		) >"$T/log" 2>&1
+		echo $? >"$T/rc"
+	) &
+}
+
+report_cases() {
+	local name T
+	for name in "${order[@]}"; do
+		T=$SCRATCH/cases/$name
+		if [ "$(cat "$T/rc" 2>/dev/null)" = 0 ]; then
+			passed=$((passed + 1))
+			echo "ok   $name"
+			grep '^UPDATED' "$T/log" | sed 's/^/     /'
+		else
+			failed=$((failed + 1))
+			failed_names+=("$name")
+			echo "FAIL $name"
+			sed 's/^/     /' "$T/log"
+			if [ -s "$T/transcript" ]; then
+				echo "     -- transcript --"
+				sed 's/^/     /' "$T/transcript" | head -150
+			fi
+		fi
+	done
+}
+
+# 1. cases/*.sh: one file per case (the file name without .sh is the case name)
+for f in "$HERE"/cases/*.sh; do
+	run_case "$(basename "$f" .sh)" file "$f"
+done
+
+# 2. golden.list: one golden file per line
+golden_case() { # GOLDEN FIXTURE CONFIGS COMMAND...
+	local g=$1 fx=$2 confs=$3
+	shift 3
+	newroot "$fx"
+	local c first=1
+	for c in ${confs//,/ }; do
+		if [ "$first" = 1 ]; then
+			[ "$c" = - ] || useconf "$c"
+			first=0
+		else
+			dropin "$c" "50-$c.conf"
+		fi
+	done
+	# "A ; B": run A first (setup), golden is B's output
+	local args=() w
+	for w in "$@"; do
+		if [ "$w" = ";" ]; then
+			hp "${args[@]}"
+			args=()
+		else
+			args+=("$w")
+		fi
+	done
+	hp "${args[@]}"
+	golden "$g"
+}
+while read -r -u 3 g fx confs cmd; do
+	case $g in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086
+	run_case "golden-${g}" fn golden_case "$g" "$fx" "$confs" $cmd
+done 3<"$HERE/golden.list"
+
+wait
+report_cases
+echo
+if [ $failed -gt 0 ]; then
+	echo "failed: ${failed_names[*]}"
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
