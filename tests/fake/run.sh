@@ -150,5 +150,5 @@ echo
 if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
-echo "$passed passed, $failed failed"
+echo "fake: $passed passed, $failed failed"
 [ $failed -eq 0 ]
