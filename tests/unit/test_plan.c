@@ -613,6 +613,40 @@ static void test_cmdline_verify_later_config_acs_overrides(void **state)
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
 }
 
+/* A rule matching nothing is reported (a typo or the wrong host), not silent. */
+static void test_idle_rule_reported_as_skip(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpu-paths", .select = { "upstream:class:0302" } },
+		{ .name = "typo", .select = { "upstream:10ed:*" } },
+	};
+
+	build_ok(f, r, 2);
+	assert_int_equal(f->p.n_idle, 1);
+	assert_string_equal(f->p.idle[0]->name, "typo");
+	assert_int_equal(acs_verify(&f->p, &f->inv, false, "6.1.0", &f->rs), 0);
+	assert_int_equal(f->rs.n, 3);
+	result_at(&f->rs, 0, VERDICT_SKIP, "acs", "rule typo");
+	assert_string_equal(f->rs.items[0].actual, "selects no port on this host");
+}
+
+/* Without root the ACS ports cannot be told apart: no argument rather than a wrong one. */
+static void test_cmdline_format_refuses_unreadable(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	char *arg = NULL;
+
+	f->devs[USP].cfg = PCI_CFG_LIMITED;
+	build_ok(f, r, 1);
+	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), -EACCES);
+	assert_null(arg);
+	assert_int_equal(cmdline_parse("ro", &f->cmd), 0);
+	assert_int_equal(acs_cmdline_verify(&f->p, &f->inv, &f->cmd, "6.12.0", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_UNKNOWN, "acs.cmdline", "host");
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -645,6 +679,8 @@ int main(void)
 		T(test_cmdline_verify_skip_old_kernel),
 		T(test_cmdline_verify_6_11_is_new_enough),
 		T(test_cmdline_verify_later_config_acs_overrides),
+		T(test_idle_rule_reported_as_skip),
+		T(test_cmdline_format_refuses_unreadable),
 	};
 #undef T
 
