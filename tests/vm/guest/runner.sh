@@ -1,0 +1,26 @@
+#!/bin/bash
+# Guest side of one scenario (started by vmtest-runner.service from the 9p
+# share): wait for boot to finish, run guest_check, write the exit status and
+# logs back to the share, power off.
+S=/mnt/vmtest
+exec >"$S/runner.log" 2>&1
+state=$(timeout 90 systemctl is-system-running --wait 2>&1)
+echo "system state: $state"
+{
+	echo "system state after boot: $state"
+	echo "kernel: $(uname -r)  cmdline: $(cat /proc/cmdline)"
+	cd /tmp || exit
+	. "$S/lib.sh"
+	. "$S/host-env.sh"
+	. "$S/scenario.sh"
+	guest_check
+	rc=$?
+	echo "# $VMT_CHECKS checks, $VMT_FAILS failed, guest_check returned $rc"
+	[ "$VMT_FAILS" -gt 0 ] && [ $rc -eq 0 ] && rc=1
+	echo $rc >"$S/rc.tmp"
+} >"$S/guest.log" 2>&1
+journalctl -b --no-pager -o short-monotonic >"$S/journal.txt" 2>&1
+systemctl --no-pager --failed >>"$S/guest.log" 2>&1
+mv "$S/rc.tmp" "$S/rc"
+sync
+systemctl poweroff -ff

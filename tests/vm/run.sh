@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Real-kernel tests: boot Debian's kernel + systemd under QEMU (TCG), one boot
+# per scenario, with hostprep installed as the package installs it.
+#
+#   tests/vm/run.sh                  all scenarios in tests/vm/scenarios/
+#   tests/vm/run.sh 01 04-lockdown   scenarios by name or number prefix
+#
+# Environment: VMTEST_TIMEOUT (seconds per boot, default 120),
+#   VMTEST_CACHE (base image cache, default tests/vm/.cache),
+#   VMTEST_OUT (per-scenario logs and shares, default tests/vm/out),
+#   VMTEST_BUDGET (seconds for the whole run, default 840: scenarios that
+#     would start after it are reported as failed, not run),
+#   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
+#   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
+#     `make install DESTDIR=DIR PREFIX=/usr` - instead of running make, e.g.
+#     to try a deliberately broken build).
+# Prints one line per scenario and closes with "N passed, N failed".
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+OUTROOT=${VMTEST_OUT:-$HERE/out}
+DEFAULT_TIMEOUT=${VMTEST_TIMEOUT:-120}
+BUDGET=${VMTEST_BUDGET:-840}
+export PATH=$PATH:/usr/sbin:/sbin
+
+die() { echo "tests/vm/run.sh: $*" >&2; echo "vm: 0 passed, 1 failed"; exit 1; }
+
+# --- which scenarios ---
+mapfile -t ALL < <(cd "$HERE/scenarios" && ls -1 -- *.sh | sort)
+SEL=()
+if [ $# -eq 0 ]; then
+	SEL=("${ALL[@]}")
+else
+	for a in "$@"; do
+		a=${a##*/}; a=${a%.sh}
+		found=0
+		for s in "${ALL[@]}"; do
+			if [[ $s == "$a"* ]]; then SEL+=("$s"); found=1; fi
+		done
+		[ $found = 1 ] || die "no scenario '$a' (have: ${ALL[*]})"
+	done
+fi
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run tests/vm/deps.sh"
+
+# --- base image (cached) ---
+T0=$(date +%s)
+BASE=$("$HERE/build.sh") || die "building the base image failed"
+[ -f "$BASE/rootfs.ext4" ] || die "no base image in '$BASE'"
+echo "base image: $BASE ($(( $(date +%s) - T0 )) s)"
+
+# --- hostprep, installed the way the package installs it ---
+# fresh output for the scenarios of this run (others' logs stay)
+mkdir -p "$OUTROOT"
+for s in "${SEL[@]}"; do rm -rf "${OUTROOT:?}/${s%.sh}"; done
+HP_STAGE=$OUTROOT/hostprep-install
+rm -rf "$HP_STAGE"
+HP_OK=0
+if [ -n "${VMTEST_INSTALL_DIR:-}" ]; then
+	mkdir -p "$HP_STAGE" && cp -a "$VMTEST_INSTALL_DIR/." "$HP_STAGE/"
+	echo "hostprep install tree: $VMTEST_INSTALL_DIR (VMTEST_INSTALL_DIR)" >"$OUTROOT/make-install.log"
+else
+	make -s -C "$TOP" install DESTDIR="$HP_STAGE" PREFIX=/usr >"$OUTROOT/make-install.log" 2>&1
+fi
+if [ -x "$HP_STAGE/usr/bin/hostprep" ]; then
+	HP_OK=1
+	# enable the unit as `systemctl enable` would: a symlink per WantedBy=/RequiredBy=
+	unit=$HP_STAGE/usr/lib/systemd/system/hostprep.service
+	if [ -f "$unit" ]; then
+		sed -n 's/^\(WantedBy\|RequiredBy\)=//p' "$unit" | tr ' ' '\n' | while read -r t; do
+			[ -n "$t" ] || continue
+			kind=wants; grep -q "^RequiredBy=.*$t" "$unit" && kind=requires
+			mkdir -p "$HP_STAGE/etc/systemd/system/$t.$kind"
+			ln -sf /usr/lib/systemd/system/hostprep.service \
+				"$HP_STAGE/etc/systemd/system/$t.$kind/hostprep.service"
+		done
+	fi
+else
+	echo "note: 'make install' of hostprep failed; only scenarios with NEEDS_HOSTPREP=0 can pass"
+	tail -n 5 "$OUTROOT/make-install.log" | sed 's/^/  | /'
+fi
+
+# Facts from the source tree the guest checks against (not hostprep's output):
+# the journal MESSAGE_IDs defined in src/.
+{
+	grep -ho '#define HOSTPREP_[A-Z_]*MESSAGE_ID "[0-9a-f]\{32\}"' "$TOP"/src/*.h "$TOP"/src/*.c 2>/dev/null |
+		sed 's/#define \(HOSTPREP_[A-Z_]*\) "\(.*\)"/\1=\2/' | sort -u
+} >"$OUTROOT/host-env.sh"
+
+# --- one boot ---
+# run_scenario FILE: 0 when the guest check passed; else non-zero and the
+# reason in out/NAME/reason
+run_scenario() {
+	local file=$1 dir=$OUTROOT/${1%.sh}
+	local share=$dir/share
+	mkdir -p "$share"
+	# scenario defaults, then the file (in a subshell, to keep scenarios apart)
+	(
+		QEMU_DEVICES='' QEMU_MACHINE='' KERNEL_ARGS='' HOSTPREP_CONF='' NEEDS_HOSTPREP=1
+		HOSTPREP_CONF_PATH=/etc/hostprep/hostprep.conf
+		TIMEOUT=$DEFAULT_TIMEOUT
+		. "$HERE/lib.sh"
+		. "$HERE/scenarios/$file"
+		left=$(( BUDGET - ($(date +%s) - T0) ))
+		if [ $left -lt 30 ]; then
+			echo "not run: the run's time budget (${BUDGET} s) is used up" >"$dir/reason"
+			exit 1
+		fi
+		[ "$TIMEOUT" -gt $left ] && TIMEOUT=$left
+		if [ "$NEEDS_HOSTPREP" = 1 ] && [ $HP_OK != 1 ]; then
+			echo "hostprep was not built (make install failed)" >"$dir/reason"
+			exit 1
+		fi
+		mkdir -p "$share/stage"
+		[ $HP_OK = 1 ] && cp -a "$HP_STAGE/." "$share/stage/"
+		if [ -n "$HOSTPREP_CONF" ]; then
+			mkdir -p "$share/stage$(dirname "$HOSTPREP_CONF_PATH")"
+			printf '%s\n' "$HOSTPREP_CONF" >"$share/stage$HOSTPREP_CONF_PATH"
+		fi
+		cp "$HERE/lib.sh" "$share/lib.sh"
+		cp "$HERE/scenarios/$file" "$share/scenario.sh"
+		cp "$HERE/guest/runner.sh" "$share/runner.sh"
+		cp "$OUTROOT/host-env.sh" "$share/host-env.sh"
+		machine=q35${QEMU_MACHINE:+,$QEMU_MACHINE}
+		cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G -machine "$machine"
+			-nodefaults -display none -no-reboot
+			-kernel "$BASE/vmlinuz" -initrd "$BASE/initrd.img"
+			-append "console=ttyS0 panic=-1 loglevel=4 systemd.show_status=auto $KERNEL_ARGS"
+			-serial "file:$dir/console.log"
+			$QEMU_DEVICES # (word list by design)
+			-drive "file=$BASE/rootfs.ext4,if=none,id=root,format=raw,snapshot=on"
+			-device virtio-blk-pci,drive=root,addr=0x10
+			-fsdev "local,id=vmtest,path=$share,security_model=none"
+			-device virtio-9p-pci,fsdev=vmtest,mount_tag=vmtest,addr=0x11)
+		printf '%q ' "${cmd[@]}" >"$dir/qemu-cmdline"
+		timeout -k 5 "$TIMEOUT" "${cmd[@]}" >"$dir/qemu.log" 2>&1
+		qrc=$?
+		if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+			echo "guest killed after ${TIMEOUT} s (hung or too slow)" >"$dir/reason"
+			exit 1
+		fi
+		if [ ! -f "$share/rc" ]; then
+			echo "no result from the guest (qemu exit $qrc)" >"$dir/reason"
+			exit 1
+		fi
+		grc=$(cat "$share/rc")
+		if [ "$grc" != 0 ]; then
+			echo "guest check exited $grc" >"$dir/reason"
+			exit 1
+		fi
+		exit 0
+	)
+}
+
+PASS=0 FAIL=0
+for s in "${SEL[@]}"; do
+	t=$(date +%s)
+	if run_scenario "$s"; then
+		res=PASS; PASS=$((PASS + 1))
+	else
+		res=FAIL; FAIL=$((FAIL + 1))
+	fi
+	dir=$OUTROOT/${s%.sh}
+	printf '%s %-28s %3d s%s\n' "$res" "${s%.sh}" "$(( $(date +%s) - t ))" \
+		"$( [ -f "$dir/reason" ] && echo "  ($(cat "$dir/reason"))")"
+	if [ $res = FAIL ] || [ "${VMTEST_VERBOSE:-0}" = 1 ]; then
+		if [ -f "$dir/share/guest.log" ]; then
+			echo "---- guest output ($dir/share/guest.log) ----"
+			cat "$dir/share/guest.log"
+		fi
+		if [ $res = FAIL ]; then
+			if [ -f "$dir/share/journal.txt" ]; then
+				echo "---- journal, hostprep lines ----"
+				grep -E 'hostprep|vmtest-runner' "$dir/share/journal.txt" | tail -n 40
+			elif [ -f "$dir/console.log" ]; then
+				echo "---- serial console (last 40 lines of $dir/console.log) ----"
+				tail -n 40 "$dir/console.log"
+			fi
+			[ -s "$dir/qemu.log" ] && { echo "---- qemu ----"; tail -n 10 "$dir/qemu.log"; }
+		fi
+		echo "----"
+	fi
+done
+echo "total $(( $(date +%s) - T0 )) s"
+echo "vm: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
