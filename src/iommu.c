@@ -155,7 +155,7 @@ static enum iommu_vendor iommu_vendor(const struct iommu_state *s)
 	return VENDOR_OTHER;
 }
 
-/* The IOMMU-related words on the command line, "none" if there are none. */
+/* The IOMMU-related words on the command line, "no IOMMU options" if there are none. */
 static void cmdline_iommu_words(const struct cmdline *cmd, char *buf, size_t size)
 {
 	static const char *const keys[] = { "intel_iommu", "amd_iommu", "iommu",
@@ -171,7 +171,7 @@ static void cmdline_iommu_words(const struct cmdline *cmd, char *buf, size_t siz
 				      strempty(p->value));
 	}
 	if (n == 0)
-		snprintf(buf, size, "none");
+		snprintf(buf, size, "no IOMMU options");
 }
 
 static void describe(const struct iommu_state *s, const struct cmdline *cmd, char *buf, size_t size)

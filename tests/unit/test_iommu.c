@@ -171,7 +171,7 @@ static void test_verify_off_amd(void **state)
 	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_OFF, VERDICT_FAIL);
 
 	assert_string_equal(r->remedy, "add amd_iommu=off to the kernel command line, reboot");
-	assert_string_equal(r->actual, "translated (units: ivhd0; groups: 30 DMA; cmdline: none)");
+	assert_string_equal(r->actual, "translated (units: ivhd0; groups: 30 DMA; cmdline: no IOMMU options)");
 }
 
 static void test_verify_off_arm(void **state)
@@ -224,7 +224,7 @@ static void test_verify_unknown(void **state)
 	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 0);
 	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
 
-	assert_string_equal(r->actual, "unknown (units: dmar0,dmar1; groups: none; cmdline: none)");
+	assert_string_equal(r->actual, "unknown (units: dmar0,dmar1; groups: none; cmdline: no IOMMU options)");
 }
 
 /*
