@@ -12,10 +12,13 @@
 #define LOCK_NAME "hostprep/lock"
 #define RECORD_MAX_ENTRIES 4096
 
+#define DEVPATH_MAX 512
+
 struct original {
 	char addr[PCI_ADDR_LEN];
 	unsigned off;
 	uint16_t ctrl;
+	char devpath[DEVPATH_MAX]; /* the device's sysfs directory; "" in older records */
 };
 
 struct record {
@@ -32,6 +35,17 @@ static void record_done(struct record *r)
 		free(r->bad[i]);
 	free(r->bad);
 	*r = (struct record){};
+}
+
+static int record_push(struct record *rec, const struct original *o)
+{
+	struct original *v = reallocarray(rec->v, rec->n + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	rec->v = v;
+	rec->v[rec->n++] = *o;
+	return 0;
 }
 
 static int record_keep_bad(struct record *rec, const char *path, const char *line)
@@ -56,13 +70,44 @@ static int record_parse_line(const char *line, struct original *o)
 	uint32_t dom;
 	uint8_t b, d, f;
 
-	if (sscanf(line, "acs %15s 0x%x 0x%x", addr, &off, &ctrl) != 3 ||
+	int end = 0;
+
+	if (sscanf(line, "acs %15s 0x%x 0x%x%n", addr, &off, &ctrl, &end) != 3 ||
 	    pci_address_parse(addr, &dom, &b, &d, &f) < 0 || off < 0x100 || off > 0xffc || ctrl > 0xffff)
 		return -EBADMSG;
 	memcpy(o->addr, addr, sizeof(o->addr));
 	o->off = off;
 	o->ctrl = (uint16_t)ctrl;
+	o->devpath[0] = '\0';
+	if (line[end] == '\0')
+		return 0;
+	if (line[end] != ' ' || line[end + 1] != '/' || strlen(line + end + 1) >= DEVPATH_MAX ||
+	    strchr(line + end + 1, ' '))
+		return -EBADMSG;
+	strcpy(o->devpath, line + end + 1);
 	return 0;
+}
+
+/*
+ * The device's sysfs directory as the kernel names it ("/sys/devices/pci0000:15/
+ * 0000:15:01.0"), shown without the root prefix. The address alone is not an
+ * identity: after a hotplug another device can sit at the same address.
+ */
+static void device_path(const struct sysroot *root, const char *addr, char buf[static DEVPATH_MAX])
+{
+	_cleanup_(freep) char *link = sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s", addr);
+	_cleanup_(freep) char *real = link ? realpath(link, NULL) : NULL;
+	const char *shown = real ? sysroot_strip(root, real) : "";
+
+	buf[0] = '\0';
+	if (strlen(shown) < DEVPATH_MAX && !strchr(shown, ' '))
+		strcpy(buf, shown);
+}
+
+static int format_original(const struct original *o, char *buf, size_t size)
+{
+	return snprintf(buf, size, "acs %s 0x%03x 0x%04x%s%s\n", o->addr, o->off, o->ctrl,
+			o->devpath[0] ? " " : "", o->devpath);
 }
 
 static int record_load(const struct sysroot *root, struct record *ret)
@@ -82,16 +127,13 @@ static int record_load(const struct sysroot *root, struct record *ret)
 	}
 	if (r < 0)
 		return log_error_errno(r, "Failed to read %s: %m", path);
-	rec.v = calloc(RECORD_MAX_ENTRIES, sizeof(*rec.v));
-	if (!rec.v)
-		return -ENOMEM;
 	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (rec.n < RECORD_MAX_ENTRIES && record_parse_line(line, &rec.v[rec.n]) == 0) {
-			rec.n++;
-			continue;
-		}
-		/* An original we cannot read is still an original: never drop it. */
-		r = record_keep_bad(&rec, path, line);
+		struct original o;
+
+		if (rec.n < RECORD_MAX_ENTRIES && record_parse_line(line, &o) == 0)
+			r = record_push(&rec, &o);
+		else /* an original we cannot read is still an original: never drop it */
+			r = record_keep_bad(&rec, path, line);
 		if (r < 0) {
 			record_done(&rec);
 			return r;
@@ -123,7 +165,7 @@ static int record_append(const struct sysroot *root, const struct original *o)
 	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
 	_cleanup_(closep) int fd = -1;
 	bool created;
-	char line[64];
+	char line[DEVPATH_MAX + 64];
 	int n;
 
 	if (!path)
@@ -133,8 +175,8 @@ static int record_append(const struct sysroot *root, const struct original *o)
 	if (fd < 0)
 		return -errno;
 	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
-	n = snprintf(line, sizeof(line), "%sacs %s 0x%03x 0x%04x\n", torn_tail(fd) ? "\n" : "",
-		     o->addr, o->off, o->ctrl);
+	n = torn_tail(fd) ? snprintf(line, sizeof(line), "\n") : 0;
+	n += format_original(o, line + n, sizeof(line) - n);
 	if (write(fd, line, n) != n)
 		return errno ? -errno : -EIO;
 	if (fsync(fd) < 0)
@@ -236,6 +278,7 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 		struct original o = { .off = a->off, .ctrl = cur };
 
 		snprintf(o.addr, sizeof(o.addr), "%s", a->addr);
+		device_path(env->root, a->addr, o.devpath);
 		r = record_append(env->root, &o);
 		if (r < 0)
 			return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded",
@@ -271,7 +314,16 @@ static int revert_one(const struct apply_env *env, const struct original *o, str
 	int r;
 
 	snprintf(expected, sizeof(expected), "0x%04x", o->ctrl);
-	/* The address may now be another device (hotplug): only write where ACS still is. */
+	/* The address may now be another device (hotplug): only write to the one we wrote. */
+	if (o->devpath[0]) {
+		char now[DEVPATH_MAX];
+
+		device_path(env->root, o->addr, now);
+		if (!streq(now, o->devpath))
+			return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
+					    "not restored: recorded device %s, now %s", o->devpath,
+					    now[0] ? now : "none");
+	}
 	r = pcib_ext_cap_id_at(env->pci, o->addr, o->off, &id);
 	if (r < 0 || id != PCI_EXT_CAP_ACS)
 		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
@@ -300,10 +352,15 @@ static int record_rewrite(const struct sysroot *root, const struct record *rec, 
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
-	for (size_t i = 0; i < rec->n; i++)
-		if (!done[i] && ++n)
-			fprintf(f, "acs %s 0x%03x 0x%04x\n", rec->v[i].addr, rec->v[i].off,
-				rec->v[i].ctrl);
+	for (size_t i = 0; i < rec->n; i++) {
+		char line[DEVPATH_MAX + 64];
+
+		if (done[i])
+			continue;
+		format_original(&rec->v[i], line, sizeof(line));
+		fputs(line, f);
+		n++;
+	}
 	for (size_t i = 0; i < rec->n_bad; i++, n++)
 		fprintf(f, "%s\n", rec->bad[i]);
 	if (fclose(f) != 0)

@@ -24,6 +24,26 @@ hp revert
 case $RC in 1 | 2 | 3) ;; *) fail "revert of an offset 0xfff: exit $RC" ;; esac
 expect_tree_same
 [ -s "$R/run/hostprep/acs-originals" ] || fail "revert deleted a record it could not use (0xfff)"
+# the address now holds another device (hotplug): the recorded sysfs path no longer
+# matches, so nothing is written even though ACS sits at the recorded offset
+printf '%s\n' "acs 0000:17:00.0 0xf24 0x0000 /sys/devices/pci0000:37/0000:37:01.0/0000:38:00.0/0000:39:00.0" \
+	>"$R/run/hostprep/acs-originals"
+hp revert
+expect_rc 1
+expect_tree_same
+expect_grep "$T/out" 'recorded device /sys/devices/pci0000:37' "revert does not say the device changed"
+[ -s "$R/run/hostprep/acs-originals" ] || fail "revert of a replaced device removed the record"
+# the same line with the right path is restored
+printf '%s\n' "acs 0000:17:00.0 0xf24 0x0000 /sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0" \
+	>"$R/run/hostprep/acs-originals"
+hp revert
+expect_rc 0
+[ -e "$R/run/hostprep/acs-originals" ] && fail "a complete revert left the record"
+expect_tree_diff <<'EOT'
+./sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/config +0xf2a: 1d -> 00
+EOT
+printf '\x1d\x00' | dd of="$R/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/config" bs=1 seek=$((0xf2a)) conv=notrunc status=none
+expect_tree_same
 # no record at all: nothing to do, success
 rm -f "$R/run/hostprep/acs-originals"
 hp revert

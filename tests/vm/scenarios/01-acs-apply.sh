@@ -47,10 +47,10 @@ guest_check() {
 		"report: no failed acs.write"
 	assert_acs_results_match_setpci "$js"
 
-	# the originals record (contract: "acs <addr> <offset> <original ctrl>")
+	# the originals record (contract: "acs <addr> <offset> <original ctrl> <devpath>")
 	run_cmd cat /run/hostprep/acs-originals
 	for d in $SELECTED; do
-		assert_match "$OUT" "^acs $d 0x148 0x001d\$" "acs-originals records $d's kernel value"
+		assert_match "$OUT" "^acs $d 0x148 0x001d /sys/devices/pci0000:00/$d\$" "acs-originals records $d's kernel value"
 	done
 	assert_eq "$(stat -c %a /run/hostprep/report.json)" 644 "report.json mode"
 
