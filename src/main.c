@@ -166,6 +166,11 @@ static int do_run(const struct options *o, enum run_mode mode)
 		return r;
 	if (r < 0) /* revert is the way back: a broken config must not block it */
 		log_warning("Reverting without the configuration.");
+	if (geteuid() != 0 && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
+		log_error("'%s' changes the host and needs root; 'hostprep check' and "
+			  "'hostprep apply --dry-run' do not.", mode_command(mode));
+		return -EPERM;
+	}
 	run_init(&run, &root, &cfg, mode);
 	r = run_execute(&run);
 	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
@@ -426,7 +431,7 @@ static int exit_status(int r)
 {
 	if (r >= 0)
 		return r;
-	return r == -EINVAL ? EXIT_USAGE : EXIT_INTERNAL;
+	return r == -EINVAL || r == -EPERM ? EXIT_USAGE : EXIT_INTERNAL;
 }
 
 int main(int argc, char **argv)
