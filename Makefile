@@ -38,7 +38,8 @@ LIBOBJS  := $(filter-out $(B)/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all clean check check-fast check-unit check-fake check-vm run install deps deps-test bench format
+.PHONY: all clean check check-fast check-unit check-fake check-vm check-asan run install deps \
+	deps-test bench format
 
 all: $(B)/hostprep
 
@@ -78,6 +79,20 @@ check-unit: all $(UNIT_BINS)
 check-fake: all
 	@tests/fake/run.sh $(B)/hostprep
 
+# Sanitizer flavour: the same unit and fake-host tiers against an ASan+UBSan
+# build in build-asan/. libpci 3.9's own leak is suppressed (tests/lsan.supp).
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	       -fno-omit-frame-pointer
+ASAN_ENV := ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+check-asan:
+	$(MAKE) B=build-asan CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		build-asan/hostprep $(UNIT_SRCS:tests/unit/%.c=build-asan/tests/%)
+	@$(ASAN_ENV) HOSTPREP_TIER=unit-asan tests/run-unit.sh build-asan/tests/test_*
+	@$(ASAN_ENV) HOSTPREP_TIER=fake-asan tests/fake/run.sh build-asan/hostprep
+
 check-fast: deps-test
 	$(MAKE) check-unit check-fake
 
@@ -87,7 +102,7 @@ check-vm: all
 # The QEMU tier runs whenever QEMU and the image tools can be installed; a
 # machine where they cannot says so loudly instead of failing the fast tiers.
 check: deps-test
-	$(MAKE) check-unit check-fake
+	$(MAKE) check-unit check-fake check-asan
 	@if tests/deps.sh vm; then $(MAKE) check-vm; \
 	else echo "vm: SKIPPED: QEMU or the guest-image tools could not be installed"; fi
 
@@ -111,4 +126,4 @@ format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-asan

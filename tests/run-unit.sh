@@ -17,5 +17,5 @@ for t in "$@"; do
 	fi
 done
 failed=$((failed + broken))
-echo "unit: $passed passed, $failed failed"
+echo "${HOSTPREP_TIER:-unit}: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -150,5 +150,5 @@ echo
 if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
-echo "fake: $passed passed, $failed failed"
+echo "${HOSTPREP_TIER:-fake}: $passed passed, $failed failed"
 [ $failed -eq 0 ]
