@@ -89,8 +89,8 @@ static int record_parse_line(const char *line, struct original *o)
 }
 
 /*
- * The device's sysfs directory as the kernel names it ("/sys/devices/pci0000:15/
- * 0000:15:01.0"), shown without the root prefix. The address alone is not an
+ * The device's sysfs directory as the kernel names it (sys/devices/pci0000:15/
+ * 0000:15:01.0 below the root), shown without the root prefix. The address alone is not an
  * identity: after a hotplug another device can sit at the same address.
  */
 static void device_path(const struct sysroot *root, const char *addr, char buf[static DEVPATH_MAX])
