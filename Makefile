@@ -39,7 +39,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all clean check check-fast check-unit check-fake check-vm check-asan run install deps \
-	deps-test bench format
+	deps-test bench format format-check
 
 all: $(B)/hostprep
 
@@ -123,7 +123,10 @@ install: all
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h
+
+format-check:
+	clang-format --dry-run -Werror src/*.c src/*.h
 
 clean:
 	rm -rf $(B) build-asan

@@ -29,7 +29,8 @@ static const char *drift_remedy(bool apply_enabled, bool boot_form)
 	if (apply_enabled)
 		return "hostprep apply (hotplug, reset, resume and driver bind rewrite ACS)";
 	if (boot_form)
-		return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), "
+		return "set Apply=yes in [Host] (e.g. "
+		       "/etc/hostprep/hostprep.conf.d/50-apply.conf), "
 		       "then hostprep apply; or boot with the argument from hostprep acs cmdline";
 	return "set Apply=yes in [Host] (e.g. /etc/hostprep/hostprep.conf.d/50-apply.conf), then "
 	       "hostprep apply";
@@ -46,9 +47,10 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 		return results_add(rs, VERDICT_FAIL, "acs", t->addr, expected,
 				   "device gone (removed or renumbered since the plan)", NULL);
 	if (d->cfg == PCI_CFG_LIMITED)
-		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-				   "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-				   "run as root");
+		return results_add(
+			rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
+			"cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+			"run as root");
 	if (!d->has_acs)
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);
@@ -56,8 +58,9 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
 		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
 				    d->acs_ctrl, bits);
-	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, drift_remedy(apply_enabled, boot_form),
-			    "0x%04x (%s)", d->acs_ctrl, bits);
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
+			    drift_remedy(apply_enabled, boot_form), "0x%04x (%s)", d->acs_ctrl,
+			    bits);
 }
 
 /* A rule that matches nothing is usually a typo or the wrong host: say so. */
@@ -96,7 +99,8 @@ static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 	return d && d->has_acs ? d : NULL;
 }
 
-/* Without root we cannot tell which selected ports have ACS: no argument is better than a wrong one. */
+/* Without root we cannot tell which selected ports have ACS: no argument is better than a wrong
+ * one. */
 static bool any_unreadable(const struct plan *p, const struct pci_inventory *inv)
 {
 	for (size_t i = 0; i < p->n_targets; i++) {
@@ -154,7 +158,8 @@ static bool entry_matches(const char *entries, const char *want_mask, const char
 			continue;
 		at++;
 		/* The kernel accepts the domain-less form for domain 0. */
-		if (streq(at, addr) || streq(at, path) || (strneq(addr, "0000:", 5) && streq(at, addr + 5)) ||
+		if (streq(at, addr) || streq(at, path) ||
+		    (strneq(addr, "0000:", 5) && streq(at, addr + 5)) ||
 		    (strneq(path, "0000:", 5) && streq(at, path + 5)))
 			return true;
 	}
@@ -204,15 +209,16 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		return r;
 	/* An older kernel ignores the argument, present or not. */
 	if (!kernel_has_config_acs(osrelease))
-		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host",
-				    "pci=config_acs= at boot", NULL,
-				    "kernel %s predates pci=config_acs (6.11): the runtime write at "
-				    "every boot is the only way", osrelease);
+		return results_addf(
+			rs, VERDICT_SKIP, "acs.cmdline", "host", "pci=config_acs= at boot", NULL,
+			"kernel %s predates pci=config_acs (6.11): the runtime write at "
+			"every boot is the only way",
+			osrelease);
 	if (r == -EACCES)
-		return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host",
-				   "pci=config_acs= at boot",
-				   "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-				   "run as root");
+		return results_add(
+			rs, VERDICT_UNKNOWN, "acs.cmdline", "host", "pci=config_acs= at boot",
+			"cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+			"run as root");
 	given = last_config_acs(cmd);
 	for (size_t i = 0; i < p->n_targets; i++) {
 		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);
@@ -225,14 +231,17 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		missing += !given || !entry_matches(given, mask, d->addr, path);
 	}
 	if (missing == 0)
-		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host", "pci=config_acs= at boot",
-				    NULL, "present for all %zu ports", ports);
-	if (asprintf(&remedy, "add %s to the kernel command line (in /etc/default/grub escape the "
-		     "quotes: the ';' must stay inside them)", arg) < 0)
+		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host",
+				    "pci=config_acs= at boot", NULL, "present for all %zu ports",
+				    ports);
+	if (asprintf(&remedy,
+		     "add %s to the kernel command line (in /etc/default/grub escape the "
+		     "quotes: the ';' must stay inside them)",
+		     arg) < 0)
 		return -ENOMEM;
-	return results_addf(rs, VERDICT_WARN, "acs.cmdline", "host",
-			    "pci=config_acs= at boot", remedy,
-			    "missing for %zu of %zu ports: a hotplug, reset or resume undoes the runtime "
-			    "write until the next apply",
-			    missing, ports);
+	return results_addf(
+		rs, VERDICT_WARN, "acs.cmdline", "host", "pci=config_acs= at boot", remedy,
+		"missing for %zu of %zu ports: a hotplug, reset or resume undoes the runtime "
+		"write until the next apply",
+		missing, ports);
 }

@@ -3,7 +3,9 @@
 
 #include "acs.h"
 
-static const char *const acs_bit_names[ACS_MASK_BITS] = { "SV", "TB", "RR", "CR", "UF", "EC", "DT" };
+static const char *const acs_bit_names[ACS_MASK_BITS] = {
+	"SV", "TB", "RR", "CR", "UF", "EC", "DT"
+};
 
 int acs_mask_parse(const char *text, struct acs_mask *ret)
 {
@@ -77,7 +79,8 @@ void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size)
 	for (int i = 0; i < ACS_MASK_BITS; i++) {
 		if (!(ctrl & (1u << i)))
 			continue;
-		n += snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? "," : "", acs_bit_names[i]);
+		n += snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? "," : "",
+			      acs_bit_names[i]);
 	}
 	if (n == 0)
 		snprintf(buf, size, "none");

@@ -10,13 +10,13 @@
  * 7 characters, bit 6 first, bit 0 (SV) last; '0' force off, '1' force on,
  * 'x' leave. Bits 7..15 (ACS Enhanced fields) are never touched.
  */
-#define ACS_MASK_BITS 7
-#define ACS_POLICY_BITS 0x007fu
+#define ACS_MASK_BITS	 7
+#define ACS_POLICY_BITS	 0x007fu
 #define ACS_MASK_DEFAULT "x0x00xx" /* RR, CR, EC off: what pci=disable_acs_redir= does */
 
 struct acs_mask {
 	uint16_t clear; /* bits forced to 0 */
-	uint16_t set;   /* bits forced to 1 */
+	uint16_t set;	/* bits forced to 1 */
 };
 
 int acs_mask_parse(const char *text, struct acs_mask *ret);

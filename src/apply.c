@@ -7,9 +7,9 @@
 #include "fileio.h"
 #include "log.h"
 
-#define STATE_DIR "hostprep"
-#define RECORD_NAME "hostprep/acs-originals"
-#define LOCK_NAME "hostprep/lock"
+#define STATE_DIR	   "hostprep"
+#define RECORD_NAME	   "hostprep/acs-originals"
+#define LOCK_NAME	   "hostprep/lock"
 #define RECORD_MAX_ENTRIES 4096
 
 #define DEVPATH_MAX 512
@@ -73,7 +73,8 @@ static int record_parse_line(const char *line, struct original *o)
 	int end = 0;
 
 	if (sscanf(line, "acs %15s 0x%x 0x%x%n", addr, &off, &ctrl, &end) != 3 ||
-	    pci_address_parse(addr, &dom, &b, &d, &f) < 0 || off < 0x100 || off > 0xffc || ctrl > 0xffff)
+	    pci_address_parse(addr, &dom, &b, &d, &f) < 0 || off < 0x100 || off > 0xffc ||
+	    ctrl > 0xffff)
 		return -EBADMSG;
 	memcpy(o->addr, addr, sizeof(o->addr));
 	o->off = off;
@@ -246,8 +247,8 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 	r = pcib_write16(env->pci, addr, off, val);
 	if (r < 0)
 		return results_addf(rs, VERDICT_FAIL, check, addr, expected, lockdown_remedy(env),
-				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val, off,
-				    strerror(-r), write_hint(env, r), old);
+				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val,
+				    off, strerror(-r), write_hint(env, r), old);
 	r = pcib_read16(env->pci, addr, off, &back);
 	if (r < 0)
 		return results_addf(rs, VERDICT_FAIL, check, addr, expected, NULL,
@@ -281,9 +282,9 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 		device_path(env->root, a->addr, o.devpath);
 		r = record_append(env->root, &o);
 		if (r < 0)
-			return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded",
-					    NULL, "not written: cannot record the original: %s",
-					    strerror(-r));
+			return results_addf(
+				rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded", NULL,
+				"not written: cannot record the original: %s", strerror(-r));
 	}
 	return write_checked(env, "acs.write", a->addr, ctl, cur, want, rs);
 }
@@ -327,8 +328,8 @@ static int revert_one(const struct apply_env *env, const struct original *o, str
 	r = pcib_ext_cap_id_at(env->pci, o->addr, o->off, &id);
 	if (r < 0 || id != PCI_EXT_CAP_ACS)
 		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
-				    "not restored: no ACS capability at 0x%03x any more (%s)", o->off,
-				    r < 0 ? strerror(-r) : "other capability");
+				    "not restored: no ACS capability at 0x%03x any more (%s)",
+				    o->off, r < 0 ? strerror(-r) : "other capability");
 	r = pcib_read16(env->pci, o->addr, o->off + 6, &cur);
 	if (r < 0)
 		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,

@@ -16,7 +16,7 @@
 struct apply_env {
 	const struct sysroot *root;
 	struct pci_backend *pci;
-	const char *lockdown; /* "none", "integrity", "confidentiality"; NULL if unknown */
+	const char *lockdown;  /* "none", "integrity", "confidentiality"; NULL if unknown */
 	const char *osrelease; /* to know whether pci=config_acs= is an alternative */
 };
 

@@ -19,10 +19,10 @@
 #include "config.h"
 #include "log.h"
 
-#define MAIN_NAME "hostprep/hostprep.conf"
+#define MAIN_NAME  "hostprep/hostprep.conf"
 #define DROPIN_DIR "hostprep/hostprep.conf.d"
 #define ACS_PREFIX "ACS:"
-#define BLANKS " \t"
+#define BLANKS	   " \t"
 
 static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
 	[IOMMU_EXPECT_ANY] = "any",
@@ -219,7 +219,8 @@ static char *lex_reader(char *buf, int size, void *stream)
 		lead++;
 	if (len > CONFIG_MAX_LINE || len + 2 > (size_t)size) {
 		lex_error(x, "line too long (%zu characters, at most %d)", len, CONFIG_MAX_LINE);
-		if (lead < len && p[lead] == '[') /* keys below it must not land in the previous section */
+		if (lead < len &&
+		    p[lead] == '[') /* keys below it must not land in the previous section */
 			lex_emit(x, CONF_SECTION, NULL, NULL);
 		return strcpy(buf, "\n");
 	}
@@ -358,8 +359,8 @@ static int parse_bool_key(struct loader *l, const struct conf_event *ev, bool de
 	}
 	b = parse_boolean(ev->value);
 	if (b < 0)
-		return conf_error(l, &ev->at, "%s=: invalid boolean '%s' (use yes or no)",
-				  ev->name, ev->value);
+		return conf_error(l, &ev->at, "%s=: invalid boolean '%s' (use yes or no)", ev->name,
+				  ev->value);
 	*ret = b;
 	*ret_at = ev->at;
 	return 0;
@@ -404,8 +405,10 @@ static int parse_mask(struct loader *l, const struct conf_event *ev)
 		return 0;
 	}
 	if (acs_mask_parse(ev->value, &rule->mask) < 0)
-		return conf_error(l, &ev->at, "Mask=: invalid mask '%s' "
-				  "(7 characters of 0, 1 or x, bit 6 first)", ev->value);
+		return conf_error(l, &ev->at,
+				  "Mask=: invalid mask '%s' "
+				  "(7 characters of 0, 1 or x, bit 6 first)",
+				  ev->value);
 	rule->mask_at = ev->at;
 	return 0;
 }
@@ -489,12 +492,9 @@ static const struct key_def {
 	const char *key;
 	int (*parse)(struct loader *l, const struct conf_event *ev);
 } key_defs[] = {
-	{ SECTION_HOST, "Apply", parse_apply },
-	{ SECTION_IOMMU, "Expect", parse_expect },
-	{ SECTION_ACS, "Enabled", parse_enabled },
-	{ SECTION_ACS, "Mask", parse_mask },
-	{ SECTION_ACS, "Select", parse_select },
-	{ SECTION_ACS, "Exclude", parse_exclude },
+	{ SECTION_HOST, "Apply", parse_apply },	   { SECTION_IOMMU, "Expect", parse_expect },
+	{ SECTION_ACS, "Enabled", parse_enabled }, { SECTION_ACS, "Mask", parse_mask },
+	{ SECTION_ACS, "Select", parse_select },   { SECTION_ACS, "Exclude", parse_exclude },
 };
 
 static bool rule_name_valid(const char *name)
@@ -575,8 +575,10 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
 		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
 	else
-		return conf_error(l, &ev->at, "unknown section [%s] (expected [Host], [IOMMU] or "
-				  "[" ACS_PREFIX "NAME])", ev->name);
+		return conf_error(l, &ev->at,
+				  "unknown section [%s] (expected [Host], [IOMMU] or "
+				  "[" ACS_PREFIX "NAME])",
+				  ev->name);
 	return 0;
 }
 
@@ -601,8 +603,7 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
 		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
 			return key_defs[i].parse(l, ev);
-	return conf_error(l, &ev->at, "unknown key '%s' in %s section", ev->name,
-			  section_label(l));
+	return conf_error(l, &ev->at, "unknown key '%s' in %s section", ev->name, section_label(l));
 }
 
 static int on_event(const struct conf_event *ev, void *userdata)
@@ -829,8 +830,10 @@ static int load_file(struct loader *l, const char *path, bool missing_ok)
 
 	if (l->n_files >= CONFIG_MAX_FILES) {
 		if (!l->too_many_files)
-			file_fail(l, path, -EINVAL, "too many config files (at most %d), ignoring "
-				  "this one and the rest", CONFIG_MAX_FILES);
+			file_fail(l, path, -EINVAL,
+				  "too many config files (at most %d), ignoring "
+				  "this one and the rest",
+				  CONFIG_MAX_FILES);
 		l->too_many_files = true;
 		return 0;
 	}

@@ -34,10 +34,10 @@
  * masked. An enabled rule without Select= after merging is an error.
  */
 
-#define CONFIG_MAX_FILES 128
+#define CONFIG_MAX_FILES     128
 #define CONFIG_MAX_FILE_SIZE (64 * 1024)
-#define CONFIG_MAX_LINE 198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
-#define CONFIG_MAX_RULES 64
+#define CONFIG_MAX_LINE	     198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
+#define CONFIG_MAX_RULES     64
 #define CONFIG_MAX_SELECTORS 64 /* per list */
 #define CONFIG_RULE_NAME_MAX 32
 

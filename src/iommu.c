@@ -6,9 +6,9 @@
 #include "log.h"
 
 static const char *const group_type_names[_IOMMU_GROUP_TYPE_MAX] = {
-	[IOMMU_GROUP_IDENTITY] = "identity",   [IOMMU_GROUP_DMA] = "DMA",
-	[IOMMU_GROUP_DMA_FQ] = "DMA-FQ",       [IOMMU_GROUP_UNMANAGED] = "unmanaged",
-	[IOMMU_GROUP_BLOCKED] = "blocked",     [IOMMU_GROUP_OTHER] = "other",
+	[IOMMU_GROUP_IDENTITY] = "identity", [IOMMU_GROUP_DMA] = "DMA",
+	[IOMMU_GROUP_DMA_FQ] = "DMA-FQ",     [IOMMU_GROUP_UNMANAGED] = "unmanaged",
+	[IOMMU_GROUP_BLOCKED] = "blocked",   [IOMMU_GROUP_OTHER] = "other",
 };
 
 static const char *const mode_names[] = {
@@ -159,7 +159,7 @@ static enum iommu_vendor iommu_vendor(const struct iommu_state *s)
 static void cmdline_iommu_words(const struct cmdline *cmd, char *buf, size_t size)
 {
 	static const char *const keys[] = { "intel_iommu", "amd_iommu", "iommu",
-					     "iommu.passthrough", "iommu.strict" };
+					    "iommu.passthrough", "iommu.strict" };
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -212,7 +212,8 @@ static bool cmdline_has(const struct cmdline *cmd, const char *key, const char *
 static const char *remedy_passthrough(const struct iommu_state *s, const struct cmdline *cmd)
 {
 	if (iommu_mode(s) == IOMMU_MODE_OFF)
-		return "the IOMMU is off: remove intel_iommu=off/amd_iommu=off/iommu=off (or enable "
+		return "the IOMMU is off: remove intel_iommu=off/amd_iommu=off/iommu=off (or "
+		       "enable "
 		       "VT-d/AMD-Vi in firmware), add iommu=pt, reboot";
 	if (cmdline_has(cmd, "iommu.passthrough", "0") || cmdline_has(cmd, "iommu", "nopt"))
 		return "remove iommu.passthrough=0 / iommu=nopt and add iommu=pt (x86) or "
@@ -238,9 +239,10 @@ static const char *remedy_off(const struct iommu_state *s)
 static const char *remedy_translated(const struct iommu_state *s, const struct cmdline *cmd)
 {
 	if (iommu_mode(s) == IOMMU_MODE_OFF) {
-		if (cmdline_has(cmd, "intel_iommu", "off") || cmdline_has(cmd, "amd_iommu", "off") ||
-		    cmdline_has(cmd, "iommu", "off"))
-			return "remove intel_iommu=off/amd_iommu=off/iommu=off from the kernel command "
+		if (cmdline_has(cmd, "intel_iommu", "off") ||
+		    cmdline_has(cmd, "amd_iommu", "off") || cmdline_has(cmd, "iommu", "off"))
+			return "remove intel_iommu=off/amd_iommu=off/iommu=off from the kernel "
+			       "command "
 			       "line, reboot";
 		return "enable VT-d/AMD-Vi in firmware and add intel_iommu=on (Intel), reboot";
 	}
@@ -282,7 +284,7 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 	else
 		v = VERDICT_FAIL;
 	if (v != VERDICT_PASS)
-		remedy = expect == IOMMU_EXPECT_OFF	    ? remedy_off(s)
+		remedy = expect == IOMMU_EXPECT_OFF	      ? remedy_off(s)
 			 : expect == IOMMU_EXPECT_PASSTHROUGH ? remedy_passthrough(s, cmd)
 							      : remedy_translated(s, cmd);
 	return results_add(rs, v, "iommu.mode", "host", iommu_expect_to_string(expect), actual,

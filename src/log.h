@@ -16,16 +16,16 @@ int log_get_max_level(void);
 int log_internal(int prio, int err, const char *fmt, ...) _printf_(3, 4);
 
 #define log_full_errno(prio, err, ...) log_internal((prio), (err), __VA_ARGS__)
-#define log_full(prio, ...) log_internal((prio), 0, __VA_ARGS__)
+#define log_full(prio, ...)	       log_internal((prio), 0, __VA_ARGS__)
 
-#define log_debug(...) log_full(LOG_DEBUG, __VA_ARGS__)
-#define log_info(...) log_full(LOG_INFO, __VA_ARGS__)
-#define log_notice(...) log_full(LOG_NOTICE, __VA_ARGS__)
+#define log_debug(...)	 log_full(LOG_DEBUG, __VA_ARGS__)
+#define log_info(...)	 log_full(LOG_INFO, __VA_ARGS__)
+#define log_notice(...)	 log_full(LOG_NOTICE, __VA_ARGS__)
 #define log_warning(...) log_full(LOG_WARNING, __VA_ARGS__)
-#define log_error(...) log_full(LOG_ERR, __VA_ARGS__)
+#define log_error(...)	 log_full(LOG_ERR, __VA_ARGS__)
 
-#define log_debug_errno(err, ...) log_full_errno(LOG_DEBUG, (err), __VA_ARGS__)
+#define log_debug_errno(err, ...)   log_full_errno(LOG_DEBUG, (err), __VA_ARGS__)
 #define log_warning_errno(err, ...) log_full_errno(LOG_WARNING, (err), __VA_ARGS__)
-#define log_error_errno(err, ...) log_full_errno(LOG_ERR, (err), __VA_ARGS__)
+#define log_error_errno(err, ...)   log_full_errno(LOG_ERR, (err), __VA_ARGS__)
 
 #define log_oom() log_error_errno(ENOMEM, "Out of memory.")

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define _cleanup_(f) __attribute__((cleanup(f)))
+#define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
+#define _cleanup_(f)   __attribute__((cleanup(f)))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _unused_ __attribute__((unused))
-#define _pure_ __attribute__((pure))
+#define _unused_       __attribute__((unused))
+#define _pure_	       __attribute__((pure))
 
-#define streq(a, b) (strcmp((a), (b)) == 0)
+#define streq(a, b)	(strcmp((a), (b)) == 0)
 #define strneq(a, b, n) (strncmp((a), (b), (n)) == 0)
 
 static inline const char *strempty(const char *s)
@@ -48,18 +48,18 @@ static inline void closedirp(DIR **d)
 }
 
 /* Hand ownership of a pointer to the caller and disarm its cleanup. */
-#define TAKE_PTR(p)                            \
-	({                                     \
-		__typeof__(p) _p_ = (p);       \
-		(p) = NULL;                    \
-		_p_;                           \
+#define TAKE_PTR(p)                      \
+	({                               \
+		__typeof__(p) _p_ = (p); \
+		(p) = NULL;              \
+		_p_;                     \
 	})
 
-#define TAKE_FD(fd)                            \
-	({                                     \
-		int _fd_ = (fd);               \
-		(fd) = -1;                     \
-		_fd_;                          \
+#define TAKE_FD(fd)              \
+	({                       \
+		int _fd_ = (fd); \
+		(fd) = -1;       \
+		_fd_;            \
 	})
 
 /* Free a NULL-terminated string vector. */

@@ -168,7 +168,8 @@ static int do_run(const struct options *o, enum run_mode mode)
 		log_warning("Reverting without the configuration.");
 	if (geteuid() != 0 && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
 		log_error("'%s' changes the host and needs root; 'hostprep check' and "
-			  "'hostprep apply --dry-run' do not.", mode_command(mode));
+			  "'hostprep apply --dry-run' do not.",
+			  mode_command(mode));
 		return -EPERM;
 	}
 	run_init(&run, &root, &cfg, mode);
@@ -299,12 +300,15 @@ static int cmd_acs(const struct options *o)
 }
 
 static const struct command commands[] = {
-	{ "apply", cmd_apply, "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report" },
+	{ "apply", cmd_apply,
+	  "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report" },
 	{ "check", cmd_check, "check               read-only evaluation and report" },
 	{ "status", cmd_status, "status              print the last report (unprivileged)" },
 	{ "revert", cmd_revert, "revert              restore every recorded original value" },
-	{ "config", cmd_config, "config [--validate FILE...]  print the merged config / validate files" },
-	{ "acs", cmd_acs, "acs cmdline         print the pci=config_acs= kernel argument for the policy" },
+	{ "config", cmd_config,
+	  "config [--validate FILE...]  print the merged config / validate files" },
+	{ "acs", cmd_acs,
+	  "acs cmdline         print the pci=config_acs= kernel argument for the policy" },
 };
 
 static void usage(FILE *f)
@@ -313,15 +317,16 @@ static void usage(FILE *f)
 		   "Make a GPU/RDMA host ready for NCCL, GPUDirect and RDMA work.\n\nCommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %s\n", commands[i].help);
-	fprintf(f, "\nOptions:\n"
-		   "  --root DIR       inspect/change the host tree under DIR (default /)\n"
-		   "  --config FILE    use FILE instead of the config search (repeatable)\n"
-		   "  --json           JSON output (schema in docs/report-schema.md)\n"
-		   "  --no-color       no ANSI colour (also NO_COLOR=1)\n"
-		   "  -v, --verbose    debug messages on stderr\n"
-		   "  -h, --help       this help\n"
-		   "      --version    print the version\n\n"
-		   "Exit status: 0 ready, 1 not ready, 2 usage or config error, 3 internal error.\n");
+	fprintf(f,
+		"\nOptions:\n"
+		"  --root DIR       inspect/change the host tree under DIR (default /)\n"
+		"  --config FILE    use FILE instead of the config search (repeatable)\n"
+		"  --json           JSON output (schema in docs/report-schema.md)\n"
+		"  --no-color       no ANSI colour (also NO_COLOR=1)\n"
+		"  -v, --verbose    debug messages on stderr\n"
+		"  -h, --help       this help\n"
+		"      --version    print the version\n\n"
+		"Exit status: 0 ready, 1 not ready, 2 usage or config error, 3 internal error.\n");
 }
 
 enum {
@@ -334,18 +339,16 @@ enum {
 	OPT_VERSION,
 };
 
-static const struct option long_options[] = {
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "validate", no_argument, NULL, OPT_VALIDATE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{}
-};
+static const struct option long_options[] = { { "root", required_argument, NULL, OPT_ROOT },
+					      { "config", required_argument, NULL, OPT_CONFIG },
+					      { "json", no_argument, NULL, OPT_JSON },
+					      { "no-color", no_argument, NULL, OPT_NO_COLOR },
+					      { "dry-run", no_argument, NULL, OPT_DRY_RUN },
+					      { "validate", no_argument, NULL, OPT_VALIDATE },
+					      { "verbose", no_argument, NULL, 'v' },
+					      { "help", no_argument, NULL, 'h' },
+					      { "version", no_argument, NULL, OPT_VERSION },
+					      {} };
 
 static int add_config(struct options *o, char *path)
 {

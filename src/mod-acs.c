@@ -80,8 +80,9 @@ static int acs_revert(struct run *run)
 	int r;
 
 	if (run->pci_err < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored", NULL,
-				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored",
+				    NULL, "cannot enumerate PCI devices: %s",
+				    strerror(-run->pci_err));
 	r = revert_acs(&env, &run->results);
 	if (r < 0)
 		return r;

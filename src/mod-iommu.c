@@ -18,8 +18,7 @@ static int iommu_mod_verify(struct run *run)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "iommu.mode", "host",
 				    iommu_expect_to_string(run->cfg->iommu_expect), NULL,
 				    "cannot read the IOMMU state: %s", strerror(-run->iommu_err));
-	return iommu_verify(&run->iommu, &run->host.cmdline, run->cfg->iommu_expect,
-			    &run->results);
+	return iommu_verify(&run->iommu, &run->host.cmdline, run->cfg->iommu_expect, &run->results);
 }
 
 static void iommu_mod_done(struct run *run)

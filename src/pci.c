@@ -123,7 +123,7 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 	 * is needed.
 	 */
 	b->acc->buscentric = 0;
-	b->acc->writeable = 0;  /* config opened O_RDWR only for the device being written */
+	b->acc->writeable = 0; /* config opened O_RDWR only for the device being written */
 	if (pci_set_param(b->acc, "sysfs.path", b->sysfs_path) < 0 ||
 	    pci_guarded(do_init, b->acc) < 0) {
 		pcib_close(b);
@@ -149,7 +149,8 @@ static struct pci_dev *find_dev(struct pci_backend *b, const char *addr)
 	if (pci_address_parse(addr, &domain, &bus, &dev, &func) < 0)
 		return NULL;
 	for (struct pci_dev *d = b->acc->devices; d; d = d->next)
-		if ((uint32_t)d->domain == domain && d->bus == bus && d->dev == dev && d->func == func)
+		if ((uint32_t)d->domain == domain && d->bus == bus && d->dev == dev &&
+		    d->func == func)
 			return d;
 	return NULL;
 }
@@ -202,7 +203,7 @@ static enum pci_cfg_access probe_cfg_access(struct pci_dev *d)
 
 	/* Without CAP_SYS_ADMIN the kernel hands out the first 64 bytes only. */
 	return pci_read_block(d, PCI_CFG_LEGACY_SIZE, buf, sizeof(buf)) ? PCI_CFG_FULL
-									 : PCI_CFG_LIMITED;
+									: PCI_CFG_LIMITED;
 }
 
 static void fill_caps(struct pci_dev *d, struct pci_dev_info *info)
@@ -212,7 +213,8 @@ static void fill_caps(struct pci_dev *d, struct pci_dev_info *info)
 	info->pcie_type = -1;
 	exp = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	if (exp)
-		info->pcie_type = (pci_read_word(d, exp->addr + PCI_EXP_FLAGS) & PCI_EXP_FLAGS_TYPE) >> 4;
+		info->pcie_type =
+			(pci_read_word(d, exp->addr + PCI_EXP_FLAGS) & PCI_EXP_FLAGS_TYPE) >> 4;
 	acs = pci_find_cap(d, PCI_EXT_CAP_ID_ACS, PCI_CAP_EXTENDED);
 	if (!acs)
 		return;
@@ -260,7 +262,8 @@ static void fill_one(void *p)
 
 static int cmp_dev(const void *a, const void *b)
 {
-	return strcmp(((const struct pci_dev_info *)a)->addr, ((const struct pci_dev_info *)b)->addr);
+	return strcmp(((const struct pci_dev_info *)a)->addr,
+		      ((const struct pci_dev_info *)b)->addr);
 }
 
 /* libpci's parent pointers → indexes, once the array is sorted. */

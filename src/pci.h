@@ -12,19 +12,19 @@
  * under the root prefix, so a fake tree of plain files behaves like the
  * kernel's. Only apply.c (apply and revert) calls pcib_write16().
  */
-#define PCI_ADDR_LEN 16 /* "dddd:bb:dd.f" + NUL; VMD domains have 5 digits */
-#define PCI_EXT_CAP_ACS 0x000d
+#define PCI_ADDR_LEN	    16 /* "dddd:bb:dd.f" + NUL; VMD domains have 5 digits */
+#define PCI_EXT_CAP_ACS	    0x000d
 #define PCI_CFG_LEGACY_SIZE 64 /* what an unprivileged reader sees */
 
 enum pci_cfg_access {
-	PCI_CFG_FULL,    /* the whole config space reads */
+	PCI_CFG_FULL,	 /* the whole config space reads */
 	PCI_CFG_LIMITED, /* only the first 64 bytes: not root (or a broken device) */
 };
 
 struct pci_dev_info {
 	struct pci_ident id;
 	char addr[PCI_ADDR_LEN];
-	int parent; /* index into pci_inventory.devs; -1 on a root bus */
+	int parent;    /* index into pci_inventory.devs; -1 on a root bus */
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
 	enum pci_cfg_access cfg;
 	bool has_acs;

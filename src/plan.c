@@ -119,8 +119,9 @@ static int add_action(struct plan *p, const struct pci_dev_info *d, const struct
 		return -ENOMEM;
 	p->actions = a;
 	a = &p->actions[p->n_actions++];
-	*a = (struct acs_action){ .off = d->acs_off, .cap = d->acs_cap, .old = d->acs_ctrl, .new = want,
-				    .target = t };
+	*a = (struct acs_action){
+		.off = d->acs_off, .cap = d->acs_cap, .old = d->acs_ctrl, .new = want, .target = t
+	};
 	snprintf(a->addr, sizeof(a->addr), "%s", d->addr);
 	return 0;
 }
@@ -199,7 +200,8 @@ int plan_print(const struct plan *p, FILE *f)
 
 		acs_ctrl_describe(a->old, from, sizeof(from));
 		acs_ctrl_describe(a->new, to, sizeof(to));
-		fprintf(f, "  write %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n",
+		fprintf(f,
+			"  write %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n",
 			a->addr, a->off, a->old, a->new, from, to, a->target->rules);
 	}
 	return 0;
@@ -254,7 +256,8 @@ int plan_print_json(const struct plan *p, bool apply_enabled, FILE *f)
 			return -ENOMEM;
 		json_object_array_add(writes, a);
 	}
-	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
 	return 0;
 }

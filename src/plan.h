@@ -11,15 +11,15 @@
 struct acs_target {
 	char addr[PCI_ADDR_LEN];
 	struct acs_mask mask; /* merged over every rule that selects the port */
-	char *rules;          /* "gpu-paths,nics": who asked */
+	char *rules;	      /* "gpu-paths,nics": who asked */
 };
 
 struct acs_action {
 	char addr[PCI_ADDR_LEN];
-	uint16_t off;  /* ACS extended capability offset */
-	uint16_t cap;  /* ACS Capability word */
-	uint16_t old;  /* Control as seen at plan time */
-	uint16_t new;  /* Control the policy wants */
+	uint16_t off; /* ACS extended capability offset */
+	uint16_t cap; /* ACS Capability word */
+	uint16_t old; /* Control as seen at plan time */
+	uint16_t new; /* Control the policy wants */
 	const struct acs_target *target;
 };
 

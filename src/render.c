@@ -16,12 +16,12 @@ enum column {
 
 /* Cells wider than this overflow on their own row instead of widening every row. */
 #define CELL_WIDTH_MAX 40
-#define COLUMN_GAP 2
+#define COLUMN_GAP     2
 
 #define ANSI_RESET "\033[0m"
 
 static const char *const column_titles[_COL_MAX] = {
-	[COL_VERDICT] = "VERDICT", [COL_CHECK] = "CHECK",   [COL_OBJECT] = "OBJECT",
+	[COL_VERDICT] = "VERDICT",   [COL_CHECK] = "CHECK",   [COL_OBJECT] = "OBJECT",
 	[COL_EXPECTED] = "EXPECTED", [COL_ACTUAL] = "ACTUAL",
 };
 
@@ -32,7 +32,7 @@ static const char *const verdict_labels[_VERDICT_MAX] = {
 
 /* unknown is red like fail: both make the host NOT READY; fail is bold. */
 static const char *const verdict_colors[_VERDICT_MAX] = {
-	[VERDICT_PASS] = "\033[32m",    [VERDICT_SKIP] = "\033[90m", [VERDICT_WARN] = "\033[33m",
+	[VERDICT_PASS] = "\033[32m",	[VERDICT_SKIP] = "\033[90m",   [VERDICT_WARN] = "\033[33m",
 	[VERDICT_UNKNOWN] = "\033[31m", [VERDICT_FAIL] = "\033[1;31m",
 };
 

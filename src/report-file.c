@@ -14,7 +14,8 @@
 #define REPORT_FILE "hostprep/report.json"
 /* Far above any real report; stops `status` from slurping a runaway file. */
 #define REPORT_SIZE_MAX (16u * 1024 * 1024)
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define JSON_FLAGS \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 static void json_object_putp(struct json_object **o)
 {
@@ -192,8 +193,8 @@ int report_to_json_string(const struct report *rep, char **ret)
  * Every parse error is logged here, where the offending field is known;
  * "where" is the path prefix ("" or "results[3].") for the message.
  */
-static int get_field(struct json_object *o, const char *where, const char *key,
-		     enum json_type type, struct json_object **ret)
+static int get_field(struct json_object *o, const char *where, const char *key, enum json_type type,
+		     struct json_object **ret)
 {
 	struct json_object *v;
 
@@ -267,8 +268,9 @@ static int result_from_json(struct json_object *o, size_t i, struct results *rs)
 		return r;
 	v = verdict_from_string(verdict);
 	if (v < 0)
-		return log_error_errno(EBADMSG, "Report field '%sverdict' has unknown verdict '%s'.",
-				       where, verdict);
+		return log_error_errno(EBADMSG,
+				       "Report field '%sverdict' has unknown verdict '%s'.", where,
+				       verdict);
 	return results_add(rs, v, check, object, expected, actual, remedy);
 }
 
@@ -296,11 +298,13 @@ static int check_schema(struct json_object *o)
 	int64_t schema;
 
 	if (!json_object_object_get_ex(o, "schema", &v) || !json_object_is_type(v, json_type_int))
-		return log_error_errno(EPROTO, "Report has no integer 'schema' field; not a hostprep report.");
+		return log_error_errno(
+			EPROTO, "Report has no integer 'schema' field; not a hostprep report.");
 	schema = json_object_get_int64(v);
 	if (schema != REPORT_SCHEMA_VERSION)
 		return log_error_errno(EPROTO,
-				       "Report has schema %" PRId64 ", this hostprep reads schema %d only.",
+				       "Report has schema %" PRId64
+				       ", this hostprep reads schema %d only.",
 				       schema, REPORT_SCHEMA_VERSION);
 	return 0;
 }
@@ -321,8 +325,8 @@ static int header_from_json(struct json_object *o, struct report *rep)
 	if (r < 0)
 		return r;
 	if (parse_time(when, &rep->time_sec) < 0)
-		return log_error_errno(EBADMSG, "Report field 'time' is not YYYY-MM-DDTHH:MM:SSZ: '%s'.",
-				       when);
+		return log_error_errno(
+			EBADMSG, "Report field 'time' is not YYYY-MM-DDTHH:MM:SSZ: '%s'.", when);
 	r = get_field(o, "", "apply", json_type_boolean, &v);
 	if (r < 0)
 		return r;
@@ -339,8 +343,10 @@ static int check_count(struct json_object *summary, const char *key, size_t want
 	if (r < 0)
 		return r;
 	if (json_object_get_int64(v) != (int64_t)want)
-		return log_error_errno(EBADMSG, "Report field 'summary.%s' is %" PRId64
-				       " but the results hold %zu.", key, json_object_get_int64(v), want);
+		return log_error_errno(EBADMSG,
+				       "Report field 'summary.%s' is %" PRId64
+				       " but the results hold %zu.",
+				       key, json_object_get_int64(v), want);
 	return 0;
 }
 

@@ -21,12 +21,12 @@ enum verdict {
 };
 
 struct result {
-	char *check;    /* dotted name: "acs", "acs.write", "acs.cmdline", "iommu.mode" */
-	char *object;   /* what was checked: a PCI address, "host", ... */
+	char *check;	/* dotted name: "acs", "acs.write", "acs.cmdline", "iommu.mode" */
+	char *object;	/* what was checked: a PCI address, "host", ... */
 	char *expected; /* what the config asks for, human-readable */
-	char *actual;   /* what was seen */
+	char *actual;	/* what was seen */
 	enum verdict verdict;
-	char *remedy;   /* exact next step for the operator; NULL when none */
+	char *remedy; /* exact next step for the operator; NULL when none */
 };
 
 struct results {
@@ -36,12 +36,12 @@ struct results {
 
 /* A whole run: what the report file stores and `status` reads back. */
 struct report {
-	int schema;        /* REPORT_SCHEMA_VERSION when written by us */
-	char *version;     /* hostprep version that wrote it */
-	char *command;     /* "check", "apply", "apply --dry-run", "revert" */
-	char *host;        /* from <root>/proc/sys/kernel/hostname */
+	int schema;	   /* REPORT_SCHEMA_VERSION when written by us */
+	char *version;	   /* hostprep version that wrote it */
+	char *command;	   /* "check", "apply", "apply --dry-run", "revert" */
+	char *host;	   /* from <root>/proc/sys/kernel/hostname */
 	uint64_t time_sec; /* UNIX time; SOURCE_DATE_EPOCH overrides for tests */
-	bool applied;      /* [Host] Apply=yes was in effect */
+	bool applied;	   /* [Host] Apply=yes was in effect */
 	struct results results;
 };
 
@@ -71,7 +71,7 @@ void report_done(struct report *r);
 /* Exit status for a finished run: 0 ready, 1 not ready. */
 int summary_exit_status(const struct summary *s);
 
-#define EXIT_READY 0
+#define EXIT_READY     0
 #define EXIT_NOT_READY 1
-#define EXIT_USAGE 2
-#define EXIT_INTERNAL 3
+#define EXIT_USAGE     2
+#define EXIT_INTERNAL  3

@@ -86,28 +86,33 @@ bool run_writes(const struct run *run)
 	return run->mode == RUN_REVERT || (run->mode == RUN_APPLY && run->cfg->apply);
 }
 
-#define FOR_EACH_STEP(step)                                                        \
-	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) {                         \
-		int _r;                                                            \
-		if (!modules[i]->step)                                             \
-			continue;                                                  \
-		_r = modules[i]->step(run);                                        \
-		if (_r < 0)                                                        \
-			return _r;                                                 \
+#define FOR_EACH_STEP(step)                                \
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) { \
+		int _r;                                    \
+		if (!modules[i]->step)                     \
+			continue;                          \
+		_r = modules[i]->step(run);                \
+		if (_r < 0)                                \
+			return _r;                         \
 	}
 
 static int run_steps(struct run *run)
 {
-	FOR_EACH_STEP(scan);
+	FOR_EACH_STEP (scan)
+		;
 	/* revert re-scans what it wrote; the plan then says what the host looks like now. */
 	if (run->mode == RUN_REVERT)
-		FOR_EACH_STEP(revert);
-	FOR_EACH_STEP(plan);
+		FOR_EACH_STEP (revert)
+			;
+	FOR_EACH_STEP (plan)
+		;
 	if (run->mode == RUN_DRY_RUN)
 		return 0;
 	if (run_writes(run) && run->mode == RUN_APPLY)
-		FOR_EACH_STEP(apply);
-	FOR_EACH_STEP(verify);
+		FOR_EACH_STEP (apply)
+			;
+	FOR_EACH_STEP (verify)
+		;
 	return 0;
 }
 

@@ -50,9 +50,9 @@ struct run {
 
 struct run_module {
 	const char *name;
-	int (*scan)(struct run *run);   /* read-only; failures become "unknown" results */
-	int (*plan)(struct run *run);   /* pure; -EINVAL = the config cannot work on this host */
-	int (*apply)(struct run *run);  /* writes, then re-scans what it wrote */
+	int (*scan)(struct run *run);  /* read-only; failures become "unknown" results */
+	int (*plan)(struct run *run);  /* pure; -EINVAL = the config cannot work on this host */
+	int (*apply)(struct run *run); /* writes, then re-scans what it wrote */
 	int (*revert)(struct run *run);
 	int (*verify)(struct run *run);
 	void (*done)(struct run *run);

@@ -5,7 +5,7 @@
 #include "selector.h"
 
 #define UPSTREAM_PREFIX "upstream:"
-#define CLASS_PREFIX "class:"
+#define CLASS_PREFIX	"class:"
 
 static int parse_hex(const char *s, size_t len, size_t max_digits, uint32_t *ret)
 {
@@ -16,8 +16,9 @@ static int parse_hex(const char *s, size_t len, size_t max_digits, uint32_t *ret
 	for (size_t i = 0; i < len; i++) {
 		if (!isxdigit((unsigned char)s[i]))
 			return -EINVAL;
-		v = v << 4 | (uint32_t)(isdigit((unsigned char)s[i]) ? s[i] - '0'
-								     : (tolower((unsigned char)s[i]) - 'a' + 10));
+		v = v << 4 | (uint32_t)(isdigit((unsigned char)s[i])
+						? s[i] - '0'
+						: (tolower((unsigned char)s[i]) - 'a' + 10));
 	}
 	*ret = v;
 	return 0;
@@ -114,7 +115,8 @@ int selector_parse(const char *text, struct selector *ret, const char **reason)
 	}
 	if (strneq(s, CLASS_PREFIX, strlen(CLASS_PREFIX)))
 		r = parse_class(s + strlen(CLASS_PREFIX), &sel, reason);
-	else if (strchr(s, '.') && pci_address_parse(s, &sel.domain, &sel.bus, &sel.dev, &sel.func) == 0) {
+	else if (strchr(s, '.') &&
+		 pci_address_parse(s, &sel.domain, &sel.bus, &sel.dev, &sel.func) == 0) {
 		sel.kind = SELECTOR_ADDRESS;
 		r = 0;
 	} else if (strchr(s, '.')) {

@@ -35,8 +35,8 @@ struct selector {
 	bool upstream;
 	uint32_t domain;
 	uint8_t bus, dev, func;
-	int32_t vendor, device;   /* SELECTOR_ANY or the 16-bit id */
-	uint32_t class_value;     /* left-aligned in 24 bits */
+	int32_t vendor, device; /* SELECTOR_ANY or the 16-bit id */
+	uint32_t class_value;	/* left-aligned in 24 bits */
 	uint32_t class_mask;
 };
 

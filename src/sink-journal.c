@@ -77,8 +77,8 @@ static int result_fields(struct fields *fl, const struct result *res, const char
 }
 
 static const char *const count_fields[_VERDICT_MAX] = {
-	[VERDICT_PASS] = "HOSTPREP_PASS",       [VERDICT_SKIP] = "HOSTPREP_SKIP",
-	[VERDICT_WARN] = "HOSTPREP_WARN",       [VERDICT_UNKNOWN] = "HOSTPREP_UNKNOWN",
+	[VERDICT_PASS] = "HOSTPREP_PASS", [VERDICT_SKIP] = "HOSTPREP_SKIP",
+	[VERDICT_WARN] = "HOSTPREP_WARN", [VERDICT_UNKNOWN] = "HOSTPREP_UNKNOWN",
 	[VERDICT_FAIL] = "HOSTPREP_FAIL",
 };
 

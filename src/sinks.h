@@ -44,7 +44,7 @@ int report_format_time(uint64_t sec, char *buf, size_t size);
  * stderr instead. Returns 0 unless out of memory: a sink, not a verdict.
  */
 #define HOSTPREP_SUMMARY_MESSAGE_ID "7f3c2a9e5b1d4c6f8a0e2b4d6f8a1c3e"
-#define HOSTPREP_RESULT_MESSAGE_ID "b2e8d4f6a1c34e5b9d7f0a2c4e6b8d10"
+#define HOSTPREP_RESULT_MESSAGE_ID  "b2e8d4f6a1c34e5b9d7f0a2c4e6b8d10"
 int sink_journal(const struct report *r);
 /* sd_notify(STATUS=<summary>); a no-op outside systemd. */
 int sink_notify(const struct report *r);
