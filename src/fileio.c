@@ -55,22 +55,6 @@ int read_one_line(const char *path, char **ret)
 	return 0;
 }
 
-int read_ulong(const char *path, unsigned long *ret)
-{
-	_cleanup_(freep) char *s = NULL;
-	char *end;
-	int r;
-
-	r = read_one_line(path, &s);
-	if (r < 0)
-		return r;
-	errno = 0;
-	*ret = strtoul(s, &end, 0);
-	if (errno || end == s || *end)
-		return -EINVAL;
-	return 0;
-}
-
 int fsync_parent_dir(const char *path)
 {
 	_cleanup_(freep) char *copy = strdup(path);

@@ -9,8 +9,6 @@
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size);
 /* Read the first line of a sysfs-style attribute, trailing whitespace stripped. */
 int read_one_line(const char *path, char **ret);
-/* Parse an attribute holding a hex (0x...) or decimal unsigned number. */
-int read_ulong(const char *path, unsigned long *ret);
 
 /* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir). */
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);

@@ -10,11 +10,6 @@ void log_set_max_level(int prio)
 	max_level = prio;
 }
 
-int log_get_max_level(void)
-{
-	return max_level;
-}
-
 int log_internal(int prio, int err, const char *fmt, ...)
 {
 	int saved = errno;

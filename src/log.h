@@ -12,7 +12,6 @@
  * and %m in the format prints strerror(err).
  */
 void log_set_max_level(int prio);
-int log_get_max_level(void);
 int log_internal(int prio, int err, const char *fmt, ...) _printf_(3, 4);
 
 #define log_full_errno(prio, err, ...) log_internal((prio), (err), __VA_ARGS__)

@@ -13,8 +13,6 @@
 #define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
 #define _cleanup_(f)   __attribute__((cleanup(f)))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _unused_       __attribute__((unused))
-#define _pure_	       __attribute__((pure))
 
 #define streq(a, b)	(strcmp((a), (b)) == 0)
 #define strneq(a, b, n) (strncmp((a), (b), (n)) == 0)
@@ -70,9 +68,4 @@ static inline void strv_free(char **v)
 	for (char **s = v; *s; s++)
 		free(*s);
 	free(v);
-}
-
-static inline void strv_freep(char ***v)
-{
-	strv_free(*v);
 }

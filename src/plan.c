@@ -5,7 +5,6 @@
 #include "plan.h"
 
 enum pick {
-	PICK_NONE = 0,
 	PICK_UPSTREAM = 1,
 	PICK_EXPLICIT = 2,
 };
@@ -48,20 +47,16 @@ static int append_rule_name(struct acs_target *t, const char *name)
 	return 0;
 }
 
-static int conflict(const struct config *c, const struct acs_target *t, const struct acs_rule *r)
+static int conflict(const struct acs_target *t, const struct acs_rule *r)
 {
 	char have[ACS_MASK_BITS + 1], want[ACS_MASK_BITS + 1];
-	const struct acs_rule *first = NULL;
 
-	for (size_t i = 0; i < c->n_acs && !first; i++)
-		if (strstr(t->rules, c->acs[i].name) && &c->acs[i] != r)
-			first = &c->acs[i];
 	acs_mask_format(&t->mask, have);
 	acs_mask_format(&r->mask, want);
 	log_error("%s:%u: rule '%s' (Mask=%s) and rule '%s' at %s:%u (Mask=%s) both select %s and "
 		  "force an ACS bit both ways; narrow a Select= or add an Exclude=",
-		  r->at.file, r->at.line, r->name, want, first ? first->name : t->rules,
-		  first ? first->at.file : "?", first ? first->at.line : 0, have, t->addr);
+		  r->at.file, r->at.line, r->name, want, t->first->name, t->first->at.file,
+		  t->first->at.line, have, t->addr);
 	return -EINVAL;
 }
 
@@ -76,8 +71,8 @@ static int add_idle(struct plan *p, const struct acs_rule *r)
 	return 0;
 }
 
-static int add_rule(const struct config *c, const struct acs_rule *r,
-		    const struct pci_inventory *inv, struct acs_target *by_dev, struct plan *p)
+static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
+		    struct acs_target *by_dev, struct plan *p)
 {
 	size_t picked = 0;
 
@@ -98,8 +93,9 @@ static int add_rule(const struct config *c, const struct acs_rule *r,
 		if (!t->rules) {
 			snprintf(t->addr, sizeof(t->addr), "%s", inv->devs[i].addr);
 			t->mask = r->mask;
+			t->first = r;
 		} else if (acs_mask_merge(&t->mask, &r->mask) < 0)
-			return conflict(c, t, r);
+			return conflict(t, r);
 		q = append_rule_name(t, r->name);
 		if (q < 0)
 			return q;
@@ -170,7 +166,7 @@ int plan_build(const struct config *c, const struct pci_inventory *inv, struct p
 		return -ENOMEM;
 	for (size_t i = 0; i < c->n_acs && r >= 0; i++)
 		if (c->acs[i].enabled)
-			r = add_rule(c, &c->acs[i], inv, by_dev, &p);
+			r = add_rule(&c->acs[i], inv, by_dev, &p);
 	if (r >= 0)
 		r = collect(&p, inv, by_dev);
 	targets_free(by_dev, inv->n);

@@ -10,8 +10,9 @@
  */
 struct acs_target {
 	char addr[PCI_ADDR_LEN];
-	struct acs_mask mask; /* merged over every rule that selects the port */
-	char *rules;	      /* "gpu-paths,nics": who asked */
+	struct acs_mask mask;	      /* merged over every rule that selects the port */
+	char *rules;		      /* "gpu-paths,nics": who asked */
+	const struct acs_rule *first; /* the first of them, named in conflict messages */
 };
 
 struct acs_action {
