@@ -12,6 +12,13 @@
  * and %m in the format prints strerror(err).
  */
 void log_set_max_level(int prio);
+/*
+ * The first error logged since the start (whatever the max level), and how
+ * many errors there were: a run that fails on its configuration still puts
+ * the reason into the report, so `status` never serves a stale verdict.
+ */
+const char *log_first_error(void);
+unsigned log_error_count(void);
 int log_internal(int prio, int err, const char *fmt, ...) _printf_(3, 4);
 
 #define log_full_errno(prio, err, ...) log_internal((prio), (err), __VA_ARGS__)

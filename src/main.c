@@ -9,6 +9,7 @@
 
 #include "acs-verify.h"
 #include "config.h"
+#include "fileio.h"
 #include "log.h"
 #include "run.h"
 #include "sinks.h"
@@ -57,6 +58,20 @@ static uint64_t report_time(void)
 	return (uint64_t)time(NULL);
 }
 
+/* A --root that is not a directory is a usage error (exit 2), never an empty host. */
+static int open_root(const struct options *o, struct sysroot *root)
+{
+	int r = sysroot_init(root, o->root);
+
+	if (r == -ENOMEM)
+		return log_oom();
+	if (r < 0) {
+		log_error_errno(r, "Invalid --root '%s': %m", o->root);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_config(const struct options *o, const struct sysroot *root, unsigned flags,
 		       struct config *c)
 {
@@ -99,6 +114,111 @@ static int build_report(struct run *run, struct report *rep)
 	return 0;
 }
 
+static char *root_hostname(const struct sysroot *root)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_PROC, "sys/kernel/hostname");
+	char *name = NULL;
+
+	if (!path || read_one_line(path, &name) < 0)
+		return strdup("unknown");
+	return name;
+}
+
+/*
+ * A report of one result about the run itself: the run could not evaluate
+ * the host (config error, internal error), or is still changing it. It
+ * replaces the last report, so `status` never serves a verdict that a later
+ * run has overtaken.
+ */
+static int run_report(const struct sysroot *root, enum run_mode mode, bool applied,
+		      const struct result *res, struct report *rep)
+{
+	*rep = (struct report){
+		.schema = REPORT_SCHEMA_VERSION,
+		.version = strdup(HOSTPREP_VERSION),
+		.command = strdup(mode_command(mode)),
+		.host = root_hostname(root),
+		.time_sec = report_time(),
+		.applied = applied,
+	};
+	if (!rep->version || !rep->command || !rep->host) {
+		report_done(rep);
+		return -ENOMEM;
+	}
+	return results_add(&rep->results, res->verdict, res->check, res->object, res->expected,
+			   res->actual, res->remedy);
+}
+
+/* Only root writes the report file; the journal and sd_notify hear about it either way. */
+static void publish(const struct sysroot *root, const struct report *rep)
+{
+	int r;
+
+	if (geteuid() == 0) {
+		r = report_write(rep, root);
+		if (r < 0)
+			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
+	}
+	if (sysroot_is_host(root))
+		(void)sink_journal(rep);
+	(void)sink_notify(rep);
+}
+
+static void publish_run_failure(const struct sysroot *root, enum run_mode mode, bool applied,
+				int err)
+{
+	_cleanup_(report_done) struct report rep = {};
+	_cleanup_(freep) char *actual = NULL;
+	const char *why = log_first_error();
+	unsigned more = log_error_count() > 1 ? log_error_count() - 1 : 0;
+	bool config = err == -EINVAL || err == -EPERM;
+	struct result res = {
+		.verdict = config ? VERDICT_FAIL : VERDICT_UNKNOWN,
+		.check = config ? "config" : "run",
+		.object = config ? "configuration" : "host",
+		.expected = config ? "valid" : "finished",
+		.remedy =
+			config ? "fix the configuration (hostprep config --validate FILE shows "
+				 "every error), then systemctl restart hostprep"
+			       : "see the journal of hostprep.service; report a bug if it persists",
+	};
+
+	if (mode == RUN_DRY_RUN)
+		return; /* a dry run writes nothing, its own report included */
+	if (asprintf(&actual, "%s%s", why ? why : strerror(-err),
+		     more ? " (and more errors: see the journal)" : "") < 0)
+		return;
+	res.actual = actual;
+	if (run_report(root, mode, applied, &res, &rep) >= 0)
+		publish(root, &rep);
+}
+
+/* Written before the first hardware write: a run killed half-way leaves "not finished". */
+static void publish_in_progress(const struct sysroot *root, enum run_mode mode)
+{
+	_cleanup_(report_done) struct report rep = {};
+	_cleanup_(freep) char *actual = NULL;
+	struct result res = {
+		.verdict = VERDICT_UNKNOWN,
+		.check = "run",
+		.object = "host",
+		.expected = "finished",
+		.remedy = "wait for it, or run it again: hostprep apply (or systemctl restart "
+			  "hostprep)",
+	};
+
+	if (geteuid() != 0)
+		return;
+	if (asprintf(&actual,
+		     "'%s' (pid %d) started and has not finished: still running, or killed "
+		     "before it could report",
+		     mode_command(mode), (int)getpid()) < 0)
+		return;
+	res.actual = actual;
+	if (run_report(root, mode, true, &res, &rep) >= 0)
+		(void)report_write(&rep, root);
+}
+
 static int render(const struct options *o, const struct report *rep)
 {
 	int r = o->json ? render_json(rep, stdout) : render_text(rep, stdout, use_color(o));
@@ -116,14 +236,7 @@ static int emit(const struct options *o, const struct sysroot *root, struct repo
 	r = render(o, rep);
 	if (r < 0)
 		return log_error_errno(r, "Failed to print the report: %m");
-	if (geteuid() == 0) {
-		r = report_write(rep, root);
-		if (r < 0)
-			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
-	}
-	if (sysroot_is_host(root))
-		(void)sink_journal(rep);
-	(void)sink_notify(rep);
+	publish(root, rep);
 	results_summarize(&rep->results, &s);
 	return summary_exit_status(&s);
 }
@@ -156,14 +269,16 @@ static int do_run(const struct options *o, enum run_mode mode)
 	unsigned flags = 0;
 	int r;
 
-	r = sysroot_init(&root, o->root);
+	r = open_root(o, &root);
 	if (r < 0)
-		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+		return r;
 	if (geteuid() == 0 && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
 	r = load_config(o, &root, flags, &cfg);
-	if (r < 0 && mode != RUN_REVERT)
+	if (r < 0 && mode != RUN_REVERT) {
+		publish_run_failure(&root, mode, false, r);
 		return r;
+	}
 	if (r < 0) /* revert is the way back: a broken config must not block it */
 		log_warning("Reverting without the configuration.");
 	if (geteuid() != 0 && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
@@ -173,11 +288,15 @@ static int do_run(const struct options *o, enum run_mode mode)
 		return -EPERM;
 	}
 	run_init(&run, &root, &cfg, mode);
+	if (run_writes(&run))
+		publish_in_progress(&root, mode);
 	r = run_execute(&run);
 	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
 		r = print_plan(o, &run);
 	if (r < 0 || mode == RUN_DRY_RUN) {
 		run_done(&run);
+		if (r < 0)
+			publish_run_failure(&root, mode, cfg.apply, r);
 		return r < 0 ? r : EXIT_READY;
 	}
 	r = build_report(&run, &rep);
@@ -213,16 +332,24 @@ static int cmd_status(const struct options *o)
 	struct summary s;
 	int r;
 
-	r = sysroot_init(&root, o->root);
+	r = open_root(o, &root);
 	if (r < 0)
-		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+		return r;
 	r = report_read(&rep, &root);
 	if (r == -ENOENT) {
-		log_error("No report yet: hostprep.service has not run; try 'hostprep check'.");
+		log_error("No report yet: hostprep has not finished a run since boot; try "
+			  "'hostprep check'.");
 		return EXIT_NOT_READY;
 	}
-	if (r < 0)
-		return log_error_errno(r, "Failed to read the last report: %m");
+	if (r == -ENOMEM)
+		return log_oom();
+	if (r < 0) {
+		/* Damaged or unreadable: what it said cannot be trusted, so the host is not ready.
+		 */
+		log_error_errno(r, "Cannot use the last report: %m; not ready until hostprep runs "
+				   "again (hostprep check).");
+		return EXIT_NOT_READY;
+	}
 	r = render(o, &rep);
 	results_summarize(&rep.results, &s);
 	report_done(&rep);
@@ -236,9 +363,9 @@ static int cmd_config(const struct options *o)
 	struct options v = *o;
 	int r;
 
-	r = sysroot_init(&root, o->root);
+	r = open_root(o, &root);
 	if (r < 0)
-		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+		return r;
 	if (o->validate) {
 		if (o->n_args == 0) {
 			log_error("config --validate needs at least one FILE.");
@@ -273,9 +400,9 @@ static int cmd_acs(const struct options *o)
 		log_error("usage: hostprep acs cmdline");
 		return -EINVAL;
 	}
-	r = sysroot_init(&root, o->root);
+	r = open_root(o, &root);
 	if (r < 0)
-		return log_error_errno(r, "Invalid --root '%s': %m", o->root);
+		return r;
 	r = load_config(o, &root, 0, &cfg);
 	if (r < 0)
 		return r;

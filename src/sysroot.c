@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdarg.h>
+#include <sys/stat.h>
 
 #include "sysroot.h"
 
@@ -13,6 +14,27 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_LIB_MODULES] = "/lib/modules",
 };
 
+/*
+ * A --root that does not exist is a typo, not an empty host: without this
+ * check a run would report an empty tree as ready and create run/hostprep
+ * below the typo.
+ */
+static int sysroot_check(struct sysroot *r)
+{
+	struct stat st;
+	int err = 0;
+
+	if (r->dir[0] == '\0')
+		return 0;
+	if (stat(r->dir, &st) < 0)
+		err = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = -ENOTDIR;
+	if (err < 0)
+		sysroot_done(r);
+	return err;
+}
+
 int sysroot_init(struct sysroot *r, const char *dir)
 {
 	size_t n;
@@ -24,13 +46,13 @@ int sysroot_init(struct sysroot *r, const char *dir)
 	/* A relative --root is resolved once, so no path depends on a later chdir. */
 	r->dir = dir[0] == '/' ? strdup(dir) : realpath(dir, NULL);
 	if (!r->dir && dir[0] != '/')
-		return -errno;
+		return -errno; /* realpath(): ENOENT for a relative root that does not exist */
 	if (!r->dir)
 		return -ENOMEM;
 	n = strlen(r->dir);
 	while (n > 0 && r->dir[n - 1] == '/')
 		r->dir[--n] = '\0';
-	return 0;
+	return sysroot_check(r);
 }
 
 void sysroot_done(struct sysroot *r)

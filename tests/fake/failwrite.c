@@ -6,12 +6,15 @@
  * Covers pwrite/pwrite64/write/pwritev/pwritev2. Build:
  *   cc -shared -fPIC -o failwrite.so failwrite.c -ldl
  * FAILWRITE_LOG=FILE appends one line per refused write.
+ * FAILWRITE_KILL=1 instead kills the process (SIGKILL) at its first write to
+ * a config file: a crash at the worst moment, after the original is recorded.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/types.h>
@@ -33,6 +36,8 @@ static int is_config_fd(int fd)
 	base = base ? base + 1 : path;
 	if (strcmp(base, "config") != 0)
 		return 0;
+	if (getenv("FAILWRITE_KILL"))
+		raise(SIGKILL);
 	{
 		const char *log = getenv("FAILWRITE_LOG");
 		if (log) {
