@@ -53,41 +53,41 @@ static ssize_t mask(int fd, void *buf, ssize_t got, off_t off)
 	return got;
 }
 
-#define OPEN_WRAPPER(name)                                                             \
-	int name(const char *path, int flags, ...)                                     \
-	{                                                                              \
-		static int (*real)(const char *, int, ...);                            \
-		mode_t mode = 0;                                                       \
-		if (!real)                                                             \
+#define OPEN_WRAPPER(name)                                                               \
+	int name(const char *path, int flags, ...)                                       \
+	{                                                                                \
+		static int (*real)(const char *, int, ...);                              \
+		mode_t mode = 0;                                                         \
+		if (!real)                                                               \
 			real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-		if (flags & O_CREAT) {                                                 \
-			va_list ap;                                                    \
-			va_start(ap, flags);                                           \
-			mode = va_arg(ap, mode_t);                                     \
-			va_end(ap);                                                    \
-		}                                                                      \
-		note_open(path);                                                       \
-		return real(path, flags, mode);                                        \
+		if (flags & O_CREAT) {                                                   \
+			va_list ap;                                                      \
+			va_start(ap, flags);                                             \
+			mode = va_arg(ap, mode_t);                                       \
+			va_end(ap);                                                      \
+		}                                                                        \
+		note_open(path);                                                         \
+		return real(path, flags, mode);                                          \
 	}
 
 OPEN_WRAPPER(open)
 OPEN_WRAPPER(open64)
 
-#define OPENAT_WRAPPER(name)                                                              \
-	int name(int dirfd, const char *path, int flags, ...)                             \
-	{                                                                                 \
-		static int (*real)(int, const char *, int, ...);                          \
-		mode_t mode = 0;                                                          \
-		if (!real)                                                                \
+#define OPENAT_WRAPPER(name)                                                                  \
+	int name(int dirfd, const char *path, int flags, ...)                                 \
+	{                                                                                     \
+		static int (*real)(int, const char *, int, ...);                              \
+		mode_t mode = 0;                                                              \
+		if (!real)                                                                    \
 			real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-		if (flags & O_CREAT) {                                                    \
-			va_list ap;                                                       \
-			va_start(ap, flags);                                              \
-			mode = va_arg(ap, mode_t);                                        \
-			va_end(ap);                                                       \
-		}                                                                         \
-		note_open(path);                                                          \
-		return real(dirfd, path, flags, mode);                                    \
+		if (flags & O_CREAT) {                                                        \
+			va_list ap;                                                           \
+			va_start(ap, flags);                                                  \
+			mode = va_arg(ap, mode_t);                                            \
+			va_end(ap);                                                           \
+		}                                                                             \
+		note_open(path);                                                              \
+		return real(dirfd, path, flags, mode);                                        \
 	}
 
 OPENAT_WRAPPER(openat)
@@ -98,7 +98,7 @@ ssize_t pread(int fd, void *buf, size_t count, off_t off)
 	static ssize_t (*real)(int, void *, size_t, off_t);
 
 	if (!real)
-		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+		real = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
 	return mask(fd, buf, real(fd, buf, count, off), off);
 }
 
@@ -107,6 +107,6 @@ ssize_t pread64(int fd, void *buf, size_t count, off64_t off)
 	static ssize_t (*real)(int, void *, size_t, off64_t);
 
 	if (!real)
-		real = (ssize_t (*)(int, void *, size_t, off64_t))dlsym(RTLD_NEXT, "pread64");
+		real = (ssize_t(*)(int, void *, size_t, off64_t))dlsym(RTLD_NEXT, "pread64");
 	return mask(fd, buf, real(fd, buf, count, off), off);
 }
