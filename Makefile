@@ -19,7 +19,7 @@ CATALOGDIR ?= /usr/lib/systemd/catalog
 DOCDIR     ?= $(PREFIX)/share/doc/hostprep
 
 CC       ?= cc
-PKGS     := libpci libkmod libsystemd inih json-c
+PKGS     := libpci libkmod libsystemd inih json-c zlib
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-unused-parameter -Wno-format-nonliteral

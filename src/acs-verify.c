@@ -36,6 +36,57 @@ static const char *drift_remedy(bool apply_enabled, bool boot_form)
 	       "hostprep apply";
 }
 
+const char *acs_write_refused_remedy(const char *osrelease)
+{
+	if (kernel_has_config_acs(osrelease))
+		return "config space cannot be written at runtime here: put the policy on the "
+		       "kernel command line (hostprep acs cmdline), or boot without lockdown";
+	return "config space cannot be written at runtime here: boot without kernel lockdown "
+	       "(it follows Secure Boot), or a 6.11+ kernel with pci=config_acs=";
+}
+
+/* This run's own result of a check on a port, if any. */
+static const struct result *find_result(const struct results *rs, const char *check,
+					const char *addr, enum verdict v)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (streq(rs->items[i].check, check) && streq(rs->items[i].object, addr) &&
+		    rs->items[i].verdict == v)
+			return &rs->items[i];
+	return NULL;
+}
+
+/*
+ * One cause, one remedy: a port this run just failed to write keeps the write's remedy,
+ * and one that revert restored on purpose is no drift. Only otherwise did something
+ * else (hotplug, reset, resume, driver bind) rewrite ACS.
+ */
+static const char *port_remedy(const struct results *rs, const char *addr, bool apply_enabled,
+			       bool boot_form)
+{
+	const struct result *w = find_result(rs, "acs.write", addr, VERDICT_FAIL);
+
+	if (w)
+		return w->remedy ? w->remedy : "see the acs.write result for this port";
+	if (find_result(rs, "acs.revert", addr, VERDICT_PASS))
+		return "restored on purpose by hostprep revert; hostprep apply applies the "
+		       "policy again";
+	return drift_remedy(apply_enabled, boot_form);
+}
+
+bool acs_writes_refused(const struct results *rs, const char *osrelease)
+{
+	const char *refused = acs_write_refused_remedy(osrelease);
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->items[i].verdict == VERDICT_FAIL && rs->items[i].remedy &&
+		    (streq(rs->items[i].check, "acs.write") ||
+		     streq(rs->items[i].check, "acs.revert")) &&
+		    streq(rs->items[i].remedy, refused))
+			return true;
+	return false;
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
 		      bool apply_enabled, bool boot_form, struct results *rs)
 {
@@ -59,8 +110,8 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
 				    d->acs_ctrl, bits);
 	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
-			    drift_remedy(apply_enabled, boot_form), "0x%04x (%s)", d->acs_ctrl,
-			    bits);
+			    port_remedy(rs, t->addr, apply_enabled, boot_form), "0x%04x (%s)",
+			    d->acs_ctrl, bits);
 }
 
 /* A rule that matches nothing is usually a typo or the wrong host: say so. */
@@ -209,11 +260,12 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		return r;
 	/* An older kernel ignores the argument, present or not. */
 	if (!kernel_has_config_acs(osrelease))
-		return results_addf(
-			rs, VERDICT_SKIP, "acs.cmdline", "host", "pci=config_acs= at boot", NULL,
-			"kernel %s predates pci=config_acs (6.11): the runtime write at "
-			"every boot is the only way",
-			osrelease);
+		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host",
+				    "pci=config_acs= at boot", NULL,
+				    "kernel %s predates pci=config_acs (6.11)%s", osrelease,
+				    acs_writes_refused(rs, osrelease)
+					    ? " and refuses runtime writes: see acs.write"
+					    : ": the runtime write at every boot is the only way");
 	if (r == -EACCES)
 		return results_add(
 			rs, VERDICT_UNKNOWN, "acs.cmdline", "host", "pci=config_acs= at boot",
@@ -241,7 +293,9 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		return -ENOMEM;
 	return results_addf(
 		rs, VERDICT_WARN, "acs.cmdline", "host", "pci=config_acs= at boot", remedy,
-		"missing for %zu of %zu ports: a hotplug, reset or resume undoes the runtime "
-		"write until the next apply",
-		missing, ports);
+		"missing for %zu of %zu ports: %s", missing, ports,
+		acs_writes_refused(rs, osrelease)
+			? "runtime writes are refused here, only the boot-time argument sets ACS"
+			: "a hotplug, reset or resume undoes the runtime write until the next "
+			  "apply");
 }

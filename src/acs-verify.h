@@ -21,3 +21,8 @@ int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, ch
 /* One "acs.cmdline" result: does the running kernel's command line carry it. */
 int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		       const struct cmdline *cmd, const char *osrelease, struct results *rs);
+
+/* The one remedy for a config-space write the kernel refused (lockdown), for every result. */
+const char *acs_write_refused_remedy(const char *osrelease);
+/* Did this run's acs.write/acs.revert results see the kernel refuse a write? */
+bool acs_writes_refused(const struct results *rs, const char *osrelease);

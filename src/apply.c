@@ -1,92 +1,200 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
+#include <inttypes.h>
 
+#include "acs-verify.h"
 #include "apply.h"
-#include "fileio.h"
 #include "log.h"
-
-#define STATE_DIR	   "hostprep"
-#define RECORD_NAME	   "hostprep/acs-originals"
-#define LOCK_NAME	   "hostprep/lock"
-#define RECORD_MAX_ENTRIES 4096
+#include "record.h"
 
 #define DEVPATH_MAX 512
 
+/*
+ * ACS Control bits by capability (PCIe 6.0, 7.7.8): bits 0..6 are the
+ * controls of Capability bits 0..6; bits 7..12 (I/O Request Blocking, DSP
+ * and USP Memory Target Access, Unclaimed Request Redirect) exist only with
+ * ACS Enhanced Capability (Capability bit 7); bits 13..15 are reserved.
+ */
+#define ACS_CAP_ENHANCED       0x0080u
+#define ACS_CTRL_ENHANCED_BITS 0x1f80u
+#define ACS_CTRL_RESERVED_BITS 0xe000u
+#define PCI_CFG_NOT_RESPONDING 0xffffu
+
+/* One "acs" line: the Control word hostprep found before its first write to the port. */
 struct original {
 	char addr[PCI_ADDR_LEN];
 	unsigned off;
 	uint16_t ctrl;
-	char devpath[DEVPATH_MAX]; /* the device's sysfs directory; "" in older records */
+	char devpath[DEVPATH_MAX]; /* the device's sysfs directory; "" when unknown */
 };
 
-struct record {
-	struct original *v;
-	size_t n;
-	char **bad; /* lines we cannot parse: kept verbatim, never dropped */
-	size_t n_bad;
+enum line_use {
+	LINE_ORIGINAL, /* intact, a valid acs line: restored */
+	LINE_LEGACY,   /* a valid 0.1.0 acs line without checksum: reported, not restored */
+	LINE_INVALID,  /* allowed bytes but not a valid acs line */
+	LINE_BAD,      /* failed the record's integrity check */
+	LINE_OTHER,    /* intact, another kind: its owner's business */
 };
 
-static void record_done(struct record *r)
+/* The record as the acs module sees it: each line's use, and its fields when it has any. */
+struct acs_record {
+	struct record rec;
+	struct original *o; /* parallel to rec.lines */
+	enum line_use *use;
+};
+
+static void acs_record_done(struct acs_record *ar)
 {
-	free(r->v);
-	for (size_t i = 0; i < r->n_bad; i++)
-		free(r->bad[i]);
-	free(r->bad);
-	*r = (struct record){};
+	record_done(&ar->rec);
+	free(ar->o);
+	free(ar->use);
+	*ar = (struct acs_record){};
 }
 
-static int record_push(struct record *rec, const struct original *o)
+static uint16_t ctrl_allowed(uint16_t cap)
 {
-	struct original *v = reallocarray(rec->v, rec->n + 1, sizeof(*v));
+	return (cap & ACS_POLICY_BITS) | (cap & ACS_CAP_ENHANCED ? ACS_CTRL_ENHANCED_BITS : 0);
+}
 
-	if (!v)
-		return -ENOMEM;
-	rec->v = v;
-	rec->v[rec->n++] = *o;
+/* The 0.1.0 form, to recognise its lines; new lines always carry a path field and a seal. */
+static int format_original(const struct original *o, bool legacy, char *buf, size_t size)
+{
+	if (legacy)
+		return snprintf(buf, size, "acs %s 0x%03x 0x%04x%s%s", o->addr, o->off, o->ctrl,
+				o->devpath[0] ? " " : "", o->devpath);
+	return snprintf(buf, size, "acs %s 0x%03x 0x%04x %s", o->addr, o->off, o->ctrl,
+			o->devpath[0] ? o->devpath : "-");
+}
+
+/* "0x" and exactly n lowercase hex digits. */
+static int parse_hex_field(const char *s, size_t n, unsigned *ret)
+{
+	if (strlen(s) != n + 2 || !strneq(s, "0x", 2))
+		return -EBADMSG;
+	for (size_t i = 2; i < n + 2; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return -EBADMSG;
+	*ret = (unsigned)strtoul(s + 2, NULL, 16);
 	return 0;
 }
 
-static int record_keep_bad(struct record *rec, const char *path, const char *line)
+/* Split at single spaces into at most max fields. */
+static size_t split_fields(char *s, char **f, size_t max)
 {
-	char **v = reallocarray(rec->bad, rec->n_bad + 1, sizeof(char *));
+	size_t n = 0;
 
-	if (!v)
-		return -ENOMEM;
-	rec->bad = v;
-	rec->bad[rec->n_bad] = strdup(line);
-	if (!rec->bad[rec->n_bad])
-		return -ENOMEM;
-	rec->n_bad++;
-	log_warning("%s: cannot parse '%s', keeping it for the operator", path, line);
-	return 0;
+	for (char *p = s; n < max; p++) {
+		f[n++] = p;
+		p = strchr(p, ' ');
+		if (!p)
+			return n;
+		*p = '\0';
+	}
+	return max + 1; /* more fields than the format has */
 }
 
-static int record_parse_line(const char *line, struct original *o)
+static int fields_to_original(char **f, size_t n, bool legacy, struct original *o)
 {
-	char addr[PCI_ADDR_LEN];
-	unsigned off, ctrl;
 	uint32_t dom;
-	uint8_t b, d, f;
+	uint8_t b, d, fn;
+	unsigned off, ctrl;
 
-	int end = 0;
-
-	if (sscanf(line, "acs %15s 0x%x 0x%x%n", addr, &off, &ctrl, &end) != 3 ||
-	    pci_address_parse(addr, &dom, &b, &d, &f) < 0 || off < 0x100 || off > 0xffc ||
-	    ctrl > 0xffff)
+	if (n < 4 || n > 5 || (!legacy && n != 5) || !streq(f[0], "acs") ||
+	    strlen(f[1]) >= PCI_ADDR_LEN || pci_address_parse(f[1], &dom, &b, &d, &fn) < 0 ||
+	    parse_hex_field(f[2], 3, &off) < 0 || parse_hex_field(f[3], 4, &ctrl) < 0)
 		return -EBADMSG;
-	memcpy(o->addr, addr, sizeof(o->addr));
-	o->off = off;
-	o->ctrl = (uint16_t)ctrl;
-	o->devpath[0] = '\0';
-	if (line[end] == '\0')
+	*o = (struct original){ .off = off, .ctrl = (uint16_t)ctrl };
+	strcpy(o->addr, f[1]);
+	if (n == 4 || (!legacy && streq(f[4], "-")))
 		return 0;
-	if (line[end] != ' ' || line[end + 1] != '/' || strlen(line + end + 1) >= DEVPATH_MAX ||
-	    strchr(line + end + 1, ' '))
+	if (f[4][0] != '/' || strlen(f[4]) >= DEVPATH_MAX)
 		return -EBADMSG;
-	strcpy(o->devpath, line + end + 1);
+	strcpy(o->devpath, f[4]);
 	return 0;
+}
+
+/*
+ * Exact format: every field fully consumed and fixed-width where it can be,
+ * and the line must be what we would write for those values (canonical
+ * address, lowercase, single spaces). Then the values must make sense.
+ */
+static int parse_original(const char *body, bool legacy, struct original *o)
+{
+	_cleanup_(freep) char *copy = strdup(body);
+	char again[RECORD_LINE_MAX + 1], *f[5];
+	size_t n;
+
+	if (!copy)
+		return -ENOMEM;
+	n = split_fields(copy, f, ARRAY_SIZE(f));
+	if (fields_to_original(f, n, legacy, o) < 0)
+		return -EBADMSG;
+	format_original(o, legacy, again, sizeof(again));
+	if (!streq(again, body))
+		return -EBADMSG;
+	if (o->off < 0x100 || o->off > 0xff8 || (o->off & 3) || (o->ctrl & ACS_CTRL_RESERVED_BITS))
+		return -EBADMSG;
+	return 0;
+}
+
+static int classify_line(struct acs_record *ar, size_t i)
+{
+	const struct record_line *l = &ar->rec.lines[i];
+	int r;
+
+	if (l->state == RECORD_LINE_BAD) {
+		ar->use[i] = LINE_BAD;
+		return 0;
+	}
+	if (l->state == RECORD_LINE_INTACT && !record_line_is(l, "acs")) {
+		ar->use[i] = LINE_OTHER;
+		return 0;
+	}
+	r = parse_original(l->body, l->state == RECORD_LINE_UNSIGNED, &ar->o[i]);
+	if (r == -ENOMEM)
+		return r;
+	ar->use[i] = r < 0				? LINE_INVALID
+		     : l->state == RECORD_LINE_UNSIGNED ? LINE_LEGACY
+							: LINE_ORIGINAL;
+	return 0;
+}
+
+/* Grow the per-line arrays to the record's lines and classify the new ones. */
+static int acs_record_sync(struct acs_record *ar, size_t from)
+{
+	struct original *o = reallocarray(ar->o, ar->rec.n + 1, sizeof(*o));
+	enum line_use *use;
+
+	if (!o)
+		return -ENOMEM;
+	ar->o = o;
+	use = reallocarray(ar->use, ar->rec.n + 1, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	ar->use = use;
+	for (size_t i = from; i < ar->rec.n; i++) {
+		int r = classify_line(ar, i);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int acs_record_load(const struct sysroot *root, struct acs_record *ar)
+{
+	int r = record_load(root, &ar->rec);
+
+	return r < 0 ? r : acs_record_sync(ar, 0);
+}
+
+/* A legacy line counts: it holds the original, and re-recording now could record our own value. */
+static bool record_has(const struct acs_record *ar, const char *addr, unsigned off)
+{
+	for (size_t i = 0; i < ar->rec.n; i++)
+		if ((ar->use[i] == LINE_ORIGINAL || ar->use[i] == LINE_LEGACY) &&
+		    streq(ar->o[i].addr, addr) && ar->o[i].off == off)
+			return true;
+	return false;
 }
 
 /*
@@ -101,120 +209,40 @@ static void device_path(const struct sysroot *root, const char *addr, char buf[s
 	const char *shown = real ? sysroot_strip(root, real) : "";
 
 	buf[0] = '\0';
-	if (strlen(shown) < DEVPATH_MAX && !strchr(shown, ' '))
+	if (shown[0] == '/' && strlen(shown) < DEVPATH_MAX && !strchr(shown, ' '))
 		strcpy(buf, shown);
 }
 
-static int format_original(const struct original *o, char *buf, size_t size)
+/*
+ * Re-read what a write is decided on, right before recording and right before writing: the
+ * capability header at the offset (still ACS?), the Capability and the Control word. A
+ * function that does not answer reads all-ones; its 0xffff is no original and no target.
+ */
+static int port_check(const struct apply_env *env, const char *addr, unsigned off, uint16_t *cap,
+		      uint16_t *ctrl, char *why, size_t size)
 {
-	return snprintf(buf, size, "acs %s 0x%03x 0x%04x%s%s\n", o->addr, o->off, o->ctrl,
-			o->devpath[0] ? " " : "", o->devpath);
-}
-
-static int record_load(const struct sysroot *root, struct record *ret)
-{
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
-	_cleanup_(freep) char *data = NULL;
-	struct record rec = {};
-	char *line, *save = NULL;
+	uint16_t id;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = read_full_file(path, 1024 * 1024, &data, NULL);
-	if (r == -ENOENT) {
-		*ret = rec;
+	r = pcib_ext_cap_id_at(env->pci, addr, off, &id);
+	if (r >= 0)
+		r = pcib_read16(env->pci, addr, off + 4, cap);
+	if (r >= 0)
+		r = pcib_read16(env->pci, addr, off + 6, ctrl);
+	if (r < 0)
+		snprintf(why, size, "cannot read the ACS capability at 0x%03x: %s", off,
+			 strerror(-r));
+	else if (id == PCI_CFG_NOT_RESPONDING || *ctrl == PCI_CFG_NOT_RESPONDING)
+		snprintf(why, size, "device not responding (config space reads 0xffff)");
+	else if (id != PCI_EXT_CAP_ACS)
+		snprintf(why, size, "no ACS capability at 0x%03x any more (id 0x%04x)", off, id);
+	else if (*ctrl & ~ctrl_allowed(*cap))
+		snprintf(why, size,
+			 "ACS Control 0x%04x has bits the capability 0x%04x does not have", *ctrl,
+			 *cap);
+	else
 		return 0;
-	}
-	if (r < 0)
-		return log_error_errno(r, "Failed to read %s: %m", path);
-	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct original o;
-
-		if (rec.n < RECORD_MAX_ENTRIES && record_parse_line(line, &o) == 0)
-			r = record_push(&rec, &o);
-		else /* an original we cannot read is still an original: never drop it */
-			r = record_keep_bad(&rec, path, line);
-		if (r < 0) {
-			record_done(&rec);
-			return r;
-		}
-	}
-	*ret = rec;
-	return 0;
-}
-
-static bool record_has(const struct record *rec, const char *addr, unsigned off)
-{
-	for (size_t i = 0; i < rec->n; i++)
-		if (streq(rec->v[i].addr, addr) && rec->v[i].off == off)
-			return true;
-	return false;
-}
-
-static bool torn_tail(int fd)
-{
-	off_t size = lseek(fd, 0, SEEK_END);
-	char c;
-
-	return size > 0 && pread(fd, &c, 1, size - 1) == 1 && c != '\n';
-}
-
-/* Append one original and make it durable before the write it protects. */
-static int record_append(const struct sysroot *root, const struct original *o)
-{
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
-	_cleanup_(closep) int fd = -1;
-	bool created;
-	char line[DEVPATH_MAX + 64];
-	int n;
-
-	if (!path)
-		return -ENOMEM;
-	created = access(path, F_OK) < 0;
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -errno;
-	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
-	n = torn_tail(fd) ? snprintf(line, sizeof(line), "\n") : 0;
-	n += format_original(o, line + n, sizeof(line) - n);
-	if (write(fd, line, n) != n)
-		return errno ? -errno : -EIO;
-	if (fsync(fd) < 0)
-		return -errno;
-	return created ? fsync_parent_dir(path) : 0;
-}
-
-/* Serialise with a concurrent run (the boot unit and an admin's manual apply). */
-static int lock_state(const struct sysroot *root, int *ret_fd)
-{
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, STATE_DIR);
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, LOCK_NAME);
-	int fd, r;
-
-	if (!dir || !path)
-		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r < 0)
-		return log_error_errno(r, "Failed to create %s: %m", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return log_error_errno(errno, "Failed to open %s: %m", path);
-	if (flock(fd, LOCK_EX) < 0) {
-		r = -errno;
-		close(fd);
-		return log_error_errno(r, "Failed to lock %s: %m", path);
-	}
-	*ret_fd = fd;
-	return 0;
-}
-
-/* Writers hold the lock for the whole run, so the record cannot change under them. */
-static int lock_and_load(const struct sysroot *root, int *lock, struct record *rec)
-{
-	int r = lock_state(root, lock);
-
-	return r < 0 ? r : record_load(root, rec);
+	return r < 0 ? r : -EBADMSG;
 }
 
 static const char *write_hint(const struct apply_env *env, int err)
@@ -226,19 +254,11 @@ static const char *write_hint(const struct apply_env *env, int err)
 	return " (kernel lockdown or missing CAP_SYS_ADMIN?)";
 }
 
-static const char *lockdown_remedy(const struct apply_env *env)
-{
-	if (kernel_has_config_acs(env->osrelease))
-		return "config space cannot be written at runtime here: put the policy on the "
-		       "kernel command line (hostprep acs cmdline), or boot without lockdown";
-	return "config space cannot be written at runtime here: boot without kernel lockdown "
-	       "(it follows Secure Boot), or a 6.11+ kernel with pci=config_acs=";
-}
-
 /* Write one word and read it back; a result either way. */
 static int write_checked(const struct apply_env *env, const char *check, const char *addr,
 			 unsigned off, uint16_t old, uint16_t val, struct results *rs)
 {
+	const char *refused = acs_write_refused_remedy(env->osrelease);
 	char expected[16];
 	uint16_t back;
 	int r;
@@ -246,7 +266,7 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 	snprintf(expected, sizeof(expected), "0x%04x", val);
 	r = pcib_write16(env->pci, addr, off, val);
 	if (r < 0)
-		return results_addf(rs, VERDICT_FAIL, check, addr, expected, lockdown_remedy(env),
+		return results_addf(rs, VERDICT_FAIL, check, addr, expected, refused,
 				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val,
 				    off, strerror(-r), write_hint(env, r), old);
 	r = pcib_read16(env->pci, addr, off, &back);
@@ -254,152 +274,244 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 		return results_addf(rs, VERDICT_FAIL, check, addr, expected, NULL,
 				    "read-back after writing 0x%04x failed: %s", val, strerror(-r));
 	if (back != val)
-		return results_addf(rs, VERDICT_FAIL, check, addr, expected, lockdown_remedy(env),
+		return results_addf(rs, VERDICT_FAIL, check, addr, expected, refused,
 				    "wrote 0x%04x, read back 0x%04x", val, back);
 	return results_addf(rs, VERDICT_PASS, check, addr, expected, NULL,
 			    "0x%04x -> 0x%04x, read back", old, back);
 }
 
-static int apply_one(const struct apply_env *env, const struct acs_action *a, struct record *rec,
-		     struct results *rs)
+static int record_original(const struct apply_env *env, struct acs_record *ar, const char *addr,
+			   unsigned off, uint16_t ctrl)
 {
-	unsigned ctl = a->off + 6;
-	uint16_t cur, want;
+	struct original o = { .off = off, .ctrl = ctrl };
+	char body[RECORD_LINE_MAX];
+	size_t before = ar->rec.n;
 	int r;
 
+	snprintf(o.addr, sizeof(o.addr), "%s", addr);
+	device_path(env->root, addr, o.devpath);
+	format_original(&o, false, body, sizeof(body));
+	r = record_append(&ar->rec, body);
+	return r < 0 ? r : acs_record_sync(ar, before);
+}
+
+/* Without a readable record the originals are unknown: nothing new is written. */
+static int apply_unrecorded(const struct acs_record *ar, int load_err, const char *addr,
+			    struct results *rs)
+{
+	if (ar->rec.too_large)
+		return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded",
+				    "look at /run/hostprep/acs-originals: hostprep never writes "
+				    "that much; restore what it names by hand, then remove it",
+				    "not written: record too large (%" PRIu64
+				    " bytes): not touched",
+				    ar->rec.size);
+	return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded", NULL,
+			    "not written: cannot read the originals record: %s",
+			    strerror(-load_err));
+}
+
+static int apply_one(const struct apply_env *env, const struct acs_action *a, struct acs_record *ar,
+		     int load_err, struct results *rs)
+{
+	uint16_t cap, cur, cap2, cur2, want;
+	char why[128];
+
 	/* Re-read: the plan may be seconds old and the kernel may have moved. */
-	r = pcib_read16(env->pci, a->addr, ctl, &cur);
-	if (r < 0)
-		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "readable", NULL,
-				    "cannot read ACS Control: %s", strerror(-r));
-	want = acs_ctrl_target(cur, a->cap, &a->target->mask);
+	if (port_check(env, a->addr, a->off, &cap, &cur, why, sizeof(why)) < 0)
+		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS readable", NULL,
+				    "not written, nothing recorded: %s", why);
+	want = acs_ctrl_target(cur, cap, &a->target->mask);
 	if (want == cur)
 		return 0;
-	if (!record_has(rec, a->addr, a->off)) {
-		struct original o = { .off = a->off, .ctrl = cur };
+	if (load_err < 0 || ar->rec.too_large)
+		return apply_unrecorded(ar, load_err, a->addr, rs);
+	if (!record_has(ar, a->addr, a->off)) {
+		int r = record_original(env, ar, a->addr, a->off, cur);
 
-		snprintf(o.addr, sizeof(o.addr), "%s", a->addr);
-		device_path(env->root, a->addr, o.devpath);
-		r = record_append(env->root, &o);
+		if (r == -ENOMEM)
+			return r;
 		if (r < 0)
 			return results_addf(
 				rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded", NULL,
 				"not written: cannot record the original: %s", strerror(-r));
 	}
-	return write_checked(env, "acs.write", a->addr, ctl, cur, want, rs);
+	if (port_check(env, a->addr, a->off, &cap2, &cur2, why, sizeof(why)) < 0)
+		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS readable", NULL,
+				    "not written: %s", why);
+	if (cur2 != cur || cap2 != cap)
+		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS unchanged", NULL,
+				    "not written: ACS Control changed from 0x%04x to 0x%04x while "
+				    "the original was recorded",
+				    cur, cur2);
+	return write_checked(env, "acs.write", a->addr, a->off + 6, cur, want, rs);
 }
 
 int apply_acs(const struct apply_env *env, const struct plan *p, struct results *rs)
 {
-	_cleanup_(record_done) struct record rec = {};
-	_cleanup_(closep) int lock = -1;
-	int r;
+	_cleanup_(acs_record_done) struct acs_record ar = {};
+	int load_err, r;
 
 	if (p->n_actions == 0)
 		return 0;
-	r = lock_and_load(env->root, &lock, &rec);
-	if (r < 0)
-		return r;
+	load_err = acs_record_load(env->root, &ar);
+	if (load_err == -ENOMEM)
+		return load_err;
+	if (load_err < 0)
+		log_error_errno(load_err, "Failed to read the originals record: %m");
 	for (size_t i = 0; i < p->n_actions; i++) {
-		r = apply_one(env, &p->actions[i], &rec, rs);
+		r = apply_one(env, &p->actions[i], &ar, load_err, rs);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
+static const char *const gone_remedy =
+	"the line stays in /run/hostprep/acs-originals: run hostprep revert again when the "
+	"device is back, or delete the line once the device is decommissioned";
+
+/* Only write to the device we wrote: the address may now be another one (hotplug). */
+static int check_identity(const struct apply_env *env, const struct original *o,
+			  const char *expected, struct results *rs)
+{
+	char now[DEVPATH_MAX];
+
+	device_path(env->root, o->addr, now);
+	if (!now[0])
+		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, gone_remedy,
+				    "not restored: device %s is gone (%s)", o->addr,
+				    o->devpath[0] ? o->devpath : "no such address");
+	if (o->devpath[0] && !streq(now, o->devpath))
+		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, gone_remedy,
+				    "not restored: recorded device %s, now %s", o->devpath, now);
+	return 1;
+}
+
 static int revert_one(const struct apply_env *env, const struct original *o, struct results *rs)
 {
-	char expected[16];
-	uint16_t id, cur;
+	char expected[16], why[128];
+	uint16_t cap, cur;
 	int r;
 
 	snprintf(expected, sizeof(expected), "0x%04x", o->ctrl);
-	/* The address may now be another device (hotplug): only write to the one we wrote. */
-	if (o->devpath[0]) {
-		char now[DEVPATH_MAX];
-
-		device_path(env->root, o->addr, now);
-		if (!streq(now, o->devpath))
-			return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
-					    "not restored: recorded device %s, now %s", o->devpath,
-					    now[0] ? now : "none");
-	}
-	r = pcib_ext_cap_id_at(env->pci, o->addr, o->off, &id);
-	if (r < 0 || id != PCI_EXT_CAP_ACS)
+	r = check_identity(env, o, expected, rs);
+	if (r <= 0)
+		return r;
+	if (port_check(env, o->addr, o->off, &cap, &cur, why, sizeof(why)) < 0)
 		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
-				    "not restored: no ACS capability at 0x%03x any more (%s)",
-				    o->off, r < 0 ? strerror(-r) : "other capability");
-	r = pcib_read16(env->pci, o->addr, o->off + 6, &cur);
-	if (r < 0)
+				    "not restored: %s", why);
+	if (o->ctrl & ~ctrl_allowed(cap))
 		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
-				    "cannot read ACS Control: %s", strerror(-r));
+				    "not restored: the recorded 0x%04x has bits the capability "
+				    "0x%04x does not have",
+				    o->ctrl, cap);
 	if (cur == o->ctrl)
 		return results_addf(rs, VERDICT_PASS, "acs.revert", o->addr, expected, NULL,
 				    "0x%04x already", cur);
 	return write_checked(env, "acs.revert", o->addr, o->off + 6, cur, o->ctrl, rs);
 }
 
-/* Keep only the entries whose revert failed, so a later revert can retry them. */
-static int record_rewrite(const struct sysroot *root, const struct record *rec, const bool *done)
+/* A 0.1.0 line has no checksum: say exactly what an operator may run once they checked it. */
+static int report_legacy(const struct original *o, unsigned no, struct results *rs)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
-	_cleanup_(freep) char *buf = NULL;
-	size_t size = 0, n = 0;
-	FILE *f;
+	_cleanup_(freep) char *remedy = NULL;
+	char expected[16];
 
-	if (!path)
+	snprintf(expected, sizeof(expected), "0x%04x", o->ctrl);
+	if (asprintf(&remedy,
+		     "check that 0x%04x is the value to restore, then run: setpci -s %s "
+		     "ECAP_ACS+0x6.w=%04x; then delete line %u of /run/hostprep/acs-originals",
+		     o->ctrl, o->addr, o->ctrl, no) < 0)
 		return -ENOMEM;
-	f = open_memstream(&buf, &size);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < rec->n; i++) {
-		char line[DEVPATH_MAX + 64];
+	return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, remedy,
+			    "not restored: record line %u has no checksum (written by hostprep "
+			    "0.1.0 or by hand); kept in the record",
+			    no);
+}
 
-		if (done[i])
-			continue;
-		format_original(&rec->v[i], line, sizeof(line));
-		fputs(line, f);
-		n++;
+static int report_unusable(const struct acs_record *ar, size_t i, struct results *rs)
+{
+	const struct record_line *l = &ar->rec.lines[i];
+	_cleanup_(freep) char *text = record_line_escape(l, 160);
+
+	if (!text)
+		return -ENOMEM;
+	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "an intact record line",
+			    "restore that port by hand (setpci) once you know its original, "
+			    "then delete the line",
+			    "line %u %s; kept byte-exact, never restored: '%s'", l->no,
+			    ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line", text);
+}
+
+static int revert_line(const struct apply_env *env, const struct acs_record *ar, size_t i,
+		       bool *done, struct results *rs)
+{
+	size_t before = rs->n;
+	int r;
+
+	switch (ar->use[i]) {
+	case LINE_ORIGINAL:
+		r = revert_one(env, &ar->o[i], rs);
+		*done = r >= 0 && rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
+		return r;
+	case LINE_LEGACY:
+		return report_legacy(&ar->o[i], ar->rec.lines[i].no, rs);
+	case LINE_INVALID:
+	case LINE_BAD:
+		return report_unusable(ar, i, rs);
+	case LINE_OTHER:
+	default:
+		return 0;
 	}
-	for (size_t i = 0; i < rec->n_bad; i++, n++)
-		fprintf(f, "%s\n", rec->bad[i]);
-	if (fclose(f) != 0)
-		return -ENOMEM;
-	if (n == 0)
-		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-	return write_file_atomic(path, buf, size, 0600);
+}
+
+static size_t acs_lines(const struct acs_record *ar)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ar->rec.n; i++)
+		n += ar->use[i] != LINE_OTHER;
+	return n;
+}
+
+static int revert_record_unreadable(const struct acs_record *ar, int err, struct results *rs)
+{
+	if (ar->rec.too_large)
+		return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "originals restored",
+				    "look at /run/hostprep/acs-originals: hostprep never writes "
+				    "that much; restore what it names by hand, then remove it",
+				    "record too large (%" PRIu64 " bytes): not touched",
+				    ar->rec.size);
+	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "originals restored", NULL,
+			    "cannot read the originals record: %s; nothing restored",
+			    strerror(-err));
 }
 
 int revert_acs(const struct apply_env *env, struct results *rs)
 {
-	_cleanup_(record_done) struct record rec = {};
-	_cleanup_(closep) int lock = -1;
-	_cleanup_(freep) bool *done = NULL;
+	_cleanup_(acs_record_done) struct acs_record ar = {};
+	_cleanup_(freep) bool *drop = NULL;
 	int r;
 
-	r = lock_and_load(env->root, &lock, &rec);
-	if (r < 0)
+	r = acs_record_load(env->root, &ar);
+	if (r == -ENOMEM)
 		return r;
-	done = calloc(rec.n + 1, sizeof(bool));
-	if (!done)
+	if (r < 0 || ar.rec.too_large)
+		return revert_record_unreadable(&ar, r, rs);
+	if (acs_lines(&ar) == 0)
+		return results_add(rs, VERDICT_SKIP, "acs.revert", "record", "originals restored",
+				   "nothing recorded: hostprep has not changed ACS on this host",
+				   NULL);
+	drop = calloc(ar.rec.n + 1, sizeof(bool));
+	if (!drop)
 		return -ENOMEM;
-	for (size_t i = 0; i < rec.n; i++) {
-		size_t before = rs->n;
-
-		r = revert_one(env, &rec.v[i], rs);
-		if (r < 0)
-			return r;
-		done[i] = rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
-	}
-	for (size_t i = 0; i < rec.n_bad; i++) {
-		r = results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "acs ADDR 0xOFF 0xCTRL",
-				 "restore it by hand (setpci) or delete the line",
-				 "unreadable line kept in the originals record: '%s'", rec.bad[i]);
+	for (size_t i = 0; i < ar.rec.n; i++) {
+		r = revert_line(env, &ar, i, &drop[i], rs);
 		if (r < 0)
 			return r;
 	}
-	r = record_rewrite(env->root, &rec, done);
+	r = record_rewrite(&ar.rec, drop);
 	if (r < 0)
 		return log_error_errno(r, "Failed to update the originals record: %m");
 	return 0;

@@ -7,11 +7,14 @@
 #include "sysroot.h"
 
 /*
- * The only code that changes the host. Every ACS write is: take the run
- * lock, re-read the Control word, skip when already right, durably record
- * the original (appended and fsync'd before the write), write, read back,
- * compare. A mismatch is a "fail", never a silent success: kernel lockdown
- * makes the write fail with EPERM (and setpci exits 0 there).
+ * The only code that changes the host. The caller holds the run lock
+ * (record_lock(), taken before the scan the plan came from). Every ACS
+ * write is: re-read the capability header, Capability and Control words
+ * (a port reading all-ones is not responding: nothing recorded, nothing
+ * written), skip when already right, durably record the original in the
+ * originals record (record.h), re-check, write, read back, compare. A
+ * mismatch is a "fail", never a silent success: kernel lockdown makes the
+ * write fail with EPERM (and setpci exits 0 there).
  */
 struct apply_env {
 	const struct sysroot *root;
@@ -22,5 +25,9 @@ struct apply_env {
 
 /* Results: one "acs.write" per planned action. Returns <0 only on internal errors. */
 int apply_acs(const struct apply_env *env, const struct plan *p, struct results *rs);
-/* Results: one "acs.revert" per recorded original; the record is removed when all restored. */
+/*
+ * Results: one "acs.revert" per acs line of the record (object "record" for a line that
+ * fails the integrity check, kept byte-exact), or one skip "nothing recorded". Restored
+ * lines leave the record; the file is removed when nothing is left.
+ */
 int revert_acs(const struct apply_env *env, struct results *rs);

@@ -241,11 +241,14 @@ static int emit(const struct options *o, const struct sysroot *root, struct repo
 	return summary_exit_status(&s);
 }
 
-/* revert succeeds when every recorded original is back; readiness is reported, not judged. */
+/*
+ * revert succeeds when every recorded original is back (or nothing was recorded: skip);
+ * readiness is reported, not judged.
+ */
 static int revert_status(const struct results *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
-		if (streq(rs->items[i].check, "acs.revert") && rs->items[i].verdict != VERDICT_PASS)
+		if (streq(rs->items[i].check, "acs.revert") && rs->items[i].verdict > VERDICT_SKIP)
 			return EXIT_NOT_READY;
 	return EXIT_READY;
 }

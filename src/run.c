@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fileio.h"
 #include "log.h"
+#include "record.h"
 #include "run.h"
 
 extern const struct run_module run_module_iommu;
@@ -68,7 +69,7 @@ static void host_done(struct host_info *h)
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
 	     enum run_mode mode)
 {
-	*run = (struct run){ .root = root, .cfg = cfg, .mode = mode };
+	*run = (struct run){ .root = root, .cfg = cfg, .mode = mode, .lock_fd = -1 };
 	return 0;
 }
 
@@ -79,6 +80,8 @@ void run_done(struct run *run)
 			modules[i]->done(run);
 	host_done(&run->host);
 	results_done(&run->results);
+	closep(&run->lock_fd);
+	run->lock_fd = -1;
 }
 
 bool run_writes(const struct run *run)
@@ -89,23 +92,61 @@ bool run_writes(const struct run *run)
 #define FOR_EACH_STEP(step)                                \
 	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) { \
 		int _r;                                    \
-		if (!modules[i]->step)                     \
+		if (!modules[i]->step || skip[i])          \
 			continue;                          \
 		_r = modules[i]->step(run);                \
 		if (_r < 0)                                \
 			return _r;                         \
 	}
 
+/*
+ * revert must not depend on the policy: a config whose rules cannot work on this host
+ * (-EINVAL, logged with file:line by the planner) leaves that module unevaluated
+ * ("unknown") instead of swallowing what revert did.
+ */
+static int plan_for_revert(struct run *run, size_t i, bool *skip)
+{
+	int r = modules[i]->plan(run);
+
+	if (r != -EINVAL)
+		return r;
+	*skip = true;
+	return results_add(&run->results, VERDICT_UNKNOWN, modules[i]->name, "config",
+			   "rules that agree on this host",
+			   "not evaluated: the configured rules conflict on this host (see the "
+			   "error above); the revert itself does not depend on them",
+			   "narrow a Select= or add an Exclude= (hostprep config --validate)");
+}
+
+static int run_plan(struct run *run, bool *skip)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) {
+		int r;
+
+		if (!modules[i]->plan)
+			continue;
+		r = run->mode == RUN_REVERT ? plan_for_revert(run, i, &skip[i])
+					    : modules[i]->plan(run);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int run_steps(struct run *run)
 {
+	bool skip[ARRAY_SIZE(modules)] = {};
+	int r;
+
 	FOR_EACH_STEP (scan)
 		;
 	/* revert re-scans what it wrote; the plan then says what the host looks like now. */
 	if (run->mode == RUN_REVERT)
 		FOR_EACH_STEP (revert)
 			;
-	FOR_EACH_STEP (plan)
-		;
+	r = run_plan(run, skip);
+	if (r < 0)
+		return r;
 	if (run->mode == RUN_DRY_RUN)
 		return 0;
 	if (run_writes(run) && run->mode == RUN_APPLY)
@@ -120,6 +161,15 @@ int run_execute(struct run *run)
 {
 	int r;
 
+	/*
+	 * A run that writes decides on what it reads: take the lock before the first read and
+	 * keep it to the end, so an apply and a revert never interleave.
+	 */
+	if (run_writes(run) && run->lock_fd < 0) {
+		r = record_lock(run->root, &run->lock_fd);
+		if (r < 0)
+			return r;
+	}
 	r = host_scan(run->root, &run->host);
 	if (r < 0)
 		return r;

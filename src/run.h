@@ -34,6 +34,7 @@ struct run {
 	const struct config *cfg;
 	enum run_mode mode;
 	struct host_info host;
+	int lock_fd; /* the run lock, held from before the first read when the run writes */
 
 	/* acs module */
 	struct pci_backend *pci;
@@ -61,7 +62,11 @@ struct run_module {
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
 	     enum run_mode mode);
 void run_done(struct run *run);
-/* The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts. */
+/*
+ * The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts
+ * (not in revert: there a conflict is an "unknown" result). A run that writes takes the run
+ * lock first and holds it until run_done().
+ */
 int run_execute(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
 bool run_writes(const struct run *run);

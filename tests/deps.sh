@@ -7,10 +7,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:-runtime}
 
 apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
-	   libinih-dev libjson-c-dev)
+	   libinih-dev libjson-c-dev zlib1g-dev)
 apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc)
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
-	   systemd-devel inih-devel json-c-devel)
+	   systemd-devel inih-devel json-c-devel zlib-devel)
 dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc)
 
 sudo_maybe() {

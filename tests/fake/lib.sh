@@ -323,3 +323,21 @@ sysfs_shape_check() {
 	if ! [ -d "$P/etc/hostprep" ] || [ -n "$(ls -A "$P/etc/hostprep")" ]; then fail "etc/hostprep missing or not empty"; fi
 	if ! [ -d "$P/run" ] || [ -n "$(ls -A "$P/run")" ]; then fail "run/ missing or not empty"; fi
 }
+
+# ---------------------------------------------------------------- originals record
+# seal BODY: the record line hostprep writes for BODY ("<body> crc32:<zlib crc32 of body>")
+seal() {
+	python3 -c 'import sys, zlib; b = sys.argv[1]; print("%s crc32:%08x" % (b, zlib.crc32(b.encode())))' "$1"
+}
+
+# expect_sealed FILE: every line of the record carries the checksum of the rest of the line
+expect_sealed() {
+	python3 - "$1" <<'PY' || fail "$1: a line without a matching crc32 seal"
+import re, sys, zlib
+for line in open(sys.argv[1], "rb").read().split(b"\n")[:-1]:
+    m = re.fullmatch(rb"(.*) crc32:([0-9a-f]{8})", line)
+    if not m or int(m.group(2), 16) != zlib.crc32(m.group(1)):
+        print("unsealed: %r" % line)
+        sys.exit(1)
+PY
+}

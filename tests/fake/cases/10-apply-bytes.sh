@@ -25,8 +25,9 @@ EOT
 rec=$R/run/hostprep/acs-originals
 if [ -f "$rec" ]; then
 	[ "$(grep -c . "$rec")" = 12 ] || fail "acs-originals has $(grep -c . "$rec") lines, want 12"
-	expect_grep "$rec" '^acs 0000:15:01\.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01\.0$' "acs-originals lacks 'acs 0000:15:01.0 0x220 0x001d <devpath>'"
-	expect_grep "$rec" '^acs 0000:17:00\.0 0xf24 0x001d /sys/devices/pci0000:15/0000:15:01\.0/0000:16:00\.0/0000:17:00\.0$' "acs-originals lacks 'acs 0000:17:00.0 0xf24 0x001d <devpath>'"
+	expect_grep "$rec" '^acs 0000:15:01\.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01\.0 crc32:[0-9a-f]{8}$' "acs-originals lacks 'acs 0000:15:01.0 0x220 0x001d <devpath>'"
+	expect_grep "$rec" '^acs 0000:17:00\.0 0xf24 0x001d /sys/devices/pci0000:15/0000:15:01\.0/0000:16:00\.0/0000:17:00\.0 crc32:[0-9a-f]{8}$' "acs-originals lacks 'acs 0000:17:00.0 0xf24 0x001d <devpath>'"
+	expect_sealed "$rec"
 	expect_no_grep "$rec" '17:02\.0|01:00\.0|00:01\.0' "acs-originals names a port that was not written"
 else
 	fail "no $rec after apply"

@@ -2,7 +2,7 @@
 newroot dgx8
 useconf gpu-p2p
 mkdir -p "$R/run/hostprep"
-echo "acs 0000:17:00.0 0xf24 0x001d" >"$R/run/hostprep/acs-originals"
+seal "acs 0000:17:00.0 0xf24 0x001d -" >"$R/run/hostprep/acs-originals"
 poke16 0000:17:00.0 $((0xf24 + 6)) 0x0011
 [ "$(peek16 0000:17:00.0 $((0xf24 + 6)))" = 0011 ] || fail "test setup: poke failed"
 hp revert

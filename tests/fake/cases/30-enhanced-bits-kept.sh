@@ -12,7 +12,7 @@ hp apply
 expect_rc 0
 [ "$(peek16 0000:17:00.0 $((0xf24 + 6)))" = 1211 ] ||
 	fail "17:00.0 ACS Control after apply is $(peek16 0000:17:00.0 $((0xf24 + 6))), want 1211"
-grep -q '^acs 0000:17:00\.0 0xf24 0x121d /sys/devices/pci0000:15/0000:15:01\.0/0000:16:00\.0/0000:17:00\.0$' "$R/run/hostprep/acs-originals" ||
+grep -Eq '^acs 0000:17:00\.0 0xf24 0x121d /sys/devices/pci0000:15/0000:15:01\.0/0000:16:00\.0/0000:17:00\.0 crc32:[0-9a-f]{8}$' "$R/run/hostprep/acs-originals" ||
 	fail "acs-originals does not record 0x121d for 17:00.0"
 hp revert
 expect_rc 0

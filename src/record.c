@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "fileio.h"
+#include "log.h"
+#include "record.h"
+
+#define STATE_DIR   "hostprep"
+#define RECORD_NAME "hostprep/acs-originals"
+#define LOCK_NAME   "hostprep/lock"
+
+#define SEAL_PREFIX " crc32:"
+#define SEAL_LEN    (sizeof(SEAL_PREFIX) - 1 + 8) /* " crc32:" + 8 hex digits */
+
+int record_lock(const struct sysroot *root, int *ret_fd)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, STATE_DIR);
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, LOCK_NAME);
+	_cleanup_(closep) int fd = -1;
+	int r;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	r = mkdir_parents(dir, 0755);
+	if (r < 0)
+		return log_error_errno(r, "Failed to create %s: %m", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return log_error_errno(errno, "Failed to open %s: %m", path);
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return log_error_errno(errno, "Failed to lock %s: %m", path);
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+static uint32_t crc_of(const char *s, size_t n)
+{
+	return (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)s, (uInt)n);
+}
+
+char *record_seal(const char *body)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%s" SEAL_PREFIX "%08x", body, crc_of(body, strlen(body))) < 0)
+		return NULL;
+	return s;
+}
+
+/* The format is printable ASCII and spaces; anything else was not written by us. */
+static bool allowed_byte(unsigned char c)
+{
+	return c >= 0x20 && c <= 0x7e;
+}
+
+static bool lower_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* Exactly " crc32:" and 8 lowercase hex digits at the end, matching what precedes them. */
+static int check_seal(struct record_line *l)
+{
+	size_t body = l->len >= SEAL_LEN ? l->len - SEAL_LEN : 0;
+	const char *seal = l->bytes + body + sizeof(SEAL_PREFIX) - 1;
+	char want[9];
+
+	if (l->len < SEAL_LEN || !strneq(l->bytes + body, SEAL_PREFIX, sizeof(SEAL_PREFIX) - 1) ||
+	    !lower_hex(seal, 8)) {
+		l->why = "damaged checksum field";
+		return -EBADMSG;
+	}
+	snprintf(want, sizeof(want), "%08x", crc_of(l->bytes, body));
+	if (!strneq(seal, want, 8)) {
+		l->why = "checksum does not match (damaged or edited)";
+		return -EBADMSG;
+	}
+	l->body = strndup(l->bytes, body);
+	return l->body ? 0 : -ENOMEM;
+}
+
+static int classify(struct record_line *l)
+{
+	l->state = RECORD_LINE_BAD;
+	if (l->len > RECORD_LINE_MAX) {
+		l->why = "longer than any line hostprep writes";
+		return 0;
+	}
+	for (size_t i = 0; i < l->len; i++)
+		if (!allowed_byte(l->bytes[i])) {
+			l->why = "holds a byte the format does not allow (NUL, control or "
+				 "non-ASCII)";
+			return 0;
+		}
+	if (strstr(l->bytes, "crc32:")) {
+		int r = check_seal(l);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0)
+			l->state = RECORD_LINE_INTACT;
+		return 0;
+	}
+	l->body = strdup(l->bytes);
+	if (!l->body)
+		return -ENOMEM;
+	l->state = RECORD_LINE_UNSIGNED;
+	return 0;
+}
+
+static int push_line(struct record *rec, const char *bytes, size_t len, bool newline, unsigned no)
+{
+	struct record_line *v = reallocarray(rec->lines, rec->n + 1, sizeof(*v));
+	struct record_line *l;
+
+	if (!v)
+		return -ENOMEM;
+	rec->lines = v;
+	l = &rec->lines[rec->n];
+	*l = (struct record_line){ .len = len, .newline = newline, .no = no };
+	l->bytes = malloc(len + 1);
+	if (!l->bytes)
+		return -ENOMEM;
+	memcpy(l->bytes, bytes, len);
+	l->bytes[len] = '\0';
+	rec->n++;
+	return classify(l);
+}
+
+/* Split by length, never by string functions: a NUL inside a line is one more byte. */
+static int split_lines(struct record *rec, const char *data, size_t size)
+{
+	unsigned no = 0;
+
+	for (size_t pos = 0; pos < size;) {
+		const char *nl = memchr(data + pos, '\n', size - pos);
+		size_t len = nl ? (size_t)(nl - (data + pos)) : size - pos;
+		int r = 0;
+
+		no++;
+		if (len > 0) /* an empty line holds nothing to keep */
+			r = push_line(rec, data + pos, len, nl != NULL, no);
+		if (r < 0)
+			return r;
+		pos += len + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+static int load_too_large(struct record *rec)
+{
+	struct stat st;
+
+	if (stat(rec->path, &st) < 0)
+		return -errno;
+	rec->too_large = true;
+	rec->size = (uint64_t)st.st_size;
+	log_error("%s is %" PRIu64 " bytes, more than hostprep ever writes: not reading it, "
+		  "not touching it",
+		  rec->path, rec->size);
+	return 0;
+}
+
+int record_load(const struct sysroot *root, struct record *ret)
+{
+	_cleanup_(record_done) struct record rec = {};
+	_cleanup_(freep) char *data = NULL;
+	size_t size = 0;
+	int r;
+
+	rec.path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+	if (!rec.path)
+		return -ENOMEM;
+	r = read_full_file(rec.path, RECORD_MAX_SIZE, &data, &size);
+	if (r == -EFBIG)
+		r = load_too_large(&rec);
+	else if (r >= 0)
+		r = split_lines(&rec, data, size);
+	if (r == -ENOENT)
+		r = 0;
+	if (r < 0)
+		return r;
+	if (!rec.too_large)
+		rec.size = size;
+	*ret = rec;
+	rec = (struct record){};
+	return 0;
+}
+
+void record_done(struct record *rec)
+{
+	for (size_t i = 0; i < rec->n; i++) {
+		free(rec->lines[i].bytes);
+		free(rec->lines[i].body);
+	}
+	free(rec->lines);
+	free(rec->path);
+	*rec = (struct record){};
+}
+
+bool record_line_is(const struct record_line *l, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return l->body && strneq(l->body, kind, n) && l->body[n] == ' ';
+}
+
+static bool torn_tail(int fd)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	char c;
+
+	return size > 0 && pread(fd, &c, 1, size - 1) == 1 && c != '\n';
+}
+
+static int write_line(const char *path, const char *sealed, bool *ret_torn)
+{
+	_cleanup_(freep) char *buf = NULL;
+	_cleanup_(closep) int fd = -1;
+	bool created = access(path, F_OK) < 0;
+	int n;
+
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
+	*ret_torn = torn_tail(fd);
+	n = asprintf(&buf, "%s%s\n", *ret_torn ? "\n" : "", sealed);
+	if (n < 0)
+		return -ENOMEM;
+	if (write(fd, buf, n) != n)
+		return errno ? -errno : -EIO;
+	if (fsync(fd) < 0)
+		return -errno;
+	return created ? fsync_parent_dir(path) : 0;
+}
+
+int record_append(struct record *rec, const char *body)
+{
+	_cleanup_(freep) char *sealed = record_seal(body);
+	bool torn = false;
+	int r;
+
+	if (!sealed)
+		return -ENOMEM;
+	if (rec->too_large)
+		return -EFBIG;
+	r = write_line(rec->path, sealed, &torn);
+	if (r < 0)
+		return r;
+	if (torn && rec->n > 0)
+		rec->lines[rec->n - 1].newline = true;
+	rec->size += strlen(sealed) + 1 + torn;
+	return push_line(rec, sealed, strlen(sealed), true, rec->n + 1);
+}
+
+int record_rewrite(struct record *rec, const bool *drop)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size = 0, kept = 0, last = 0;
+	FILE *f;
+
+	if (rec->too_large)
+		return -EFBIG;
+	for (size_t i = 0; i < rec->n; i++)
+		if (!drop[i])
+			kept++, last = i;
+	if (kept == rec->n)
+		return 0; /* nothing to take out: leave the file as it is, byte for byte */
+	if (kept == 0)
+		return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec->n; i++) {
+		if (drop[i])
+			continue;
+		fwrite(rec->lines[i].bytes, 1, rec->lines[i].len, f);
+		/* A torn last line stays torn; one that is no longer last needs its end. */
+		if (rec->lines[i].newline || i != last)
+			fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	return write_file_atomic(rec->path, buf, size, 0600);
+}
+
+char *record_line_escape(const struct record_line *l, size_t max)
+{
+	size_t n = l->len < max ? l->len : max;
+	char *s = malloc(n * 4 + 4), *p = s;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = l->bytes[i];
+
+		if (allowed_byte(c) && c != '\\')
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\x%02x", c);
+	}
+	if (n < l->len)
+		p += sprintf(p, "...");
+	*p = '\0';
+	return s;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "macro.h"
+#include "sysroot.h"
+
+/*
+ * The originals record, <root>/run/hostprep/acs-originals: what hostprep
+ * must put back. One line per original,
+ *
+ *	<kind> <fields...> crc32:<8 lowercase hex digits>
+ *
+ * the checksum (zlib crc32) covering every byte before " crc32:". This
+ * module owns the file: the run lock, loading (by length: a NUL is just a
+ * byte), the integrity check, append + fsync, and rewrites. Each kind's
+ * owner parses and validates its own fields ("acs": apply.c). A line that
+ * fails the integrity check is never used and never dropped: every rewrite
+ * keeps it byte-exact.
+ */
+#define RECORD_MAX_SIZE (1024 * 1024) /* larger: not read, not touched */
+#define RECORD_LINE_MAX 1024
+
+enum record_state {
+	RECORD_LINE_INTACT,   /* allowed bytes and a matching checksum */
+	RECORD_LINE_UNSIGNED, /* allowed bytes, no checksum: hostprep 0.1.0 or by hand */
+	RECORD_LINE_BAD,      /* a byte the format does not allow, a wrong checksum, too long */
+};
+
+struct record_line {
+	char *bytes;  /* as read, without the '\n'; NUL-terminated, but may hold NULs */
+	size_t len;   /* bytes in the line */
+	bool newline; /* ended with '\n' (false only for a torn last line) */
+	unsigned no;  /* 1-based line number in the file */
+	enum record_state state;
+	char *body;	 /* intact: the line before " crc32:"; unsigned: the line; bad: NULL */
+	const char *why; /* bad: what is wrong */
+};
+
+struct record {
+	char *path;
+	struct record_line *lines;
+	size_t n;
+	uint64_t size;	/* bytes in the file when loaded */
+	bool too_large; /* size > RECORD_MAX_SIZE: not read; must be left untouched */
+};
+
+/*
+ * The run lock (<root>/run/hostprep/lock): every run that writes takes it
+ * before it reads what it decides on and holds it to the end, so two runs
+ * never interleave. Blocks until it is free.
+ */
+int record_lock(const struct sysroot *root, int *ret_fd);
+
+/* Load the record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
+int record_load(const struct sysroot *root, struct record *ret);
+void record_done(struct record *rec);
+
+/* Is the line's body of this kind ("acs" for "acs 0000:15:01.0 ...")? */
+bool record_line_is(const struct record_line *l, const char *kind);
+
+/* "<body> crc32:xxxxxxxx" (malloc'd), NULL on ENOMEM. */
+char *record_seal(const char *body);
+
+/*
+ * Append one sealed line and make it durable (fsync, and the directory when
+ * the file is new) before the change it protects. Also added to rec.
+ */
+int record_append(struct record *rec, const char *body);
+
+/*
+ * Rewrite the record without the lines where drop[i] is set; every other
+ * line is written back byte for byte. Removes the file when nothing is left.
+ * -EFBIG for a record that was too large to read (it is never rewritten).
+ */
+int record_rewrite(struct record *rec, const bool *drop);
+
+/* A line's bytes for a message: printable ASCII as is, others as \xNN; max bytes shown. */
+char *record_line_escape(const struct record_line *l, size_t max);
