@@ -530,6 +530,13 @@ static void port_reason(const struct port_view *v, const struct kacs_eval *cfg,
 			 e->entry);
 		return;
 	}
+	if (v->kind == KERNEL_ACS_CONFIG_BUGGY) {
+		snprintf(buf, size,
+			 "entry #%u (%s) names it, but this kernel takes its '0' flags "
+			 "from the firmware",
+			 e->entry, e->dev);
+		return;
+	}
 	eval_mask(e, &m);
 	acs_mask_format(&m, got);
 	/* The first entry naming the device wins, even when a later one has the policy. */
@@ -601,7 +608,8 @@ static void reasons_done(struct reasons *r)
 	free(r->ports);
 }
 
-static char *reasons_join(const struct reasons *r, const char *prefix)
+/* One reason for every port names no port. */
+static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -610,7 +618,9 @@ static char *reasons_join(const struct reasons *r, const char *prefix)
 	if (!f)
 		return NULL;
 	fputs(prefix, f);
-	for (size_t i = 0; i < r->n; i++)
+	if (all && r->n == 1)
+		fputs(r->why[0], f);
+	for (size_t i = 0; !(all && r->n == 1) && i < r->n; i++)
 		fprintf(f, "%s%s: %s", i ? "; " : "", r->ports[i], r->why[i]);
 	if (fclose(f) != 0) {
 		free(buf);
@@ -694,7 +704,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 	_cleanup_(kacs_params_done) struct kacs_params k = {};
 	struct reasons why = {};
 	const char *expected;
-	size_t ports = 0, undecided = 0;
+	size_t ports = 0, missing = 0, undecided = 0;
 	char prefix[256];
 	int r;
 
@@ -736,6 +746,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 			continue;
 		else
 			port_reason(&v, &cfg, &redir, reason, sizeof(reason));
+		missing++;
 		r = reasons_add(&why, v.d->addr, reason);
 	}
 	if (r >= 0 && why.n == 0)
@@ -752,8 +763,8 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 				"firmware, so a list is only partly honoured; ",
 				osrelease);
 		snprintf(prefix + off, sizeof(prefix) - off, "%s for %zu of %zu ports: ",
-			 undecided == why.n ? "cannot tell" : "not applied", why.n, ports);
-		actual = reasons_join(&why, prefix);
+			 undecided == missing ? "cannot tell" : "not applied", missing, ports);
+		actual = reasons_join(&why, prefix, missing == ports);
 		remedy = remedy_for(kind, &k, arg);
 		if (!actual || !remedy)
 			r = -ENOMEM;
