@@ -173,6 +173,7 @@ static void test_next_arg_quote_rules(void **state)
 	cmdline_done(&c);
 	assert_int_equal(cmdline_parse("q=\"", &c), 0);
 	assert_param(&c, 0, "q", "");
+	cmdline_done(&c);
 }
 
 /* The kernel's white space includes \v, \f, \r and 0xa0; "--" counts after quote removal. */
