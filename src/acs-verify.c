@@ -20,7 +20,7 @@ static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
 		snprintf(buf + n, size - n, " leave all");
 }
 
-/* Name the boot-time form only where the kernel understands it (6.11+). */
+/* Name the boot-time form only where the kernel understands one. */
 static const char *drift_remedy(bool apply_enabled, bool boot_form)
 {
 	if (apply_enabled && boot_form)
@@ -36,13 +36,20 @@ static const char *drift_remedy(bool apply_enabled, bool boot_form)
 	       "hostprep apply";
 }
 
+/* Any boot-time form at all (config_acs 6.11+, disable_acs_redir 4.19+); acs cmdline says which. */
+static bool kernel_has_boot_form(const char *osrelease)
+{
+	return kernel_acs_param(osrelease) != KERNEL_ACS_NONE;
+}
+
 const char *acs_write_refused_remedy(const char *osrelease)
 {
-	if (kernel_has_config_acs(osrelease))
-		return "config space cannot be written at runtime here: put the policy on the "
-		       "kernel command line (hostprep acs cmdline), or boot without lockdown";
+	if (kernel_has_boot_form(osrelease))
+		return "config space cannot be written at runtime here: boot with the argument "
+		       "from 'hostprep acs cmdline' (it says when this kernel has no boot-time "
+		       "form for the policy), or boot without kernel lockdown";
 	return "config space cannot be written at runtime here: boot without kernel lockdown "
-	       "(it follows Secure Boot), or a 6.11+ kernel with pci=config_acs=";
+	       "(it follows Secure Boot), or a kernel with pci=config_acs= (6.11+)";
 }
 
 /* This run's own result of a check on a port, if any. */
@@ -72,19 +79,6 @@ static const char *port_remedy(const struct results *rs, const char *addr, bool 
 		return "restored on purpose by hostprep revert; hostprep apply applies the "
 		       "policy again";
 	return drift_remedy(apply_enabled, boot_form);
-}
-
-bool acs_writes_refused(const struct results *rs, const char *osrelease)
-{
-	const char *refused = acs_write_refused_remedy(osrelease);
-
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->items[i].verdict == VERDICT_FAIL && rs->items[i].remedy &&
-		    (streq(rs->items[i].check, "acs.write") ||
-		     streq(rs->items[i].check, "acs.revert")) &&
-		    streq(rs->items[i].remedy, refused))
-			return true;
-	return false;
 }
 
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
@@ -133,169 +127,10 @@ static int verify_idle(const struct plan *p, struct results *rs)
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
-	bool boot_form = kernel_has_config_acs(osrelease);
+	bool boot_form = kernel_has_boot_form(osrelease);
 	int r = verify_idle(p, rs);
 
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
 		r = verify_one(&p->targets[i], inv, apply_enabled, boot_form, rs);
 	return r;
-}
-
-/* Ports the kernel argument names: those with an ACS capability. */
-static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
-					       const struct pci_inventory *inv)
-{
-	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
-
-	return d && d->has_acs ? d : NULL;
-}
-
-/* Without root we cannot tell which selected ports have ACS: no argument is better than a wrong
- * one. */
-static bool any_unreadable(const struct plan *p, const struct pci_inventory *inv)
-{
-	for (size_t i = 0; i < p->n_targets; i++) {
-		const struct pci_dev_info *d = pci_inventory_find(inv, p->targets[i].addr);
-
-		if (d && d->cfg == PCI_CFG_LIMITED)
-			return true;
-	}
-	return false;
-}
-
-int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret)
-{
-	_cleanup_(freep) char *buf = NULL;
-	size_t size = 0, n = 0;
-	FILE *f;
-
-	if (any_unreadable(p, inv))
-		return -EACCES;
-	f = open_memstream(&buf, &size);
-	if (!f)
-		return -ENOMEM;
-	fputs("pci=config_acs=\"", f);
-	for (size_t i = 0; i < p->n_targets; i++) {
-		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);
-		char mask[ACS_MASK_BITS + 1], path[256];
-
-		if (!d || pci_dev_path(inv, d, path, sizeof(path)) < 0)
-			continue;
-		acs_mask_format(&p->targets[i].mask, mask);
-		fprintf(f, "%s%s@%s", n++ ? ";" : "", mask, path);
-	}
-	fputc('"', f);
-	if (fclose(f) != 0)
-		return -ENOMEM;
-	if (n == 0)
-		return -ENODATA;
-	*ret = TAKE_PTR(buf);
-	return 0;
-}
-
-/* Is "<mask>@<dev>" among the config_acs= entries of any pci= word? */
-static bool entry_matches(const char *entries, const char *want_mask, const char *addr,
-			  const char *path)
-{
-	_cleanup_(freep) char *copy = strdup(entries);
-	char *save = NULL;
-
-	if (!copy)
-		return false;
-	for (char *e = strtok_r(copy, ";", &save); e; e = strtok_r(NULL, ";", &save)) {
-		char *at = strchr(e, '@');
-
-		if (!at || (size_t)(at - e) != strlen(want_mask) || !strneq(e, want_mask, at - e))
-			continue;
-		at++;
-		/* The kernel accepts the domain-less form for domain 0. */
-		if (streq(at, addr) || streq(at, path) ||
-		    (strneq(addr, "0000:", 5) && streq(at, addr + 5)) ||
-		    (strneq(path, "0000:", 5) && streq(at, path + 5)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The kernel keeps only the last config_acs= it sees (pci_setup() just
- * re-points config_acs_param), across all pci= words and their
- * comma-separated options. Returns a copy of its value, NULL if none.
- */
-static char *last_config_acs(const struct cmdline *cmd)
-{
-	char *last = NULL;
-
-	for (size_t i = 0; i < cmd->n; i++) {
-		const char *v = cmd->params[i].value;
-		_cleanup_(freep) char *copy = NULL;
-		char *save = NULL;
-
-		if (!streq(cmd->params[i].key, "pci") || !v)
-			continue;
-		copy = strdup(v);
-		if (!copy)
-			break;
-		for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-			if (!strneq(o, "config_acs=", 11))
-				continue;
-			free(last);
-			last = strdup(o + 11);
-		}
-	}
-	return last;
-}
-
-int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
-		       const struct cmdline *cmd, const char *osrelease, struct results *rs)
-{
-	_cleanup_(freep) char *arg = NULL, *remedy = NULL, *given = NULL;
-	size_t missing = 0, ports = 0;
-	int r;
-
-	r = acs_cmdline_format(p, inv, &arg);
-	if (r == -ENODATA)
-		return 0;
-	if (r < 0 && r != -EACCES)
-		return r;
-	/* An older kernel ignores the argument, present or not. */
-	if (!kernel_has_config_acs(osrelease))
-		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host",
-				    "pci=config_acs= at boot", NULL,
-				    "kernel %s predates pci=config_acs (6.11)%s", osrelease,
-				    acs_writes_refused(rs, osrelease)
-					    ? " and refuses runtime writes: see acs.write"
-					    : ": the runtime write at every boot is the only way");
-	if (r == -EACCES)
-		return results_add(
-			rs, VERDICT_UNKNOWN, "acs.cmdline", "host", "pci=config_acs= at boot",
-			"cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-			"run as root");
-	given = last_config_acs(cmd);
-	for (size_t i = 0; i < p->n_targets; i++) {
-		const struct pci_dev_info *d = cmdline_port(&p->targets[i], inv);
-		char mask[ACS_MASK_BITS + 1], path[256];
-
-		if (!d || pci_dev_path(inv, d, path, sizeof(path)) < 0)
-			continue;
-		ports++;
-		acs_mask_format(&p->targets[i].mask, mask);
-		missing += !given || !entry_matches(given, mask, d->addr, path);
-	}
-	if (missing == 0)
-		return results_addf(rs, VERDICT_PASS, "acs.cmdline", "host",
-				    "pci=config_acs= at boot", NULL, "present for all %zu ports",
-				    ports);
-	if (asprintf(&remedy,
-		     "add %s to the kernel command line (in /etc/default/grub escape the "
-		     "quotes: the ';' must stay inside them)",
-		     arg) < 0)
-		return -ENOMEM;
-	return results_addf(
-		rs, VERDICT_WARN, "acs.cmdline", "host", "pci=config_acs= at boot", remedy,
-		"missing for %zu of %zu ports: %s", missing, ports,
-		acs_writes_refused(rs, osrelease)
-			? "runtime writes are refused here, only the boot-time argument sets ACS"
-			: "a hotplug, reset or resume undoes the runtime write until the next "
-			  "apply");
 }

@@ -94,3 +94,23 @@ bool kernel_has_config_acs(const char *osrelease)
 		return true;
 	return major > 6 || (major == 6 && minor >= 11);
 }
+
+enum kernel_acs_param kernel_acs_param(const char *osrelease)
+{
+	unsigned major = 0, minor = 0, sub = 0;
+	int n = osrelease ? sscanf(osrelease, "%u.%u.%u", &major, &minor, &sub) : 0;
+
+	if (n < 2)
+		return KERNEL_ACS_CONFIG;
+	if (major != 6)
+		return major > 6				   ? KERNEL_ACS_CONFIG
+		       : major == 5 || (major == 4 && minor >= 19) ? KERNEL_ACS_REDIR
+								   : KERNEL_ACS_NONE;
+	if (minor < 11)
+		return KERNEL_ACS_REDIR;
+	/* The stable releases that carry 9cf8a952d57b; 6.11 ended before it. */
+	if (minor == 11 || (minor == 12 && sub < 23) || (minor == 13 && sub < 11) ||
+	    (minor == 14 && sub < 2))
+		return KERNEL_ACS_CONFIG_BUGGY;
+	return KERNEL_ACS_CONFIG;
+}

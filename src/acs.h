@@ -38,3 +38,22 @@ void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size);
 
 /* Does a kernel of this release understand pci=config_acs= (Linux 6.11+)? Unknown: yes. */
 bool kernel_has_config_acs(const char *osrelease);
+
+/*
+ * Which boot-time ACS parameter a kernel release understands, and how well:
+ * pci=disable_acs_redir= came with 4.19 (clears RR|CR|EC), pci=config_acs=
+ * with 6.11. Until upstream 9cf8a952d57b ("PCI/ACS: Fix pci=config_acs=
+ * parameter", in 6.12.23, 6.13.11, 6.14.2 and 6.15) the kernel parsed the
+ * flags of the first entry only, so a second device failed to parse, and
+ * took a '0' flag (and disable_acs_redir's clears) from the firmware's value.
+ * An unparsable release is taken as a current kernel.
+ */
+enum kernel_acs_param {
+	KERNEL_ACS_NONE,	 /* < 4.19: neither parameter */
+	KERNEL_ACS_REDIR,	 /* 4.19 - 6.10: pci=disable_acs_redir= only */
+	KERNEL_ACS_CONFIG_BUGGY, /* 6.11 - 6.14.1 without the 2025 fix (as far as the release says)
+				  */
+	KERNEL_ACS_CONFIG,	 /* both, parsed as intended */
+};
+
+enum kernel_acs_param kernel_acs_param(const char *osrelease);

@@ -1,30 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cmdline.h"
 
-static int add_param(struct cmdline *c, const char *word, size_t len)
+bool cmdline_isspace(char c)
 {
-	_cleanup_(freep) char *w = strndup(word, len);
-	struct cmdline_param *p;
-	char *eq, *dst = w;
+	unsigned char u = (unsigned char)c;
 
-	if (!w)
-		return -ENOMEM;
-	for (char *src = w; *src; src++) /* drop the quotes, keep what they group */
-		if (*src != '"')
-			*dst++ = *src;
-	*dst = '\0';
-	p = reallocarray(c->params, c->n + 1, sizeof(*p));
+	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
+}
+
+static char *skip_spaces(char *s)
+{
+	while (cmdline_isspace(*s))
+		s++;
+	return s;
+}
+
+/*
+ * Cut one word off the (mutable) line the way next_arg() does, in place:
+ * *key and *value point into the line, NUL-terminated. Returns where the
+ * next word starts. The quote rules are the kernel's, bugs included: only
+ * a quote opening the word or opening the value is removed, each together
+ * with a quote that ends the word.
+ */
+static char *cut_word(char *w, char **key, char **value)
+{
+	bool grouping = false, opened = false;
+	size_t len, eq = 0; /* an '=' at offset 0 is no separator, as in the kernel */
+
+	if (*w == '"') {
+		w++;
+		grouping = opened = true;
+	}
+	for (len = 0; w[len]; len++) {
+		if (cmdline_isspace(w[len]) && !grouping)
+			break;
+		if (eq == 0 && w[len] == '=')
+			eq = len;
+		if (w[len] == '"')
+			grouping = !grouping;
+	}
+	*key = w;
+	*value = NULL;
+	if (eq) {
+		w[eq] = '\0';
+		*value = w + eq + 1;
+		if (**value == '"') {
+			(*value)++;
+			if (w[len - 1] == '"')
+				w[len - 1] = '\0';
+		}
+	}
+	if (opened && len > 0 && w[len - 1] == '"')
+		w[len - 1] = '\0';
+	if (!w[len])
+		return w + len;
+	w[len] = '\0';
+	return skip_spaces(w + len + 1);
+}
+
+static int add_param(struct cmdline *c, const char *key, const char *value)
+{
+	struct cmdline_param *p = reallocarray(c->params, c->n + 1, sizeof(*p));
+
 	if (!p)
 		return -ENOMEM;
 	c->params = p;
-	eq = strchr(w, '=');
 	p = &c->params[c->n];
-	p->value = eq ? strdup(eq + 1) : NULL;
-	if (eq)
-		*eq = '\0';
-	p->key = TAKE_PTR(w);
-	if (eq && !p->value) {
+	p->key = strdup(key);
+	p->value = value ? strdup(value) : NULL;
+	if (!p->key || (value && !p->value)) {
 		free(p->key);
+		free(p->value);
 		return -ENOMEM;
 	}
 	c->n++;
@@ -33,24 +79,21 @@ static int add_param(struct cmdline *c, const char *word, size_t len)
 
 int cmdline_parse(const char *s, struct cmdline *ret)
 {
+	_cleanup_(freep) char *line = strdup(s);
 	struct cmdline c = {};
+	char *w;
 
-	while (*s) {
-		const char *start;
-		bool quoted = false;
+	if (!line)
+		return -ENOMEM;
+	for (w = skip_spaces(line); *w;) {
+		char *key, *value;
 		int r;
 
-		while (*s == ' ' || *s == '\t' || *s == '\n')
-			s++;
-		if (!*s)
+		w = cut_word(w, &key, &value);
+		/* parse_args() stops at "--": the rest is for init. */
+		if (!value && streq(key, "--"))
 			break;
-		start = s;
-		for (; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++)
-			if (*s == '"')
-				quoted = !quoted;
-		if (s - start == 2 && strneq(start, "--", 2))
-			break;
-		r = add_param(&c, start, s - start);
+		r = add_param(&c, key, value);
 		if (r < 0) {
 			cmdline_done(&c);
 			return r;

@@ -391,6 +391,56 @@ static int cmd_config(const struct options *o)
 	return config_dump(&cfg, stdout);
 }
 
+/*
+ * The boot-time argument for the policy, in the form the running kernel
+ * understands: pci=config_acs= from 6.11, pci=disable_acs_redir= before
+ * (only for a policy that is exactly x0x00xx, all that parameter does).
+ * Exit 1 when there is no such argument for this policy on this kernel.
+ */
+static int acs_arg_for_kernel(const struct run *run, char **ret)
+{
+	const char *rel = run->host.osrelease ? run->host.osrelease : "(unknown)";
+	const struct acs_target *bad = NULL;
+	char mask[ACS_MASK_BITS + 1];
+	int r;
+
+	switch (kernel_acs_param(run->host.osrelease)) {
+	case KERNEL_ACS_NONE:
+		r = acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+		if (r < 0)
+			return r;
+		free(*ret);
+		*ret = NULL;
+		log_error("Kernel %s has no boot-time ACS parameter (pci=disable_acs_redir= came "
+			  "with 4.19, pci=config_acs= with 6.11): hostprep apply at every boot is "
+			  "the only way.",
+			  rel);
+		return -EDOM;
+	case KERNEL_ACS_REDIR:
+		r = acs_cmdline_format_redir(&run->plan, &run->pci_inv, ret, &bad);
+		if (r != -EDOM)
+			return r;
+		acs_mask_format(&bad->mask, mask);
+		log_error("Kernel %s predates pci=config_acs= (6.11); pci=disable_acs_redir= only "
+			  "clears RR,CR,EC (x0x00xx), but port %s wants %s (rules %s): no "
+			  "boot-time form for this policy on this kernel.",
+			  rel, bad->addr, mask, bad->rules);
+		return -EDOM;
+	case KERNEL_ACS_CONFIG_BUGGY:
+		r = acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+		if (r >= 0)
+			log_warning(
+				"Kernel %s may lack the 2025 pci=config_acs fix (6.12.23, 6.13.11, "
+				"6.14.2, 6.15): it honours only the first entry and takes '0' "
+				"flags from the firmware.",
+				rel);
+		return r;
+	case KERNEL_ACS_CONFIG:
+		break;
+	}
+	return acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+}
+
 static int cmd_acs(const struct options *o)
 {
 	_cleanup_(config_done) struct config cfg = {};
@@ -412,7 +462,7 @@ static int cmd_acs(const struct options *o)
 	run_init(&run, &root, &cfg, RUN_DRY_RUN);
 	r = run_execute(&run);
 	if (r >= 0)
-		r = acs_cmdline_format(&run.plan, &run.pci_inv, &arg);
+		r = acs_arg_for_kernel(&run, &arg);
 	run_done(&run);
 	if (r == -ENODATA) {
 		log_notice("No ACS-capable port is selected by the configuration.");
@@ -423,6 +473,8 @@ static int cmd_acs(const struct options *o)
 			  "needs root (CAP_SYS_ADMIN).");
 		return EXIT_NOT_READY;
 	}
+	if (r == -EDOM)
+		return EXIT_NOT_READY;
 	if (r < 0)
 		return r;
 	printf("%s\n", arg);
@@ -437,8 +489,7 @@ static const struct command commands[] = {
 	{ "revert", cmd_revert, "revert              restore every recorded original value" },
 	{ "config", cmd_config,
 	  "config [--validate FILE...]  print the merged config / validate files" },
-	{ "acs", cmd_acs,
-	  "acs cmdline         print the pci=config_acs= kernel argument for the policy" },
+	{ "acs", cmd_acs, "acs cmdline         print the boot-time ACS argument for the policy" },
 };
 
 static void usage(FILE *f)

@@ -22,9 +22,10 @@ static void test_split_words(void **state)
 {
 	struct cmdline c = {};
 
-	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz-6.12.0 root=UUID=ab-cd ro  quiet\tiommu=pt\n",
-				       &c),
-			 0);
+	assert_int_equal(
+		cmdline_parse("BOOT_IMAGE=/vmlinuz-6.12.0 root=UUID=ab-cd ro  quiet\tiommu=pt\n",
+			      &c),
+		0);
 	assert_int_equal(c.n, 5);
 	assert_param(&c, 0, "BOOT_IMAGE", "/vmlinuz-6.12.0");
 	/* Only the first '=' splits. */
@@ -42,11 +43,14 @@ static void test_quoted_value(void **state)
 	struct cmdline c = {};
 
 	assert_int_equal(
-		cmdline_parse("ro pci=config_acs=\"xx000x0@0000:00:01.0;x0x00xx@0000:00:02.0\" quiet", &c),
+		cmdline_parse(
+			"ro pci=config_acs=\"xx000x0@0000:00:01.0;x0x00xx@0000:00:02.0\" quiet",
+			&c),
 		0);
 	assert_int_equal(c.n, 3);
 	assert_param(&c, 0, "ro", NULL);
-	assert_param(&c, 1, "pci", "config_acs=xx000x0@0000:00:01.0;x0x00xx@0000:00:02.0");
+	/* A quote that opens neither the word nor the value stays (next_arg()). */
+	assert_param(&c, 1, "pci", "config_acs=\"xx000x0@0000:00:01.0;x0x00xx@0000:00:02.0\"");
 	assert_param(&c, 2, "quiet", NULL);
 	cmdline_done(&c);
 }
@@ -112,7 +116,8 @@ static void test_find_last(void **state)
 	struct cmdline c = {};
 	const struct cmdline_param *p;
 
-	assert_int_equal(cmdline_parse("iommu=pt intel_iommu=on iommu=nopt iommu.passthrough=1", &c), 0);
+	assert_int_equal(
+		cmdline_parse("iommu=pt intel_iommu=on iommu=nopt iommu.passthrough=1", &c), 0);
 	p = cmdline_find_last(&c, "iommu");
 	assert_non_null(p);
 	assert_string_equal(p->value, "nopt");
@@ -140,11 +145,69 @@ static void test_empty(void **state)
 	cmdline_done(&c);
 }
 
+/* next_arg(): which quotes go and which stay, word by word. */
+static void test_next_arg_quote_rules(void **state)
+{
+	struct cmdline c = {};
+
+	assert_int_equal(cmdline_parse("pci=\"config_acs=x0x00xx@00:01.0;x0x00xx@00:02.0\" "
+				       "\"pci=config_acs=1@00:03.0;0@00:04.0\" "
+				       "a\"b c\"d=e k=v\"w\" q=\" x=1",
+				       &c),
+			 0);
+	assert_int_equal(c.n, 5);
+	/* The value's opening quote goes, with the word's last quote. */
+	assert_param(&c, 0, "pci", "config_acs=x0x00xx@00:01.0;x0x00xx@00:02.0");
+	/* A quote that opens the word goes, with the word's last quote. */
+	assert_param(&c, 1, "pci", "config_acs=1@00:03.0;0@00:04.0");
+	/* Quotes inside the key group the space and stay. */
+	assert_param(&c, 2, "a\"b c\"d", "e");
+	/* A quote inside the value groups nothing away: it stays. */
+	assert_param(&c, 3, "k", "v\"w\"");
+	/* q=" : the quote opens a group that swallows the rest of the line. */
+	assert_param(&c, 4, "q", " x=1");
+	cmdline_done(&c);
+	/* The word's last quote goes once: x="y"" keeps one. */
+	assert_int_equal(cmdline_parse("x=\"y\"\"", &c), 0);
+	assert_param(&c, 0, "x", "y\"");
+	cmdline_done(&c);
+	assert_int_equal(cmdline_parse("q=\"", &c), 0);
+	assert_param(&c, 0, "q", "");
+	cmdline_done(&c);
+}
+
+/* The kernel's white space includes \v, \f, \r and 0xa0; "--" counts after quote removal. */
+static void test_kernel_white_space(void **state)
+{
+	struct cmdline c = {};
+
+	assert_int_equal(cmdline_parse("a\vb\fc\rd\xa0"
+				       "e \"--\" f",
+				       &c),
+			 0);
+	assert_int_equal(c.n, 5);
+	assert_param(&c, 0, "a", NULL);
+	assert_param(&c, 4, "e", NULL);
+	cmdline_done(&c);
+	/* An '=' that starts the word does not split it (equals == 0 in next_arg()). */
+	assert_int_equal(cmdline_parse("=x a==b", &c), 0);
+	assert_param(&c, 0, "=x", NULL);
+	assert_param(&c, 1, "a", "=b");
+	cmdline_done(&c);
+	/* An unterminated quote runs to the end of the line. */
+	assert_int_equal(cmdline_parse("x=\"a b c", &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_param(&c, 0, "x", "a b c");
+	cmdline_done(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_quoted_value),
+		cmocka_unit_test(test_next_arg_quote_rules),
+		cmocka_unit_test(test_kernel_white_space),
 		cmocka_unit_test(test_quoted_value_with_spaces),
 		cmocka_unit_test(test_quoted_whole_word),
 		cmocka_unit_test(test_bare_words_and_empty_value),

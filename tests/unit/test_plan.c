@@ -21,17 +21,22 @@
 
 enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
 
-#define PCI_EXP_TYPE_ENDPOINT 0
-#define PCI_EXP_TYPE_ROOT_PORT 4
-#define PCI_EXP_TYPE_UPSTREAM 5
+#define PCI_EXP_TYPE_ENDPOINT	0
+#define PCI_EXP_TYPE_ROOT_PORT	4
+#define PCI_EXP_TYPE_UPSTREAM	5
 #define PCI_EXP_TYPE_DOWNSTREAM 6
 
 static void dev_init(struct pci_dev_info *d, uint8_t bus, uint8_t dev, int parent, int type,
 		     uint16_t vendor, uint16_t device, uint32_t class_code)
 {
 	*d = (struct pci_dev_info){
-		.id = { .domain = 0, .bus = bus, .dev = dev, .func = 0, .vendor = vendor,
-			.device = device, .class_code = class_code },
+		.id = { .domain = 0,
+			.bus = bus,
+			.dev = dev,
+			.func = 0,
+			.vendor = vendor,
+			.device = device,
+			.class_code = class_code },
 		.parent = parent,
 		.pcie_type = type,
 		.cfg = PCI_CFG_FULL,
@@ -53,9 +58,11 @@ static void topo_init(struct pci_dev_info devs[static N_DEVS], struct pci_invent
 	dev_init(&devs[RP], 0x00, 0x01, -1, PCI_EXP_TYPE_ROOT_PORT, 0x1022, 0x14ab, 0x060400);
 	dev_acs(&devs[RP], 0x2a0, 0x005f, 0x001d);
 	dev_init(&devs[USP], 0x01, 0x00, RP, PCI_EXP_TYPE_UPSTREAM, 0x10b5, 0x8796, 0x060400);
-	dev_init(&devs[DSP_GPU], 0x02, 0x08, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_init(&devs[DSP_GPU], 0x02, 0x08, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796,
+		 0x060400);
 	dev_acs(&devs[DSP_GPU], 0xf24, 0x007f, 0x001d);
-	dev_init(&devs[DSP_NIC], 0x02, 0x10, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_init(&devs[DSP_NIC], 0x02, 0x10, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796,
+		 0x060400);
 	dev_acs(&devs[DSP_NIC], 0xf24, 0x007f, 0x001d);
 	dev_init(&devs[GPU], 0x03, 0x00, DSP_GPU, PCI_EXP_TYPE_ENDPOINT, 0x10de, 0x2330, 0x030200);
 	dev_init(&devs[NIC], 0x04, 0x00, DSP_NIC, PCI_EXP_TYPE_ENDPOINT, 0x15b3, 0x1021, 0x020700);
@@ -111,9 +118,9 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
-		assert_int_equal(acs_mask_parse(specs[i].mask ? specs[i].mask : ACS_MASK_DEFAULT,
-						&r->mask),
-				 0);
+		assert_int_equal(
+			acs_mask_parse(specs[i].mask ? specs[i].mask : ACS_MASK_DEFAULT, &r->mask),
+			0);
 		r->n_select = fill_selectors(specs[i].select, f->sels[i], r->at.line + 1);
 		r->n_exclude = fill_selectors(specs[i].exclude, f->sels[i] + 4, r->at.line + 2);
 	}
@@ -181,7 +188,8 @@ static void assert_action(const struct plan *p, size_t i, const char *addr, uint
 static void test_upstream_gpu_paths(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	build_ok(f, r, 1);
 	/* The DSP above the GPU and the root port; not the USP (no ACS), not the GPU. */
@@ -199,7 +207,8 @@ static void test_upstream_by_vendor_all_endpoints(void **state)
 {
 	struct fixture *f = *state;
 	/* 10b5:* matches the switch ports themselves: upstream of them is USP+RP / RP. */
-	const struct rule_spec r[] = { { .name = "all", .mask = "0000000",
+	const struct rule_spec r[] = { { .name = "all",
+					 .mask = "0000000",
 					 .select = { "upstream:10de:*", "upstream:15b3:*" } } };
 
 	build_ok(f, r, 1);
@@ -227,7 +236,8 @@ static void test_upstream_excludes_matching_port_itself(void **state)
 static void test_exclude_by_address(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" },
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" },
 					 .exclude = { "0000:00:01.0" } } };
 
 	build_ok(f, r, 1);
@@ -241,7 +251,8 @@ static void test_exclude_upstream(void **state)
 {
 	struct fixture *f = *state;
 	/* Everything above a GPU or NIC, except what is above the NIC. */
-	const struct rule_spec r[] = { { .name = "r", .select = { "upstream:class:03", "upstream:class:02" },
+	const struct rule_spec r[] = { { .name = "r",
+					 .select = { "upstream:class:03", "upstream:class:02" },
 					 .exclude = { "upstream:class:0207" } } };
 
 	build_ok(f, r, 1);
@@ -288,7 +299,9 @@ static void test_conflict_avoided_by_exclude(void **state)
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
 		{ .name = "gpus", .mask = "xxxx0xx", .select = { "upstream:class:0302" } },
-		{ .name = "nics", .mask = "xxxx1xx", .select = { "upstream:class:0207" },
+		{ .name = "nics",
+		  .mask = "xxxx1xx",
+		  .select = { "upstream:class:0207" },
 		  .exclude = { "0000:00:01.0" } },
 	};
 
@@ -305,7 +318,8 @@ static void test_conflict_avoided_by_exclude(void **state)
 static void test_port_already_at_target(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	f->devs[RP].acs_ctrl = 0x0011;
 	build_ok(f, r, 1);
@@ -318,7 +332,8 @@ static void test_port_already_at_target(void **state)
 static void test_limited_config_port_selected_no_action(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	/* Not root: the USP's (and the DSP's) extended config space is unreadable. */
 	for (int i = USP; i <= DSP_NIC; i++) {
@@ -339,7 +354,8 @@ static void test_limited_config_port_selected_no_action(void **state)
 static void test_limited_with_stale_acs_no_action(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	/* Even if has_acs were set, no write without full config access. */
 	f->devs[DSP_GPU].cfg = PCI_CFG_LIMITED;
@@ -382,7 +398,10 @@ static void test_disabled_rule_ignored(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "off", .disabled = true, .mask = "xxxx1xx", .select = { "upstream:class:03" } },
+		{ .name = "off",
+		  .disabled = true,
+		  .mask = "xxxx1xx",
+		  .select = { "upstream:class:03" } },
 		{ .name = "nics", .select = { "upstream:class:0207" } },
 	};
 
@@ -426,7 +445,8 @@ static void test_verify_verdicts(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "r", .select = { "upstream:class:0302", "upstream:class:0207", "0000:01:00.0" } },
+		{ .name = "r",
+		  .select = { "upstream:class:0302", "upstream:class:0207", "0000:01:00.0" } },
 	};
 	struct pci_dev_info fresh[N_DEVS];
 	struct pci_inventory now;
@@ -493,11 +513,14 @@ static void test_verify_device_gone(void **state)
 /* ---- acs_cmdline_format / acs_cmdline_verify ---- */
 
 #define GPU_PATHS_ARG "pci=config_acs=\"x0x00xx@0000:00:01.0;x0x00xx@0000:00:01.0/00.0/08.0\""
+/* The same as GRUB hands it to the kernel: its script parser removes the quotes. */
+#define GPU_PATHS_BOOTED "pci=config_acs=x0x00xx@0000:00:01.0;x0x00xx@0000:00:01.0/00.0/08.0"
 
 static void test_cmdline_format_paths(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 	_cleanup_(freep) char *arg = NULL;
 
 	build_ok(f, r, 1);
@@ -509,14 +532,17 @@ static void test_cmdline_format_skips_ports_without_acs(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "a", .mask = "xxxx0xx", .select = { "upstream:class:0207", "0000:01:00.0" } },
+		{ .name = "a",
+		  .mask = "xxxx0xx",
+		  .select = { "upstream:class:0207", "0000:01:00.0" } },
 	};
 	_cleanup_(freep) char *arg = NULL;
 
 	build_ok(f, r, 1);
 	assert_int_equal(f->p.n_targets, 3);
 	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), 0);
-	assert_string_equal(arg, "pci=config_acs=\"xxxx0xx@0000:00:01.0;xxxx0xx@0000:00:01.0/00.0/10.0\"");
+	assert_string_equal(
+		arg, "pci=config_acs=\"xxxx0xx@0000:00:01.0;xxxx0xx@0000:00:01.0/00.0/10.0\"");
 }
 
 static void test_cmdline_format_only_usp_no_acs(void **state)
@@ -532,7 +558,8 @@ static void test_cmdline_format_only_usp_no_acs(void **state)
 
 static void verify_cmdline(struct fixture *f, const char *cmdline, const char *osrelease)
 {
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	build_ok(f, r, 1);
 	assert_int_equal(cmdline_parse(cmdline, &f->cmd), 0);
@@ -544,9 +571,10 @@ static void test_cmdline_verify_pass_path_form(void **state)
 {
 	struct fixture *f = *state;
 
-	verify_cmdline(f, "BOOT_IMAGE=/vmlinuz ro " GPU_PATHS_ARG " quiet", "6.12.0-1-amd64");
+	verify_cmdline(f, "BOOT_IMAGE=/vmlinuz ro " GPU_PATHS_BOOTED " quiet", "6.12.30-amd64");
 	result_at(&f->rs, 0, VERDICT_PASS, "acs.cmdline", "host");
-	assert_string_equal(f->rs.items[0].actual, "present for all 2 ports");
+	assert_string_equal(f->rs.items[0].actual,
+			    "the kernel applies the policy to all 2 ports at boot");
 	assert_null(f->rs.items[0].remedy);
 }
 
@@ -555,7 +583,8 @@ static void test_cmdline_verify_pass_address_form(void **state)
 	struct fixture *f = *state;
 
 	/* Address form, domain-less, another pci= option before it. */
-	verify_cmdline(f, "ro pci=noaer,config_acs=\"x0x00xx@0000:02:08.0;x0x00xx@00:01.0\"", "6.12.0");
+	verify_cmdline(f, "ro pci=noaer,config_acs=x0x00xx@0000:02:08.0;x0x00xx@00:01.0",
+		       "6.12.30");
 	result_at(&f->rs, 0, VERDICT_PASS, "acs.cmdline", "host");
 }
 
@@ -564,9 +593,10 @@ static void test_cmdline_verify_warn_when_missing(void **state)
 	struct fixture *f = *state;
 	const struct result *x;
 
-	verify_cmdline(f, "ro pci=config_acs=\"x0x00xx@0000:00:01.0\"", "6.12.0-1-amd64");
+	verify_cmdline(f, "ro pci=config_acs=x0x00xx@0000:00:01.0", "6.15.0-1-amd64");
 	x = result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
-	assert_true(strneq(x->actual, "missing for 1 of 2 ports", 24));
+	assert_string_equal(x->actual, "not applied for 1 of 2 ports: 0000:02:08.0: not named by "
+				       "pci=config_acs=");
 	assert_non_null(x->remedy);
 	assert_non_null(strstr(x->remedy, GPU_PATHS_ARG));
 }
@@ -575,20 +605,23 @@ static void test_cmdline_verify_wrong_mask_warns(void **state)
 {
 	struct fixture *f = *state;
 
-	verify_cmdline(f, "ro pci=config_acs=\"xx000x0@0000:00:01.0;xx000x0@0000:00:01.0/00.0/08.0\"",
-		       "6.12.0");
+	verify_cmdline(f, "ro pci=config_acs=xx000x0@0000:00:01.0;xx000x0@0000:00:01.0/00.0/08.0",
+		       "6.12.30");
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
-	assert_true(strneq(f->rs.items[0].actual, "missing for 2 of 2 ports", 24));
+	assert_true(strneq(f->rs.items[0].actual, "not applied for 2 of 2 ports", 28));
 }
 
+/* Before 6.11 pci=disable_acs_redir= (4.19) is exactly x0x00xx: it is checked and offered. */
 static void test_cmdline_verify_skip_old_kernel(void **state)
 {
 	struct fixture *f = *state;
 
 	verify_cmdline(f, "ro quiet", "6.1.0-18-amd64");
-	result_at(&f->rs, 0, VERDICT_SKIP, "acs.cmdline", "host");
-	assert_non_null(strstr(f->rs.items[0].actual, "6.1.0-18-amd64"));
-	assert_null(f->rs.items[0].remedy);
+	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
+	assert_string_equal(f->rs.items[0].expected, "pci=disable_acs_redir= at boot");
+	assert_non_null(strstr(f->rs.items[0].remedy,
+			       "pci=disable_acs_redir=\"0000:00:01.0;0000:00:01.0/00.0/08.0\""));
+	assert_null(strstr(f->rs.items[0].remedy, "config_acs"));
 }
 
 static void test_cmdline_verify_6_11_is_new_enough(void **state)
@@ -609,7 +642,7 @@ static void test_cmdline_verify_later_config_acs_overrides(void **state)
 {
 	struct fixture *f = *state;
 
-	verify_cmdline(f, "ro " GPU_PATHS_ARG " pci=config_acs=\"x0x00xx@0000:02:10.0\"", "6.12.0");
+	verify_cmdline(f, "ro " GPU_PATHS_BOOTED " pci=config_acs=x0x00xx@0000:02:10.0", "6.12.30");
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
 }
 
@@ -635,7 +668,8 @@ static void test_idle_rule_reported_as_skip(void **state)
 static void test_cmdline_format_refuses_unreadable(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 	char *arg = NULL;
 
 	f->devs[USP].cfg = PCI_CFG_LIMITED;
