@@ -21,17 +21,22 @@
 
 enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
 
-#define PCI_EXP_TYPE_ENDPOINT 0
-#define PCI_EXP_TYPE_ROOT_PORT 4
-#define PCI_EXP_TYPE_UPSTREAM 5
+#define PCI_EXP_TYPE_ENDPOINT	0
+#define PCI_EXP_TYPE_ROOT_PORT	4
+#define PCI_EXP_TYPE_UPSTREAM	5
 #define PCI_EXP_TYPE_DOWNSTREAM 6
 
 static void dev_init(struct pci_dev_info *d, uint8_t bus, uint8_t dev, int parent, int type,
 		     uint16_t vendor, uint16_t device, uint32_t class_code)
 {
 	*d = (struct pci_dev_info){
-		.id = { .domain = 0, .bus = bus, .dev = dev, .func = 0, .vendor = vendor,
-			.device = device, .class_code = class_code },
+		.id = { .domain = 0,
+			.bus = bus,
+			.dev = dev,
+			.func = 0,
+			.vendor = vendor,
+			.device = device,
+			.class_code = class_code },
 		.parent = parent,
 		.pcie_type = type,
 		.cfg = PCI_CFG_FULL,
@@ -53,9 +58,11 @@ static void topo_init(struct pci_dev_info devs[static N_DEVS], struct pci_invent
 	dev_init(&devs[RP], 0x00, 0x01, -1, PCI_EXP_TYPE_ROOT_PORT, 0x1022, 0x14ab, 0x060400);
 	dev_acs(&devs[RP], 0x2a0, 0x005f, 0x001d);
 	dev_init(&devs[USP], 0x01, 0x00, RP, PCI_EXP_TYPE_UPSTREAM, 0x10b5, 0x8796, 0x060400);
-	dev_init(&devs[DSP_GPU], 0x02, 0x08, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_init(&devs[DSP_GPU], 0x02, 0x08, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796,
+		 0x060400);
 	dev_acs(&devs[DSP_GPU], 0xf24, 0x007f, 0x001d);
-	dev_init(&devs[DSP_NIC], 0x02, 0x10, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796, 0x060400);
+	dev_init(&devs[DSP_NIC], 0x02, 0x10, USP, PCI_EXP_TYPE_DOWNSTREAM, 0x10b5, 0x8796,
+		 0x060400);
 	dev_acs(&devs[DSP_NIC], 0xf24, 0x007f, 0x001d);
 	dev_init(&devs[GPU], 0x03, 0x00, DSP_GPU, PCI_EXP_TYPE_ENDPOINT, 0x10de, 0x2330, 0x030200);
 	dev_init(&devs[NIC], 0x04, 0x00, DSP_NIC, PCI_EXP_TYPE_ENDPOINT, 0x15b3, 0x1021, 0x020700);
@@ -111,9 +118,9 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
-		assert_int_equal(acs_mask_parse(specs[i].mask ? specs[i].mask : ACS_MASK_DEFAULT,
-						&r->mask),
-				 0);
+		assert_int_equal(
+			acs_mask_parse(specs[i].mask ? specs[i].mask : ACS_MASK_DEFAULT, &r->mask),
+			0);
 		r->n_select = fill_selectors(specs[i].select, f->sels[i], r->at.line + 1);
 		r->n_exclude = fill_selectors(specs[i].exclude, f->sels[i] + 4, r->at.line + 2);
 	}
@@ -181,7 +188,8 @@ static void assert_action(const struct plan *p, size_t i, const char *addr, uint
 static void test_upstream_gpu_paths(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	build_ok(f, r, 1);
 	/* The DSP above the GPU and the root port; not the USP (no ACS), not the GPU. */
@@ -199,7 +207,8 @@ static void test_upstream_by_vendor_all_endpoints(void **state)
 {
 	struct fixture *f = *state;
 	/* 10b5:* matches the switch ports themselves: upstream of them is USP+RP / RP. */
-	const struct rule_spec r[] = { { .name = "all", .mask = "0000000",
+	const struct rule_spec r[] = { { .name = "all",
+					 .mask = "0000000",
 					 .select = { "upstream:10de:*", "upstream:15b3:*" } } };
 
 	build_ok(f, r, 1);
@@ -227,7 +236,8 @@ static void test_upstream_excludes_matching_port_itself(void **state)
 static void test_exclude_by_address(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" },
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" },
 					 .exclude = { "0000:00:01.0" } } };
 
 	build_ok(f, r, 1);
@@ -241,7 +251,8 @@ static void test_exclude_upstream(void **state)
 {
 	struct fixture *f = *state;
 	/* Everything above a GPU or NIC, except what is above the NIC. */
-	const struct rule_spec r[] = { { .name = "r", .select = { "upstream:class:03", "upstream:class:02" },
+	const struct rule_spec r[] = { { .name = "r",
+					 .select = { "upstream:class:03", "upstream:class:02" },
 					 .exclude = { "upstream:class:0207" } } };
 
 	build_ok(f, r, 1);
@@ -288,7 +299,9 @@ static void test_conflict_avoided_by_exclude(void **state)
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
 		{ .name = "gpus", .mask = "xxxx0xx", .select = { "upstream:class:0302" } },
-		{ .name = "nics", .mask = "xxxx1xx", .select = { "upstream:class:0207" },
+		{ .name = "nics",
+		  .mask = "xxxx1xx",
+		  .select = { "upstream:class:0207" },
 		  .exclude = { "0000:00:01.0" } },
 	};
 
@@ -305,7 +318,8 @@ static void test_conflict_avoided_by_exclude(void **state)
 static void test_port_already_at_target(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	f->devs[RP].acs_ctrl = 0x0011;
 	build_ok(f, r, 1);
@@ -318,7 +332,8 @@ static void test_port_already_at_target(void **state)
 static void test_limited_config_port_selected_no_action(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	/* Not root: the USP's (and the DSP's) extended config space is unreadable. */
 	for (int i = USP; i <= DSP_NIC; i++) {
@@ -339,7 +354,8 @@ static void test_limited_config_port_selected_no_action(void **state)
 static void test_limited_with_stale_acs_no_action(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	/* Even if has_acs were set, no write without full config access. */
 	f->devs[DSP_GPU].cfg = PCI_CFG_LIMITED;
@@ -382,7 +398,10 @@ static void test_disabled_rule_ignored(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "off", .disabled = true, .mask = "xxxx1xx", .select = { "upstream:class:03" } },
+		{ .name = "off",
+		  .disabled = true,
+		  .mask = "xxxx1xx",
+		  .select = { "upstream:class:03" } },
 		{ .name = "nics", .select = { "upstream:class:0207" } },
 	};
 
@@ -426,7 +445,8 @@ static void test_verify_verdicts(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "r", .select = { "upstream:class:0302", "upstream:class:0207", "0000:01:00.0" } },
+		{ .name = "r",
+		  .select = { "upstream:class:0302", "upstream:class:0207", "0000:01:00.0" } },
 	};
 	struct pci_dev_info fresh[N_DEVS];
 	struct pci_inventory now;
@@ -457,9 +477,139 @@ static void test_verify_verdicts(void **state)
 	assert_non_null(x->remedy);
 	assert_non_null(strstr(x->remedy, "Apply=yes"));
 
+	/* The text depends on who runs the test: it names what this process lacks. */
 	x = result_at(&f->rs, 3, VERDICT_UNKNOWN, "acs", "0000:02:10.0");
-	assert_non_null(strstr(x->actual, "needs root"));
-	assert_non_null(x->remedy);
+	assert_string_equal(x->actual, acs_limited_text(pci_limited_cause())->actual);
+	assert_string_equal(x->remedy, acs_limited_text(pci_limited_cause())->remedy);
+}
+
+static void test_limited_texts_name_the_capability(void **state)
+{
+	const struct acs_limited_text *t;
+
+	t = acs_limited_text(PCI_LIMITED_NOT_ROOT);
+	assert_non_null(strstr(t->actual, "needs root (CAP_SYS_ADMIN)"));
+	assert_string_equal(t->remedy, "run as root");
+	t = acs_limited_text(PCI_LIMITED_NO_SYS_ADMIN);
+	assert_non_null(strstr(t->actual, "uid 0 but CAP_SYS_ADMIN is not in the effective "
+					  "capability set (a container without SYS_ADMIN?)"));
+	assert_null(strstr(t->remedy, "run as root"));
+	assert_non_null(strstr(t->remedy, "CAP_SYS_ADMIN"));
+	t = acs_limited_text(PCI_LIMITED_DEVICE);
+	assert_non_null(strstr(t->actual, "only 64 bytes"));
+	assert_null(strstr(t->remedy, "run as root"));
+}
+
+/* A port that reads all-ones, or vanished, is on the path, selected, never written. */
+static void test_dead_and_gone_ports_are_candidates(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "r", .select = { "upstream:class:0302", "upstream:class:0207" } },
+	};
+
+	f->devs[DSP_GPU].state = PCI_DEV_DEAD;
+	f->devs[DSP_GPU].has_acs = false;
+	f->devs[USP].state = PCI_DEV_GONE; /* a port without ACS, but unreadable now */
+	f->devs[USP].err = -ENOENT;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 4);
+	assert_int_equal(f->p.targets[0].state, ACS_PORT_ACS);
+	assert_int_equal(f->p.targets[1].state, ACS_PORT_GONE);
+	assert_int_equal(f->p.targets[1].err, -ENOENT);
+	assert_int_equal(f->p.targets[2].state, ACS_PORT_DEAD);
+	assert_int_equal(f->p.targets[3].state, ACS_PORT_ACS);
+	assert_int_equal(f->p.n_state[ACS_PORT_ACS], 2);
+	assert_int_equal(f->p.n_state[ACS_PORT_DEAD], 1);
+	assert_int_equal(f->p.n_state[ACS_PORT_GONE], 1);
+	assert_int_equal(plan_undecided(&f->p), 2);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_string_equal(f->p.actions[0].addr, "0000:00:01.0");
+	assert_string_equal(f->p.actions[1].addr, "0000:02:10.0");
+}
+
+static void test_verify_dead_and_gone_fail(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r",
+					 .select = { "0000:01:00.0", "0000:02:08.0" } } };
+	const struct result *x;
+
+	f->devs[USP].state = PCI_DEV_GONE;
+	f->devs[USP].err = -ENOENT;
+	f->devs[DSP_GPU].state = PCI_DEV_DEAD;
+	f->devs[DSP_GPU].has_acs = false;
+	build_ok(f, r, 1);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 2);
+	x = result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:01:00.0");
+	assert_non_null(strstr(x->actual, "device gone"));
+	assert_non_null(strstr(x->actual, "No such file or directory"));
+	assert_non_null(strstr(x->remedy, "lspci -vv -s 0000:01:00.0"));
+	x = result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_non_null(strstr(x->actual, "not responding"));
+	assert_null(strstr(x->actual, "no ACS"));
+	assert_non_null(strstr(x->remedy, "dmesg"));
+	assert_non_null(strstr(x->remedy, "lspci -vv -s 0000:02:08.0"));
+}
+
+static const struct plan_doc test_doc = {
+	.version = "0.1.0",
+	.host = "node1",
+	.time = "2026-11-22T06:00:00Z",
+	.apply = true,
+	.limited_short = "needs CAP_SYS_ADMIN: not root",
+	.limited_detail = "cannot tell: needs root",
+};
+
+static char *print_to_string(const struct plan *p, const struct plan_doc *doc, bool json)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	assert_int_equal(json ? plan_print_json(p, doc, f) : plan_print(p, doc, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_plan_print_counts_by_state(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "class:0604" } } };
+	const char *want = "plan: 4 ports selected: 2 with ACS, 1 without ACS, 1 unreadable "
+			   "(needs CAP_SYS_ADMIN: not root); 2 writes (1 port could not be read)\n";
+	_cleanup_(freep) char *out = NULL;
+
+	f->devs[DSP_NIC].cfg = PCI_CFG_LIMITED;
+	build_ok(f, r, 1);
+	out = print_to_string(&f->p, &test_doc, false);
+	assert_true(strneq(out, want, strlen(want)));
+	assert_non_null(strstr(out, "\n  skip 0000:01:00.0: no ACS capability"));
+	assert_non_null(strstr(out, "\n  unknown 0000:02:10.0: cannot tell: needs root  rule r\n"));
+	assert_non_null(strstr(out, "\n  write 0000:02:08.0 ACS@0xf24"));
+}
+
+static void test_plan_print_json_document(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "class:0604" } } };
+	_cleanup_(freep) char *out = NULL;
+
+	f->devs[DSP_NIC].state = PCI_DEV_DEAD;
+	f->devs[DSP_NIC].has_acs = false;
+	build_ok(f, r, 1);
+	out = print_to_string(&f->p, &test_doc, true);
+	assert_non_null(strstr(out,
+			       "\"schema\": 1,\n  \"version\": \"0.1.0\",\n  \"command\": "
+			       "\"apply --dry-run\",\n  \"host\": \"node1\",\n  \"time\": "
+			       "\"2026-11-22T06:00:00Z\",\n  \"apply\": true,\n  \"plan\": {"));
+	assert_non_null(strstr(out, "\"selected\": 4,"));
+	assert_non_null(strstr(out, "\"not_responding\": 1,"));
+	assert_non_null(strstr(out, "\"writes\": 2"));
+	assert_non_null(strstr(out, "\"state\": \"not_responding\""));
+	assert_non_null(strstr(out, "\"error\": null"));
 }
 
 static void test_verify_drift_remedy_when_apply_enabled(void **state)
@@ -497,7 +647,8 @@ static void test_verify_device_gone(void **state)
 static void test_cmdline_format_paths(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 	_cleanup_(freep) char *arg = NULL;
 
 	build_ok(f, r, 1);
@@ -509,14 +660,17 @@ static void test_cmdline_format_skips_ports_without_acs(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
-		{ .name = "a", .mask = "xxxx0xx", .select = { "upstream:class:0207", "0000:01:00.0" } },
+		{ .name = "a",
+		  .mask = "xxxx0xx",
+		  .select = { "upstream:class:0207", "0000:01:00.0" } },
 	};
 	_cleanup_(freep) char *arg = NULL;
 
 	build_ok(f, r, 1);
 	assert_int_equal(f->p.n_targets, 3);
 	assert_int_equal(acs_cmdline_format(&f->p, &f->inv, &arg), 0);
-	assert_string_equal(arg, "pci=config_acs=\"xxxx0xx@0000:00:01.0;xxxx0xx@0000:00:01.0/00.0/10.0\"");
+	assert_string_equal(
+		arg, "pci=config_acs=\"xxxx0xx@0000:00:01.0;xxxx0xx@0000:00:01.0/00.0/10.0\"");
 }
 
 static void test_cmdline_format_only_usp_no_acs(void **state)
@@ -532,7 +686,8 @@ static void test_cmdline_format_only_usp_no_acs(void **state)
 
 static void verify_cmdline(struct fixture *f, const char *cmdline, const char *osrelease)
 {
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 
 	build_ok(f, r, 1);
 	assert_int_equal(cmdline_parse(cmdline, &f->cmd), 0);
@@ -555,7 +710,8 @@ static void test_cmdline_verify_pass_address_form(void **state)
 	struct fixture *f = *state;
 
 	/* Address form, domain-less, another pci= option before it. */
-	verify_cmdline(f, "ro pci=noaer,config_acs=\"x0x00xx@0000:02:08.0;x0x00xx@00:01.0\"", "6.12.0");
+	verify_cmdline(f, "ro pci=noaer,config_acs=\"x0x00xx@0000:02:08.0;x0x00xx@00:01.0\"",
+		       "6.12.0");
 	result_at(&f->rs, 0, VERDICT_PASS, "acs.cmdline", "host");
 }
 
@@ -575,7 +731,8 @@ static void test_cmdline_verify_wrong_mask_warns(void **state)
 {
 	struct fixture *f = *state;
 
-	verify_cmdline(f, "ro pci=config_acs=\"xx000x0@0000:00:01.0;xx000x0@0000:00:01.0/00.0/08.0\"",
+	verify_cmdline(f,
+		       "ro pci=config_acs=\"xx000x0@0000:00:01.0;xx000x0@0000:00:01.0/00.0/08.0\"",
 		       "6.12.0");
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
 	assert_true(strneq(f->rs.items[0].actual, "missing for 2 of 2 ports", 24));
@@ -635,7 +792,8 @@ static void test_idle_rule_reported_as_skip(void **state)
 static void test_cmdline_format_refuses_unreadable(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule_spec r[] = { { .name = "gpu-paths", .select = { "upstream:class:0302" } } };
+	const struct rule_spec r[] = { { .name = "gpu-paths",
+					 .select = { "upstream:class:0302" } } };
 	char *arg = NULL;
 
 	f->devs[USP].cfg = PCI_CFG_LIMITED;
@@ -669,6 +827,11 @@ int main(void)
 		T(test_verify_verdicts),
 		T(test_verify_drift_remedy_when_apply_enabled),
 		T(test_verify_device_gone),
+		T(test_limited_texts_name_the_capability),
+		T(test_dead_and_gone_ports_are_candidates),
+		T(test_verify_dead_and_gone_fail),
+		T(test_plan_print_counts_by_state),
+		T(test_plan_print_json_document),
 		T(test_cmdline_format_paths),
 		T(test_cmdline_format_skips_ports_without_acs),
 		T(test_cmdline_format_only_usp_no_acs),
