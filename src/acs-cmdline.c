@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "acs-cmdline.h"
+#include "acs-verify.h"
 
 #define ACS_RR	       0x0004u
 #define ACS_CR	       0x0008u
@@ -631,9 +632,10 @@ static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 
 static int verdict_unreadable(struct results *rs, const char *expected)
 {
-	return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host", expected,
-			   "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-			   "run as root");
+	const struct acs_limited_text *t = acs_limited_text(pci_limited_cause());
+
+	return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host", expected, t->actual,
+			   t->remedy);
 }
 
 /* Old kernels: say which boot-time form exists for this policy, if any. */

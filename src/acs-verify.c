@@ -81,8 +81,57 @@ static const char *port_remedy(const struct results *rs, const char *addr, bool 
 	return drift_remedy(apply_enabled, boot_form);
 }
 
+const struct acs_limited_text *acs_limited_text(enum pci_limited_cause c)
+{
+	static const struct acs_limited_text texts[] = {
+		[PCI_LIMITED_NOT_ROOT] = {
+			.why = "needs CAP_SYS_ADMIN: not root",
+			.actual = "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+			.remedy = "run as root",
+		},
+		[PCI_LIMITED_NO_SYS_ADMIN] = {
+			.why = "needs CAP_SYS_ADMIN: uid 0 without it, a container?",
+			.actual = "cannot tell: config space past 64 bytes needs CAP_SYS_ADMIN: uid 0 "
+				  "but CAP_SYS_ADMIN is not in the effective capability set (a "
+				  "container without SYS_ADMIN?)",
+			.remedy = "run with CAP_SYS_ADMIN (container: --cap-add SYS_ADMIN; systemd: "
+				  "keep it in CapabilityBoundingSet=)",
+		},
+		[PCI_LIMITED_DEVICE] = {
+			.why = "the kernel exposes only 64 bytes",
+			.actual = "cannot tell: the kernel exposes only 64 bytes of config space, even "
+				  "with CAP_SYS_ADMIN (a conventional PCI device or a broken device)",
+			.remedy = "check the port with lspci -vv and dmesg: a PCIe port has 4096 bytes "
+				  "of config space",
+		},
+	};
+
+	return &texts[c < ARRAY_SIZE(texts) ? c : PCI_LIMITED_NOT_ROOT];
+}
+
+/* A selected port that does not answer or vanished: FAIL, never skip, never "no ACS". */
+static int verify_broken(const struct pci_dev_info *d, const char *expected, struct results *rs)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "check dmesg for AER/DPC and hotplug messages about %s and 'lspci -vv -s %s'; "
+		     "once it answers again (rescan or reboot), run hostprep check",
+		     d->addr, d->addr) < 0)
+		return -ENOMEM;
+	if (d->state == PCI_DEV_DEAD)
+		return results_add(rs, VERDICT_FAIL, "acs", d->addr, expected,
+				   "device not responding: config space reads 0xffff (surprise "
+				   "removal, link down or powered off)",
+				   remedy);
+	return results_addf(rs, VERDICT_FAIL, "acs", d->addr, expected, remedy,
+			    "device gone: listed in sysfs but its config space cannot be read (%s)",
+			    strerror(-d->err));
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
-		      bool apply_enabled, bool boot_form, struct results *rs)
+		      bool apply_enabled, bool boot_form, enum pci_limited_cause why,
+		      struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
 	char expected[96], bits[64];
@@ -91,11 +140,11 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (!d)
 		return results_add(rs, VERDICT_FAIL, "acs", t->addr, expected,
 				   "device gone (removed or renumbered since the plan)", NULL);
+	if (d->state != PCI_DEV_OK)
+		return verify_broken(d, expected, rs);
 	if (d->cfg == PCI_CFG_LIMITED)
-		return results_add(
-			rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-			"cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-			"run as root");
+		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
+				   acs_limited_text(why)->actual, acs_limited_text(why)->remedy);
 	if (!d->has_acs)
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);
@@ -128,9 +177,10 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 	       const char *osrelease, struct results *rs)
 {
 	bool boot_form = kernel_has_boot_form(osrelease);
+	enum pci_limited_cause why = pci_limited_cause();
 	int r = verify_idle(p, rs);
 
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
-		r = verify_one(&p->targets[i], inv, apply_enabled, boot_form, rs);
+		r = verify_one(&p->targets[i], inv, apply_enabled, boot_form, why, rs);
 	return r;
 }

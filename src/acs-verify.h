@@ -7,6 +7,18 @@
 #include "plan.h"
 #include "result.h"
 
+/*
+ * Why only the first 64 bytes of config space could be read, for this
+ * process (pci_limited_cause()): a short form for the plan's counts, and
+ * the actual and remedy of an "unknown" result.
+ */
+struct acs_limited_text {
+	const char *why;
+	const char *actual;
+	const char *remedy;
+};
+const struct acs_limited_text *acs_limited_text(enum pci_limited_cause c);
+
 /* One "acs" result per selected port, evaluated against a fresh inventory. */
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs);

@@ -255,12 +255,27 @@ static int revert_status(const struct results *rs)
 
 static int print_plan(const struct options *o, const struct run *run)
 {
+	char when[REPORT_TIME_MAX];
+	struct plan_doc doc = {
+		.version = HOSTPREP_VERSION,
+		.host = run->host.hostname ? run->host.hostname : "unknown",
+		.time = when,
+		.apply = run->cfg->apply,
+		.scan_err = run->pci_err,
+		.limited_short = acs_limited_text(pci_limited_cause())->why,
+		.limited_detail = acs_limited_text(pci_limited_cause())->actual,
+	};
+	int r;
+
+	r = report_format_time(report_time(), when, sizeof(when));
+	if (r < 0)
+		return r;
 	if (o->json)
-		return plan_print_json(&run->plan, run->cfg->apply, stdout);
+		return plan_print_json(&run->plan, &doc, stdout);
 	if (run->mode == RUN_APPLY && !run->cfg->apply)
 		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
 		       "the host.\n");
-	return plan_print(&run->plan, stdout);
+	return plan_print(&run->plan, &doc, stdout);
 }
 
 static int do_run(const struct options *o, enum run_mode mode)
@@ -469,8 +484,8 @@ static int cmd_acs(const struct options *o)
 		return 0;
 	}
 	if (r == -EACCES) {
-		log_error("Cannot tell which selected ports have ACS: config space past 64 bytes "
-			  "needs root (CAP_SYS_ADMIN).");
+		log_error("Cannot tell which selected ports have ACS: %s.",
+			  acs_limited_text(pci_limited_cause())->actual);
 		return EXIT_NOT_READY;
 	}
 	if (r == -EDOM)

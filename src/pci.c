@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <fcntl.h>
+#include <linux/capability.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <sys/syscall.h>
 
 #include <pci/pci.h>
 
+#include "fileio.h"
 #include "log.h"
 #include "pci.h"
 
@@ -16,10 +20,16 @@
 static __thread sigjmp_buf *pci_guard;
 static __thread int pci_last_errno;
 
+#define PCI_HDR_SIZE	   64  /* the header every function has, read in one go */
+#define PCI_CAP_MAX	   48  /* (256 - 64) / 4: a longer chain loops */
+#define PCI_EXT_CAP_MAX	   960 /* (4096 - 256) / 4 */
+#define PCI_EXT_CAP_START  0x100
+#define PCI_SYSFS_LINK_MAX 1024
+
 struct pci_backend {
 	const struct pci_backend_ops *ops;
 	struct pci_access *acc;
-	char *sysfs_path;
+	char *sysfs_path; /* <root>/sys/bus/pci */
 };
 
 static void pci_log(int prio, const char *msg, va_list ap)
@@ -76,6 +86,7 @@ struct block_io {
 	struct pci_dev *dev;
 	unsigned off;
 	uint8_t *buf;
+	int len;
 	bool write;
 	int ok;
 };
@@ -84,8 +95,8 @@ static void do_block_io(void *p)
 {
 	struct block_io *io = p;
 
-	io->ok = io->write ? pci_write_block(io->dev, io->off, io->buf, 2)
-			   : pci_read_block(io->dev, io->off, io->buf, 2);
+	io->ok = io->write ? pci_write_block(io->dev, io->off, io->buf, io->len)
+			   : pci_read_block(io->dev, io->off, io->buf, io->len);
 }
 
 static void do_init(void *p)
@@ -93,9 +104,22 @@ static void do_init(void *p)
 	pci_init(p);
 }
 
-static void do_scan_bus(void *p)
+/* One guarded config-space transfer; the errno libpci saw, or -EIO. */
+static int cfg_io(struct pci_dev *dev, unsigned off, void *buf, int len, bool write)
 {
-	pci_scan_bus(p);
+	struct block_io io = { .dev = dev, .off = off, .buf = buf, .len = len, .write = write };
+
+	pci_last_errno = 0;
+	if (pci_guarded(do_block_io, &io) < 0)
+		return -EIO;
+	if (!io.ok)
+		return pci_last_errno ? -pci_last_errno : -EIO;
+	return 0;
+}
+
+static int cfg_read(struct pci_dev *dev, unsigned off, void *buf, int len)
+{
+	return cfg_io(dev, off, buf, len, false);
 }
 
 static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
@@ -116,13 +140,6 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 	b->acc->warning = pci_warning_cb;
 	b->acc->debug = pci_debug_cb;
 	b->acc->method = PCI_ACCESS_SYS_BUS_PCI;
-	/*
-	 * Kernel's view (buscentric off): ids and class from sysfs, with the
-	 * kernel's quirk fixups, and the parent from the sysfs hierarchy. Only
-	 * the PCI_FILL_* flags used below are requested, so no other sysfs file
-	 * is needed.
-	 */
-	b->acc->buscentric = 0;
 	b->acc->writeable = 0; /* config opened O_RDWR only for the device being written */
 	if (pci_set_param(b->acc, "sysfs.path", b->sysfs_path) < 0 ||
 	    pci_guarded(do_init, b->acc) < 0) {
@@ -136,7 +153,7 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 static void libpci_close(struct pci_backend *b)
 {
 	if (b->acc)
-		pci_cleanup(b->acc);
+		pci_cleanup(b->acc); /* frees every device linked by scan */
 	free(b->sysfs_path);
 	free(b);
 }
@@ -161,21 +178,16 @@ static int check_offset(unsigned off)
 	return (off & 1) || off > 0xffe ? -EINVAL : 0;
 }
 
-static int block_io(struct pci_backend *b, const char *addr, unsigned off, uint8_t buf[2],
-		    bool write)
+static int word_io(struct pci_backend *b, const char *addr, unsigned off, uint8_t buf[2],
+		   bool write)
 {
-	struct block_io io = { .dev = find_dev(b, addr), .off = off, .buf = buf, .write = write };
+	struct pci_dev *dev = find_dev(b, addr);
 
-	if (!io.dev)
+	if (!dev)
 		return -ENODEV;
 	if (check_offset(off) < 0)
 		return -EINVAL;
-	pci_last_errno = 0;
-	if (pci_guarded(do_block_io, &io) < 0)
-		return -EIO;
-	if (!io.ok)
-		return pci_last_errno ? -pci_last_errno : -EIO;
-	return 0;
+	return cfg_io(dev, off, buf, 2, write);
 }
 
 static int libpci_read_word(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret)
@@ -183,7 +195,7 @@ static int libpci_read_word(struct pci_backend *b, const char *addr, unsigned of
 	uint8_t buf[2];
 	int r;
 
-	r = block_io(b, addr, off, buf, false);
+	r = word_io(b, addr, off, buf, false);
 	if (r < 0)
 		return r;
 	*ret = (uint16_t)(buf[0] | buf[1] << 8);
@@ -194,122 +206,301 @@ static int libpci_write_word(struct pci_backend *b, const char *addr, unsigned o
 {
 	uint8_t buf[2] = { val & 0xff, val >> 8 };
 
-	return block_io(b, addr, off, buf, true);
+	return word_io(b, addr, off, buf, true);
 }
 
-static enum pci_cfg_access probe_cfg_access(struct pci_dev *d)
+static uint16_t le16(const uint8_t *p)
 {
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The classic chain, up to the PCI Express capability (all we need from
+ * it). The first read past byte 64 also tells whether the kernel hands out
+ * more than the header: without CAP_SYS_ADMIN it does not.
+ */
+static void walk_caps(struct pci_dev *dev, const uint8_t *hdr, struct pci_dev_info *info)
+{
+	uint8_t cap[4];
+	unsigned pos = hdr[PCI_CAPABILITY_LIST] & ~3u;
+
+	if (!(le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST)) {
+		if (cfg_read(dev, PCI_HDR_SIZE, cap, sizeof(cap)) < 0)
+			info->cfg = PCI_CFG_LIMITED;
+		return;
+	}
+	for (int n = 0; n < PCI_CAP_MAX && pos >= PCI_HDR_SIZE; n++) {
+		if (cfg_read(dev, pos, cap, sizeof(cap)) < 0) {
+			info->cfg = PCI_CFG_LIMITED;
+			return;
+		}
+		if (cap[PCI_CAP_LIST_ID] == PCI_CAP_ID_EXP) {
+			info->pcie_type = (le16(cap + PCI_EXP_FLAGS) & PCI_EXP_FLAGS_TYPE) >> 4;
+			return;
+		}
+		pos = cap[PCI_CAP_LIST_NEXT] & ~3u;
+	}
+}
+
+/* The extended chain from 0x100, up to the ACS capability. */
+static void walk_ext_caps(struct pci_dev *dev, struct pci_dev_info *info)
+{
+	unsigned pos = PCI_EXT_CAP_START;
 	uint8_t buf[4];
 
-	/* Without CAP_SYS_ADMIN the kernel hands out the first 64 bytes only. */
-	return pci_read_block(d, PCI_CFG_LEGACY_SIZE, buf, sizeof(buf)) ? PCI_CFG_FULL
-									: PCI_CFG_LIMITED;
+	for (int n = 0; n < PCI_EXT_CAP_MAX && pos >= PCI_EXT_CAP_START; n++) {
+		uint32_t h;
+
+		if (cfg_read(dev, pos, buf, sizeof(buf)) < 0)
+			return; /* 256-byte config space: no extended capabilities */
+		h = le32(buf);
+		if (h == 0 || h == 0xffffffffu)
+			return;
+		if ((h & 0xffff) == PCI_EXT_CAP_ACS) {
+			if (cfg_read(dev, pos + PCI_ACS_CAP, buf, sizeof(buf)) < 0)
+				return;
+			info->has_acs = true;
+			info->acs_off = (uint16_t)pos;
+			info->acs_cap = le16(buf);
+			info->acs_ctrl = le16(buf + 2);
+			return;
+		}
+		pos = (h >> 20) & 0xffc;
+	}
 }
 
-static void fill_caps(struct pci_dev *d, struct pci_dev_info *info)
+static int sysfs_attr_hex(struct pci_backend *b, const char *addr, const char *attr, uint32_t *ret)
 {
-	struct pci_cap *exp, *acs;
+	_cleanup_(freep) char *path = NULL, *line = NULL;
+	unsigned long v;
+	char *end;
+	int r;
 
-	info->pcie_type = -1;
-	exp = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
-	if (exp)
-		info->pcie_type =
-			(pci_read_word(d, exp->addr + PCI_EXP_FLAGS) & PCI_EXP_FLAGS_TYPE) >> 4;
-	acs = pci_find_cap(d, PCI_EXT_CAP_ID_ACS, PCI_CAP_EXTENDED);
-	if (!acs)
+	if (asprintf(&path, "%s/devices/%s/%s", b->sysfs_path, addr, attr) < 0)
+		return -ENOMEM;
+	r = read_one_line(path, &line);
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoul(line, &end, 16);
+	if (errno || end == line || *end || v > 0xffffff)
+		return -EINVAL;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * A device that does not answer still has the ids the kernel read at
+ * enumeration (sysfs vendor/device/class), so the GPU behind a dead port
+ * still selects it. Unknown ids stay all-ones: no id or class selector
+ * matches them, an address selector does.
+ */
+static void ident_from_sysfs(struct pci_backend *b, struct pci_dev_info *info)
+{
+	uint32_t v;
+
+	info->id.vendor = info->id.device = 0xffff;
+	info->id.class_code = 0xffffff;
+	if (sysfs_attr_hex(b, info->addr, "vendor", &v) >= 0 && v <= 0xffff)
+		info->id.vendor = (uint16_t)v;
+	if (sysfs_attr_hex(b, info->addr, "device", &v) >= 0 && v <= 0xffff)
+		info->id.device = (uint16_t)v;
+	if (sysfs_attr_hex(b, info->addr, "class", &v) >= 0)
+		info->id.class_code = v;
+}
+
+/*
+ * Identity from the config header read in one go, not from the sysfs
+ * vendor/device/class files (three opens per device). Trade-off: class
+ * selectors see the register, not the kernel's class quirk fixups (a few
+ * bridges that report a wrong class); ACS ports are found by their
+ * capability, not by class, so the plan does not depend on it.
+ */
+static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct pci_dev_info *info)
+{
+	uint8_t hdr[PCI_HDR_SIZE];
+	int r;
+
+	r = cfg_read(dev, 0, hdr, sizeof(hdr));
+	if (r < 0 || le16(hdr + PCI_VENDOR_ID) == 0xffff) {
+		info->state = r < 0 ? PCI_DEV_GONE : PCI_DEV_DEAD;
+		info->err = r < 0 ? r : -EIO;
+		log_debug_errno(info->err, "PCI device %s: %s: %m", info->addr,
+				pci_dev_state_to_string(info->state));
+		ident_from_sysfs(b, info);
 		return;
-	info->has_acs = true;
-	info->acs_off = acs->addr;
-	info->acs_cap = pci_read_word(d, acs->addr + PCI_ACS_CAP);
-	info->acs_ctrl = pci_read_word(d, acs->addr + PCI_ACS_CTRL);
+	}
+	info->id.vendor = le16(hdr + PCI_VENDOR_ID);
+	info->id.device = le16(hdr + PCI_DEVICE_ID);
+	info->id.class_code = (uint32_t)hdr[PCI_CLASS_DEVICE + 1] << 16 |
+			      (uint32_t)hdr[PCI_CLASS_DEVICE] << 8 | hdr[PCI_CLASS_PROG];
+	walk_caps(dev, hdr, info);
+	if (info->cfg == PCI_CFG_FULL && info->pcie_type >= 0)
+		walk_ext_caps(dev, info);
 }
 
-static void format_addr(const struct pci_dev *d, char buf[static PCI_ADDR_LEN])
-{
-	snprintf(buf, PCI_ADDR_LEN, "%04x:%02x:%02x.%x", (unsigned)d->domain & 0xffffffu, d->bus,
-		 d->dev, d->func);
-}
-
-struct fill_arg {
-	struct pci_dev *dev;
-	struct pci_dev_info *info;
+/* One sys/bus/pci/devices entry: its address and its parent's, from the link. */
+struct dev_entry {
+	char addr[PCI_ADDR_LEN];
+	char parent[PCI_ADDR_LEN]; /* "" on a root bus */
 };
 
-static void fill_one(void *p)
+/* "dddd:bb:dd.f" exactly as the kernel names it; false for anything else. */
+static bool canonical_addr(const char *s, char buf[static PCI_ADDR_LEN])
 {
-	struct pci_dev *d = ((struct fill_arg *)p)->dev;
-	struct pci_dev_info *info = ((struct fill_arg *)p)->info;
+	uint32_t domain;
+	uint8_t bus, dev, func;
 
-	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_PARENT);
+	if (strlen(s) >= PCI_ADDR_LEN || pci_address_parse(s, &domain, &bus, &dev, &func) < 0 ||
+	    domain > 0xffffff)
+		return false;
+	snprintf(buf, PCI_ADDR_LEN, "%04x:%02x:%02x.%x", domain, bus, dev, func);
+	return streq(s, buf);
+}
+
+/*
+ * "../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0": the component
+ * before the device's own is its parent bridge, or the root bus
+ * ("pci0000:15", also a VMD domain's) when it is not an address.
+ */
+static void parent_from_link(const char *link, char parent[static PCI_ADDR_LEN])
+{
+	const char *end = strrchr(link, '/'), *start;
+	char comp[PCI_ADDR_LEN];
+
+	parent[0] = '\0';
+	if (!end || end == link)
+		return;
+	for (start = end; start > link && start[-1] != '/'; start--)
+		;
+	if ((size_t)(end - start) >= sizeof(comp))
+		return;
+	memcpy(comp, start, end - start);
+	comp[end - start] = '\0';
+	if (!canonical_addr(comp, parent))
+		parent[0] = '\0';
+}
+
+static int read_entry(int dfd, const char *name, struct dev_entry *e)
+{
+	char link[PCI_SYSFS_LINK_MAX];
+	ssize_t n;
+
+	if (!canonical_addr(name, e->addr)) {
+		log_debug("Ignoring PCI sysfs entry '%s': not a device address.", name);
+		return -EINVAL;
+	}
+	n = readlinkat(dfd, name, link, sizeof(link) - 1);
+	if (n < 0) {
+		/* Not a link (a plain directory in an odd tree): no parent known. */
+		e->parent[0] = '\0';
+		return 0;
+	}
+	link[n] = '\0';
+	parent_from_link(link, e->parent);
+	return 0;
+}
+
+static int push_entry(struct dev_entry **v, size_t *n, const struct dev_entry *e)
+{
+	struct dev_entry *nv = reallocarray(*v, *n + 1, sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	(*v)[(*n)++] = *e;
+	return 0;
+}
+
+static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *ret_n)
+{
+	_cleanup_(freep) char *path = NULL;
+	_cleanup_(closedirp) DIR *dir = NULL;
+	_cleanup_(freep) struct dev_entry *v = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (asprintf(&path, "%s/devices", b->sysfs_path) < 0)
+		return -ENOMEM;
+	dir = opendir(path);
+	if (!dir)
+		return log_debug_errno(-errno, "Failed to open %s: %m", path);
+	while ((de = readdir(dir))) {
+		struct dev_entry e;
+		int r;
+
+		if (de->d_name[0] == '.' || read_entry(dirfd(dir), de->d_name, &e) < 0)
+			continue;
+		r = push_entry(&v, &n, &e);
+		if (r < 0)
+			return r;
+	}
+	*ret = TAKE_PTR(v);
+	*ret_n = n;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct dev_entry *)a)->addr, ((const struct dev_entry *)b)->addr);
+}
+
+static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct pci_dev_info *info)
+{
+	uint32_t domain;
+	uint8_t bus, devn, func;
+	struct pci_dev *dev;
+
+	(void)pci_address_parse(e->addr, &domain, &bus, &devn, &func);
 	*info = (struct pci_dev_info){
-		.id = {
-			.domain = d->domain,
-			.bus = d->bus,
-			.dev = d->dev,
-			.func = d->func,
-			.vendor = d->vendor_id,
-			.device = d->device_id,
-			.class_code = (uint32_t)d->device_class << 8 | d->prog_if,
-		},
+		.id = { .domain = domain, .bus = bus, .dev = devn, .func = func },
 		.parent = -1,
 		.pcie_type = -1,
 	};
-	format_addr(d, info->addr);
-	info->cfg = probe_cfg_access(d);
-	if (info->cfg == PCI_CFG_FULL)
-		fill_caps(d, info);
-}
-
-static int cmp_dev(const void *a, const void *b)
-{
-	return strcmp(((const struct pci_dev_info *)a)->addr,
-		      ((const struct pci_dev_info *)b)->addr);
-}
-
-/* libpci's parent pointers → indexes, once the array is sorted. */
-static void link_parents(struct pci_backend *b, struct pci_inventory *inv)
-{
-	for (struct pci_dev *d = b->acc->devices; d; d = d->next) {
-		char addr[PCI_ADDR_LEN], paddr[PCI_ADDR_LEN];
-		const struct pci_dev_info *child, *parent;
-
-		if (!d->parent)
-			continue;
-		format_addr(d, addr);
-		format_addr(d->parent, paddr);
-		child = pci_inventory_find(inv, addr);
-		parent = pci_inventory_find(inv, paddr);
-		if (child && parent)
-			inv->devs[child - inv->devs].parent = (int)(parent - inv->devs);
-	}
+	snprintf(info->addr, sizeof(info->addr), "%s", e->addr);
+	dev = pci_get_dev(b->acc, (int)domain, bus, devn, func);
+	if (!dev)
+		return -ENOMEM;
+	/* Linked so pcib_read16/write16 find it and pci_cleanup frees it. */
+	dev->next = b->acc->devices;
+	b->acc->devices = dev;
+	fill_dev(b, dev, info);
+	return 0;
 }
 
 static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 {
+	_cleanup_(freep) struct dev_entry *ents = NULL;
 	struct pci_inventory inv = {};
-	size_t n = 0, i = 0;
+	size_t n = 0;
 	int r;
 
-	r = pci_guarded(do_scan_bus, b->acc);
+	r = list_entries(b, &ents, &n);
 	if (r < 0)
 		return r;
-	for (struct pci_dev *d = b->acc->devices; d; d = d->next)
-		n++;
+	qsort(ents, n, sizeof(*ents), cmp_entry);
 	inv.devs = calloc(n ? n : 1, sizeof(*inv.devs));
 	if (!inv.devs)
 		return -ENOMEM;
-	for (struct pci_dev *d = b->acc->devices; d; d = d->next, i++) {
-		struct fill_arg arg = { .dev = d, .info = &inv.devs[i] };
-
-		r = pci_guarded(fill_one, &arg);
+	for (size_t i = 0; i < n; i++) {
+		r = scan_one(b, &ents[i], &inv.devs[i]);
 		if (r < 0) {
 			free(inv.devs);
 			return r;
 		}
 	}
 	inv.n = n;
-	qsort(inv.devs, inv.n, sizeof(*inv.devs), cmp_dev);
-	link_parents(b, &inv);
+	for (size_t i = 0; i < n; i++) {
+		const struct pci_dev_info *p =
+			ents[i].parent[0] ? pci_inventory_find(&inv, ents[i].parent) : NULL;
+
+		inv.devs[i].parent = p ? (int)(p - inv.devs) : -1;
+	}
 	*ret = inv;
 	return 0;
 }
@@ -361,10 +552,49 @@ int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, ui
 	return pcib_read16(b, addr, off, ret);
 }
 
+/* capget(2) directly: the effective set is all we need, libcap is not worth a dependency. */
+static bool has_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return true; /* cannot tell: do not blame the capability */
+	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective & CAP_TO_MASK(CAP_SYS_ADMIN);
+}
+
+enum pci_limited_cause pci_limited_cause(void)
+{
+	if (geteuid() != 0)
+		return PCI_LIMITED_NOT_ROOT;
+	if (!has_cap_sys_admin())
+		return PCI_LIMITED_NO_SYS_ADMIN;
+	return PCI_LIMITED_DEVICE;
+}
+
+const char *pci_dev_state_to_string(enum pci_dev_state s)
+{
+	switch (s) {
+	case PCI_DEV_OK:
+		return "ok";
+	case PCI_DEV_GONE:
+		return "gone";
+	case PCI_DEV_DEAD:
+		return "not responding";
+	}
+	return "?";
+}
+
 void pci_inventory_done(struct pci_inventory *inv)
 {
 	free(inv->devs);
 	*inv = (struct pci_inventory){};
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	return strcmp(((const struct pci_dev_info *)a)->addr,
+		      ((const struct pci_dev_info *)b)->addr);
 }
 
 const struct pci_dev_info *pci_inventory_find(const struct pci_inventory *inv, const char *addr)
@@ -376,7 +606,6 @@ const struct pci_dev_info *pci_inventory_find(const struct pci_inventory *inv, c
 	snprintf(key.addr, sizeof(key.addr), "%s", addr);
 	return bsearch(&key, inv->devs, inv->n, sizeof(*inv->devs), cmp_dev);
 }
-
 int pci_dev_path(const struct pci_inventory *inv, const struct pci_dev_info *d, char *buf,
 		 size_t size)
 {

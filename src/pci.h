@@ -7,10 +7,14 @@
 #include "sysroot.h"
 
 /*
- * PCI backend: enumeration and config-space access. The real
- * implementation is libpci with the sysfs method forced and sysfs.path set
- * under the root prefix, so a fake tree of plain files behaves like the
- * kernel's. Only apply.c (apply and revert) calls pcib_write16().
+ * PCI backend: enumeration and config-space access. Enumeration is ours:
+ * one readdir of <root>/sys/bus/pci/devices and one readlink per entry
+ * (the link names every bridge above the device). Config space goes
+ * through libpci with the sysfs method forced and sysfs.path set under the
+ * root prefix, so a fake tree of plain files behaves like the kernel's.
+ * A device that cannot be read stays in the inventory with its state; it
+ * never fails the scan of the others. Only apply.c (apply and revert)
+ * calls pcib_write16().
  */
 #define PCI_ADDR_LEN	    16 /* "dddd:bb:dd.f" + NUL; VMD domains have 5 digits */
 #define PCI_EXT_CAP_ACS	    0x000d
@@ -21,11 +25,29 @@ enum pci_cfg_access {
 	PCI_CFG_LIMITED, /* only the first 64 bytes: not root (or a broken device) */
 };
 
+enum pci_dev_state {
+	PCI_DEV_OK,
+	PCI_DEV_GONE, /* listed in sysfs, config space unreadable: removed, dangling entry */
+	PCI_DEV_DEAD, /* config space reads all-ones: surprise removal, link down, off */
+};
+
+/*
+ * Why a privileged read would see more than 64 bytes, decided from this
+ * process's credentials (not from the device).
+ */
+enum pci_limited_cause {
+	PCI_LIMITED_NOT_ROOT,	  /* euid != 0 */
+	PCI_LIMITED_NO_SYS_ADMIN, /* euid 0, CAP_SYS_ADMIN not in the effective set */
+	PCI_LIMITED_DEVICE,	  /* privileged: the kernel itself exposes 64 bytes */
+};
+
 struct pci_dev_info {
-	struct pci_ident id;
+	struct pci_ident id; /* of a GONE/DEAD device: the kernel's sysfs ids, else 0xffff */
 	char addr[PCI_ADDR_LEN];
 	int parent;    /* index into pci_inventory.devs; -1 on a root bus */
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
+	enum pci_dev_state state;
+	int err; /* PCI_DEV_GONE: why (negative errno) */
 	enum pci_cfg_access cfg;
 	bool has_acs;
 	uint16_t acs_off, acs_cap, acs_ctrl;
@@ -57,6 +79,9 @@ int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t 
 int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
 /* Extended capability id at off (to re-check a recorded offset before writing). */
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
+
+enum pci_limited_cause pci_limited_cause(void);
+const char *pci_dev_state_to_string(enum pci_dev_state s);
 
 void pci_inventory_done(struct pci_inventory *inv);
 const struct pci_dev_info *pci_inventory_find(const struct pci_inventory *inv, const char *addr);

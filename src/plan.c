@@ -9,10 +9,14 @@ enum pick {
 	PICK_EXPLICIT = 2,
 };
 
-/* A port on the way up from an endpoint counts when it has (or may have) ACS. */
+/*
+ * A port on the way up from an endpoint counts when it has (or may have)
+ * ACS: one we cannot read, or one that does not answer, is reported rather
+ * than silently left out.
+ */
 static bool upstream_candidate(const struct pci_dev_info *p)
 {
-	return p->has_acs || p->cfg == PCI_CFG_LIMITED;
+	return p->has_acs || p->cfg == PCI_CFG_LIMITED || p->state != PCI_DEV_OK;
 }
 
 static void mark_upstream(const struct pci_inventory *inv, size_t i, uint8_t *marks, uint8_t how)
@@ -122,6 +126,25 @@ static int add_action(struct plan *p, const struct pci_dev_info *d, const struct
 	return 0;
 }
 
+static void target_state(struct acs_target *t, const struct pci_dev_info *d)
+{
+	if (d->state == PCI_DEV_GONE) {
+		t->state = ACS_PORT_GONE;
+		t->err = d->err;
+	} else if (d->state == PCI_DEV_DEAD)
+		t->state = ACS_PORT_DEAD;
+	else if (d->cfg != PCI_CFG_FULL)
+		t->state = ACS_PORT_UNREADABLE;
+	else if (!d->has_acs)
+		t->state = ACS_PORT_NO_ACS;
+	else {
+		t->state = ACS_PORT_ACS;
+		t->off = d->acs_off;
+		t->cap = d->acs_cap;
+		t->ctrl = d->acs_ctrl;
+	}
+}
+
 /* Move the selected ports out of the per-device scratch array, in address order. */
 static int collect(struct plan *p, const struct pci_inventory *inv, struct acs_target *by_dev)
 {
@@ -133,16 +156,19 @@ static int collect(struct plan *p, const struct pci_inventory *inv, struct acs_t
 	if (!p->targets)
 		return -ENOMEM;
 	for (size_t i = 0; i < inv->n; i++) {
-		const struct pci_dev_info *d = &inv->devs[i];
+		struct acs_target *t;
 		int r;
 
 		if (!by_dev[i].rules)
 			continue;
-		p->targets[p->n_targets++] = by_dev[i];
+		t = &p->targets[p->n_targets++];
+		*t = by_dev[i];
 		by_dev[i].rules = NULL;
-		if (!d->has_acs || d->cfg != PCI_CFG_FULL)
+		target_state(t, &inv->devs[i]);
+		p->n_state[t->state]++;
+		if (t->state != ACS_PORT_ACS)
 			continue;
-		r = add_action(p, d, &p->targets[p->n_targets - 1]);
+		r = add_action(p, &inv->devs[i], t);
 		if (r < 0)
 			return r;
 	}
@@ -186,26 +212,124 @@ void plan_done(struct plan *p)
 	*p = (struct plan){};
 }
 
-int plan_print(const struct plan *p, FILE *f)
+const char *acs_port_state_to_string(enum acs_port_state s)
 {
-	fprintf(f, "plan: %zu ACS port%s selected, %zu write%s\n", p->n_targets,
-		p->n_targets == 1 ? "" : "s", p->n_actions, p->n_actions == 1 ? "" : "s");
-	for (size_t i = 0; i < p->n_actions; i++) {
-		const struct acs_action *a = &p->actions[i];
-		char from[64], to[64];
+	static const char *const names[_ACS_PORT_STATE_MAX] = {
+		[ACS_PORT_ACS] = "acs",
+		[ACS_PORT_NO_ACS] = "no_acs",
+		[ACS_PORT_UNREADABLE] = "unreadable",
+		[ACS_PORT_DEAD] = "not_responding",
+		[ACS_PORT_GONE] = "gone",
+	};
+	return s < _ACS_PORT_STATE_MAX ? names[s] : "?";
+}
 
-		acs_ctrl_describe(a->old, from, sizeof(from));
-		acs_ctrl_describe(a->new, to, sizeof(to));
-		fprintf(f,
-			"  write %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n",
-			a->addr, a->off, a->old, a->new, from, to, a->target->rules);
+size_t plan_undecided(const struct plan *p)
+{
+	return p->n_state[ACS_PORT_UNREADABLE] + p->n_state[ACS_PORT_DEAD] +
+	       p->n_state[ACS_PORT_GONE];
+}
+
+/* Why the plan has no write for a port that is not ACS_PORT_ACS; NULL for one that is. */
+static const char *target_reason(const struct acs_target *t, const struct plan_doc *doc, char *buf,
+				 size_t size)
+{
+	switch (t->state) {
+	case ACS_PORT_ACS:
+		return NULL;
+	case ACS_PORT_NO_ACS:
+		return "no ACS capability, nothing to change";
+	case ACS_PORT_UNREADABLE:
+		return doc->limited_detail;
+	case ACS_PORT_DEAD:
+		return "not responding: config space reads 0xffff (surprise removal, link down or "
+		       "powered off)";
+	case ACS_PORT_GONE:
+		snprintf(buf, size, "gone: config space cannot be read (%s)", strerror(-t->err));
+		return buf;
+	default:
+		return "?";
 	}
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "12 ports selected: 8 with ACS, 3 without ACS, 1 unreadable (...); 5 writes" */
+static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE *f)
+{
+	static const char *const label[_ACS_PORT_STATE_MAX] = {
+		[ACS_PORT_ACS] = "with ACS",
+		[ACS_PORT_NO_ACS] = "without ACS",
+		[ACS_PORT_UNREADABLE] = "unreadable",
+		[ACS_PORT_DEAD] = "not responding",
+		[ACS_PORT_GONE] = "gone",
+	};
+	const char *sep = ": ";
+	size_t undecided = plan_undecided(p);
+
+	fprintf(f, "plan: %zu port%s selected", p->n_targets, plural(p->n_targets));
+	for (int s = 0; s < _ACS_PORT_STATE_MAX; s++) {
+		if (!p->n_state[s])
+			continue;
+		fprintf(f, "%s%zu %s", sep, p->n_state[s], label[s]);
+		if (s == ACS_PORT_UNREADABLE)
+			fprintf(f, " (%s)", doc->limited_short);
+		sep = ", ";
+	}
+	fprintf(f, "; %zu write%s", p->n_actions, plural(p->n_actions));
+	if (undecided)
+		fprintf(f, " (%zu port%s could not be read)", undecided, plural(undecided));
+	fputc('\n', f);
+}
+
+static void print_action(const struct acs_action *a, FILE *f)
+{
+	char from[64], to[64];
+
+	acs_ctrl_describe(a->old, from, sizeof(from));
+	acs_ctrl_describe(a->new, to, sizeof(to));
+	fprintf(f, "  write %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n",
+		a->addr, a->off, a->old, a->new, from, to, a->target->rules);
+}
+
+int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
+{
+	size_t a = 0;
+
+	if (doc->scan_err < 0) {
+		fprintf(f, "plan: cannot enumerate PCI devices (%s); nothing planned\n",
+			strerror(-doc->scan_err));
+		return 0;
+	}
+	print_counts(p, doc, f);
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct acs_target *t = &p->targets[i];
+		char buf[128];
+
+		if (a < p->n_actions && p->actions[a].target == t)
+			print_action(&p->actions[a++], f);
+		else if (t->state != ACS_PORT_ACS)
+			fprintf(f, "  %s %s: %s  rule %s\n",
+				t->state == ACS_PORT_NO_ACS ? "skip" : "unknown", t->addr,
+				target_reason(t, doc, buf, sizeof(buf)), t->rules);
+	}
+	for (size_t i = 0; i < p->n_idle; i++)
+		fprintf(f, "  rule %s selects no port on this host\n", p->idle[i]->name);
 	return 0;
 }
 
 static void json_putp(json_object **o)
 {
 	json_object_put(*o);
+}
+
+/* json-c's adders take ownership even of NULL; a NULL value is JSON null. */
+static int add(json_object *o, const char *key, json_object *v)
+{
+	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
 }
 
 static json_object *hex_string(unsigned v, int width)
@@ -216,44 +340,125 @@ static json_object *hex_string(unsigned v, int width)
 	return json_object_new_string(buf);
 }
 
-static json_object *action_json(const struct acs_action *a)
+static json_object *string_or_null(const char *s)
 {
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	json_object_object_add(o, "address", json_object_new_string(a->addr));
-	json_object_object_add(o, "offset", hex_string(a->off, 3));
-	json_object_object_add(o, "register", json_object_new_string("ACS Control (+0x6)"));
-	json_object_object_add(o, "old", hex_string(a->old, 4));
-	json_object_object_add(o, "new", hex_string(a->new, 4));
-	json_object_object_add(o, "rules", json_object_new_string(a->target->rules));
-	return o;
+	return s ? json_object_new_string(s) : NULL;
 }
 
-int plan_print_json(const struct plan *p, bool apply_enabled, FILE *f)
+static json_object *port_json(const struct acs_target *t, const struct acs_action *a,
+			      const struct plan_doc *doc)
+{
+	_cleanup_(json_putp) json_object *o = json_object_new_object();
+	bool acs = t->state == ACS_PORT_ACS;
+	char buf[128];
+
+	if (!o || add(o, "address", json_object_new_string(t->addr)) < 0 ||
+	    add(o, "state", json_object_new_string(acs_port_state_to_string(t->state))) < 0 ||
+	    add(o, "offset", acs ? hex_string(t->off, 3) : NULL) < 0 ||
+	    add(o, "control", acs ? hex_string(t->ctrl, 4) : NULL) < 0 ||
+	    add(o, "write", json_object_new_boolean(a != NULL)) < 0 ||
+	    add(o, "old", a ? hex_string(a->old, 4) : NULL) < 0 ||
+	    add(o, "new", a ? hex_string(a->new, 4) : NULL) < 0 ||
+	    add(o, "rules", json_object_new_string(t->rules)) < 0 ||
+	    add(o, "reason", string_or_null(target_reason(t, doc, buf, sizeof(buf)))) < 0)
+		return NULL;
+	return TAKE_PTR(o);
+}
+
+static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
+{
+	_cleanup_(json_putp) json_object *v = json_object_new_array();
+	size_t a = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct acs_target *t = &p->targets[i];
+		const struct acs_action *act = NULL;
+		json_object *o;
+
+		if (a < p->n_actions && p->actions[a].target == t)
+			act = &p->actions[a++];
+		o = port_json(t, act, doc);
+		if (!o || json_object_array_add(v, o) < 0) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return TAKE_PTR(v);
+}
+
+static json_object *counts_json(const struct plan *p)
+{
+	_cleanup_(json_putp) json_object *o = json_object_new_object();
+
+	if (!o || add(o, "selected", json_object_new_int64((int64_t)p->n_targets)) < 0)
+		return NULL;
+	for (int s = 0; s < _ACS_PORT_STATE_MAX; s++)
+		if (add(o, acs_port_state_to_string(s),
+			json_object_new_int64((int64_t)p->n_state[s])) < 0)
+			return NULL;
+	if (add(o, "writes", json_object_new_int64((int64_t)p->n_actions)) < 0)
+		return NULL;
+	return TAKE_PTR(o);
+}
+
+static json_object *idle_json(const struct plan *p)
+{
+	_cleanup_(json_putp) json_object *v = json_object_new_array();
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < p->n_idle; i++) {
+		json_object *s = json_object_new_string(p->idle[i]->name);
+
+		if (!s || json_object_array_add(v, s) < 0) {
+			json_object_put(s);
+			return NULL;
+		}
+	}
+	return TAKE_PTR(v);
+}
+
+static json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
+{
+	_cleanup_(json_putp) json_object *o = json_object_new_object();
+	json_object *counts = counts_json(p), *ports = ports_json(p, doc), *idle = idle_json(p);
+
+	if (!o || !counts || !ports || !idle) {
+		json_object_put(counts);
+		json_object_put(ports);
+		json_object_put(idle);
+		return NULL;
+	}
+	if (add(o, "error",
+		doc->scan_err < 0 ? json_object_new_string(strerror(-doc->scan_err)) : NULL) < 0 ||
+	    add(o, "summary", counts) < 0 || add(o, "ports", ports) < 0 ||
+	    add(o, "idle_rules", idle) < 0)
+		return NULL;
+	return TAKE_PTR(o);
+}
+
+int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f)
 {
 	_cleanup_(json_putp) json_object *root = json_object_new_object();
-	json_object *writes = json_object_new_array();
+	json_object *plan = plan_json(p, doc);
 
-	if (!root || !writes) {
-		json_object_put(writes);
+	if (!root || !plan) {
+		json_object_put(plan);
 		return -ENOMEM;
 	}
-	json_object_object_add(root, "schema", json_object_new_int(1));
-	json_object_object_add(root, "command", json_object_new_string("apply --dry-run"));
-	json_object_object_add(root, "apply", json_object_new_boolean(apply_enabled));
-	json_object_object_add(root, "ports", json_object_new_int64((int64_t)p->n_targets));
-	json_object_object_add(root, "writes", writes);
-	for (size_t i = 0; i < p->n_actions; i++) {
-		json_object *a = action_json(&p->actions[i]);
-
-		if (!a)
-			return -ENOMEM;
-		json_object_array_add(writes, a);
-	}
+	if (add(root, "schema", json_object_new_int(1)) < 0 ||
+	    add(root, "version", json_object_new_string(doc->version)) < 0 ||
+	    add(root, "command", json_object_new_string("apply --dry-run")) < 0 ||
+	    add(root, "host", json_object_new_string(doc->host)) < 0 ||
+	    add(root, "time", json_object_new_string(doc->time)) < 0 ||
+	    add(root, "apply", json_object_new_boolean(doc->apply)) < 0 ||
+	    add(root, "plan", plan) < 0)
+		return -ENOMEM;
 	fprintf(f, "%s\n",
 		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED |
 							     JSON_C_TO_STRING_NOSLASHESCAPE));
 	return 0;
 }

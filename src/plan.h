@@ -8,8 +8,21 @@
  * Plan: config × inventory → what should be true (targets) and the writes
  * that would make it so (actions). Pure: reads nothing, writes nothing.
  */
+/* What the plan could see of a selected port. */
+enum acs_port_state {
+	ACS_PORT_ACS,	     /* readable, with an ACS capability */
+	ACS_PORT_NO_ACS,     /* readable, no ACS capability: nothing to change */
+	ACS_PORT_UNREADABLE, /* only the first 64 bytes of config space */
+	ACS_PORT_DEAD,	     /* config space reads all-ones: not responding */
+	ACS_PORT_GONE,	     /* listed in sysfs, config space cannot be read */
+	_ACS_PORT_STATE_MAX,
+};
+
 struct acs_target {
 	char addr[PCI_ADDR_LEN];
+	enum acs_port_state state;
+	uint16_t off, cap, ctrl;      /* ACS_PORT_ACS: offset, Capability, Control at plan time */
+	int err;		      /* ACS_PORT_GONE: why (negative errno) */
 	struct acs_mask mask;	      /* merged over every rule that selects the port */
 	char *rules;		      /* "gpu-paths,nics": who asked */
 	const struct acs_rule *first; /* the first of them, named in conflict messages */
@@ -31,11 +44,28 @@ struct plan {
 	size_t n_actions;
 	const struct acs_rule **idle; /* enabled rules that select no port on this host */
 	size_t n_idle;
+	size_t n_state[_ACS_PORT_STATE_MAX]; /* targets per state */
+};
+
+/* What surrounds the plan in the dry-run document (docs/report-schema.md). */
+struct plan_doc {
+	const char *version;
+	const char *host;
+	const char *time; /* ISO 8601 UTC, like the report's */
+	bool apply;	  /* [Host] Apply=yes in effect */
+	int scan_err;	  /* <0: PCI devices could not be enumerated at all */
+	/* Why a port is unreadable, for this process: for the counts, and per port. */
+	const char *limited_short;
+	const char *limited_detail;
 };
 
 /* -EINVAL (logged with both rules' file:line) when two rules force a bit both ways. */
 int plan_build(const struct config *c, const struct pci_inventory *inv, struct plan *ret);
 void plan_done(struct plan *p);
-int plan_print(const struct plan *p, FILE *f);
-/* {"schema":1,"command":"apply --dry-run","apply":bool,"ports":N,"writes":[...]} */
-int plan_print_json(const struct plan *p, bool apply_enabled, FILE *f);
+const char *acs_port_state_to_string(enum acs_port_state s);
+/* Unreadable, dead or gone: the plan cannot say what a write would be. */
+size_t plan_undecided(const struct plan *p);
+/* "plan: N ports selected: ...; M writes" and one line per write or undecided port. */
+int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f);
+/* The dry-run document: the report envelope plus "plan" (docs/report-schema.md). */
+int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f);

@@ -92,7 +92,7 @@ report_cases() {
 		if [ "$(cat "$T/rc" 2>/dev/null)" = 0 ]; then
 			passed=$((passed + 1))
 			echo "ok   $name"
-			grep '^UPDATED' "$T/log" | sed 's/^/     /'
+			grep -E '^(UPDATED|SKIPPED)' "$T/log" | sed 's/^/     /'
 		else
 			failed=$((failed + 1))
 			failed_names+=("$name")

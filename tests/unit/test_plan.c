@@ -477,9 +477,139 @@ static void test_verify_verdicts(void **state)
 	assert_non_null(x->remedy);
 	assert_non_null(strstr(x->remedy, "Apply=yes"));
 
+	/* The text depends on who runs the test: it names what this process lacks. */
 	x = result_at(&f->rs, 3, VERDICT_UNKNOWN, "acs", "0000:02:10.0");
-	assert_non_null(strstr(x->actual, "needs root"));
-	assert_non_null(x->remedy);
+	assert_string_equal(x->actual, acs_limited_text(pci_limited_cause())->actual);
+	assert_string_equal(x->remedy, acs_limited_text(pci_limited_cause())->remedy);
+}
+
+static void test_limited_texts_name_the_capability(void **state)
+{
+	const struct acs_limited_text *t;
+
+	t = acs_limited_text(PCI_LIMITED_NOT_ROOT);
+	assert_non_null(strstr(t->actual, "needs root (CAP_SYS_ADMIN)"));
+	assert_string_equal(t->remedy, "run as root");
+	t = acs_limited_text(PCI_LIMITED_NO_SYS_ADMIN);
+	assert_non_null(strstr(t->actual, "uid 0 but CAP_SYS_ADMIN is not in the effective "
+					  "capability set (a container without SYS_ADMIN?)"));
+	assert_null(strstr(t->remedy, "run as root"));
+	assert_non_null(strstr(t->remedy, "CAP_SYS_ADMIN"));
+	t = acs_limited_text(PCI_LIMITED_DEVICE);
+	assert_non_null(strstr(t->actual, "only 64 bytes"));
+	assert_null(strstr(t->remedy, "run as root"));
+}
+
+/* A port that reads all-ones, or vanished, is on the path, selected, never written. */
+static void test_dead_and_gone_ports_are_candidates(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "r", .select = { "upstream:class:0302", "upstream:class:0207" } },
+	};
+
+	f->devs[DSP_GPU].state = PCI_DEV_DEAD;
+	f->devs[DSP_GPU].has_acs = false;
+	f->devs[USP].state = PCI_DEV_GONE; /* a port without ACS, but unreadable now */
+	f->devs[USP].err = -ENOENT;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_targets, 4);
+	assert_int_equal(f->p.targets[0].state, ACS_PORT_ACS);
+	assert_int_equal(f->p.targets[1].state, ACS_PORT_GONE);
+	assert_int_equal(f->p.targets[1].err, -ENOENT);
+	assert_int_equal(f->p.targets[2].state, ACS_PORT_DEAD);
+	assert_int_equal(f->p.targets[3].state, ACS_PORT_ACS);
+	assert_int_equal(f->p.n_state[ACS_PORT_ACS], 2);
+	assert_int_equal(f->p.n_state[ACS_PORT_DEAD], 1);
+	assert_int_equal(f->p.n_state[ACS_PORT_GONE], 1);
+	assert_int_equal(plan_undecided(&f->p), 2);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_string_equal(f->p.actions[0].addr, "0000:00:01.0");
+	assert_string_equal(f->p.actions[1].addr, "0000:02:10.0");
+}
+
+static void test_verify_dead_and_gone_fail(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r",
+					 .select = { "0000:01:00.0", "0000:02:08.0" } } };
+	const struct result *x;
+
+	f->devs[USP].state = PCI_DEV_GONE;
+	f->devs[USP].err = -ENOENT;
+	f->devs[DSP_GPU].state = PCI_DEV_DEAD;
+	f->devs[DSP_GPU].has_acs = false;
+	build_ok(f, r, 1);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 2);
+	x = result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:01:00.0");
+	assert_non_null(strstr(x->actual, "device gone"));
+	assert_non_null(strstr(x->actual, "No such file or directory"));
+	assert_non_null(strstr(x->remedy, "lspci -vv -s 0000:01:00.0"));
+	x = result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_non_null(strstr(x->actual, "not responding"));
+	assert_null(strstr(x->actual, "no ACS"));
+	assert_non_null(strstr(x->remedy, "dmesg"));
+	assert_non_null(strstr(x->remedy, "lspci -vv -s 0000:02:08.0"));
+}
+
+static const struct plan_doc test_doc = {
+	.version = "0.1.0",
+	.host = "node1",
+	.time = "2026-11-22T06:00:00Z",
+	.apply = true,
+	.limited_short = "needs CAP_SYS_ADMIN: not root",
+	.limited_detail = "cannot tell: needs root",
+};
+
+static char *print_to_string(const struct plan *p, const struct plan_doc *doc, bool json)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	assert_int_equal(json ? plan_print_json(p, doc, f) : plan_print(p, doc, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_plan_print_counts_by_state(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "class:0604" } } };
+	const char *want = "plan: 4 ports selected: 2 with ACS, 1 without ACS, 1 unreadable "
+			   "(needs CAP_SYS_ADMIN: not root); 2 writes (1 port could not be read)\n";
+	_cleanup_(freep) char *out = NULL;
+
+	f->devs[DSP_NIC].cfg = PCI_CFG_LIMITED;
+	build_ok(f, r, 1);
+	out = print_to_string(&f->p, &test_doc, false);
+	assert_true(strneq(out, want, strlen(want)));
+	assert_non_null(strstr(out, "\n  skip 0000:01:00.0: no ACS capability"));
+	assert_non_null(strstr(out, "\n  unknown 0000:02:10.0: cannot tell: needs root  rule r\n"));
+	assert_non_null(strstr(out, "\n  write 0000:02:08.0 ACS@0xf24"));
+}
+
+static void test_plan_print_json_document(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "r", .select = { "class:0604" } } };
+	_cleanup_(freep) char *out = NULL;
+
+	f->devs[DSP_NIC].state = PCI_DEV_DEAD;
+	f->devs[DSP_NIC].has_acs = false;
+	build_ok(f, r, 1);
+	out = print_to_string(&f->p, &test_doc, true);
+	assert_non_null(strstr(out,
+			       "\"schema\": 1,\n  \"version\": \"0.1.0\",\n  \"command\": "
+			       "\"apply --dry-run\",\n  \"host\": \"node1\",\n  \"time\": "
+			       "\"2026-11-22T06:00:00Z\",\n  \"apply\": true,\n  \"plan\": {"));
+	assert_non_null(strstr(out, "\"selected\": 4,"));
+	assert_non_null(strstr(out, "\"not_responding\": 1,"));
+	assert_non_null(strstr(out, "\"writes\": 2"));
+	assert_non_null(strstr(out, "\"state\": \"not_responding\""));
+	assert_non_null(strstr(out, "\"error\": null"));
 }
 
 static void test_verify_drift_remedy_when_apply_enabled(void **state)
@@ -703,6 +833,11 @@ int main(void)
 		T(test_verify_verdicts),
 		T(test_verify_drift_remedy_when_apply_enabled),
 		T(test_verify_device_gone),
+		T(test_limited_texts_name_the_capability),
+		T(test_dead_and_gone_ports_are_candidates),
+		T(test_verify_dead_and_gone_fail),
+		T(test_plan_print_counts_by_state),
+		T(test_plan_print_json_document),
 		T(test_cmdline_format_paths),
 		T(test_cmdline_format_skips_ports_without_acs),
 		T(test_cmdline_format_only_usp_no_acs),

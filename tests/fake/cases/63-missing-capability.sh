@@ -1,0 +1,38 @@
+# A 64-byte config view says which capability is missing, decided from the process
+# (issue 6 item 19): not root -> "needs root (CAP_SYS_ADMIN)"; uid 0 without
+# CAP_SYS_ADMIN (a container without SYS_ADMIN) -> says so, no "run as root"; uid 0
+# with it -> the kernel itself exposes only 64 bytes.
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIPPED 63-missing-capability: needs root to drop CAP_SYS_ADMIN with setpriv"
+	return 0
+fi
+command -v setpriv >/dev/null || { fail "setpriv missing (util-linux)"; return; }
+newroot dgx8-nonroot
+useconf gpu-p2p
+acs_texts() { jqo '.results[] | select(.check=="acs") | "\(.actual) => \(.remedy)"' >"$T/acs"; }
+
+HP_ENV=(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin)
+hp --json check
+expect_rc 1
+acs_texts
+[ "$(wc -l <"$T/acs")" = 16 ] || fail "want 16 acs results without CAP_SYS_ADMIN"
+[ "$(grep -c 'uid 0 but CAP_SYS_ADMIN is not in the effective capability set' "$T/acs")" = 16 ] ||
+	fail "uid 0 without CAP_SYS_ADMIN: not every acs result names the missing capability"
+expect_no_grep "$T/acs" 'run as root' "uid 0 without CAP_SYS_ADMIN is told to run as root"
+hp apply --dry-run
+expect_grep out 'unreadable \(needs CAP_SYS_ADMIN: uid 0 without it' "the dry run does not name the capability"
+
+HP_ENV=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+hp --json check
+expect_rc 1
+acs_texts
+[ "$(grep -c 'needs root (CAP_SYS_ADMIN) => run as root' "$T/acs")" = 16 ] || fail "non-root: not 'needs root (CAP_SYS_ADMIN)'"
+
+HP_ENV=()
+hp --json check
+expect_rc 1
+acs_texts
+[ "$(grep -c 'the kernel exposes only 64 bytes' "$T/acs")" = 16 ] ||
+	fail "root with CAP_SYS_ADMIN: a 64-byte view is not blamed on the kernel/device"
+expect_no_grep "$T/acs" 'run as root' "root with CAP_SYS_ADMIN is told to run as root"
+expect_tree_same

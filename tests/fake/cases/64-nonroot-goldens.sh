@@ -1,0 +1,17 @@
+# The goldens of the 64-byte view, made as nobody: what hostprep says on that view
+# depends on who runs it (63-missing-capability), so these pin the non-root text.
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIPPED 64-nonroot-goldens: needs root to run as nobody with setpriv"
+	return 0
+fi
+HP_ENV=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+newroot dgx8-nonroot
+useconf gpu-p2p
+hp check
+golden dgx8-nonroot-check.txt
+hp --json check
+golden dgx8-nonroot-check.json
+hp apply --dry-run
+golden dgx8-nonroot-apply-dry-run.txt
+hp --json apply --dry-run
+golden dgx8-nonroot-apply-dry-run.json
