@@ -117,6 +117,17 @@ enum config_flags {
  */
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags);
+/*
+ * config --validate: load as config_load() does, with files (NULL-terminated)
+ * layered over the result as they would be used once installed. A file named
+ * hostprep.conf takes the place of /etc/hostprep/hostprep.conf; any other is
+ * a drop-in that takes the place of the installed drop-in of the same name
+ * (in any drop-in directory) and is read in the drop-ins' lexical order.
+ * With explicit_files (--config) those replace the search and files are read
+ * after them, in order. Two files with the same name are an error.
+ */
+int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		    char *const *files, unsigned flags);
 void config_done(struct config *c);
 
 /* The merged effective config, each line annotated "# file:line". */
