@@ -14,7 +14,9 @@
 #include <ini.h>
 #include <stdarg.h>
 #include <strings.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "config.h"
 #include "log.h"
@@ -58,6 +60,7 @@ _printf_(3, 4) static void log_at(const char *file, unsigned line, const char *f
 enum conf_event_type {
 	CONF_SECTION, /* name NULL: a header too broken to name, skip to the next one */
 	CONF_ASSIGNMENT,
+	CONF_ERROR, /* a syntax error was logged for this line */
 };
 
 struct conf_event {
@@ -77,23 +80,14 @@ struct lexer {
 	unsigned line;
 	bool want_handler; /* the current line is one inih must hand to lex_handler */
 	bool handled;
+	/* The last Key= of the current section, for a continuation line's message. */
+	char prev_key[CONFIG_MAX_LINE + 1];
+	unsigned prev_line;
 	unsigned n_errors;
 	int r;
 	conf_event_fn fn;
 	void *userdata;
 };
-
-_printf_(2, 3) static void lex_error(struct lexer *x, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_at(x->file, x->line, "%s", msg);
-	x->n_errors++;
-}
 
 static void lex_emit(struct lexer *x, enum conf_event_type type, const char *name,
 		     const char *value)
@@ -109,6 +103,19 @@ static void lex_emit(struct lexer *x, enum conf_event_type type, const char *nam
 		x->r = x->fn(&ev, x->userdata);
 }
 
+_printf_(2, 3) static void lex_error(struct lexer *x, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_at(x->file, x->line, "%s", msg);
+	x->n_errors++;
+	lex_emit(x, CONF_ERROR, NULL, NULL);
+}
+
 /*
  * inih does not tell us about section headers (Debian builds it without
  * INI_CALL_HANDLER_ON_NEW_SECTION), so the reader recognises them itself.
@@ -118,15 +125,17 @@ static void lex_section(struct lexer *x, const char *line)
 	char name[CONFIG_MAX_LINE + 1];
 	const char *end = strchr(line, ']'), *rest;
 
+	x->prev_key[0] = '\0';
+	/* The broken header ends the previous section before its error is counted. */
 	if (!end) {
-		lex_error(x, "missing ']' in section header");
 		lex_emit(x, CONF_SECTION, NULL, NULL);
+		lex_error(x, "missing ']' in section header");
 		return;
 	}
 	rest = end + 1 + strspn(end + 1, BLANKS);
 	if (*rest != '\n' && *rest != ';') {
-		lex_error(x, "unexpected text after ']'");
 		lex_emit(x, CONF_SECTION, NULL, NULL);
+		lex_error(x, "unexpected text after ']'");
 		return;
 	}
 	memcpy(name, line + 1, end - line - 1);
@@ -149,7 +158,24 @@ static char lex_separator(const char *s)
 	return 0;
 }
 
-static void lex_classify(struct lexer *x, const char *line)
+/*
+ * inih would append an indented line to the previous value; the reader has
+ * stripped the indentation, so say here what the line was meant to be.
+ */
+static void lex_continuation(struct lexer *x)
+{
+	if (x->prev_key[0])
+		lex_error(x,
+			  "continuation lines are not supported: put the value on the '%s=' "
+			  "line (line %u) or repeat '%s=' on this line",
+			  x->prev_key, x->prev_line, x->prev_key);
+	else
+		lex_error(x, "indented line without '=': continuation lines are not "
+			     "supported; write Key=value");
+	x->handled = true;
+}
+
+static void lex_classify(struct lexer *x, const char *line, bool indented)
 {
 	switch (line[0]) {
 	case '\n':
@@ -162,7 +188,9 @@ static void lex_classify(struct lexer *x, const char *line)
 	}
 	x->want_handler = true;
 	x->handled = false;
-	if (lex_separator(line) == ':') {
+	if (indented && lex_separator(line) != '=') {
+		lex_continuation(x);
+	} else if (lex_separator(line) == ':') {
 		/* inih's configparser-style "Key: value"; systemd-style files use '='. */
 		lex_error(x, "expected '=' between key and value, not ':'");
 		x->handled = true;
@@ -218,10 +246,10 @@ static char *lex_reader(char *buf, int size, void *stream)
 	for (lead = 0; lead < len && isspace((unsigned char)p[lead]);)
 		lead++;
 	if (len > CONFIG_MAX_LINE || len + 2 > (size_t)size) {
-		lex_error(x, "line too long (%zu characters, at most %d)", len, CONFIG_MAX_LINE);
 		if (lead < len &&
 		    p[lead] == '[') /* keys below it must not land in the previous section */
 			lex_emit(x, CONF_SECTION, NULL, NULL);
+		lex_error(x, "line too long (%zu characters, at most %d)", len, CONFIG_MAX_LINE);
 		return strcpy(buf, "\n");
 	}
 	if (memchr(p, '\0', len)) {
@@ -230,7 +258,7 @@ static char *lex_reader(char *buf, int size, void *stream)
 	}
 	memcpy(buf, p + lead, len - lead);
 	strcpy(buf + len - lead, "\n");
-	lex_classify(x, buf);
+	lex_classify(x, buf, lead > 0);
 	return buf;
 }
 
@@ -241,6 +269,8 @@ static int lex_handler(void *user, const char *section, const char *name, const 
 	if (!x->want_handler || x->handled)
 		return 1;
 	x->handled = true;
+	snprintf(x->prev_key, sizeof(x->prev_key), "%s", name);
+	x->prev_line = x->line;
 	lex_emit(x, CONF_ASSIGNMENT, name, value);
 	return 1;
 }
@@ -284,15 +314,19 @@ enum section_kind {
 /* What struct acs_rule has no room for. */
 struct rule_state {
 	struct origin enabled_at;
-	unsigned header_file; /* loader.file_no of the last header, for duplicates */
+	struct origin select_reset_at; /* an empty Select= that left the list empty */
+	unsigned header_file;	       /* loader.file_no of the last header, for duplicates */
 	unsigned header_line;
+	bool had_error; /* an error was reported inside the rule: no follow-up errors */
 };
 
 struct loader {
 	struct config *c;
 	const struct sysroot *root;
 	unsigned flags;
-	int error; /* the first failure, returned by config_load */
+	char *const *overlay;	  /* config --validate: files layered over the rest, or NULL */
+	const char *overlay_main; /* the one of them named hostprep.conf, if any */
+	int error;		  /* the first failure, returned by config_load */
 	size_t n_files;
 	bool too_many_files;
 	/* the file being parsed */
@@ -450,6 +484,7 @@ static int parse_selector_list(struct loader *l, const struct conf_event *ev,
 {
 	_cleanup_(freep) char *copy = NULL;
 	char *save = NULL;
+	int r = 0;
 
 	if (ev->value[0] == '\0') {
 		selector_list_free(*list, *n);
@@ -461,22 +496,26 @@ static int parse_selector_list(struct loader *l, const struct conf_event *ev,
 	if (!copy)
 		return -ENOMEM;
 	for (char *w = strtok_r(copy, BLANKS, &save); w; w = strtok_r(NULL, BLANKS, &save)) {
-		int r;
+		int k;
 
 		if (*n >= CONFIG_MAX_SELECTORS)
 			return conf_error(l, &ev->at, "%s=: too many selectors (at most %d)",
 					  ev->name, CONFIG_MAX_SELECTORS);
-		r = selector_append(l, ev, w, list, n);
-		if (r == -ENOMEM)
-			return r;
+		k = selector_append(l, ev, w, list, n);
+		if (k == -ENOMEM)
+			return k;
+		if (k < 0)
+			r = k; /* logged; check the other words too */
 	}
-	return 0;
+	return r;
 }
 
 static int parse_select(struct loader *l, const struct conf_event *ev)
 {
 	struct acs_rule *rule = current_rule(l);
 
+	if (ev->value[0] == '\0')
+		l->rules[l->rule].select_reset_at = ev->at;
 	return parse_selector_list(l, ev, &rule->select, &rule->n_select);
 }
 
@@ -546,10 +585,12 @@ static int enter_rule(struct loader *l, const struct conf_event *ev, const char 
 	for (i = 0; i < l->c->n_acs; i++)
 		if (streq(l->c->acs[i].name, name))
 			break;
-	if (i < l->c->n_acs && l->rules[i].header_file == l->file_no)
+	if (i < l->c->n_acs && l->rules[i].header_file == l->file_no) {
+		l->rules[i].had_error = true; /* its keys are skipped: no "has no Select=" */
 		return conf_error(l, &ev->at,
 				  "duplicate section [" ACS_PREFIX "%s] (first at line %u)", name,
 				  l->rules[i].header_line);
+	}
 	if (i == l->c->n_acs) {
 		r = rule_add(l, ev, name);
 		if (r < 0)
@@ -611,22 +652,51 @@ static int on_event(const struct conf_event *ev, void *userdata)
 	struct loader *l = userdata;
 	int r;
 
-	r = ev->type == CONF_SECTION ? on_section(l, ev) : on_assignment(l, ev);
+	switch (ev->type) {
+	case CONF_SECTION:
+		r = on_section(l, ev);
+		break;
+	case CONF_ASSIGNMENT:
+		r = on_assignment(l, ev);
+		break;
+	default:
+		r = -EINVAL; /* the lexer has logged it */
+		break;
+	}
+	if (r == -EINVAL && l->section == SECTION_ACS)
+		l->rules[l->rule].had_error = true;
 	return r == -EINVAL ? 0 : r; /* logged and counted: keep going to find the rest */
+}
+
+/*
+ * An enabled rule without Select= after merging. The message points at the
+ * line that caused it: an empty Select= that emptied the list (often a
+ * drop-in resetting a vendor rule), else the rule's first header.
+ */
+static void check_rule_select(struct loader *l, size_t i)
+{
+	const struct acs_rule *rule = &l->c->acs[i];
+	const struct rule_state *st = &l->rules[i];
+
+	if (!rule->enabled || rule->n_select > 0 || st->had_error)
+		return; /* with an error inside the rule, that error is the one to fix */
+	if (st->select_reset_at.file)
+		conf_error(l, &st->select_reset_at,
+			   "this empty Select= leaves [" ACS_PREFIX "%s] with no selector; "
+			   "add Select= lines after it",
+			   rule->name);
+	else
+		conf_error(l, &rule->at,
+			   "[" ACS_PREFIX "%s] is enabled but no file gives it a Select=; "
+			   "add one (or, if this rule is not wanted, Enabled=no)",
+			   rule->name);
 }
 
 /* Checks that need every file merged first. */
 static void check_rules(struct loader *l)
 {
-	for (size_t i = 0; i < l->c->n_acs; i++) {
-		const struct acs_rule *rule = &l->c->acs[i];
-
-		if (rule->enabled && rule->n_select == 0)
-			conf_error(l, &rule->at,
-				   "[" ACS_PREFIX "%s] is enabled but has no Select=; "
-				   "add one or set Enabled=no",
-				   rule->name);
-	}
+	for (size_t i = 0; i < l->c->n_acs; i++)
+		check_rule_select(l, i);
 }
 
 /* ---- effective lines, for config_dump ---------------------------------- */
@@ -698,22 +768,55 @@ static int build_lines(struct loader *l)
 	return r;
 }
 
+/* "# file:line" or "# default" on a line of its own: after a value '#' is not a comment. */
+static int dump_origin(const struct config *c, const struct origin *at, FILE *f)
+{
+	_cleanup_(freep) char *file = NULL;
+	const char *shown;
+
+	if (!at->file)
+		return fputs("# default\n", f) < 0 ? -EIO : 0;
+	shown = sysroot_strip(&c->display_root, at->file);
+	file = log_escape(shown, strlen(shown)); /* a newline in a name must not end the comment */
+	if (!file)
+		return -ENOMEM;
+	return fprintf(f, "# %s:%u\n", file, at->line) < 0 ? -EIO : 0;
+}
+
+/* Is line i the first of its list (Select=/Exclude=) within its section? */
+static bool starts_list(const struct config *c, size_t i)
+{
+	const struct config_line *line = &c->lines[i];
+
+	if (!streq(line->key, "Select") && !streq(line->key, "Exclude"))
+		return false;
+	return i == 0 || !streq(c->lines[i - 1].key, line->key) ||
+	       !streq(c->lines[i - 1].section, line->section);
+}
+
+/*
+ * Output that is valid input, read back to the same config: with --config,
+ * and as a drop-in too, because each list starts with an empty assignment.
+ */
 int config_dump(const struct config *c, FILE *f)
 {
 	const char *prev = NULL;
+	int r = 0;
 
-	for (size_t i = 0; i < c->n_lines; i++) {
+	for (size_t i = 0; r >= 0 && i < c->n_lines; i++) {
 		const struct config_line *line = &c->lines[i];
 
 		if (!prev || !streq(prev, line->section))
 			fprintf(f, "%s[%s]\n", prev ? "\n" : "", line->section);
 		prev = line->section;
-		if (line->at.file)
-			fprintf(f, "%s=%s  # %s:%u\n", line->key, line->value,
-				sysroot_strip(&c->display_root, line->at.file), line->at.line);
-		else
-			fprintf(f, "%s=%s  # default\n", line->key, line->value);
+		if (starts_list(c, i))
+			fprintf(f, "# reset: the %s= lines below are the whole list\n%s=\n",
+				line->key, line->key);
+		r = dump_origin(c, &line->at, f);
+		fprintf(f, "%s=%s\n", line->key, line->value);
 	}
+	if (r < 0)
+		return r;
 	if (fflush(f) != 0 || ferror(f))
 		return -EIO;
 	return 0;
@@ -778,6 +881,33 @@ static int read_fd(int fd, char **ret, size_t *ret_size)
 }
 
 /*
+ * ENOENT from open(): truly absent (0, when that is fine), or a symlink whose
+ * target is missing, which is an error: the file the admin put there would
+ * otherwise be silently ignored.
+ */
+static int open_failed_enoent(struct loader *l, const char *path, bool missing_ok)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n < 0 && errno == ENOENT && missing_ok)
+		return 0;
+	if (n < 0)
+		return file_fail(l, path, -ENOENT, "cannot open: %m");
+	target[n] = '\0';
+	return file_fail(l, path, -ENOENT,
+			 "dangling symlink to '%s' (remove it; only a link to the null device "
+			 "masks a file)",
+			 target);
+}
+
+/* Linux's null device is char 1:3 (devices.txt); only that masks, as in systemd. */
+static bool is_null_device(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+/*
  * The checked fd of a config file; -1 when there is nothing to read (missing
  * and missing_ok, masked, or a problem already logged and counted).
  */
@@ -788,18 +918,23 @@ static int open_config_file(struct loader *l, const char *path, bool missing_ok)
 
 	/* O_NONBLOCK: a FIFO planted in a drop-in dir must not hang the boot. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && errno == ENOENT && missing_ok)
+	if (fd < 0 && errno == ENOENT) {
+		open_failed_enoent(l, path, missing_ok);
 		return -1;
+	}
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		file_fail(l, path, -errno, "cannot open: %m");
 		return -1;
 	}
-	if (S_ISCHR(st.st_mode)) { /* a symlink to the null device masks it, as in systemd */
+	if (is_null_device(&st)) {
 		log_debug("%s: masked, skipping", path);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		file_fail(l, path, -EINVAL, "not a regular file");
+		file_fail(l, path, -EINVAL, "not a regular file (%s)",
+			  S_ISCHR(st.st_mode)	? "a character device other than the null device"
+			  : S_ISDIR(st.st_mode) ? "a directory"
+						: "a FIFO, socket or block device");
 		return -1;
 	}
 	if (check_owner(l, path, &st) < 0)
@@ -868,6 +1003,7 @@ static const enum sysroot_top search_tops[] = { SYSROOT_USR_LIB, SYSROOT_RUN, SY
 struct dropin {
 	char *name;
 	enum sysroot_top top;
+	const char *overlay; /* a file being validated that takes this name's place, or NULL */
 };
 
 struct dropins {
@@ -909,6 +1045,7 @@ static int dropins_add(struct loader *l, struct dropins *d, const char *dir, con
 	for (size_t i = 0; i < d->n; i++)
 		if (streq(d->v[i].name, name)) {
 			d->v[i].top = top; /* same name: the higher-priority directory wins */
+			d->v[i].overlay = NULL;
 			return 0;
 		}
 	if (d->n >= CONFIG_MAX_FILES)
@@ -921,6 +1058,7 @@ static int dropins_add(struct loader *l, struct dropins *d, const char *dir, con
 	d->v[d->n].name = strdup(name);
 	if (!d->v[d->n].name)
 		return -ENOMEM;
+	d->v[d->n].overlay = NULL;
 	d->v[d->n++].top = top;
 	return 0;
 }
@@ -937,8 +1075,10 @@ static int list_dropin_dir(struct loader *l, struct dropins *d, enum sysroot_top
 	if (!dir)
 		return -ENOMEM;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return open_failed_enoent(l, dir, true);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : file_fail(l, dir, -errno, "cannot open: %m");
+		return file_fail(l, dir, -errno, "cannot open: %m");
 	if (fstat(fd, &st) < 0)
 		return file_fail(l, dir, -errno, "cannot stat: %m");
 	r = check_owner(l, dir, &st);
@@ -969,6 +1109,46 @@ static int fatal(int r)
 	return r == -ENOMEM ? r : 0;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A file being validated that is named like the main file takes /etc's main file's place. */
+static bool overlay_is_main(const char *path)
+{
+	return streq(base_name(path), "hostprep.conf");
+}
+
+/*
+ * The files being validated (config --validate) join the drop-ins under their
+ * own names, above every directory: a name that is installed is replaced, as
+ * installing the file in /etc/hostprep/hostprep.conf.d/ would.
+ */
+static int add_overlay_dropins(struct loader *l, struct dropins *d)
+{
+	for (char *const *f = l->overlay; f && *f; f++) {
+		const char *name = base_name(*f);
+		int r;
+
+		if (overlay_is_main(*f))
+			continue;
+		if (!is_dropin_name(name))
+			log_warning("%s: a drop-in directory reads only *.conf files; validating "
+				    "it as if it were named so",
+				    *f);
+		r = dropins_add(l, d, *f, name, SYSROOT_ETC);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < d->n; i++)
+			if (streq(d->v[i].name, name))
+				d->v[i].overlay = *f;
+	}
+	return 0;
+}
+
 static int load_dropins(struct loader *l, const bool *refused)
 {
 	_cleanup_(dropins_done) struct dropins d = {};
@@ -981,15 +1161,20 @@ static int load_dropins(struct loader *l, const bool *refused)
 		if (r < 0)
 			return r;
 	}
+	r = add_overlay_dropins(l, &d);
+	if (r < 0)
+		return r;
 	if (d.n)
 		qsort(d.v, d.n, sizeof(*d.v), dropin_cmp);
 	for (size_t i = 0; i < d.n; i++) {
 		_cleanup_(freep) char *path =
-			sysroot_path(l->root, d.v[i].top, DROPIN_DIR "/%s", d.v[i].name);
+			d.v[i].overlay
+				? strdup(d.v[i].overlay)
+				: sysroot_path(l->root, d.v[i].top, DROPIN_DIR "/%s", d.v[i].name);
 
 		if (!path)
 			return -ENOMEM;
-		r = load_file(l, path, true);
+		r = load_file(l, path, !d.v[i].overlay);
 		if (r < 0)
 			return r;
 	}
@@ -1022,10 +1207,12 @@ static int load_search(struct loader *l)
 
 		if (search_tops[i] == SYSROOT_RUN || refused[i])
 			continue; /* the runtime dir has drop-ins only, no main file */
-		path = sysroot_path(l->root, search_tops[i], MAIN_NAME);
+		path = search_tops[i] == SYSROOT_ETC && l->overlay_main
+			       ? strdup(l->overlay_main)
+			       : sysroot_path(l->root, search_tops[i], MAIN_NAME);
 		if (!path)
 			return -ENOMEM;
-		r = load_file(l, path, true);
+		r = load_file(l, path, !(search_tops[i] == SYSROOT_ETC && l->overlay_main));
 		if (r < 0)
 			return r;
 	}
@@ -1034,13 +1221,46 @@ static int load_search(struct loader *l)
 
 static int load_explicit(struct loader *l, char *const *files)
 {
-	for (char *const *f = files; *f; f++) {
+	for (char *const *f = files; f && *f; f++) {
 		int r = load_file(l, *f, false);
 
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+/* Two files to validate with one name would take the same place: refuse that. */
+static int check_overlay(struct loader *l)
+{
+	for (char *const *f = l->overlay; *f; f++) {
+		for (char *const *g = l->overlay; g < f; g++)
+			if (streq(base_name(*f), base_name(*g)))
+				return file_fail(l, *f, -EINVAL,
+						 "has the same name as %s; only one of them can "
+						 "be installed",
+						 *g);
+		if (overlay_is_main(*f))
+			l->overlay_main = *f;
+	}
+	return 0;
+}
+
+static int load_layered(struct loader *l, char *const *explicit_files)
+{
+	int r = 0;
+
+	if (l->overlay)
+		r = fatal(check_overlay(l));
+	if (r < 0 || l->error)
+		return r;
+	if (!explicit_files)
+		return load_search(l);
+	/* --config replaces the search: the files to validate come after it, in order. */
+	r = load_explicit(l, explicit_files);
+	if (r >= 0)
+		r = load_explicit(l, l->overlay);
+	return r;
 }
 
 static void rule_done(struct acs_rule *rule)
@@ -1081,12 +1301,18 @@ static int config_start(struct config *c, const struct sysroot *root, bool searc
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags)
 {
-	struct loader l = { .c = c, .root = root, .flags = flags };
+	return config_validate(c, root, explicit_files, NULL, flags);
+}
+
+int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		    char *const *files, unsigned flags)
+{
+	struct loader l = { .c = c, .root = root, .flags = flags, .overlay = files };
 	int r;
 
 	r = config_start(c, root, !explicit_files);
 	if (r >= 0)
-		r = explicit_files ? load_explicit(&l, explicit_files) : load_search(&l);
+		r = load_layered(&l, explicit_files);
 	if (r >= 0)
 		check_rules(&l);
 	if (r >= 0 && !l.error)

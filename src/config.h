@@ -29,9 +29,12 @@
  * section repeated in the same file is an error (duplicate rule); in a later
  * file it extends/overrides the rule (that is what drop-ins are for).
  * An empty assignment restores a scalar's default. Comments: lines starting
- * with '#' or ';', and ';' after whitespace. No continuation lines, no
- * "Key: value". A drop-in that is a symlink to /dev/null (a char device) is
- * masked. An enabled rule without Select= after merging is an error.
+ * with '#' or ';', and ';' after whitespace. No continuation lines (an
+ * indented line that is not Key=value is an error saying so), no
+ * "Key: value". A drop-in that is a symlink to the null device (char 1:3) is
+ * masked; a dangling symlink, any other device, a directory or an unreadable
+ * file is an error naming the file. An enabled rule without Select= after
+ * merging is an error, unless an error inside the rule was already reported.
  */
 
 #define CONFIG_MAX_FILES     128
@@ -117,9 +120,25 @@ enum config_flags {
  */
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags);
+/*
+ * config --validate: load as config_load() does, with files (NULL-terminated)
+ * layered over the result as they would be used once installed. A file named
+ * hostprep.conf takes the place of /etc/hostprep/hostprep.conf; any other is
+ * a drop-in that takes the place of the installed drop-in of the same name
+ * (in any drop-in directory) and is read in the drop-ins' lexical order.
+ * With explicit_files (--config) those replace the search and files are read
+ * after them, in order. Two files with the same name are an error.
+ */
+int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		    char *const *files, unsigned flags);
 void config_done(struct config *c);
 
-/* The merged effective config, each line annotated "# file:line". */
+/*
+ * The merged effective config, valid input again: each assignment preceded by
+ * a "# file:line" (or "# default") comment line, each list started with an
+ * empty assignment so that the dump reads back to the same config with
+ * --config and as a drop-in over the configuration it came from.
+ */
 int config_dump(const struct config *c, FILE *f);
 
 const char *iommu_expect_to_string(enum iommu_expect e);

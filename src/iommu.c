@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <strings.h>
 
 #include "fileio.h"
 #include "iommu.h"
@@ -69,31 +72,123 @@ static int scan_units(const struct sysroot *root, struct iommu_state *s)
 	return 0;
 }
 
-static int scan_groups(const struct sysroot *root, struct iommu_state *s)
+static int cmp_group(const void *a, const void *b)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "kernel/iommu_groups");
+	return strverscmp(((const struct iommu_group *)a)->name,
+			  ((const struct iommu_group *)b)->name);
+}
+
+static void group_done(struct iommu_group *g)
+{
+	free(g->name);
+	strv_free(g->devices);
+	strv_free(g->drivers);
+}
+
+/* The driver bound to a group member ("" when none), from devices/<bdf>/driver. */
+static char *member_driver(const char *devdir, const char *name)
+{
+	_cleanup_(freep) char *link = NULL;
+	char target[PATH_MAX];
+	ssize_t n;
+
+	if (asprintf(&link, "%s/%s/driver", devdir, name) < 0)
+		return NULL;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return strdup("");
+	target[n] = '\0';
+	return strdup(strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+}
+
+static int cmp_str_plain(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* devices/ of one group: names sorted, then each one's driver. */
+static int scan_members(const char *gdir, struct iommu_group *g)
+{
+	_cleanup_(freep) char *devdir = NULL;
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
+	size_t n = 0;
 
-	if (!dir)
+	if (asprintf(&devdir, "%s/devices", gdir) < 0)
 		return -ENOMEM;
-	d = opendir(dir);
+	g->devices = calloc(IOMMU_MAX_GROUP_DEVS + 1, sizeof(char *));
+	g->drivers = calloc(IOMMU_MAX_GROUP_DEVS + 1, sizeof(char *));
+	if (!g->devices || !g->drivers)
+		return -ENOMEM;
+	d = opendir(devdir);
+	if (!d)
+		return 0; /* a group without members says nothing more */
+	while ((de = readdir(d)) && n < IOMMU_MAX_GROUP_DEVS) {
+		if (de->d_name[0] == '.')
+			continue;
+		g->devices[n] = strdup(de->d_name);
+		if (!g->devices[n++])
+			return -ENOMEM;
+	}
+	qsort(g->devices, n, sizeof(char *), cmp_str_plain);
+	for (size_t i = 0; i < n; i++) {
+		g->drivers[i] = member_driver(devdir, g->devices[i]);
+		if (!g->drivers[i])
+			return -ENOMEM;
+	}
+	g->n_devices = n;
+	return 0;
+}
+
+static int add_group(struct iommu_state *s, const char *name, enum iommu_group_type type)
+{
+	_cleanup_(freep) char *gdir = NULL;
+	struct iommu_group *grown, *g;
+
+	if (s->n_group >= IOMMU_MAX_GROUP_DETAIL)
+		return 0;
+	grown = reallocarray(s->group, s->n_group + 1, sizeof(*s->group));
+	if (!grown)
+		return -ENOMEM;
+	s->group = grown;
+	g = &s->group[s->n_group++];
+	*g = (struct iommu_group){ .name = strdup(name), .type = type };
+	if (!g->name || asprintf(&gdir, "%s/%s", s->groups_dir, name) < 0)
+		return -ENOMEM;
+	return scan_members(gdir, g);
+}
+
+static int scan_groups(const struct sysroot *root, struct iommu_state *s)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *de;
+	int r;
+
+	s->groups_dir = sysroot_path(root, SYSROOT_SYS, "kernel/iommu_groups");
+	if (!s->groups_dir)
+		return -ENOMEM;
+	d = opendir(s->groups_dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
 		_cleanup_(freep) char *type = NULL, *path = NULL;
+		enum iommu_group_type t;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (asprintf(&path, "%s/%s/type", dir, de->d_name) < 0)
+		if (asprintf(&path, "%s/%s/type", s->groups_dir, de->d_name) < 0)
 			return -ENOMEM;
 		s->n_groups++;
 		/* "type" appeared in 5.11; without it the group is unclassified. */
-		if (read_one_line(path, &type) < 0)
-			s->groups[IOMMU_GROUP_OTHER]++;
-		else
-			s->groups[group_type_from_string(type)]++;
+		t = read_one_line(path, &type) < 0 ? IOMMU_GROUP_OTHER
+						   : group_type_from_string(type);
+		s->groups[t]++;
+		r = add_group(s, de->d_name, t);
+		if (r < 0)
+			return r;
 	}
+	if (s->n_group)
+		qsort(s->group, s->n_group, sizeof(*s->group), cmp_group);
 	return 0;
 }
 
@@ -116,6 +211,10 @@ int iommu_scan(const struct sysroot *root, struct iommu_state *ret)
 void iommu_state_done(struct iommu_state *s)
 {
 	strv_free(s->units);
+	for (size_t i = 0; i < s->n_group; i++)
+		group_done(&s->group[i]);
+	free(s->group);
+	free(s->groups_dir);
 	*s = (struct iommu_state){};
 }
 
@@ -209,47 +308,308 @@ static bool cmdline_has(const struct cmdline *cmd, const char *key, const char *
 	return false;
 }
 
-static const char *remedy_passthrough(const struct iommu_state *s, const struct cmdline *cmd)
+/* A bounded string builder: remedies are assembled from parts that depend on the host. */
+struct sbuf {
+	char *buf;
+	size_t size, len;
+};
+
+_printf_(2, 3) static void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
-	if (iommu_mode(s) == IOMMU_MODE_OFF)
-		return "the IOMMU is off: remove intel_iommu=off/amd_iommu=off/iommu=off (or "
-		       "enable "
-		       "VT-d/AMD-Vi in firmware), add iommu=pt, reboot";
-	if (cmdline_has(cmd, "iommu.passthrough", "0") || cmdline_has(cmd, "iommu", "nopt"))
-		return "remove iommu.passthrough=0 / iommu=nopt and add iommu=pt (x86) or "
-		       "iommu.passthrough=1 to the kernel command line, reboot";
-	return "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command line, reboot";
+	va_list ap;
+	int n;
+
+	if (b->len >= b->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len = b->len + (size_t)n < b->size ? b->len + (size_t)n : b->size - 1;
 }
 
-static const char *remedy_off(const struct iommu_state *s)
+/* Is value an option of any key= on the line (every one of them would have to go)? */
+static bool cmdline_has_anywhere(const struct cmdline *cmd, const char *key, const char *value)
 {
+	size_t n = strlen(value);
+
+	for (size_t i = 0; i < cmd->n; i++) {
+		const struct cmdline_param *p = &cmd->params[i];
+
+		if (!p->value || !streq(p->key, key))
+			continue;
+		for (const char *o = p->value; o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+			if (strneq(o, value, n) && (o[n] == ',' || o[n] == '\0'))
+				return true;
+	}
+	return false;
+}
+
+/* "word1 / word2" for the words present on the line; false if none is. */
+static bool present_words(const struct cmdline *cmd, const char *const (*words)[2], size_t n,
+			  struct sbuf *b)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (cmdline_has_anywhere(cmd, words[i][0], words[i][1])) {
+			sb_printf(b, "%s%s=%s", any ? " / " : "", words[i][0], words[i][1]);
+			any = true;
+		}
+	return any;
+}
+
+static const char *const off_switches[][2] = {
+	{ "intel_iommu", "off" },
+	{ "amd_iommu", "off" },
+	{ "iommu", "off" },
+};
+static const char *const pt_words[][2] = { { "iommu", "pt" }, { "iommu.passthrough", "1" } };
+static const char *const nopt_words[][2] = { { "iommu", "nopt" }, { "iommu.passthrough", "0" } };
+
+enum pt_request { PT_DEFAULT, PT_ON, PT_OFF };
+
+/* iommu.passthrough= is a kstrtobool; anything else leaves the default. */
+static enum pt_request passthrough_bool(const char *v)
+{
+	if (!v)
+		return PT_DEFAULT;
+	if (strchr("1yY", v[0]) || strcasecmp(v, "on") == 0)
+		return PT_ON;
+	if (strchr("0nN", v[0]) || strcasecmp(v, "off") == 0)
+		return PT_OFF;
+	return PT_DEFAULT;
+}
+
+/*
+ * What the command line asks for the default domain. iommu=pt|nopt and
+ * iommu.passthrough= set the same kernel variable, so the last word wins.
+ */
+static enum pt_request pt_request(const struct cmdline *cmd)
+{
+	enum pt_request req = PT_DEFAULT;
+
+	for (size_t i = 0; i < cmd->n; i++) {
+		const struct cmdline_param *p = &cmd->params[i];
+
+		if (!p->value)
+			continue;
+		if (streq(p->key, "iommu.passthrough") && passthrough_bool(p->value) != PT_DEFAULT)
+			req = passthrough_bool(p->value);
+		else if (streq(p->key, "iommu"))
+			for (const char *o = p->value; o;
+			     o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
+				if (strneq(o, "pt", 2))
+					req = PT_ON;
+				else if (strneq(o, "nopt", 4))
+					req = PT_OFF;
+			}
+	}
+	return req;
+}
+
+static bool type_is_translated(enum iommu_group_type t)
+{
+	return t == IOMMU_GROUP_DMA || t == IOMMU_GROUP_DMA_FQ;
+}
+
+#define LIST_GROUPS_MAX 4
+#define LIST_DEVS_MAX	4
+
+static void list_one_group(const struct iommu_group *g, struct sbuf *b)
+{
+	sb_printf(b, "group %s (", g->name);
+	for (size_t i = 0; i < g->n_devices && i < LIST_DEVS_MAX; i++)
+		sb_printf(b, "%s%s%s%s", i ? ", " : "", g->devices[i], g->drivers[i][0] ? " " : "",
+			  g->drivers[i][0] ? g->drivers[i] : " unbound");
+	if (g->n_devices > LIST_DEVS_MAX)
+		sb_printf(b, ", %zu more", g->n_devices - LIST_DEVS_MAX);
+	if (!g->n_devices)
+		sb_printf(b, "no devices");
+	sb_printf(b, ")");
+}
+
+/*
+ * "group 7 (0000:3a:00.0 nvidia), group 9 (...)" for the groups whose type is
+ * (translated) or is not (identity) a DMA domain; returns the first one's name.
+ */
+static const char *list_groups(const struct iommu_state *s, bool translated, struct sbuf *b)
+{
+	const char *first = NULL;
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < s->n_group; i++) {
+		const struct iommu_group *g = &s->group[i];
+
+		if (translated ? !type_is_translated(g->type) : g->type != IOMMU_GROUP_IDENTITY)
+			continue;
+		total++;
+		if (shown == LIST_GROUPS_MAX)
+			continue;
+		sb_printf(b, "%s", shown ? ", " : "");
+		list_one_group(g, b);
+		first = first ? first : g->name;
+		shown++;
+	}
+	if (total > shown)
+		sb_printf(b, " and %zu more", total - shown);
+	if (!total) /* counts only: no detail was scanned */
+		sb_printf(b, "%zu groups",
+			  translated ? s->groups[IOMMU_GROUP_DMA] + s->groups[IOMMU_GROUP_DMA_FQ]
+				     : s->groups[IOMMU_GROUP_IDENTITY]);
+	return first;
+}
+
+/* Since 5.11 a group's default domain can be changed at runtime, with its drivers unbound. */
+static void per_group_switch(const struct iommu_state *s, const char *group, const char *type,
+			     struct sbuf *b)
+{
+	sb_printf(b,
+		  "; since Linux 5.11 a group can be switched at runtime: unbind the drivers of "
+		  "its devices, echo %s > %s/%s/type, bind them again",
+		  type, s->groups_dir ? s->groups_dir : "iommu_groups", group ? group : "N");
+}
+
+/* The kernel was asked for passthrough and some groups are still translated. */
+static void remedy_translated_despite_pt(const struct iommu_state *s, const struct cmdline *cmd,
+					 struct sbuf *b)
+{
+	const char *first;
+
+	present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
+	sb_printf(b, " is already on the kernel command line, but these groups are in a "
+		     "translated (DMA) domain: ");
+	first = list_groups(s, true, b);
+	sb_printf(b, ". The kernel keeps devices behind untrusted (external-facing) ports "
+		     "translated, and a udev rule or tool may have written the type: find what "
+		     "put them there");
+	per_group_switch(s, first, "identity", b);
+}
+
+static void remedy_identity_despite_nopt(const struct iommu_state *s, const struct cmdline *cmd,
+					 struct sbuf *b)
+{
+	const char *first;
+
+	present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
+	sb_printf(b, " is already on the kernel command line, but these groups are identity "
+		     "(not translated): ");
+	first = list_groups(s, false, b);
+	sb_printf(b, ". A udev rule or tool may have written the type, or the IOMMU driver "
+		     "requires identity for the device: find what put them there");
+	per_group_switch(s, first, "DMA-FQ", b);
+}
+
+static void remedy_unknown(const struct iommu_state *s, struct sbuf *b)
+{
+	size_t opaque = s->groups[IOMMU_GROUP_UNMANAGED] + s->groups[IOMMU_GROUP_BLOCKED];
+
+	if (s->n_groups == 0)
+		sb_printf(b, "IOMMU units are active but there is no IOMMU group to read the "
+			     "mode from (no device is attached to them, or the groups are not "
+			     "visible here): nothing to change on the command line for that");
+	else if (opaque == s->n_groups)
+		sb_printf(b, "every IOMMU group is 'unmanaged' or 'blocked': the devices are "
+			     "owned by VFIO/userspace drivers (or this IOMMU driver has no kernel "
+			     "default domain), so whether DMA is translated cannot be read from "
+			     "the groups; iommu=pt would not change that. Check with the devices "
+			     "on their kernel drivers");
+	else
+		sb_printf(b, "the kernel does not show the groups' type (the type file appeared "
+			     "in Linux 5.11), so passthrough cannot be told from translated here");
+}
+
+static void remedy_off(const struct iommu_state *s, const struct cmdline *cmd, struct sbuf *b)
+{
+	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b)) {
+		sb_printf(b,
+			  " is already on the kernel command line, yet the IOMMU is active: "
+			  "firmware that opts in to DMA protection (Kernel DMA Protection, "
+			  "Thunderbolt) makes the kernel force it on; turn that off in firmware, "
+			  "or check that the running kernel booted with this command line");
+		return;
+	}
 	switch (iommu_vendor(s)) {
 	case VENDOR_INTEL:
-		return "add intel_iommu=off to the kernel command line, reboot";
+		sb_printf(b, "add intel_iommu=off to the kernel command line, reboot");
+		return;
 	case VENDOR_AMD:
-		return "add amd_iommu=off to the kernel command line, reboot";
+		sb_printf(b, "add amd_iommu=off to the kernel command line, reboot");
+		return;
 	case VENDOR_ARM:
-		return "arm-smmu-v3 has no kernel off switch: disable the SMMU in firmware, or "
-		       "accept passthrough (iommu.passthrough=1)";
+		sb_printf(b, "arm-smmu-v3 has no kernel off switch: disable the SMMU in firmware, "
+			     "or accept passthrough (iommu.passthrough=1)");
+		return;
 	default:
-		return "add iommu=off to the kernel command line, reboot";
+		sb_printf(b, "add iommu=off to the kernel command line, reboot");
 	}
 }
 
-static const char *remedy_translated(const struct iommu_state *s, const struct cmdline *cmd)
+/* No IOMMU is active: what turned it off, and what to ask for once it is back. */
+static void remedy_enable(const struct cmdline *cmd, const char *then, struct sbuf *b)
 {
-	if (iommu_mode(s) == IOMMU_MODE_OFF) {
-		if (cmdline_has(cmd, "intel_iommu", "off") ||
-		    cmdline_has(cmd, "amd_iommu", "off") || cmdline_has(cmd, "iommu", "off"))
-			return "remove intel_iommu=off/amd_iommu=off/iommu=off from the kernel "
-			       "command "
-			       "line, reboot";
-		return "enable VT-d/AMD-Vi in firmware and add intel_iommu=on (Intel), reboot";
+	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b))
+		sb_printf(b, " turns the IOMMU off: remove it from the kernel command line");
+	else if (cmdline_has(cmd, "intel_iommu", "on"))
+		sb_printf(b, "no IOMMU is active although intel_iommu=on is set: enable VT-d "
+			     "(or AMD-Vi) in firmware");
+	else
+		sb_printf(b, "no IOMMU is active and nothing on the command line turns it off: "
+			     "enable VT-d/AMD-Vi (or the SMMU) in firmware, and add intel_iommu=on "
+			     "on Intel kernels that default it off");
+	sb_printf(b, "%s%s, reboot", then ? ", " : "", strempty(then));
+}
+
+static void remedy_passthrough(const struct iommu_state *s, const struct cmdline *cmd,
+			       enum iommu_mode m, struct sbuf *b)
+{
+	enum pt_request req = pt_request(cmd);
+
+	if (m == IOMMU_MODE_OFF) {
+		remedy_enable(cmd,
+			      req == PT_ON ? NULL : "add iommu=pt (x86) or iommu.passthrough=1", b);
+	} else if (req == PT_ON) {
+		remedy_translated_despite_pt(s, cmd, b);
+	} else if (req == PT_OFF) {
+		sb_printf(b, "remove ");
+		present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
+		if (present_words(cmd, pt_words, ARRAY_SIZE(pt_words), &(struct sbuf){}))
+			sb_printf(b,
+				  " from the kernel command line (it comes after the passthrough "
+				  "request, and the last one wins), reboot");
+		else
+			sb_printf(b, " and add iommu=pt (x86) or iommu.passthrough=1 to the kernel "
+				     "command line, reboot");
+	} else {
+		sb_printf(b, "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command "
+			     "line, reboot");
 	}
-	if (cmdline_has(cmd, "iommu", "pt") || cmdline_has(cmd, "iommu.passthrough", "1"))
-		return "remove iommu=pt / iommu.passthrough=1 from the kernel command line, reboot";
-	return "add iommu.passthrough=0 to the kernel command line (the kernel's default is "
-	       "passthrough here), reboot";
+}
+
+static void remedy_translated(const struct iommu_state *s, const struct cmdline *cmd,
+			      enum iommu_mode m, struct sbuf *b)
+{
+	enum pt_request req = pt_request(cmd);
+	const char *first;
+
+	if (m == IOMMU_MODE_OFF) {
+		remedy_enable(cmd, NULL, b);
+	} else if (req == PT_ON) {
+		sb_printf(b, "remove ");
+		present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
+		sb_printf(b, " from the kernel command line, reboot");
+	} else if (req == PT_OFF) {
+		remedy_identity_despite_nopt(s, cmd, b);
+	} else if (m == IOMMU_MODE_PASSTHROUGH) {
+		sb_printf(b, "add iommu.passthrough=0 to the kernel command line (this kernel "
+			     "defaults to passthrough), reboot");
+	} else {
+		sb_printf(b, "these groups are identity (not translated): ");
+		first = list_groups(s, false, b);
+		sb_printf(b, "; add iommu.passthrough=0 to the kernel command line to make "
+			     "translation the default, reboot");
+		per_group_switch(s, first, "DMA-FQ", b);
+	}
 }
 
 static bool mode_satisfies(enum iommu_mode m, enum iommu_expect e)
@@ -268,13 +628,26 @@ static bool mode_satisfies(enum iommu_mode m, enum iommu_expect e)
 	}
 }
 
+static void remedy(const struct iommu_state *s, const struct cmdline *cmd, enum iommu_expect expect,
+		   enum iommu_mode m, struct sbuf *b)
+{
+	if (m == IOMMU_MODE_UNKNOWN)
+		remedy_unknown(s, b);
+	else if (expect == IOMMU_EXPECT_OFF)
+		remedy_off(s, cmd, b);
+	else if (expect == IOMMU_EXPECT_PASSTHROUGH)
+		remedy_passthrough(s, cmd, m, b);
+	else
+		remedy_translated(s, cmd, m, b);
+}
+
 int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum iommu_expect expect,
 		 struct results *rs)
 {
 	enum iommu_mode m = iommu_mode(s);
-	const char *remedy = NULL;
+	char actual[512], text[1024];
+	struct sbuf b = { text, sizeof(text), 0 };
 	enum verdict v;
-	char actual[512];
 
 	describe(s, cmd, actual, sizeof(actual));
 	if (mode_satisfies(m, expect))
@@ -283,10 +656,9 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 		v = VERDICT_UNKNOWN;
 	else
 		v = VERDICT_FAIL;
+	text[0] = '\0';
 	if (v != VERDICT_PASS)
-		remedy = expect == IOMMU_EXPECT_OFF	      ? remedy_off(s)
-			 : expect == IOMMU_EXPECT_PASSTHROUGH ? remedy_passthrough(s, cmd)
-							      : remedy_translated(s, cmd);
+		remedy(s, cmd, expect, m, &b);
 	return results_add(rs, v, "iommu.mode", "host", iommu_expect_to_string(expect), actual,
-			   remedy);
+			   v == VERDICT_PASS ? NULL : text);
 }

@@ -30,13 +30,27 @@ enum iommu_mode {
 	IOMMU_MODE_UNKNOWN,
 };
 
-#define IOMMU_MAX_UNITS 256
+#define IOMMU_MAX_UNITS	       256
+#define IOMMU_MAX_GROUP_DETAIL 4096 /* groups whose devices are kept for remedies */
+#define IOMMU_MAX_GROUP_DEVS   64
+
+/* One group, so that a remedy can name it and what is in it. */
+struct iommu_group {
+	char *name; /* the group number, as in the directory name */
+	enum iommu_group_type type;
+	char **devices; /* NULL-terminated, sorted: "0000:3a:00.0" */
+	char **drivers; /* parallel to devices: bound driver, "" when none */
+	size_t n_devices;
+};
 
 struct iommu_state {
 	char **units; /* NULL-terminated, sorted: dmar0, ivhd0, smmu3.0x..., virtio-iommu ... */
 	size_t n_units;
 	size_t n_groups;
 	size_t groups[_IOMMU_GROUP_TYPE_MAX];
+	struct iommu_group *group; /* sorted by number; may be NULL (counts only) */
+	size_t n_group;
+	char *groups_dir; /* <root>/sys/kernel/iommu_groups as scanned, for remedies; may be NULL */
 };
 
 int iommu_scan(const struct sysroot *root, struct iommu_state *ret);
@@ -44,6 +58,11 @@ void iommu_state_done(struct iommu_state *s);
 enum iommu_mode iommu_mode(const struct iommu_state *s);
 const char *iommu_mode_to_string(enum iommu_mode m);
 
-/* One "iommu.mode" result for the host. */
+/*
+ * One "iommu.mode" result for the host. The remedy is built from what is on
+ * the command line: it never asks to add a word that is already there, or to
+ * remove one that is not; when the kernel was asked for the expected mode and
+ * did something else, it names the groups that differ and their devices.
+ */
 int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum iommu_expect expect,
 		 struct results *rs);

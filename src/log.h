@@ -6,7 +6,8 @@
 #include "macro.h"
 
 /*
- * Diagnostics go to stderr ("hostprep: message"). Under systemd stderr is
+ * Diagnostics go to stderr ("hostprep: message"), escaped with log_escape()
+ * (a message may quote bytes from a config file). Under systemd stderr is
  * the journal already; results have their own sink (sink-journal.c).
  * log_*_errno() returns -abs(err) so "return log_error_errno(r, ...)" works,
  * and %m in the format prints strerror(err).
@@ -19,6 +20,13 @@ void log_set_max_level(int prio);
  */
 const char *log_first_error(void);
 unsigned log_error_count(void);
+
+/*
+ * s[0..n) made safe for a terminal: valid UTF-8 text is kept; control
+ * characters (C0, DEL, C1, bidi overrides), backslash and bytes that are not
+ * valid UTF-8 become \n \r \t \\ or \xNN. malloc'd; NULL on ENOMEM.
+ */
+char *log_escape(const char *s, size_t n);
 int log_internal(int prio, int err, const char *fmt, ...) _printf_(3, 4);
 
 #define log_full_errno(prio, err, ...) log_internal((prio), (err), __VA_ARGS__)

@@ -374,35 +374,56 @@ static int cmd_status(const struct options *o)
 	return r < 0 ? r : summary_exit_status(&s);
 }
 
+/* What the operator passed, safe for the terminal. */
+static void print_escaped(const char *s, const char *suffix)
+{
+	_cleanup_(freep) char *e = log_escape(s, strlen(s));
+
+	printf("%s%s", e ? e : "?", suffix);
+}
+
+/*
+ * config --validate FILE...: each FILE as it would be used once installed,
+ * layered over the configuration found by the search (or --config); see
+ * config_validate().
+ */
+static int validate(const struct options *o, const struct sysroot *root)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	int r;
+
+	if (o->n_args == 0) {
+		log_error("config --validate needs at least one FILE.");
+		return -EINVAL;
+	}
+	r = config_validate(&cfg, root, o->n_configs ? o->configs : NULL, o->args, 0);
+	if (r == -EINVAL || r == -EPERM)
+		return -EINVAL; /* already logged as file:line: reason */
+	if (r < 0)
+		return log_error_errno(r, "Failed to load the configuration: %m");
+	for (int i = 0; i < o->n_args; i++)
+		print_escaped(o->args[i], ": ok\n");
+	return 0;
+}
+
 static int cmd_config(const struct options *o)
 {
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
-	struct options v = *o;
 	int r;
 
 	r = open_root(o, &root);
 	if (r < 0)
 		return r;
-	if (o->validate) {
-		if (o->n_args == 0) {
-			log_error("config --validate needs at least one FILE.");
-			return -EINVAL;
-		}
-		v.configs = o->args; /* NULL-terminated by getopt's argv */
-		v.n_configs = o->n_args;
-	} else if (o->n_args) {
+	if (o->validate)
+		return validate(o, &root);
+	if (o->n_args) {
 		log_error("config takes no arguments (did you mean --validate?).");
 		return -EINVAL;
 	}
-	r = load_config(&v, &root, 0, &cfg);
+	r = load_config(o, &root, 0, &cfg);
 	if (r < 0)
 		return r;
-	if (o->validate) {
-		for (int i = 0; i < o->n_args; i++)
-			printf("%s: ok\n", o->args[i]);
-		return 0;
-	}
 	return config_dump(&cfg, stdout);
 }
 

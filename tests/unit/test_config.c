@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "log.h"
 
 #define MAIN_USR "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC "etc/hostprep/hostprep.conf"
@@ -146,7 +147,10 @@ static void assert_error_at(struct fixture *f, const char *rel, unsigned line, c
 {
 	char *want, *hit;
 
-	assert_true(asprintf(&want, "hostprep: %s/%s:%u: ", f->dir, rel, line) > 0);
+	if (line) /* line 0: a problem with the file as a whole, "file: reason" */
+		assert_true(asprintf(&want, "hostprep: %s/%s:%u: ", f->dir, rel, line) > 0);
+	else
+		assert_true(asprintf(&want, "hostprep: %s/%s: ", f->dir, rel) > 0);
 	hit = strstr(f->err, want);
 	if (!hit || !strstr(hit, reason) || strchr(hit, '\n') < strstr(hit, reason))
 		fail_msg("expected '%s...%s' in stderr:\n%s", want, reason, f->err);
@@ -430,9 +434,28 @@ static void test_indented_line_is_no_continuation(void **state)
 	write_file(f, MAIN_ETC,
 		   "[ACS:gpu]\nSelect=class:0302\n    class0300\n\tMask=0000000\n\f\v class0207\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_ETC, 3, "expected 'Key=value'");
-	assert_error_at(f, MAIN_ETC, 5, "expected 'Key=value'");
+	assert_error_at(f, MAIN_ETC, 3,
+			"continuation lines are not supported: put the value on the 'Select=' "
+			"line (line 2) or repeat 'Select=' on this line");
+	assert_error_at(f, MAIN_ETC, 5, "continuation lines are not supported");
 	assert_int_equal(count_lines(f->err), 2); /* the indented Mask= is a plain key */
+}
+
+/* "    upstream:class:0300" under Select= is a continuation, not "Key: value". */
+static void test_indented_selector_is_continuation(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect=upstream:class:0302\n    upstream:class:0300\n"
+		   "[Host]\n  no-key-yet: x\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3, "continuation lines are not supported: put the value on "
+					"the 'Select=' line (line 2)");
+	assert_error_at(f, MAIN_ETC, 5, "indented line without '=': continuation lines are not "
+					"supported");
+	assert_null(strstr(f->err, "not ':'"));
+	assert_int_equal(count_lines(f->err), 2);
 }
 
 static void test_colon_separator_rejected(void **state)
@@ -542,7 +565,7 @@ static void test_enabled_rule_without_select(void **state)
 
 	write_file(f, MAIN_USR, "[Host]\nApply=no\n\n[ACS:empty]\nMask=0000000\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_USR, 4, "[ACS:empty] is enabled but has no Select=");
+	assert_error_at(f, MAIN_USR, 4, "[ACS:empty] is enabled but no file gives it a Select=");
 
 	write_file(f, DROPIN_ETC "50-off.conf", "[ACS:empty]\nEnabled=no\n");
 	assert_int_equal(load(f, NULL, 0), 0);
@@ -696,21 +719,34 @@ static void test_dump(void **state)
 	assert_int_equal(config_dump(&f->c, m), 0);
 	fclose(m);
 	assert_string_equal(out, "[Host]\n"
-				 "Apply=no  # /usr/lib/hostprep/hostprep.conf:2\n"
+				 "# /usr/lib/hostprep/hostprep.conf:2\n"
+				 "Apply=no\n"
 				 "\n"
 				 "[IOMMU]\n"
-				 "Expect=passthrough  # /etc/hostprep/hostprep.conf.d/50-site.conf:6\n"
+				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:6\n"
+				 "Expect=passthrough\n"
 				 "\n"
 				 "[ACS:gpu]\n"
-				 "Enabled=yes  # default\n"
-				 "Mask=0000000  # /usr/lib/hostprep/hostprep.conf:6\n"
-				 "Select=upstream:class:0302  # /usr/lib/hostprep/hostprep.conf:5\n"
-				 "Select=upstream:class:0207  # /etc/hostprep/hostprep.conf.d/50-site.conf:2\n"
-				 "Exclude=0000:3a:00.0  # /etc/hostprep/hostprep.conf.d/50-site.conf:3\n"
+				 "# default\n"
+				 "Enabled=yes\n"
+				 "# /usr/lib/hostprep/hostprep.conf:6\n"
+				 "Mask=0000000\n"
+				 "# reset: the Select= lines below are the whole list\n"
+				 "Select=\n"
+				 "# /usr/lib/hostprep/hostprep.conf:5\n"
+				 "Select=upstream:class:0302\n"
+				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:2\n"
+				 "Select=upstream:class:0207\n"
+				 "# reset: the Exclude= lines below are the whole list\n"
+				 "Exclude=\n"
+				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:3\n"
+				 "Exclude=0000:3a:00.0\n"
 				 "\n"
 				 "[ACS:nic]\n"
-				 "Enabled=no  # /etc/hostprep/hostprep.conf.d/50-site.conf:8\n"
-				 "Mask=x0x00xx  # default\n");
+				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:8\n"
+				 "Enabled=no\n"
+				 "# default\n"
+				 "Mask=x0x00xx\n");
 	free(out);
 }
 
@@ -728,7 +764,7 @@ static void test_dump_explicit_file_path_as_given(void **state)
 	m = open_memstream(&out, &size);
 	assert_int_equal(config_dump(&f->c, m), 0);
 	fclose(m);
-	assert_true(asprintf(&want, "Apply=yes  # %s:2\n", files[0]) > 0);
+	assert_true(asprintf(&want, "# %s:2\nApply=yes\n", files[0]) > 0);
 	assert_non_null(strstr(out, want));
 	free(want);
 	free(out);
@@ -848,6 +884,327 @@ static void test_shipped_config(void **state)
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
+static void symlink_rel(struct fixture *f, const char *target, const char *rel)
+{
+	char *link = tree_path(f, rel);
+
+	mkdir_parents(link);
+	assert_int_equal(symlink(target, link), 0);
+	free(link);
+}
+
+/* A dangling drop-in link is an error naming the file and the target, not a silent skip. */
+static void test_dangling_dropin_symlink(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=no\n");
+	symlink_rel(f, "/nonexistent/site-policy.conf", DROPIN_ETC "50-site.conf");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-site.conf", 0,
+			"dangling symlink to '/nonexistent/site-policy.conf'");
+}
+
+static void test_dangling_main_symlink(void **state)
+{
+	struct fixture *f = *state;
+
+	symlink_rel(f, "hostprep.conf.orig", MAIN_ETC);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 0, "dangling symlink to 'hostprep.conf.orig'");
+}
+
+static void test_dangling_dropin_dir_symlink(void **state)
+{
+	struct fixture *f = *state;
+
+	symlink_rel(f, "/nonexistent/conf.d", "etc/hostprep/hostprep.conf.d");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, "etc/hostprep/hostprep.conf.d", 0, "dangling symlink");
+}
+
+/* Only the null device masks; /dev/zero is a character device too, and an error. */
+static void test_other_char_device_is_no_mask(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, DROPIN_USR "50-vendor.conf", "[Host]\nApply=yes\n");
+	symlink_rel(f, "/dev/zero", DROPIN_ETC "50-vendor.conf");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-vendor.conf", 0,
+			"a character device other than the null device");
+}
+
+/* [root]/hostprep.conf.d/<file>:0 is printed as "<file>: reason" */
+static void test_unreadable_dropin_is_error(void **state)
+{
+	struct fixture *f = *state;
+	char *path;
+
+	write_file(f, DROPIN_ETC "50-dir.conf/x", "");
+	path = tree_path(f, DROPIN_ETC "50-dir.conf");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-dir.conf", 0, "not a regular file (a directory)");
+	free(path);
+}
+
+/* config --validate: a mask-only drop-in over the installed config is valid. */
+static void test_validate_mask_only_dropin(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "elsewhere/60-mask.conf"), NULL };
+
+	write_file(f, MAIN_USR, "[ACS:gpu-paths]\nSelect=upstream:class:0302\n");
+	write_file(f, "elsewhere/60-mask.conf", "[ACS:gpu-paths]\nMask=0000000\n");
+	assert_int_equal(config_validate(&f->c, &f->root, NULL, files, 0), 0);
+	assert_int_equal(f->c.n_acs, 1);
+	assert_int_equal(f->c.acs[0].n_select, 1);
+	assert_string_equal(f->c.acs[0].mask_at.file, files[0]);
+	free(files[0]);
+}
+
+static int validate(struct fixture *f, char *const *files)
+{
+	FILE *tmp = tmpfile();
+	int saved, r;
+	long n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	r = config_validate(&f->c, &f->root, NULL, files, 0);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	free(f->err);
+	f->err = calloc(1, n + 1);
+	rewind(tmp);
+	assert_int_equal(fread(f->err, 1, n, tmp), (size_t)n);
+	fclose(tmp);
+	return r;
+}
+
+/* The file replaces the installed drop-in of its name; its errors carry its own name. */
+static void test_validate_replaces_same_name(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "new/50-site.conf"), NULL };
+
+	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=class:0302\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[IOMMU]\nExpect=bogus\n");
+	write_file(f, "new/50-site.conf", "[IOMMU]\nExpect=off\n[Host]\nApply=maybe\n");
+	assert_int_equal(validate(f, files), -EINVAL);
+	assert_error_at(f, "new/50-site.conf", 4, "invalid boolean 'maybe'");
+	assert_null(strstr(f->err, "bogus")); /* the installed one is replaced, not read */
+	assert_int_equal(count_lines(f->err), 1);
+	free(files[0]);
+}
+
+/* A file named hostprep.conf takes /etc/hostprep/hostprep.conf's place. */
+static void test_validate_main_file(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "new/hostprep.conf"), NULL };
+
+	write_file(f, MAIN_USR, "[Host]\nApply=no\n");
+	write_file(f, MAIN_ETC, "[Host]\nApply=bogus\n");
+	write_file(f, DROPIN_ETC "90-iommu.conf", "[IOMMU]\nExpect=off\n");
+	write_file(f, "new/hostprep.conf", "[Host]\nApply=yes\n[IOMMU]\nExpect=translated\n");
+	assert_int_equal(validate(f, files), 0);
+	assert_true(f->c.apply);
+	assert_string_equal(f->c.apply_at.file, files[0]);
+	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF); /* the drop-in still wins */
+	free(files[0]);
+}
+
+static void test_validate_two_files_same_name(void **state)
+{
+	struct fixture *f = *state;
+	char *files[3] = { tree_path(f, "a/50-x.conf"), tree_path(f, "b/50-x.conf"), NULL };
+
+	write_file(f, "a/50-x.conf", "[Host]\nApply=no\n");
+	write_file(f, "b/50-x.conf", "[Host]\nApply=no\n");
+	assert_int_equal(validate(f, files), -EINVAL);
+	assert_error_at(f, "b/50-x.conf", 0, "has the same name as");
+	free(files[0]);
+	free(files[1]);
+}
+
+/* One bad selector is one error: no "has no Select=" after it. */
+static void test_bad_selector_does_not_cascade(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=upstream:class:03xx\nMask=0000000\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "invalid selector 'upstream:class:03xx'");
+	assert_null(strstr(f->err, "Select=;"));
+	assert_null(strstr(f->err, "Enabled=no"));
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+static void test_syntax_error_in_rule_does_not_cascade(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect: class:0302\n[ACS:nic]\nSelect=class:0207\n"
+				"[ACS:nic]\nSelect=class:0200\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "expected '=' between key and value");
+	assert_error_at(f, MAIN_ETC, 5, "duplicate section [ACS:nic]");
+	assert_int_equal(count_lines(f->err), 2);
+}
+
+/* A drop-in that empties a vendor rule's list is where the problem is, not the rule. */
+static void test_select_reset_names_the_reset(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=upstream:class:0302\n");
+	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nMask=0000000\nSelect=\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-site.conf", 3,
+			"this empty Select= leaves [ACS:gpu] with no selector");
+	assert_null(strstr(f->err, "Enabled=no"));
+	assert_int_equal(count_lines(f->err), 1);
+}
+
+/* No raw control bytes or invalid UTF-8 from a config file reach stderr. */
+static void test_messages_escape_config_bytes(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=\x1b[2J\x1b[31mREADY\rx\n"
+				"[IOMMU]\nExp\x7f" "ect=\xff\xfe\n"
+				"[Bad\x1b(0Name\x07]\n"
+				"[ACS:gpu]\nSelect=class:03\xc2\x9b" "1m caf\xc3\xa9\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	for (const char *p = f->err; *p; p++)
+		if (*p != '\n' && ((unsigned char)*p < 0x20 || *p == 0x7f))
+			fail_msg("raw control byte 0x%02x in stderr:\n%s", *p, f->err);
+	assert_null(strstr(f->err, "\xff"));
+	assert_null(strstr(f->err, "\xc2\x9b"));
+	assert_error_at(f, MAIN_ETC, 2, "'\\x1b[2J\\x1b[31mREADY\\rx'");
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'Exp\\x7fect'");
+	assert_error_at(f, MAIN_ETC, 5, "unknown section [Bad\\x1b(0Name\\x07]");
+	assert_error_at(f, MAIN_ETC, 7, "'class:03\\xc2\\x9b1m'");
+	assert_non_null(strstr(f->err, "'caf\xc3\xa9'")); /* valid UTF-8 is shown as it is */
+}
+
+/* The file name is escaped too. */
+static void test_messages_escape_file_names(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "evil\x1b[8mname\n.conf"), NULL };
+
+	write_file(f, "evil\x1b[8mname\n.conf", "[Nope]\n");
+	assert_int_equal(load(f, files, 0), -EINVAL);
+	assert_non_null(strstr(f->err, "evil\\x1b[8mname\\n.conf:1: unknown section [Nope]"));
+	assert_int_equal(count_lines(f->err), 1);
+	free(files[0]);
+}
+
+static void test_log_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain text", "plain text" },
+		{ "tab\there", "tab\\there" },
+		{ "a\\b", "a\\\\b" },
+		{ "\x1b[31m", "\\x1b[31m" },
+		{ "del\x7f", "del\\x7f" },
+		{ "caf\xc3\xa9 \xe2\x9c\x93", "caf\xc3\xa9 \xe2\x9c\x93" }, /* valid UTF-8 kept */
+		{ "\xc2\x9b", "\\xc2\\x9b" },				 /* C1 CSI */
+		{ "\xe2\x80\xae", "\\xe2\\x80\\xae" },			 /* RLO */
+		{ "\xc0\xaf", "\\xc0\\xaf" },				 /* overlong '/' */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },			 /* surrogate */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },		 /* > U+10FFFF */
+		{ "cut\xe2\x9c", "cut\\xe2\\x9c" },			 /* truncated */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *e = log_escape(cases[i].in, strlen(cases[i].in));
+
+		assert_non_null(e);
+		assert_string_equal(e, cases[i].out);
+		free(e);
+	}
+}
+
+static char *dump_to_string(const struct config *c)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&out, &size);
+
+	assert_non_null(m);
+	assert_int_equal(config_dump(c, m), 0);
+	fclose(m);
+	return out;
+}
+
+/* The dump without its comment lines: what must survive a round trip. */
+static char *strip_comments(const char *s)
+{
+	char *out = calloc(1, strlen(s) + 1), *o = out;
+
+	assert_non_null(out);
+	while (*s) {
+		const char *nl = strchrnul(s, '\n');
+
+		if (*s != '#') {
+			memcpy(o, s, nl - s + (*nl ? 1 : 0));
+			o += nl - s + (*nl ? 1 : 0);
+		}
+		s = *nl ? nl + 1 : nl;
+	}
+	return out;
+}
+
+/* `hostprep config` output is valid input: with --config and as a drop-in, same result. */
+static void test_dump_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "snap/99-snapshot.conf"), NULL };
+	char *first, *again, *layered;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=yes\n[ACS:gpu]\nSelect=upstream:10de:* class:0302\n"
+				"Mask=0000000\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:gpu]\nExclude=0000:3a:00.0\n[IOMMU]\nExpect=passthrough\n"
+		   "[ACS:nic]\nSelect=upstream:15b3:*\nEnabled=no\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	first = dump_to_string(&f->c);
+	write_file(f, "snap/99-snapshot.conf", first);
+	config_done(&f->c);
+
+	assert_int_equal(load(f, files, 0), 0); /* --config FILE */
+	again = dump_to_string(&f->c);
+	config_done(&f->c);
+	assert_int_equal(validate(f, files), 0); /* as a drop-in over the same config */
+	assert_string_equal(f->err, "");
+	layered = dump_to_string(&f->c);
+
+	{
+		char *a = strip_comments(first), *b = strip_comments(again),
+		     *c = strip_comments(layered);
+
+		assert_string_equal(a, b);
+		assert_string_equal(a, c); /* lists reset: no selector counted twice */
+		free(a);
+		free(b);
+		free(c);
+	}
+	assert_int_equal(f->c.acs[0].n_select, 2);
+	free(first);
+	free(again);
+	free(layered);
+	free(files[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -872,6 +1229,23 @@ int main(void)
 		T(test_key_before_section),
 		T(test_line_without_equals),
 		T(test_indented_line_is_no_continuation),
+		T(test_indented_selector_is_continuation),
+		T(test_dangling_dropin_symlink),
+		T(test_dangling_main_symlink),
+		T(test_dangling_dropin_dir_symlink),
+		T(test_other_char_device_is_no_mask),
+		T(test_unreadable_dropin_is_error),
+		T(test_validate_mask_only_dropin),
+		T(test_validate_replaces_same_name),
+		T(test_validate_main_file),
+		T(test_validate_two_files_same_name),
+		T(test_bad_selector_does_not_cascade),
+		T(test_syntax_error_in_rule_does_not_cascade),
+		T(test_select_reset_names_the_reset),
+		T(test_messages_escape_config_bytes),
+		T(test_messages_escape_file_names),
+		cmocka_unit_test(test_log_escape),
+		T(test_dump_round_trip),
 		T(test_colon_separator_rejected),
 		T(test_inline_comments),
 		T(test_bad_rule_names),

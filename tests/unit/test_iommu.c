@@ -137,8 +137,9 @@ static void test_verify_passthrough_nopt_remedy(void **state)
 	struct iommu_state s = state_of(dmar_units, 0, 64, 0, 0);
 	const struct result *r = verify(f, &s, "iommu=nopt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
-	assert_non_null(strstr(r->remedy, "remove iommu.passthrough=0 / iommu=nopt"));
-	assert_non_null(strstr(r->remedy, "iommu=pt"));
+	/* only what is there is to be removed */
+	assert_string_equal(r->remedy, "remove iommu=nopt and add iommu=pt (x86) or "
+				       "iommu.passthrough=1 to the kernel command line, reboot");
 }
 
 static void test_verify_passthrough_when_off(void **state)
@@ -149,8 +150,9 @@ static void test_verify_passthrough_when_off(void **state)
 					VERDICT_FAIL);
 
 	assert_string_equal(r->actual, "off (no IOMMU unit, no groups; cmdline: intel_iommu=off)");
-	assert_true(strneq(r->remedy, "the IOMMU is off", 16));
-	assert_non_null(strstr(r->remedy, "iommu=pt"));
+	assert_string_equal(r->remedy, "intel_iommu=off turns the IOMMU off: remove it from the "
+				       "kernel command line, add iommu=pt (x86) or "
+				       "iommu.passthrough=1, reboot");
 }
 
 static void test_verify_off_intel(void **state)
@@ -215,7 +217,7 @@ static void test_verify_translated(void **state)
 	cmdline_done(&f->cmd);
 
 	r = verify(f, &pt, "iommu=pt", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
-	assert_true(strneq(r->remedy, "remove iommu=pt / iommu.passthrough=1 from", 42));
+	assert_string_equal(r->remedy, "remove iommu=pt from the kernel command line, reboot");
 }
 
 static void test_verify_unknown(void **state)
@@ -229,7 +231,8 @@ static void test_verify_unknown(void **state)
 
 /*
  * intel_iommu=on,sm_off (scalable mode off) with VT-d disabled in firmware:
- * there is no intel_iommu=off to remove, the remedy must point at firmware.
+ * there is no intel_iommu=off to remove and intel_iommu=on is there already:
+ * the remedy must point at firmware only.
  */
 static void test_verify_translated_off_sm_off_remedy(void **state)
 {
@@ -238,8 +241,209 @@ static void test_verify_translated_off_sm_off_remedy(void **state)
 	const struct result *r = verify(f, &s, "intel_iommu=on,sm_off", IOMMU_EXPECT_TRANSLATED,
 					VERDICT_FAIL);
 
-	assert_string_equal(r->remedy,
-			    "enable VT-d/AMD-Vi in firmware and add intel_iommu=on (Intel), reboot");
+	assert_string_equal(r->remedy, "no IOMMU is active although intel_iommu=on is set: enable "
+				       "VT-d (or AMD-Vi) in firmware, reboot");
+}
+
+/* ---- every remedy branch: never add what is there, never remove what is not ---- */
+
+static char *dev7[] = { (char *)"0000:18:00.0", NULL };
+static char *drv7[] = { (char *)"nvidia", NULL };
+static char *dev12[] = { (char *)"0000:37:00.0", (char *)"0000:37:00.1", NULL };
+static char *drv12[] = { (char *)"mlx5_core", (char *)"", NULL };
+static char *dev3[] = { (char *)"0000:00:14.0", NULL };
+static char *drv3[] = { (char *)"xhci_hcd", NULL };
+
+/* Groups 3 (identity), 7 (DMA), 12 (DMA-FQ) with their devices, under a groups dir. */
+static struct iommu_group detail[] = {
+	{ .name = (char *)"3", .type = IOMMU_GROUP_IDENTITY, .devices = dev3, .drivers = drv3,
+	  .n_devices = 1 },
+	{ .name = (char *)"7", .type = IOMMU_GROUP_DMA, .devices = dev7, .drivers = drv7,
+	  .n_devices = 1 },
+	{ .name = (char *)"12", .type = IOMMU_GROUP_DMA_FQ, .devices = dev12, .drivers = drv12,
+	  .n_devices = 2 },
+};
+
+static struct iommu_state mixed_with_detail(void)
+{
+	struct iommu_state s = state_of(dmar_units, 1, 1, 1, 0);
+
+	s.group = detail;
+	s.n_group = ARRAY_SIZE(detail);
+	s.groups_dir = (char *)"/sys/kernel/iommu_groups";
+	return s;
+}
+
+/* No "add W" for any word W on the command line. */
+static void assert_adds_nothing_present(const char *remedy, const char *cmdline)
+{
+	char *copy = strdup(cmdline), *save = NULL;
+
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *add;
+
+		assert_true(asprintf(&add, "add %s", w) > 0);
+		if (strstr(remedy, add))
+			fail_msg("remedy adds '%s', which is already there: %s", w, remedy);
+		free(add);
+	}
+	free(copy);
+}
+
+/* The issue: mixed with iommu=pt advised "add iommu=pt" and named no group. */
+static void test_mixed_with_pt_names_translated_groups(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = mixed_with_detail();
+	const struct result *r = verify(f, &s, "ro iommu=pt", IOMMU_EXPECT_PASSTHROUGH,
+					VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "iommu=pt");
+	assert_true(strneq(r->remedy, "iommu=pt is already on the kernel command line", 46));
+	assert_non_null(strstr(r->remedy, "group 7 (0000:18:00.0 nvidia), group 12 (0000:37:00.0 "
+					  "mlx5_core, 0000:37:00.1 unbound)"));
+	assert_null(strstr(r->remedy, "group 3")); /* identity: nothing to do there */
+	assert_non_null(strstr(r->remedy, "unbind the drivers of its devices, echo identity > "
+					  "/sys/kernel/iommu_groups/7/type, bind them again"));
+	assert_non_null(strstr(r->remedy, "5.11"));
+}
+
+/* iommu.passthrough=1 counts as the passthrough request too. */
+static void test_translated_with_passthrough_1(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 9, 0, 0);
+	const struct result *r = verify(f, &s, "iommu.passthrough=1", IOMMU_EXPECT_PASSTHROUGH,
+					VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "iommu.passthrough=1");
+	assert_true(strneq(r->remedy, "iommu.passthrough=1 is already on", 33));
+	assert_non_null(strstr(r->remedy, "9 groups")); /* counts only: no names to give */
+}
+
+/* pt first, passthrough=0 later: the later wins; remove it, do not add pt again. */
+static void test_nopt_after_pt(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 9, 0, 0);
+	const struct result *r = verify(f, &s, "iommu=pt iommu.passthrough=0",
+					IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "iommu=pt iommu.passthrough=0");
+	assert_true(strneq(r->remedy, "remove iommu.passthrough=0 from the kernel command line", 55));
+	assert_null(strstr(r->remedy, "nopt"));
+}
+
+static void test_unknown_all_unmanaged(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 12);
+	const struct result *r = verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
+
+	assert_adds_nothing_present(r->remedy, "iommu=pt");
+	assert_null(strstr(r->remedy, "add "));
+	assert_true(strneq(r->remedy, "every IOMMU group is 'unmanaged' or 'blocked'", 45));
+	assert_non_null(strstr(r->remedy, "VFIO"));
+	/* the same for the other expectations */
+	results_done(&f->rs);
+	cmdline_done(&f->cmd);
+	r = verify(f, &s, "", IOMMU_EXPECT_TRANSLATED, VERDICT_UNKNOWN);
+	assert_null(strstr(r->remedy, "add "));
+}
+
+static void test_unknown_units_without_groups(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_TRANSLATED, VERDICT_UNKNOWN);
+
+	assert_true(strneq(r->remedy, "IOMMU units are active but there is no IOMMU group", 50));
+	assert_null(strstr(r->remedy, "add "));
+}
+
+static void test_unknown_no_type_file(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 0);
+	const struct result *r;
+
+	s.groups[IOMMU_GROUP_OTHER] = 5;
+	s.n_groups = 5;
+	r = verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
+	assert_non_null(strstr(r->remedy, "5.11"));
+	assert_null(strstr(r->remedy, "add "));
+}
+
+/* Expect=off with the off switch already there: the kernel did not honour it. */
+static void test_off_switch_present_but_active(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(dmar_units, 0, 9, 0, 0);
+	const struct result *r = verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_OFF, VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "intel_iommu=off");
+	assert_true(strneq(r->remedy, "intel_iommu=off is already on the kernel command line", 53));
+	assert_non_null(strstr(r->remedy, "firmware"));
+}
+
+/* Expect=translated, IOMMU off by intel_iommu=off: remove that, nothing about amd_iommu. */
+static void test_translated_off_names_only_present_switch(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_TRANSLATED,
+					VERDICT_FAIL);
+
+	assert_string_equal(r->remedy, "intel_iommu=off turns the IOMMU off: remove it from the "
+				       "kernel command line, reboot");
+}
+
+/* Expect=passthrough, no IOMMU, iommu=pt there: do not ask to add it. */
+static void test_passthrough_off_with_pt_present(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
+	const struct result *r = verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "iommu=pt");
+	assert_true(strneq(r->remedy, "no IOMMU is active and nothing on the command line turns "
+				      "it off", 62));
+}
+
+/* Expect=translated, passthrough=0 already there, groups identity: name them. */
+static void test_identity_despite_nopt(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = mixed_with_detail();
+	const struct result *r = verify(f, &s, "iommu.passthrough=0", IOMMU_EXPECT_TRANSLATED,
+					VERDICT_FAIL);
+
+	assert_adds_nothing_present(r->remedy, "iommu.passthrough=0");
+	assert_true(strneq(r->remedy, "iommu.passthrough=0 is already on", 33));
+	assert_non_null(strstr(r->remedy, "group 3 (0000:00:14.0 xhci_hcd)"));
+	assert_non_null(strstr(r->remedy, "echo DMA-FQ > /sys/kernel/iommu_groups/3/type"));
+}
+
+/* Expect=translated, mixed, nothing on the line: name the identity groups, offer both ways. */
+static void test_translated_mixed_default(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = mixed_with_detail();
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
+
+	assert_non_null(strstr(r->remedy, "group 3 (0000:00:14.0 xhci_hcd)"));
+	assert_non_null(strstr(r->remedy, "add iommu.passthrough=0"));
+	assert_null(strstr(r->remedy, "group 7"));
+}
+
+/* Expect=translated, all identity, nothing on the line: the kernel's default is passthrough. */
+static void test_translated_default_passthrough(void **state)
+{
+	struct fixture *f = *state;
+	struct iommu_state s = state_of(ivhd_units, 9, 0, 0, 0);
+	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
+
+	assert_true(strneq(r->remedy, "add iommu.passthrough=0", 23));
 }
 
 int main(void)
@@ -262,6 +466,18 @@ int main(void)
 		T(test_verify_translated),
 		T(test_verify_unknown),
 		T(test_verify_translated_off_sm_off_remedy),
+		T(test_mixed_with_pt_names_translated_groups),
+		T(test_translated_with_passthrough_1),
+		T(test_nopt_after_pt),
+		T(test_unknown_all_unmanaged),
+		T(test_unknown_units_without_groups),
+		T(test_unknown_no_type_file),
+		T(test_off_switch_present_but_active),
+		T(test_translated_off_names_only_present_switch),
+		T(test_passthrough_off_with_pt_present),
+		T(test_identity_despite_nopt),
+		T(test_translated_mixed_default),
+		T(test_translated_default_passthrough),
 	};
 #undef T
 
