@@ -12,11 +12,6 @@
 #include "acs-cmdline.h"
 #include "acs-verify.h"
 
-#define ACS_RR	       0x0004u
-#define ACS_CR	       0x0008u
-#define ACS_EC	       0x0020u
-#define ACS_REDIR_BITS (ACS_RR | ACS_CR | ACS_EC)
-
 /* simple_strntoull(s, INT_MAX, &end, 16): optional 0x, wraps instead of failing. */
 static uint64_t hex_u64(const char *s, const char **end)
 {
@@ -373,11 +368,6 @@ static bool any_unreadable(const struct plan *p, const struct pci_inventory *inv
 	return false;
 }
 
-static bool is_redir_mask(const struct acs_mask *m)
-{
-	return m->clear == ACS_REDIR_BITS && m->set == 0;
-}
-
 static int format_arg(const struct plan *p, const struct pci_inventory *inv, bool redir, char **ret,
 		      const struct acs_target **bad)
 {
@@ -388,7 +378,7 @@ static int format_arg(const struct plan *p, const struct pci_inventory *inv, boo
 	if (any_unreadable(p, inv))
 		return -EACCES;
 	for (size_t i = 0; redir && i < p->n_targets; i++)
-		if (cmdline_port(&p->targets[i], inv) && !is_redir_mask(&p->targets[i].mask)) {
+		if (cmdline_port(&p->targets[i], inv) && !acs_mask_is_redir(&p->targets[i].mask)) {
 			if (bad)
 				*bad = &p->targets[i];
 			return -EDOM;

@@ -20,7 +20,7 @@ static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
 		snprintf(buf + n, size - n, " leave all");
 }
 
-/* Name the boot-time form only where the kernel understands one. */
+/* Name the boot-time form only where the kernel understands one for this mask. */
 static const char *drift_remedy(bool apply_enabled, bool boot_form)
 {
 	if (apply_enabled && boot_form)
@@ -36,15 +36,11 @@ static const char *drift_remedy(bool apply_enabled, bool boot_form)
 	       "hostprep apply";
 }
 
-/* Any boot-time form at all (config_acs 6.11+, disable_acs_redir 4.19+); acs cmdline says which. */
-static bool kernel_has_boot_form(const char *osrelease)
-{
-	return kernel_acs_param(osrelease) != KERNEL_ACS_NONE;
-}
-
 const char *acs_write_refused_remedy(const char *osrelease)
 {
-	if (kernel_has_boot_form(osrelease))
+	/* Any boot-time form at all (config_acs 6.11+, disable_acs_redir 4.19+): acs cmdline says
+	 * which. */
+	if (kernel_acs_param(osrelease) != KERNEL_ACS_NONE)
 		return "config space cannot be written at runtime here: boot with the argument "
 		       "from 'hostprep acs cmdline' (it says when this kernel has no boot-time "
 		       "form for the policy), or boot without kernel lockdown";
@@ -130,7 +126,7 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 }
 
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
-		      bool apply_enabled, bool boot_form, enum pci_limited_cause why,
+		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
 		      struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
@@ -152,9 +148,10 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
 		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
 				    d->acs_ctrl, bits);
-	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
-			    port_remedy(rs, t->addr, apply_enabled, boot_form), "0x%04x (%s)",
-			    d->acs_ctrl, bits);
+	return results_addf(
+		rs, VERDICT_FAIL, "acs", t->addr, expected,
+		port_remedy(rs, t->addr, apply_enabled, kernel_has_boot_form(osrelease, &t->mask)),
+		"0x%04x (%s)", d->acs_ctrl, bits);
 }
 
 /* A rule that matches nothing is usually a typo or the wrong host: say so. */
@@ -176,11 +173,10 @@ static int verify_idle(const struct plan *p, struct results *rs)
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
-	bool boot_form = kernel_has_boot_form(osrelease);
 	enum pci_limited_cause why = pci_limited_cause();
 	int r = verify_idle(p, rs);
 
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
-		r = verify_one(&p->targets[i], inv, apply_enabled, boot_form, why, rs);
+		r = verify_one(&p->targets[i], inv, apply_enabled, osrelease, why, rs);
 	return r;
 }

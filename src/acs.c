@@ -86,13 +86,9 @@ void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
-bool kernel_has_config_acs(const char *osrelease)
+bool acs_mask_is_redir(const struct acs_mask *m)
 {
-	unsigned major = 0, minor = 0;
-
-	if (!osrelease || sscanf(osrelease, "%u.%u", &major, &minor) != 2)
-		return true;
-	return major > 6 || (major == 6 && minor >= 11);
+	return m->clear == ACS_REDIR_BITS && m->set == 0;
 }
 
 enum kernel_acs_param kernel_acs_param(const char *osrelease)
@@ -113,4 +109,16 @@ enum kernel_acs_param kernel_acs_param(const char *osrelease)
 	    (minor == 14 && sub < 2))
 		return KERNEL_ACS_CONFIG_BUGGY;
 	return KERNEL_ACS_CONFIG;
+}
+
+bool kernel_has_boot_form(const char *osrelease, const struct acs_mask *m)
+{
+	switch (kernel_acs_param(osrelease)) {
+	case KERNEL_ACS_NONE:
+		return false;
+	case KERNEL_ACS_REDIR:
+		return acs_mask_is_redir(m);
+	default:
+		return true;
+	}
 }

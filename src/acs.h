@@ -14,6 +14,12 @@
 #define ACS_POLICY_BITS	 0x007fu
 #define ACS_MASK_DEFAULT "x0x00xx" /* RR, CR, EC off: what pci=disable_acs_redir= does */
 
+/* ACS Control bits the kernel's boot-time parameters name. */
+#define ACS_RR	       0x0004u /* P2P Request Redirect */
+#define ACS_CR	       0x0008u /* P2P Completion Redirect */
+#define ACS_EC	       0x0020u /* P2P Egress Control */
+#define ACS_REDIR_BITS (ACS_RR | ACS_CR | ACS_EC)
+
 struct acs_mask {
 	uint16_t clear; /* bits forced to 0 */
 	uint16_t set;	/* bits forced to 1 */
@@ -36,8 +42,8 @@ bool acs_ctrl_matches(uint16_t ctrl, uint16_t cap, const struct acs_mask *m);
 /* "SV,RR,CR,UF" for the policy bits set in ctrl ("none" if none). */
 void acs_ctrl_describe(uint16_t ctrl, char *buf, size_t size);
 
-/* Does a kernel of this release understand pci=config_acs= (Linux 6.11+)? Unknown: yes. */
-bool kernel_has_config_acs(const char *osrelease);
+/* x0x00xx exactly: RR, CR, EC off and nothing else forced, what pci=disable_acs_redir= does. */
+bool acs_mask_is_redir(const struct acs_mask *m);
 
 /*
  * Which boot-time ACS parameter a kernel release understands, and how well:
@@ -57,3 +63,5 @@ enum kernel_acs_param {
 };
 
 enum kernel_acs_param kernel_acs_param(const char *osrelease);
+/* Can this kernel be given mask m at boot (config_acs, or disable_acs_redir for x0x00xx)? */
+bool kernel_has_boot_form(const char *osrelease, const struct acs_mask *m);

@@ -37,6 +37,15 @@ useconf gpu-p2p
 hp --json check
 [ "$(jqo '[.results[] | select(.check=="acs.cmdline") | .verdict] | join(",")')" = warn ] ||
 	fail "6.1 kernel without pci=disable_acs_redir=: acs.cmdline is not warn"
-# on 6.1 no remedy may send the operator to the boot-time form the kernel ignores
-r=$(jqo '[.results[] | .remedy // "" | select(test("acs cmdline|boot with|config_acs"))] | length')
-[ "$r" = 0 ] || fail "on kernel 6.1 (no pci=config_acs) $r remedies point to the boot-time form: $(jqo '[.results[] | .remedy // "" | select(test("acs cmdline|boot with|config_acs"))][0]')"
+# on 6.1 the remedies name the boot-time form only as `acs cmdline` (which prints
+# disable_acs_redir for x0x00xx), never config_acs, which 6.1 ignores
+r=$(jqo '[.results[] | .remedy // "" | select(test("config_acs="))] | length')
+[ "$r" = 0 ] || fail "on kernel 6.1 $r remedies point to pci=config_acs="
+r=$(jqo '[.results[] | select(.check=="acs" and .verdict=="fail") | .remedy | select(test("acs cmdline"))] | length')
+[ "$r" = 12 ] || fail "on kernel 6.1 with x0x00xx, $r of 12 drift remedies name 'hostprep acs cmdline' (disable_acs_redir)"
+# ... and with a mask disable_acs_redir cannot express, no remedy points to a boot-time form
+newroot dgx8
+useconf gpu-p2p-zero
+hp --json check
+r=$(jqo '[.results[] | .remedy // "" | select(test("acs cmdline|boot with|config_acs|disable_acs_redir"))] | length')
+[ "$r" = 0 ] || fail "on kernel 6.1 with mask 0000000 $r remedies point to a boot-time form: $(jqo '[.results[] | .remedy // "" | select(test("acs cmdline|boot with|config_acs|disable_acs_redir"))][0]')"
