@@ -274,29 +274,32 @@ static int builtin_listed(const struct sysroot *root, const char *osrelease, con
 	return modules_builtin_has(text, name);
 }
 
-/* Holders from /sys/module/NAME/holders/, "a,b". */
+static int not_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/* Holders from /sys/module/NAME/holders/, "a,b" in name order (stable reports). */
 static char *read_holders(const struct sysroot *root, const char *name)
 {
 	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "module/%s/holders", name);
-	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent **list = NULL;
 	char *out = NULL;
 	size_t size = 0;
 	FILE *f;
-	struct dirent *de;
-	bool first = true;
+	int n;
 
 	if (!dir)
 		return NULL;
 	f = open_memstream(&out, &size);
 	if (!f)
 		return NULL;
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		fprintf(f, "%s%s", first ? "" : ",", de->d_name);
-		first = false;
+	n = scandir(dir, &list, not_dot, alphasort);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i ? "," : "", list[i]->d_name);
+		free(list[i]);
 	}
+	free(list);
 	fclose(f);
 	return out;
 }

@@ -277,7 +277,7 @@ static enum kmod_origin origin_decide(const struct kmod_seen *s, const char *rel
 		if (s->ofed_dep)
 			return KMOD_ORIGIN_OFED;
 		*out_of_tree = strchr(s->taint, 'O') != NULL;
-		return KMOD_ORIGIN_ANY;
+		return *out_of_tree ? KMOD_ORIGIN_ANY : KMOD_ORIGIN_INBOX;
 	}
 	if (file_ofed || (live && s->ofed_dep))
 		return KMOD_ORIGIN_OFED;
