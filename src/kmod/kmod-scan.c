@@ -60,28 +60,32 @@ static struct kmod_rdma_dev *rdma_dev_find(struct kmod_host *h, const char *name
 	return NULL;
 }
 
+static int not_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/* In name order: devices are reported in a stable order. */
 static int scan_class(const struct sysroot *root, const char *cls,
 		      int (*fn)(const struct sysroot *, struct kmod_host *, const char *),
 		      struct kmod_host *h)
 {
 	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/%s", cls);
-	_cleanup_(closedirp) DIR *d = NULL;
-	struct dirent *de;
-	int r;
+	struct dirent **list = NULL;
+	int n, r = 0;
 
 	if (!dir)
 		return -ENOMEM;
-	d = opendir(dir);
-	if (!d)
+	n = scandir(dir, &list, not_dot, alphasort);
+	if (n < 0)
 		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		r = fn(root, h, de->d_name);
-		if (r < 0)
-			return r;
+	for (int i = 0; i < n; i++) {
+		if (r >= 0)
+			r = fn(root, h, list[i]->d_name);
+		free(list[i]);
 	}
-	return 0;
+	free(list);
+	return r;
 }
 
 static int uverbs_add(const struct sysroot *root, struct kmod_host *h, const char *name)
@@ -274,11 +278,6 @@ static int builtin_listed(const struct sysroot *root, const char *osrelease, con
 	return modules_builtin_has(text, name);
 }
 
-static int not_dot(const struct dirent *de)
-{
-	return de->d_name[0] != '.';
-}
-
 /* Holders from /sys/module/NAME/holders/, "a,b" in name order (stable reports). */
 static char *read_holders(const struct sysroot *root, const char *name)
 {
@@ -318,7 +317,46 @@ static void take_proc(struct kmod_seen *s, struct proc_module *pm, const char *m
 	s->ofed_dep = mlx_users && kmod_list_has(mlx_users, s->rule->name);
 }
 
-/* Loaded or not, from /proc/modules; builtin from /sys/module or modules.builtin. */
+/* Without /proc/modules: /sys/module/NAME/{initstate,refcnt,taint} say the same. */
+static int scan_state_sys(const struct sysroot *root, const struct kmod_host *h,
+			  struct kmod_seen *s)
+{
+	static const enum kmod_state map[] = {
+		[KMOD_STATE_LIVE] = KS_LIVE,
+		[KMOD_STATE_COMING] = KS_COMING,
+		[KMOD_STATE_GOING] = KS_GOING,
+	};
+	_cleanup_(freep) char *init = NULL, *refcnt = NULL, *taint = NULL;
+	enum kmod_live_state ls;
+	const char *n = s->rule->name;
+	int r;
+
+	r = read_attr(root, SYSROOT_SYS, &init, "module/%s/%s", n, "initstate");
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || kmod_initstate_parse(init, &ls) < 0)
+		return -ENOENT;
+	s->state = map[ls];
+	if (read_attr(root, SYSROOT_SYS, &refcnt, "module/%s/%s", n, "refcnt") >= 0)
+		s->refcnt = strtol(refcnt, NULL, 10);
+	if (read_attr(root, SYSROOT_SYS, &taint, "module/%s/%s", n, "taint") >= 0)
+		snprintf(s->taint, sizeof(s->taint), "%s", taint);
+	return 0;
+}
+
+/* Builtin: /sys/module/NAME without initstate (it has parameters), or modules.builtin. */
+static int scan_builtin(const struct sysroot *root, const char *osrelease, struct kmod_seen *s)
+{
+	int r = sys_module_exists(root, s->rule->name);
+
+	if (r == 0)
+		r = builtin_listed(root, osrelease, s->rule->name);
+	if (r < 0)
+		return r;
+	return r;
+}
+
+/* Loaded or not, from /proc/modules (else /sys/module); builtin as above. */
 static int scan_state(const struct sysroot *root, const struct kmod_host *h, const char *osrelease,
 		      struct kmod_seen *s)
 {
@@ -326,7 +364,13 @@ static int scan_state(const struct sysroot *root, const struct kmod_host *h, con
 	int r;
 
 	if (h->proc_modules_err < 0) {
-		s->state = KS_UNKNOWN;
+		r = scan_state_sys(root, h, s);
+		if (r != -ENOENT)
+			return r;
+		r = scan_builtin(root, osrelease, s);
+		if (r == -ENOMEM)
+			return r;
+		s->state = r > 0 ? KS_BUILTIN : KS_UNKNOWN; /* not loaded, or unseen: cannot tell */
 		s->err = h->proc_modules_err;
 		return 0;
 	}
@@ -344,9 +388,7 @@ static int scan_state(const struct sysroot *root, const struct kmod_host *h, con
 	proc_module_done(&compat);
 	if (r == 0)
 		return 0;
-	r = sys_module_exists(root, s->rule->name);
-	if (r == 0)
-		r = builtin_listed(root, osrelease, s->rule->name);
+	r = scan_builtin(root, osrelease, s);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	s->state = r ? KS_BUILTIN : KS_NOT_LOADED;
