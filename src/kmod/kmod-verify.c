@@ -103,8 +103,8 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 		return r;
 	return results_addf(&run->results,
 			    r >= 0 && streq(state, "live") ? VERDICT_PASS : VERDICT_FAIL,
-			    "module.load", name, "loaded", NULL, "ran %s; now %s", acts,
-			    r >= 0 ? state : "not in the module list");
+			    "module.load", name, "loaded", NULL, "ran %s; now %s",
+			    *acts ? acts : a->would, r >= 0 ? state : "not in the module list");
 }
 
 static int reload_refused(struct run *run, const struct kmod_seen *s, const char *users,
@@ -147,8 +147,8 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 				    errno_label(r), name);
 	return results_addf(&run->results, VERDICT_PASS, "module.reload", name,
 			    "reloaded with the wanted parameters", NULL,
-			    "reloaded with %s (%s; %s); module.param reads it back", a->options, rm,
-			    acts);
+			    "reloaded with %s (%s); module.param reads it back", a->options,
+			    a->would);
 }
 
 static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_action *a)
