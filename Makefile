@@ -32,7 +32,7 @@ ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\"
 	      -Isrc $(PKG_CFLAGS) $(CFLAGS)
 
 B        := build
-SRCS     := $(sort $(wildcard src/*.c))
+SRCS     := $(sort $(wildcard src/*.c src/kmod/*.c))
 OBJS     := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS  := $(filter-out $(B)/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -44,6 +44,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 all: $(B)/hostprep
 
 $(B)/%.o: src/%.c | $(B)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/hostprep: $(OBJS)
@@ -123,10 +124,10 @@ install: all
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 
 format:
-	clang-format -i src/*.c src/*.h
+	clang-format -i src/*.c src/*.h src/kmod/*.c src/kmod/*.h
 
 format-check:
-	clang-format --dry-run -Werror src/*.c src/*.h
+	clang-format --dry-run -Werror src/*.c src/*.h src/kmod/*.c src/kmod/*.h
 
 clean:
 	rm -rf $(B) build-asan

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 
 #include "config.h"
+#include "kmod/kmod-config.h"
 #include "log.h"
 
 #define MAIN_NAME  "hostprep/hostprep.conf"
@@ -308,7 +309,8 @@ enum section_kind {
 	SECTION_HOST,
 	SECTION_IOMMU,
 	SECTION_ACS,
-	SECTION_BAD, /* already reported; its keys are skipped */
+	SECTION_KMOD, /* parsed by src/kmod/kmod-config.c */
+	SECTION_BAD,  /* already reported; its keys are skipped */
 };
 
 /* What struct acs_rule has no room for. */
@@ -604,6 +606,23 @@ static int enter_rule(struct loader *l, const struct conf_event *ev, const char 
 	return 0;
 }
 
+/* The kmod parser logs its own "file:line: reason"; count it like ours. */
+static int kmod_result(struct loader *l, int r)
+{
+	if (r == -EINVAL)
+		loader_fail(l, r);
+	return r;
+}
+
+static int enter_kmod(struct loader *l, const struct conf_event *ev)
+{
+	int r = kmod_result(l, kmod_config_section(&l->c->kmod, ev->name, &ev->at, l->file_no));
+
+	if (r >= 0)
+		l->section = SECTION_KMOD;
+	return r;
+}
+
 static int on_section(struct loader *l, const struct conf_event *ev)
 {
 	l->section = SECTION_BAD;
@@ -615,10 +634,12 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 		l->section = SECTION_IOMMU;
 	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
 		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
+	else if (kmod_config_is_section(ev->name))
+		return enter_kmod(l, ev);
 	else
 		return conf_error(l, &ev->at,
-				  "unknown section [%s] (expected [Host], [IOMMU] or "
-				  "[" ACS_PREFIX "NAME])",
+				  "unknown section [%s] (expected [Host], [IOMMU], "
+				  "[" ACS_PREFIX "NAME], [Module:NAME] or [GPUDirect])",
 				  ev->name);
 	return 0;
 }
@@ -641,6 +662,8 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 		return 0;
 	if (l->section == SECTION_NONE)
 		return conf_error(l, &ev->at, "'%s=' before any [Section] header", ev->name);
+	if (l->section == SECTION_KMOD)
+		return kmod_result(l, kmod_config_assign(l->c->kmod, ev->name, ev->value, &ev->at));
 	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
 		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
 			return key_defs[i].parse(l, ev);
@@ -748,10 +771,16 @@ static int add_rule_lines(struct loader *l, size_t i)
 	return r;
 }
 
+static int add_kmod_line(void *c, const char *section, const char *key, const char *value,
+			 const struct origin *at)
+{
+	return add_line(c, section, key, value, at);
+}
+
 static int build_lines(struct loader *l)
 {
 	struct config *c = l->c;
-	size_t n = 2;
+	size_t n = 2 + kmod_config_n_lines(c->kmod);
 	int r;
 
 	for (size_t i = 0; i < c->n_acs; i++)
@@ -765,6 +794,8 @@ static int build_lines(struct loader *l)
 			     &c->iommu_at);
 	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
 		r = add_rule_lines(l, i);
+	if (r >= 0)
+		r = kmod_config_lines(c->kmod, add_kmod_line, c);
 	return r;
 }
 
@@ -1275,6 +1306,7 @@ void config_done(struct config *c)
 	for (size_t i = 0; i < c->n_acs; i++)
 		rule_done(&c->acs[i]);
 	free(c->acs);
+	kmod_config_free(c->kmod);
 	for (size_t i = 0; i < c->n_lines; i++) {
 		free(c->lines[i].section);
 		free(c->lines[i].key);
@@ -1313,8 +1345,10 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	r = config_start(c, root, !explicit_files);
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
-	if (r >= 0)
+	if (r >= 0) {
 		check_rules(&l);
+		kmod_result(&l, kmod_config_finish(c->kmod));
+	}
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */

@@ -84,6 +84,8 @@ struct config_line {
 	struct origin at;
 };
 
+struct kmod_config; /* src/kmod/kmod-config.h */
+
 struct config {
 	bool apply;
 	struct origin apply_at;
@@ -91,6 +93,7 @@ struct config {
 	struct origin iommu_at;
 	struct acs_rule *acs;
 	size_t n_acs;
+	struct kmod_config *kmod; /* [Module:*] and [GPUDirect]; NULL when none is given */
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*

@@ -275,7 +275,8 @@ static int print_plan(const struct options *o, const struct run *run)
 	if (run->mode == RUN_APPLY && !run->cfg->apply)
 		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
 		       "the host.\n");
-	return plan_print(&run->plan, &doc, stdout);
+	r = plan_print(&run->plan, &doc, stdout);
+	return r < 0 ? r : kmod_plan_print(run, stdout);
 }
 
 static int do_run(const struct options *o, enum run_mode mode)

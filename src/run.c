@@ -6,11 +6,13 @@
 
 extern const struct run_module run_module_iommu;
 extern const struct run_module run_module_acs;
+extern const struct run_module run_module_kmod;
 
 /* Order is report order. */
 static const struct run_module *const modules[] = {
 	&run_module_iommu,
 	&run_module_acs,
+	&run_module_kmod,
 };
 
 #define CMDLINE_MAX (64 * 1024)

@@ -4,6 +4,7 @@
 #include "cmdline.h"
 #include "config.h"
 #include "iommu.h"
+#include "kmod/kmod.h"
 #include "pci.h"
 #include "plan.h"
 #include "result.h"
@@ -45,6 +46,8 @@ struct run {
 	/* iommu module */
 	struct iommu_state iommu;
 	int iommu_err;
+
+	struct kmod_run *kmod; /* kernel-module module: src/kmod/kmod-check.h */
 
 	struct results results;
 };

@@ -21,6 +21,10 @@ CASES = [
     ("check l40-amd", "l40-amd", ["check"], 20.0, 8192),
     ("status", "dgx8", ["status"], 5.0, 6144),
     ("config", "dgx8", ["config"], 5.0, 6144),
+    # issue 7: the module checks on the OFED GPU node; compare with "check ofed-gpu (ACS
+    # only)": the difference is their cost (target: at most 2 ms)
+    ("check ofed-gpu (ACS only)", "ofed-gpu", ["check"], 20.0, 8192),
+    ("check ofed-gpu (+modules)", "ofed-gpu", ["check"], 22.0, 8192, "gpu-p2p+kmod-ofed"),
 ]
 
 
@@ -56,15 +60,22 @@ def main():
     base = baseline(spawn)
     print(f"baseline: /bin/true spawn median {base:.2f} ms (subtracted)")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, fixture, argv, t_ms, rss_kib in CASES:
+        for name, fixture, argv, t_ms, rss_kib, *confs in CASES:
             root = os.path.join(tmp, fixture)
+            case_conf = conf
+            if confs:  # "a+b": configs/a.conf and configs/b.conf concatenated
+                case_conf = os.path.join(tmp, confs[0] + ".conf")
+                with open(case_conf, "w") as out:
+                    for part in confs[0].split("+"):
+                        with open(os.path.join(HERE, "fake", "configs", part + ".conf")) as f:
+                            out.write(f.read() + "\n")
             if not os.path.exists(root):
                 subprocess.run([sys.executable, os.path.join(HERE, "fake", "mkroot.py"),
                                 fixture, root], check=True, stdout=subprocess.DEVNULL)
             if argv == ["status"]:
                 subprocess.run([binary, "--root", root, "--config", conf, "check"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            med, rss = run_case(spawn, binary, root, conf, argv)
+            med, rss = run_case(spawn, binary, root, case_conf, argv)
             med = max(0.0, med - base)
             ok = med <= t_ms and rss <= rss_kib
             failed += not ok

@@ -741,10 +741,23 @@ def write_dev(fx, sysd, parent, d, truncate):
         write_dev(fx, sysd, p, c, truncate)
 
 
+def kmod_overlays():
+    """Kernel-module fixtures: a base fixture plus tests/fake/kmod/fixtures.py."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kmod"))
+    import fixtures
+    return fixtures.OVERLAYS
+
+
 def main(argv):
+    overlays = kmod_overlays()
     if len(argv) == 2 and argv[1] == "--list":
-        print("\n".join(FIXTURES))
+        print("\n".join(list(FIXTURES) + list(overlays)))
         return 0
+    if len(argv) == 3 and argv[1] in overlays:
+        base, overlay = overlays[argv[1]]
+        argv = [argv[0], base, argv[2]]
+    else:
+        overlay = None
     if len(argv) != 3 or argv[1] not in FIXTURES:
         sys.stderr.write("usage: mkroot.py {%s} DIR\n       mkroot.py --list\n"
                          % "|".join(FIXTURES))
@@ -760,6 +773,8 @@ def main(argv):
     os.umask(0o022)
     factory, truncate = FIXTURES[name]
     build(factory(), root, truncate)
+    if overlay:
+        overlay(root)
     return 0
 
 

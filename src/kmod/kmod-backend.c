@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <libkmod.h>
+#include <stdarg.h>
+
+#include "kmod/kmod-backend.h"
+#include "kmod/kmod-parse.h"
+#include "log.h"
+
+static void kmod_ctx_unrefp(struct kmod_ctx **c)
+{
+	if (*c)
+		kmod_unref(*c);
+}
+
+static void kmod_module_unrefp(struct kmod_module **m)
+{
+	if (*m)
+		kmod_module_unref(*m);
+}
+
+static void kmod_info_freep(struct kmod_list **l)
+{
+	if (*l)
+		kmod_module_info_free_list(*l);
+}
+
+void kmod_file_info_done(struct kmod_file_info *f)
+{
+	free(f->path);
+	free(f->srcversion);
+	free(f->version);
+	free(f->depends);
+	free(f->vermagic);
+	strv_free(f->parm_names);
+	strv_free(f->parm_types);
+	*f = (struct kmod_file_info){};
+}
+
+int kmod_file_info_parm(const struct kmod_file_info *f, const char *name)
+{
+	for (size_t i = 0; i < f->n_parms; i++)
+		if (streq(f->parm_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* libkmod's messages are ours at debug level: results say what matters. */
+static void kmod_log(void *data, int priority, const char *file, int line, const char *fn,
+		     const char *format, va_list args)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), format, args);
+	log_debug("libkmod: %s", msg);
+}
+
+static int parm_add(struct kmod_file_info *f, const char *name, const char *type)
+{
+	int i = kmod_file_info_parm(f, name);
+	char **n, **t;
+
+	if (i >= 0) {
+		if (type && !f->parm_types[i][0]) {
+			char *copy = strdup(type);
+
+			if (!copy)
+				return -ENOMEM;
+			free(f->parm_types[i]);
+			f->parm_types[i] = copy;
+		}
+		return 0;
+	}
+	n = reallocarray(f->parm_names, f->n_parms + 2, sizeof(char *));
+	if (n)
+		f->parm_names = n;
+	t = reallocarray(f->parm_types, f->n_parms + 2, sizeof(char *));
+	if (t)
+		f->parm_types = t;
+	if (!n || !t)
+		return -ENOMEM;
+	f->parm_names[f->n_parms] = strdup(name);
+	f->parm_types[f->n_parms] = strdup(strempty(type));
+	f->n_parms++;
+	f->parm_names[f->n_parms] = f->parm_types[f->n_parms] = NULL;
+	return f->parm_names[f->n_parms - 1] && f->parm_types[f->n_parms - 1] ? 0 : -ENOMEM;
+}
+
+/* One modinfo key=value into f; unknown keys are of no interest. */
+static int info_take(struct kmod_file_info *f, const char *key, const char *value)
+{
+	char name[KMOD_PARAM_MAX + 1];
+	const char *text;
+	char **slot = NULL;
+
+	if (streq(key, "parm") || streq(key, "parmtype")) {
+		if (modinfo_name_value(value, name, &text) < 0)
+			return 0; /* a malformed entry names no usable parameter */
+		return parm_add(f, name, streq(key, "parmtype") ? text : NULL);
+	}
+	if (streq(key, "srcversion"))
+		slot = &f->srcversion;
+	else if (streq(key, "version"))
+		slot = &f->version;
+	else if (streq(key, "depends"))
+		slot = &f->depends;
+	else if (streq(key, "vermagic"))
+		slot = &f->vermagic;
+	if (!slot || *slot)
+		return 0;
+	*slot = strdup(value);
+	return *slot ? 0 : -ENOMEM;
+}
+
+static int read_info(struct kmod_module *mod, struct kmod_file_info *f)
+{
+	_cleanup_(kmod_info_freep) struct kmod_list *list = NULL;
+	struct kmod_list *l;
+	int r;
+
+	r = kmod_module_get_info(mod, &list);
+	if (r < 0)
+		return r;
+	kmod_list_foreach(l, list)
+	{
+		r = info_take(f, kmod_module_info_get_key(l), kmod_module_info_get_value(l));
+		if (r < 0)
+			return r;
+	}
+	if (!f->depends)
+		f->depends = strdup("");
+	return f->depends ? 0 : -ENOMEM;
+}
+
+static int module_get(struct kmod_backend *b, const char *name, struct kmod_module **ret)
+{
+	int r = kmod_module_new_from_name_lookup(b->ctx, name, ret);
+
+	if (r < 0)
+		return r;
+	return *ret ? 0 : -ENOENT;
+}
+
+static int backend_lookup(struct kmod_backend *b, const char *name, struct kmod_file_info *ret)
+{
+	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
+	const char *path;
+	int r;
+
+	*ret = (struct kmod_file_info){};
+	r = module_get(b, name, &mod);
+	if (r < 0)
+		return r;
+	path = kmod_module_get_path(mod);
+	if (!path)
+		return -ENOENT; /* builtin: no file */
+	ret->path = strdup(path);
+	if (!ret->path)
+		return -ENOMEM;
+	r = read_info(mod, ret);
+	if (r < 0)
+		kmod_file_info_done(ret);
+	return r;
+}
+
+/*
+ * print_action has no user data pointer: the lines of the one probe in
+ * progress go to this buffer (hostprep is single-threaded).
+ */
+static struct {
+	FILE *f;
+	const struct kmod_backend *b;
+} collect;
+
+static void print_action(struct kmod_module *m, bool install, const char *options)
+{
+	const char *path = kmod_module_get_path(m);
+
+	if (!collect.f)
+		return;
+	if (collect.b->is_loaded &&
+	    collect.b->is_loaded(kmod_module_get_name(m), collect.b->userdata))
+		return;
+	if (install)
+		fprintf(collect.f, "install command for %s\n", kmod_module_get_name(m));
+	else
+		fprintf(collect.f, "insmod %s%s%s\n",
+			path ? sysroot_strip(collect.b->root, path) : kmod_module_get_name(m),
+			options && *options ? " " : "", strempty(options));
+}
+
+/* Trailing newline off: results want one line per action joined by "; ". */
+static char *actions_join(char *buf)
+{
+	size_t n = strlen(buf);
+
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ';';
+	return buf;
+}
+
+static int probe(struct kmod_backend *b, const char *name, const char *options, unsigned flags,
+		 char **ret_actions)
+{
+	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
+	char *buf = NULL;
+	size_t size = 0;
+	int r;
+
+	r = module_get(b, name, &mod);
+	if (r < 0)
+		return r;
+	collect.f = open_memstream(&buf, &size);
+	if (!collect.f)
+		return -ENOMEM;
+	collect.b = b;
+	r = kmod_module_probe_insert_module(mod, flags | KMOD_PROBE_APPLY_BLACKLIST, options, NULL,
+					    NULL, print_action);
+	fclose(collect.f);
+	collect.f = NULL;
+	if (!buf)
+		return -ENOMEM;
+	*ret_actions = actions_join(buf);
+	/* A deny-listed module is refused with a positive flag value, not an errno. */
+	return r > 0 ? -EPERM : r;
+}
+
+static int probe_real(struct kmod_backend *b, const char *name, const char *options,
+		      char **ret_actions)
+{
+	return probe(b, name, options, 0, ret_actions);
+}
+
+/* IGNORE_LOADED: libkmod would ask the running kernel, not the tree, what is loaded. */
+static int probe_dry(struct kmod_backend *b, const char *name, const char *options,
+		     char **ret_actions)
+{
+	return probe(b, name, options, KMOD_PROBE_DRY_RUN | KMOD_PROBE_IGNORE_LOADED, ret_actions);
+}
+
+static int remove_real(struct kmod_backend *b, const char *name, char **ret_actions)
+{
+	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
+	int r;
+
+	r = kmod_module_new_from_name(b->ctx, name, &mod);
+	if (r < 0)
+		return r;
+	if (asprintf(ret_actions, "rmmod %s", name) < 0)
+		return -ENOMEM;
+	return kmod_module_remove_module(mod, 0);
+}
+
+static int remove_dry(struct kmod_backend *b, const char *name, char **ret_actions)
+{
+	return asprintf(ret_actions, "rmmod %s", name) < 0 ? -ENOMEM : 0;
+}
+
+const struct kmod_backend_ops kmod_backend_real = {
+	.name = "libkmod",
+	.lookup = backend_lookup,
+	.probe = probe_real,
+	.remove = remove_real,
+};
+
+const struct kmod_backend_ops kmod_backend_dry = {
+	.name = "libkmod (dry run)",
+	.lookup = backend_lookup,
+	.probe = probe_dry,
+	.remove = remove_dry,
+};
+
+/* The host's own modprobe.d search (NULL) for /, else the same directories below the root. */
+static int config_paths(const struct sysroot *root, char *paths[4])
+{
+	if (sysroot_is_host(root))
+		return 0;
+	paths[0] = sysroot_path(root, SYSROOT_ETC, "modprobe.d");
+	paths[1] = sysroot_path(root, SYSROOT_RUN, "modprobe.d");
+	paths[2] = sysroot_path(root, SYSROOT_USR_LIB, "modprobe.d");
+	return paths[0] && paths[1] && paths[2] ? 0 : -ENOMEM;
+}
+
+int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *ops,
+		      const struct sysroot *root, const char *osrelease)
+{
+	_cleanup_(kmod_ctx_unrefp) struct kmod_ctx *ctx = NULL;
+	_cleanup_(freep) char *dir = NULL;
+	char *paths[4] = {};
+	struct kmod_backend *b;
+	int r;
+
+	if (!osrelease)
+		return -ENODATA;
+	dir = sysroot_path(root, SYSROOT_LIB_MODULES, "%s", osrelease);
+	r = dir ? config_paths(root, paths) : -ENOMEM;
+	if (r >= 0) {
+		ctx = kmod_new(dir, sysroot_is_host(root) ? NULL : (const char *const *)paths);
+		r = ctx ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		free(paths[i]);
+	if (r < 0)
+		return r;
+	kmod_set_log_fn(ctx, kmod_log, NULL);
+	/* One load of the indexes for every lookup of the run. */
+	r = kmod_load_resources(ctx);
+	if (r < 0)
+		return r;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	*b = (struct kmod_backend){ .ops = ops, .root = root, .ctx = TAKE_PTR(ctx) };
+	*ret = b;
+	return 0;
+}
+
+void kmod_backend_close(struct kmod_backend *b)
+{
+	if (!b)
+		return;
+	kmod_unref(b->ctx);
+	free(b);
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fileio.h"
+#include "kmod/kmod-check.h"
+#include "log.h"
+#include "run.h"
+
+#define PERSIST_FILE "/etc/modprobe.d/hostprep.conf"
+
+/* ---- scan -------------------------------------------------------------- */
+
+static void seen_free(struct kmod_run *k)
+{
+	for (size_t i = 0; i < k->n_seen; i++)
+		kmod_seen_done(&k->seen[i]);
+	free(k->seen);
+	k->seen = NULL;
+	k->n_seen = 0;
+	kmod_host_done(&k->host);
+}
+
+static void actions_free(struct kmod_run *k)
+{
+	for (size_t i = 0; i < k->n_actions; i++) {
+		free(k->actions[i].options);
+		free(k->actions[i].would);
+	}
+	free(k->actions);
+	k->actions = NULL;
+	k->n_actions = 0;
+}
+
+void kmod_run_free(struct kmod_run *k)
+{
+	if (!k)
+		return;
+	seen_free(k);
+	actions_free(k);
+	kmod_backend_close(k->backend);
+	free(k);
+}
+
+/* A dry run leaves out what the tree shows loaded (libkmod would ask the real kernel). */
+static bool tree_loaded(const char *name, void *userdata)
+{
+	struct kmod_run *k = userdata;
+	char norm[KMOD_NAME_MAX + 1];
+
+	if (kmod_name_normalize(name, norm) < 0)
+		return false;
+	if (k->reloading && streq(norm, k->reloading))
+		return false;
+	for (const char *p = k->host.proc_modules; p && *p;) {
+		size_t len = strcspn(p, " \n");
+
+		if (len == strlen(norm) && strneq(p, norm, len))
+			return true;
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return false;
+}
+
+static int open_backend(struct kmod_run *k, const struct run *run)
+{
+	/* The kernel under a fake tree is not the tree's: never load or unload there. */
+	bool real = sysroot_is_host(run->root) && run->mode == RUN_APPLY;
+	int r;
+
+	if (k->backend || k->backend_err)
+		return 0;
+	r = kmod_backend_open(&k->backend, real ? &kmod_backend_real : &kmod_backend_dry, run->root,
+			      run->host.osrelease);
+	if (r == -ENOMEM)
+		return r;
+	k->backend_err = r < 0 ? r : 0;
+	if (r < 0)
+		log_warning_errno(r, "Failed to open the module index for %s: %m",
+				  strempty(run->host.osrelease));
+	else {
+		k->backend->is_loaded = tree_loaded;
+		k->backend->userdata = k;
+	}
+	return 0;
+}
+
+int kmod_run_scan(struct kmod_run *k, const struct run *run)
+{
+	const struct kmod_config *kc = run->cfg->kmod;
+	const struct cmdline_param *bl = cmdline_find_last(&run->host.cmdline, "module_blacklist");
+	int r;
+
+	seen_free(k);
+	r = open_backend(k, run);
+	if (r >= 0)
+		r = kmod_host_scan(run->root, &k->host);
+	if (r < 0)
+		return r;
+	k->seen = calloc(kc->n_rules + 1, sizeof(*k->seen));
+	if (!k->seen)
+		return -ENOMEM;
+	for (size_t i = 0; i < kc->n_rules; i++) {
+		if (!kc->rules[i].enabled.on)
+			continue;
+		r = kmod_seen_scan(run->root, k->backend, &k->host, bl ? bl->value : NULL,
+				   run->host.osrelease, &kc->rules[i], &k->seen[k->n_seen]);
+		k->n_seen++; /* counted even when half-filled, so that it is freed */
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- plan -------------------------------------------------------------- */
+
+bool param_declared(const struct kmod_seen *s, const char *key)
+{
+	return s->file_err == 0 && kmod_file_info_parm(&s->file, key) >= 0;
+}
+
+static const char *param_type(const struct kmod_seen *s, const char *key)
+{
+	int i = s->file_err == 0 ? kmod_file_info_parm(&s->file, key) : -1;
+
+	return i >= 0 ? s->file.parm_types[i] : NULL;
+}
+
+bool param_ok(const struct kmod_seen *s, size_t i)
+{
+	const struct kmod_param_want *w = &s->rule->params[i];
+
+	return s->param_have[i] &&
+	       kmod_param_equal(param_type(s, w->key), s->param_have[i], w->value);
+}
+
+/* A reload can fix it: live, and every wrong parameter is one the file on disk has. */
+static bool reload_fixes(const struct kmod_seen *s)
+{
+	bool wrong = false;
+
+	if (s->state != KS_LIVE || s->rule->reload != KMOD_RELOAD_UNUSED)
+		return false;
+	for (size_t i = 0; i < s->rule->n_params; i++) {
+		if (param_ok(s, i))
+			continue;
+		if (!param_declared(s, s->rule->params[i].key))
+			return false;
+		wrong = true;
+	}
+	return wrong;
+}
+
+static int dry_actions(struct kmod_run *k, const char *name, const char *options, bool reload,
+		       char **ret)
+{
+	_cleanup_(freep) char *probe = NULL;
+	int r;
+
+	if (!k->backend)
+		return (*ret = strdup("")) ? 0 : -ENOMEM;
+	k->reloading = reload ? name : NULL;
+	r = kmod_backend_dry.probe(k->backend, name, options, &probe);
+	k->reloading = NULL;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		r = asprintf(ret, "%s%s (libkmod: %s)", reload ? "rmmod; " : "", name,
+			     strerror(-r));
+	else if (reload)
+		r = asprintf(ret, "rmmod %s; %s", name, probe);
+	else
+		r = (*ret = strdup(probe)) ? 0 : -1;
+	return r < 0 ? -ENOMEM : 0;
+}
+
+static int action_add(struct kmod_run *k, enum kmod_action_kind kind, size_t seen)
+{
+	struct kmod_action *grown = reallocarray(k->actions, k->n_actions + 1, sizeof(*grown));
+	struct kmod_action *a;
+	const struct kmod_seen *s = &k->seen[seen];
+
+	if (!grown)
+		return -ENOMEM;
+	k->actions = grown;
+	a = &k->actions[k->n_actions++];
+	*a = (struct kmod_action){ .kind = kind, .seen = seen };
+	a->options = kmod_rule_params_string(s->rule);
+	if (!a->options)
+		return -ENOMEM;
+	if (kind == KMOD_ACT_PERSIST)
+		return (a->would = strdup("")) ? 0 : -ENOMEM;
+	return dry_actions(k, s->rule->name, a->options, kind == KMOD_ACT_RELOAD, &a->would);
+}
+
+int kmod_run_plan(struct kmod_run *k, const struct run *run)
+{
+	int r = 0;
+
+	actions_free(k);
+	for (size_t i = 0; r >= 0 && i < k->n_seen; i++) {
+		const struct kmod_seen *s = &k->seen[i];
+
+		if (s->rule->load.on && s->state == KS_NOT_LOADED && !s->deny_by)
+			r = action_add(k, KMOD_ACT_LOAD, i);
+		else if (reload_fixes(s))
+			r = action_add(k, KMOD_ACT_RELOAD, i);
+		if (r >= 0 && s->rule->persist.on)
+			r = action_add(k, KMOD_ACT_PERSIST, i);
+	}
+	return r;
+}
+
+int kmod_run_plan_print(const struct kmod_run *k, FILE *f)
+{
+	fprintf(f, "modules: %zu action%s\n", k->n_actions, k->n_actions == 1 ? "" : "s");
+	for (size_t i = 0; i < k->n_actions; i++) {
+		const struct kmod_action *a = &k->actions[i];
+		const char *name = k->seen[a->seen].rule->name;
+
+		switch (a->kind) {
+		case KMOD_ACT_LOAD:
+			fprintf(f, "  load %s: %s\n", name, a->would);
+			break;
+		case KMOD_ACT_RELOAD:
+			fprintf(f, "  reload %s when unused (Reload=unused): %s\n", name, a->would);
+			break;
+		case KMOD_ACT_PERSIST:
+			fprintf(f,
+				"  persist %s: \"options %s %s\" in " PERSIST_FILE
+				" (not written yet: persistence lands with the shared originals "
+				"record)\n",
+				name, name, a->options);
+			break;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "kmod/kmod-scan.h"
+#include "kmod/kmod.h"
+
+enum kmod_action_kind {
+	KMOD_ACT_LOAD,
+	KMOD_ACT_RELOAD,
+	KMOD_ACT_PERSIST,
+};
+
+struct kmod_action {
+	enum kmod_action_kind kind;
+	size_t seen;   /* index into kmod_run.seen */
+	char *options; /* "compat_mode=Y" */
+	char *would;   /* what libkmod would run (dry run), "" when unknown */
+};
+
+struct kmod_run {
+	struct kmod_backend *backend;
+	int backend_err;
+	struct kmod_host host;
+	struct kmod_seen *seen;
+	size_t n_seen;
+	struct kmod_action *actions;
+	size_t n_actions;
+	const char *reloading; /* the module a dry reload pretends is unloaded */
+};
+
+int kmod_run_scan(struct kmod_run *k, const struct run *run);
+int kmod_run_plan(struct kmod_run *k, const struct run *run);
+int kmod_run_apply(struct kmod_run *k, struct run *run);
+int kmod_run_verify(struct kmod_run *k, struct run *run);
+int kmod_run_plan_print(const struct kmod_run *k, FILE *f);
+void kmod_run_free(struct kmod_run *k);
+
+/* The file modprobe would load declares the parameter (modinfo parm/parmtype). */
+bool param_declared(const struct kmod_seen *s, const char *key);
+/* The running value of rule->params[i] is the wanted one (compared by modinfo type). */
+bool param_ok(const struct kmod_seen *s, size_t i);

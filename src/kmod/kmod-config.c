@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <strings.h>
+
+#include "kmod/kmod-config.h"
+#include "log.h"
+
+#define MODULE_PREFIX "Module:"
+
+static const char *const reload_names[_KMOD_RELOAD_MAX] = {
+	[KMOD_RELOAD_NEVER] = "never",
+	[KMOD_RELOAD_UNUSED] = "unused",
+};
+
+static const char *const origin_names[_KMOD_ORIGIN_MAX] = {
+	[KMOD_ORIGIN_ANY] = "any",
+	[KMOD_ORIGIN_OFED] = "ofed",
+	[KMOD_ORIGIN_INBOX] = "inbox",
+};
+
+static const char *const gpudirect_names[_GPUDIRECT_MAX] = {
+	[GPUDIRECT_ANY] = "any",
+	[GPUDIRECT_PEERMEM] = "peermem",
+	[GPUDIRECT_DMABUF] = "dmabuf",
+	[GPUDIRECT_EITHER] = "either",
+};
+
+const char *kmod_reload_to_string(enum kmod_reload r)
+{
+	return r >= 0 && r < _KMOD_RELOAD_MAX ? reload_names[r] : NULL;
+}
+
+const char *kmod_origin_to_string(enum kmod_origin o)
+{
+	return o >= 0 && o < _KMOD_ORIGIN_MAX ? origin_names[o] : NULL;
+}
+
+const char *gpudirect_expect_to_string(enum gpudirect_expect e)
+{
+	return e >= 0 && e < _GPUDIRECT_MAX ? gpudirect_names[e] : NULL;
+}
+
+/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
+_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s:%u: %s", at->file, at->line, msg);
+	return -EINVAL;
+}
+
+bool kmod_config_is_section(const char *name)
+{
+	return streq(name, "GPUDirect") || strneq(name, MODULE_PREFIX, strlen(MODULE_PREFIX));
+}
+
+static struct kmod_rule *rule_find(struct kmod_config *kc, const char *name)
+{
+	for (size_t i = 0; i < kc->n_rules; i++)
+		if (streq(kc->rules[i].name, name))
+			return &kc->rules[i];
+	return NULL;
+}
+
+static int rule_add(struct kmod_config *kc, const char *name, const struct origin *at)
+{
+	struct kmod_rule *grown;
+
+	if (kc->n_rules >= KMOD_MAX_MODULES)
+		return error_at(at, "too many [" MODULE_PREFIX "NAME] sections (at most %d)",
+				KMOD_MAX_MODULES);
+	grown = reallocarray(kc->rules, kc->n_rules + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	kc->rules = grown;
+	kc->rules[kc->n_rules] = (struct kmod_rule){
+		.at = *at,
+		.enabled = { .on = true },
+		.require = { .on = true },
+	};
+	strcpy(kc->rules[kc->n_rules].name, name);
+	kc->n_rules++;
+	return 0;
+}
+
+static int enter_module(struct kmod_config *kc, const char *raw, const struct origin *at,
+			unsigned file_no)
+{
+	char name[KMOD_NAME_MAX + 1];
+	struct kmod_rule *rule;
+	int r;
+
+	if (kmod_name_normalize(raw, name) < 0)
+		return error_at(at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)",
+				raw, KMOD_NAME_MAX);
+	rule = rule_find(kc, name);
+	if (rule && rule->header_file == file_no)
+		return error_at(at, "duplicate section [" MODULE_PREFIX "%s] (first at line %u)",
+				name, rule->header_line);
+	if (!rule) {
+		r = rule_add(kc, name, at);
+		if (r < 0)
+			return r;
+		rule = &kc->rules[kc->n_rules - 1];
+	}
+	rule->header_file = file_no;
+	rule->header_line = at->line;
+	kc->cur = rule - kc->rules;
+	kc->in_gpudirect = false;
+	return 0;
+}
+
+int kmod_config_section(struct kmod_config **kc, const char *name, const struct origin *at,
+			unsigned file_no)
+{
+	if (!*kc) {
+		*kc = calloc(1, sizeof(**kc));
+		if (!*kc)
+			return -ENOMEM;
+	}
+	if (streq(name, "GPUDirect")) {
+		(*kc)->in_gpudirect = true;
+		return 0;
+	}
+	return enter_module(*kc, name + strlen(MODULE_PREFIX), at, file_no);
+}
+
+static int parse_bool(const char *s)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -EINVAL;
+}
+
+static int set_flag(struct kmod_flag *f, bool def, const char *key, const char *value,
+		    const struct origin *at)
+{
+	int b;
+
+	if (value[0] == '\0') {
+		*f = (struct kmod_flag){ .on = def };
+		return 0;
+	}
+	b = parse_bool(value);
+	if (b < 0)
+		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
+	*f = (struct kmod_flag){ .on = b, .at = *at };
+	return 0;
+}
+
+/* An enum key: index into names, or the default (0) for an empty assignment. */
+static int set_enum(int *ret, struct origin *ret_at, const char *const *names, int n,
+		    const char *key, const char *value, const struct origin *at)
+{
+	char choices[128] = "";
+
+	if (value[0] == '\0') {
+		*ret = 0;
+		*ret_at = (struct origin){};
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (streq(value, names[i])) {
+			*ret = i;
+			*ret_at = *at;
+			return 0;
+		}
+		snprintf(choices + strlen(choices), sizeof(choices) - strlen(choices), "%s%s",
+			 i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
+	}
+	return error_at(at, "%s=: invalid value '%s' (use %s)", key, value, choices);
+}
+
+static int set_min_version(struct kmod_rule *rule, const char *value, const struct origin *at)
+{
+	char *copy = NULL;
+
+	if (value[0] && !ofed_version_valid(value))
+		return error_at(at,
+				"MinVersion=: invalid version '%s' (like 24.10-1.1.4: digits, "
+				"letters, '.', '-', '_', at most %d characters)",
+				value, KMOD_VERSION_MAX);
+	if (value[0]) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(rule->min_version);
+	rule->min_version = copy;
+	rule->min_version_at = value[0] ? *at : (struct origin){};
+	return 0;
+}
+
+static void params_reset(struct kmod_rule *rule)
+{
+	for (size_t i = 0; i < rule->n_params; i++)
+		free(rule->params[i].value);
+	free(rule->params);
+	rule->params = NULL;
+	rule->n_params = 0;
+}
+
+static struct kmod_param_want *param_find(struct kmod_rule *rule, const char *key)
+{
+	for (size_t i = 0; i < rule->n_params; i++)
+		if (streq(rule->params[i].key, key))
+			return &rule->params[i];
+	return NULL;
+}
+
+static int param_add(struct kmod_rule *rule, const char *key, const char *value,
+		     const struct origin *at)
+{
+	struct kmod_param_want *p = param_find(rule, key), *grown;
+
+	if (p && streq(p->value, value))
+		return 0; /* said twice, same meaning */
+	if (p)
+		return error_at(at, "Parameter=: %s=%s contradicts %s=%s (line %u of %s)", key,
+				value, key, p->value, p->at.line, p->at.file);
+	if (rule->n_params >= KMOD_MAX_PARAMS)
+		return error_at(at, "Parameter=: too many parameters (at most %d)",
+				KMOD_MAX_PARAMS);
+	grown = reallocarray(rule->params, rule->n_params + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	rule->params = grown;
+	p = &rule->params[rule->n_params];
+	*p = (struct kmod_param_want){ .at = *at, .value = strdup(value) };
+	if (!p->value)
+		return -ENOMEM;
+	strcpy(p->key, key);
+	rule->n_params++;
+	return 0;
+}
+
+static int parse_param_word(struct kmod_rule *rule, const char *word, const struct origin *at)
+{
+	char key[KMOD_PARAM_MAX + 1], raw[KMOD_PARAM_MAX + 1];
+	const char *eq = strchr(word, '=');
+	size_t n = eq ? (size_t)(eq - word) : 0;
+
+	if (!eq || n == 0 || n > KMOD_PARAM_MAX)
+		return error_at(at, "Parameter=: '%s' is not KEY=VALUE", word);
+	memcpy(raw, word, n);
+	raw[n] = '\0';
+	if (kmod_param_name_normalize(raw, key) < 0)
+		return error_at(at, "Parameter=: invalid parameter name '%s' (A-Z a-z 0-9 _)", raw);
+	if (!kmod_param_value_valid(eq + 1))
+		return error_at(at,
+				"Parameter=: invalid value '%s' for %s (1-%d printable characters, "
+				"no blanks, quotes or backslashes)",
+				eq + 1, key, KMOD_VALUE_MAX);
+	return param_add(rule, key, eq + 1, at);
+}
+
+static int set_params(struct kmod_rule *rule, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	if (value[0] == '\0') {
+		params_reset(rule);
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		int r = parse_param_word(rule, w, at);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			ret = r;
+	}
+	return ret;
+}
+
+static int assign_module(struct kmod_rule *rule, const char *key, const char *value,
+			 const struct origin *at)
+{
+	if (streq(key, "Enabled"))
+		return set_flag(&rule->enabled, true, key, value, at);
+	if (streq(key, "Require"))
+		return set_flag(&rule->require, true, key, value, at);
+	if (streq(key, "Load"))
+		return set_flag(&rule->load, false, key, value, at);
+	if (streq(key, "Persist"))
+		return set_flag(&rule->persist, false, key, value, at);
+	if (streq(key, "Devices"))
+		return set_flag(&rule->devices, false, key, value, at);
+	if (streq(key, "Reload"))
+		return set_enum((int *)&rule->reload, &rule->reload_at, reload_names,
+				_KMOD_RELOAD_MAX, key, value, at);
+	if (streq(key, "Origin"))
+		return set_enum((int *)&rule->origin, &rule->origin_at, origin_names,
+				_KMOD_ORIGIN_MAX, key, value, at);
+	if (streq(key, "MinVersion"))
+		return set_min_version(rule, value, at);
+	if (streq(key, "Parameter"))
+		return set_params(rule, value, at);
+	return error_at(at, "unknown key '%s' in [" MODULE_PREFIX "*] section", key);
+}
+
+int kmod_config_assign(struct kmod_config *kc, const char *key, const char *value,
+		       const struct origin *at)
+{
+	if (!kc->in_gpudirect)
+		return assign_module(&kc->rules[kc->cur], key, value, at);
+	if (streq(key, "Expect"))
+		return set_enum((int *)&kc->gpudirect, &kc->gpudirect_at, gpudirect_names,
+				_GPUDIRECT_MAX, key, value, at);
+	return error_at(at, "unknown key '%s' in [GPUDirect] section", key);
+}
+
+/* The later of two settings is where the contradiction was made. */
+static const struct origin *later(const struct origin *a, const struct origin *b,
+				  const struct origin *fallback)
+{
+	if (!a->file)
+		return b->file ? b : fallback;
+	if (!b->file)
+		return a;
+	return a->line >= b->line && streq(a->file, b->file) ? a : b;
+}
+
+static int check_rule(const struct kmod_rule *r)
+{
+	int ret = 0;
+
+	if (r->load.on && !r->require.on)
+		ret = error_at(later(&r->load.at, &r->require.at, &r->at),
+			       "[" MODULE_PREFIX "%s]: Load=yes contradicts Require=no", r->name);
+	if (r->reload == KMOD_RELOAD_UNUSED && r->n_params == 0)
+		ret = error_at(&r->reload_at,
+			       "[" MODULE_PREFIX "%s]: Reload=unused needs Parameter= (a reload "
+			       "only sets parameters)",
+			       r->name);
+	if (r->persist.on && r->n_params == 0)
+		ret = error_at(&r->persist.at,
+			       "[" MODULE_PREFIX "%s]: Persist=yes needs Parameter= (nothing to "
+			       "persist)",
+			       r->name);
+	if (r->origin == KMOD_ORIGIN_INBOX && r->min_version)
+		ret = error_at(later(&r->origin_at, &r->min_version_at, &r->at),
+			       "[" MODULE_PREFIX "%s]: Origin=inbox contradicts MinVersion= (an "
+			       "OFED version)",
+			       r->name);
+	return ret;
+}
+
+int kmod_config_finish(const struct kmod_config *kc)
+{
+	int ret = 0;
+
+	for (size_t i = 0; kc && i < kc->n_rules; i++)
+		if (check_rule(&kc->rules[i]) < 0)
+			ret = -EINVAL;
+	return ret;
+}
+
+void kmod_config_free(struct kmod_config *kc)
+{
+	if (!kc)
+		return;
+	for (size_t i = 0; i < kc->n_rules; i++) {
+		params_reset(&kc->rules[i]);
+		free(kc->rules[i].min_version);
+	}
+	free(kc->rules);
+	free(kc);
+}
+
+#define RULE_LINES 8 /* scalar keys per rule, Parameter= lines come on top */
+
+size_t kmod_config_n_lines(const struct kmod_config *kc)
+{
+	size_t n = 1; /* [GPUDirect] Expect */
+
+	if (!kc)
+		return 0;
+	for (size_t i = 0; i < kc->n_rules; i++)
+		n += RULE_LINES + kc->rules[i].n_params;
+	return n;
+}
+
+static const char *yesno(const struct kmod_flag *f)
+{
+	return f->on ? "yes" : "no";
+}
+
+static int rule_lines(const struct kmod_rule *r, kmod_config_line_fn fn, void *ud)
+{
+	char section[sizeof(MODULE_PREFIX) + KMOD_NAME_MAX];
+	_cleanup_(freep) char *pv = NULL;
+	int ret;
+
+	snprintf(section, sizeof(section), MODULE_PREFIX "%s", r->name);
+	ret = fn(ud, section, "Enabled", yesno(&r->enabled), &r->enabled.at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Require", yesno(&r->require), &r->require.at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Load", yesno(&r->load), &r->load.at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Reload", reload_names[r->reload], &r->reload_at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Persist", yesno(&r->persist), &r->persist.at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Origin", origin_names[r->origin], &r->origin_at);
+	if (ret >= 0)
+		ret = fn(ud, section, "MinVersion", strempty(r->min_version), &r->min_version_at);
+	if (ret >= 0)
+		ret = fn(ud, section, "Devices", yesno(&r->devices), &r->devices.at);
+	for (size_t i = 0; ret >= 0 && i < r->n_params; i++) {
+		free(pv);
+		if (asprintf(&pv, "%s=%s", r->params[i].key, r->params[i].value) < 0)
+			return -ENOMEM;
+		ret = fn(ud, section, "Parameter", pv, &r->params[i].at);
+	}
+	return ret;
+}
+
+int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void *userdata)
+{
+	int r;
+
+	if (!kc)
+		return 0;
+	for (size_t i = 0; i < kc->n_rules; i++) {
+		r = rule_lines(&kc->rules[i], fn, userdata);
+		if (r < 0)
+			return r;
+	}
+	return fn(userdata, "GPUDirect", "Expect", gpudirect_names[kc->gpudirect],
+		  &kc->gpudirect_at);
+}
+
+char *kmod_rule_params_string(const struct kmod_rule *rule)
+{
+	size_t n = 1;
+	char *s, *p;
+
+	for (size_t i = 0; i < rule->n_params; i++)
+		n += strlen(rule->params[i].key) + strlen(rule->params[i].value) + 2;
+	s = p = malloc(n);
+	if (!s)
+		return NULL;
+	*s = '\0';
+	for (size_t i = 0; i < rule->n_params; i++)
+		p += sprintf(p, "%s%s=%s", i ? " " : "", rule->params[i].key,
+			     rule->params[i].value);
+	return s;
+}

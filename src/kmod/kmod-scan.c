@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "kmod/kmod-scan.h"
+#include "log.h"
+
+#define PROC_MODULES_MAX (4 * 1024 * 1024)
+#define BUILTIN_MAX	 (4 * 1024 * 1024)
+#define MODPROBE_MAX	 (256 * 1024)
+
+static int read_attr(const struct sysroot *root, enum sysroot_top top, char **ret, const char *fmt,
+		     const char *a, const char *b)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, top, fmt, a, b);
+
+	if (!path)
+		return -ENOMEM;
+	return read_one_line(path, ret);
+}
+
+/* ---- host-wide facts --------------------------------------------------- */
+
+static char *link_base(const char *path)
+{
+	char buf[4096];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(basename(buf));
+}
+
+static int rdma_dev_add(const struct sysroot *root, struct kmod_host *h, const char *name)
+{
+	_cleanup_(freep) char *mod_link =
+		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device/driver/module", name);
+	struct kmod_rdma_dev *grown;
+
+	if (!mod_link)
+		return -ENOMEM;
+	grown = reallocarray(h->devs, h->n_devs + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	h->devs = grown;
+	h->devs[h->n_devs] =
+		(struct kmod_rdma_dev){ .name = strdup(name), .module = link_base(mod_link) };
+	return h->devs[h->n_devs++].name ? 0 : -ENOMEM;
+}
+
+static struct kmod_rdma_dev *rdma_dev_find(struct kmod_host *h, const char *name)
+{
+	for (size_t i = 0; i < h->n_devs; i++)
+		if (streq(h->devs[i].name, name))
+			return &h->devs[i];
+	return NULL;
+}
+
+static int not_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/* In name order: devices are reported in a stable order. */
+static int scan_class(const struct sysroot *root, const char *cls,
+		      int (*fn)(const struct sysroot *, struct kmod_host *, const char *),
+		      struct kmod_host *h)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/%s", cls);
+	struct dirent **list = NULL;
+	int n, r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	n = scandir(dir, &list, not_dot, alphasort);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (int i = 0; i < n; i++) {
+		if (r >= 0)
+			r = fn(root, h, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return r;
+}
+
+static int uverbs_add(const struct sysroot *root, struct kmod_host *h, const char *name)
+{
+	_cleanup_(freep) char *ibdev = NULL, *node = NULL;
+	struct kmod_rdma_dev *dev;
+	int r;
+
+	r = read_attr(root, SYSROOT_SYS, &ibdev, "class/infiniband_verbs/%s/%s", name, "ibdev");
+	if (r == -ENOMEM)
+		return r;
+	dev = r < 0 ? NULL : rdma_dev_find(h, ibdev);
+	if (!dev)
+		return 0;
+	node = sysroot_path(root, SYSROOT_DEV, "infiniband/%s", name);
+	if (!node)
+		return -ENOMEM;
+	free(dev->uverbs);
+	dev->uverbs = strdup(name);
+	dev->node = access(node, F_OK) == 0;
+	return dev->uverbs ? 0 : -ENOMEM;
+}
+
+int kmod_host_scan(const struct sysroot *root, struct kmod_host *h)
+{
+	_cleanup_(freep) char *pm = sysroot_path(root, SYSROOT_PROC, "modules");
+	_cleanup_(freep) char *cm = sysroot_path(root, SYSROOT_DEV, "infiniband/rdma_cm");
+	int r;
+
+	*h = (struct kmod_host){};
+	if (!pm || !cm)
+		return -ENOMEM;
+	r = read_full_file(pm, PROC_MODULES_MAX, &h->proc_modules, NULL);
+	if (r == -ENOMEM)
+		return r;
+	h->proc_modules_err = r < 0 ? r : 0;
+	if (r < 0)
+		log_debug_errno(r, "Failed to read %s: %m", pm);
+	h->rdma_cm_node = access(cm, F_OK) == 0;
+	r = scan_class(root, "infiniband", rdma_dev_add, h);
+	if (r >= 0)
+		r = scan_class(root, "infiniband_verbs", uverbs_add, h);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		log_debug_errno(r, "Failed to list RDMA devices: %m");
+	return 0;
+}
+
+/* ---- users: /proc/PID/fd links to /dev/infiniband nodes ---------------- */
+
+static int user_add(struct kmod_host *h, int pid, const char *comm, const char *node)
+{
+	struct kmod_user *grown = reallocarray(h->users, h->n_users + 1, sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	h->users = grown;
+	h->users[h->n_users] = (struct kmod_user){ .pid = pid, .node = strdup(node) };
+	snprintf(h->users[h->n_users].comm, sizeof(h->users[0].comm), "%s", comm);
+	return h->users[h->n_users++].node ? 0 : -ENOMEM;
+}
+
+static int scan_pid(const struct sysroot *root, struct kmod_host *h, int pid, const char *prefix)
+{
+	_cleanup_(freep) char *fddir = sysroot_path(root, SYSROOT_PROC, "%d/fd", pid);
+	_cleanup_(freep) char *comm = NULL;
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *de;
+	char target[4096];
+	int r;
+
+	if (!fddir)
+		return -ENOMEM;
+	d = opendir(fddir);
+	if (!d)
+		return 0; /* gone, or not ours to look at */
+	while ((de = readdir(d))) {
+		ssize_t n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (!strneq(target, prefix, strlen(prefix)))
+			continue;
+		if (!comm) {
+			_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_PROC, "%d/comm", pid);
+
+			if (!p || (read_one_line(p, &comm) < 0 && !(comm = strdup("?"))))
+				return -ENOMEM;
+		}
+		r = user_add(h, pid, comm, target);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h)
+{
+	_cleanup_(freep) char *proc = sysroot_path(root, SYSROOT_PROC, "%s", "");
+	_cleanup_(freep) char *ib = sysroot_path(root, SYSROOT_DEV, "infiniband/");
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *de;
+	int r;
+
+	if (h->users_scanned)
+		return 0;
+	if (!proc || !ib)
+		return -ENOMEM;
+	h->users_scanned = true;
+	d = opendir(proc);
+	if (!d)
+		return -errno;
+	/* The link text is the path the process opened: the host's, without our root. */
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		r = scan_pid(root, h, atoi(de->d_name), sysroot_strip(root, ib));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void kmod_host_done(struct kmod_host *h)
+{
+	free(h->proc_modules);
+	for (size_t i = 0; i < h->n_devs; i++) {
+		free(h->devs[i].name);
+		free(h->devs[i].module);
+		free(h->devs[i].uverbs);
+	}
+	free(h->devs);
+	for (size_t i = 0; i < h->n_users; i++)
+		free(h->users[i].node);
+	free(h->users);
+	*h = (struct kmod_host){};
+}
+
+char *kmod_dev_node_display(const struct sysroot *root, const char *node)
+{
+	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_DEV, "infiniband/%s", node);
+
+	return p ? strdup(sysroot_strip(root, p)) : NULL;
+}
+
+/* ---- one module -------------------------------------------------------- */
+
+/* The /proc/modules line of name; -ENOENT when not loaded. */
+static int proc_modules_find(const char *text, const char *name, struct proc_module *ret)
+{
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		_cleanup_(freep) char *line = strndup(p, len);
+
+		if (!line)
+			return -ENOMEM;
+		p += len + (p[len] == '\n');
+		if (proc_module_parse(line, ret) < 0)
+			continue;
+		if (streq(ret->name, name))
+			return 0;
+		proc_module_done(ret);
+	}
+	return -ENOENT;
+}
+
+static int sys_module_exists(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_SYS, "module/%s", name);
+
+	if (!p)
+		return -ENOMEM;
+	return access(p, F_OK) == 0 ? 1 : errno == ENOENT ? 0 : -errno;
+}
+
+static int builtin_listed(const struct sysroot *root, const char *osrelease, const char *name)
+{
+	_cleanup_(freep) char *p =
+		sysroot_path(root, SYSROOT_LIB_MODULES, "%s/modules.builtin", osrelease);
+	_cleanup_(freep) char *text = NULL;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	r = read_full_file(p, BUILTIN_MAX, &text, NULL);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	return modules_builtin_has(text, name);
+}
+
+/* Holders from /sys/module/NAME/holders/, "a,b" in name order (stable reports). */
+static char *read_holders(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "module/%s/holders", name);
+	struct dirent **list = NULL;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f;
+	int n;
+
+	if (!dir)
+		return NULL;
+	f = open_memstream(&out, &size);
+	if (!f)
+		return NULL;
+	n = scandir(dir, &list, not_dot, alphasort);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i ? "," : "", list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	fclose(f);
+	return out;
+}
+
+static void take_proc(struct kmod_seen *s, struct proc_module *pm, const char *mlx_users)
+{
+	static const enum kmod_state map[] = {
+		[KMOD_STATE_LIVE] = KS_LIVE,
+		[KMOD_STATE_COMING] = KS_COMING,
+		[KMOD_STATE_GOING] = KS_GOING,
+	};
+
+	s->state = map[pm->state];
+	s->refcnt = pm->refcnt;
+	memcpy(s->taint, pm->taint, sizeof(s->taint));
+	s->ofed_dep = mlx_users && kmod_list_has(mlx_users, s->rule->name);
+}
+
+/* Without /proc/modules: /sys/module/NAME/{initstate,refcnt,taint} say the same. */
+static int scan_state_sys(const struct sysroot *root, const struct kmod_host *h,
+			  struct kmod_seen *s)
+{
+	static const enum kmod_state map[] = {
+		[KMOD_STATE_LIVE] = KS_LIVE,
+		[KMOD_STATE_COMING] = KS_COMING,
+		[KMOD_STATE_GOING] = KS_GOING,
+	};
+	_cleanup_(freep) char *init = NULL, *refcnt = NULL, *taint = NULL;
+	enum kmod_live_state ls;
+	const char *n = s->rule->name;
+	int r;
+
+	r = read_attr(root, SYSROOT_SYS, &init, "module/%s/%s", n, "initstate");
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || kmod_initstate_parse(init, &ls) < 0)
+		return -ENOENT;
+	s->state = map[ls];
+	if (read_attr(root, SYSROOT_SYS, &refcnt, "module/%s/%s", n, "refcnt") >= 0)
+		s->refcnt = strtol(refcnt, NULL, 10);
+	if (read_attr(root, SYSROOT_SYS, &taint, "module/%s/%s", n, "taint") >= 0)
+		snprintf(s->taint, sizeof(s->taint), "%s", taint);
+	return 0;
+}
+
+/* Builtin: /sys/module/NAME without initstate (it has parameters), or modules.builtin. */
+static int scan_builtin(const struct sysroot *root, const char *osrelease, struct kmod_seen *s)
+{
+	int r = sys_module_exists(root, s->rule->name);
+
+	if (r == 0)
+		r = builtin_listed(root, osrelease, s->rule->name);
+	if (r < 0)
+		return r;
+	return r;
+}
+
+/* Loaded or not, from /proc/modules (else /sys/module); builtin as above. */
+static int scan_state(const struct sysroot *root, const struct kmod_host *h, const char *osrelease,
+		      struct kmod_seen *s)
+{
+	struct proc_module pm = {}, compat = {};
+	int r;
+
+	if (h->proc_modules_err < 0) {
+		r = scan_state_sys(root, h, s);
+		if (r != -ENOENT)
+			return r;
+		r = scan_builtin(root, osrelease, s);
+		if (r == -ENOMEM)
+			return r;
+		s->state = r > 0 ? KS_BUILTIN : KS_UNKNOWN; /* not loaded, or unseen: cannot tell */
+		s->err = h->proc_modules_err;
+		return 0;
+	}
+	r = proc_modules_find(h->proc_modules, "mlx_compat", &compat);
+	if (r == -ENOMEM)
+		return r;
+	r = proc_modules_find(h->proc_modules, s->rule->name, &pm);
+	if (r == -ENOMEM) {
+		proc_module_done(&compat);
+		return r;
+	}
+	if (r == 0)
+		take_proc(s, &pm, compat.users);
+	proc_module_done(&pm);
+	proc_module_done(&compat);
+	if (r == 0)
+		return 0;
+	r = scan_builtin(root, osrelease, s);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	s->state = r ? KS_BUILTIN : KS_NOT_LOADED;
+	return 0;
+}
+
+static void scan_running(const struct sysroot *root, struct kmod_seen *s)
+{
+	const char *n = s->rule->name;
+
+	(void)read_attr(root, SYSROOT_SYS, &s->srcversion, "module/%s/%s", n, "srcversion");
+	(void)read_attr(root, SYSROOT_SYS, &s->version, "module/%s/%s", n, "version");
+	s->holders = read_holders(root, n);
+}
+
+static int scan_params(const struct sysroot *root, struct kmod_seen *s)
+{
+	size_t n = s->rule->n_params;
+
+	s->param_have = calloc(n + 1, sizeof(char *));
+	s->param_err = calloc(n + 1, sizeof(int));
+	if (!s->param_have || !s->param_err)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		char key[KMOD_PARAM_MAX + 16];
+		int r;
+
+		snprintf(key, sizeof(key), "parameters/%s", s->rule->params[i].key);
+		r = read_attr(root, SYSROOT_SYS, &s->param_have[i], "module/%s/%s", s->rule->name,
+			      key);
+		if (r == -ENOMEM)
+			return r;
+		s->param_err[i] = r < 0 ? r : 0;
+	}
+	return 0;
+}
+
+/* ---- deny-lists -------------------------------------------------------- */
+
+static int blacklist_in_file(const struct sysroot *root, const char *path, const char *name,
+			     char **ret)
+{
+	_cleanup_(freep) char *text = NULL;
+	unsigned line = 0;
+	int r;
+
+	r = read_full_file(path, MODPROBE_MAX, &text, NULL);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		_cleanup_(freep) char *l = strndup(p, len);
+		char found[KMOD_NAME_MAX + 1];
+
+		if (!l)
+			return -ENOMEM;
+		line++;
+		p += len + (p[len] == '\n');
+		if (modprobe_blacklist_line(l, found) == 1 && streq(found, name))
+			return asprintf(ret, "%s:%u", sysroot_strip(root, path), line) < 0 ? -ENOMEM
+											   : 1;
+	}
+	return 0;
+}
+
+static bool is_conf(const char *n)
+{
+	size_t len = strlen(n);
+
+	return n[0] != '.' && len > 5 && streq(n + len - 5, ".conf");
+}
+
+static int blacklist_in_dir(const struct sysroot *root, enum sysroot_top top, const char *name,
+			    char **ret)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, top, "modprobe.d");
+	struct dirent **list = NULL;
+	int n, r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	n = scandir(dir, &list, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (r == 0 && is_conf(list[i]->d_name)) {
+			_cleanup_(freep) char *path = NULL;
+
+			if (asprintf(&path, "%s/%s", dir, list[i]->d_name) < 0)
+				r = -ENOMEM;
+			else
+				r = blacklist_in_file(root, path, name, ret);
+		}
+		free(list[i]);
+	}
+	free(list);
+	return r;
+}
+
+/* Where modprobe.d says "blacklist NAME" (the first such line), or the command line. */
+static int scan_deny(const struct sysroot *root, const char *cmdline_blacklist, struct kmod_seen *s)
+{
+	static const enum sysroot_top tops[] = { SYSROOT_ETC, SYSROOT_RUN, SYSROOT_USR_LIB };
+	int r;
+
+	if (cmdline_blacklist && kmod_cmdline_blacklisted(cmdline_blacklist, s->rule->name)) {
+		s->deny_by = strdup("the kernel command line module_blacklist=");
+		return s->deny_by ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tops); i++) {
+		r = blacklist_in_dir(root, tops[i], s->rule->name, &s->deny_by);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
+	return 0;
+}
+
+int kmod_seen_scan(const struct sysroot *root, struct kmod_backend *b, const struct kmod_host *h,
+		   const char *cmdline_blacklist, const char *osrelease,
+		   const struct kmod_rule *rule, struct kmod_seen *s)
+{
+	int r;
+
+	*s = (struct kmod_seen){ .rule = rule, .refcnt = -1 };
+	r = scan_state(root, h, osrelease, s);
+	if (r < 0)
+		return r;
+	if (s->state == KS_LIVE || s->state == KS_COMING || s->state == KS_GOING)
+		scan_running(root, s);
+	s->file_err = b ? b->ops->lookup(b, rule->name, &s->file) : -ENODATA;
+	if (s->file_err == -ENOMEM)
+		return s->file_err;
+	if (s->state == KS_NOT_LOADED && s->file_err == -ENOENT)
+		s->state = KS_NOT_INSTALLED;
+	r = scan_deny(root, cmdline_blacklist, s);
+	if (r < 0)
+		return r;
+	return scan_params(root, s);
+}
+
+void kmod_seen_done(struct kmod_seen *s)
+{
+	free(s->holders);
+	free(s->srcversion);
+	free(s->version);
+	kmod_file_info_done(&s->file);
+	free(s->deny_by);
+	for (size_t i = 0; s->param_have && i < s->rule->n_params; i++)
+		free(s->param_have[i]);
+	free(s->param_have);
+	free(s->param_err);
+	*s = (struct kmod_seen){};
+}
+
+bool kmod_state_present(enum kmod_state s)
+{
+	return s == KS_BUILTIN || s == KS_LIVE;
+}
+
+char *kmod_state_describe(const struct kmod_seen *s, const char *osrelease)
+{
+	char *out = NULL;
+	int r = -1;
+
+	switch (s->state) {
+	case KS_BUILTIN:
+		return strdup("builtin");
+	case KS_LIVE:
+		if (s->holders && *s->holders)
+			r = asprintf(&out, "live (refcnt %ld, holders %s)", s->refcnt, s->holders);
+		else
+			r = asprintf(&out, "live (refcnt %ld)", s->refcnt);
+		break;
+	case KS_COMING:
+		return strdup("coming (still initialising)");
+	case KS_GOING:
+		return strdup("going (being unloaded)");
+	case KS_NOT_LOADED:
+		if (s->deny_by)
+			r = asprintf(&out, "deny-listed (by %s)", s->deny_by);
+		else
+			return strdup("not loaded");
+		break;
+	case KS_NOT_INSTALLED:
+		r = asprintf(&out, "not installed (no file for %s under /lib/modules/%s)",
+			     s->rule->name, strempty(osrelease));
+		break;
+	case KS_UNKNOWN:
+		r = asprintf(&out, "cannot read the module list: %s", strerror(-s->err));
+		break;
+	}
+	return r < 0 ? NULL : out;
+}

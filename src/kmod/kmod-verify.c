@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fileio.h"
+#include "kmod/kmod-check.h"
+#include "log.h"
+#include "run.h"
+
+/* ---- users ------------------------------------------------------------- */
+
+static bool dev_of(const struct kmod_host *h, const char *module, const char *node_base)
+{
+	for (size_t i = 0; i < h->n_devs; i++)
+		if (h->devs[i].module && streq(h->devs[i].module, module) && h->devs[i].uverbs &&
+		    streq(h->devs[i].uverbs, node_base))
+			return true;
+	return false;
+}
+
+/* "refcnt 1, holders a, pid 4242 (ib_send_bw) holds /dev/infiniband/uverbs0"; NULL: unused. */
+static char *users_describe(const struct kmod_host *h, const struct kmod_seen *s)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	const char *sep = "";
+
+	if (!f)
+		return NULL;
+	if (s->refcnt > 0) {
+		fprintf(f, "refcnt %ld", s->refcnt);
+		sep = ", ";
+	}
+	if (s->holders && *s->holders) {
+		fprintf(f, "%sholders %s", sep, s->holders);
+		sep = ", ";
+	}
+	for (size_t i = 0; i < h->n_users; i++) {
+		const char *slash = strrchr(h->users[i].node, '/');
+
+		if (!dev_of(h, s->rule->name, slash ? slash + 1 : h->users[i].node))
+			continue;
+		fprintf(f, "%spid %d (%s) holds %s", sep, h->users[i].pid, h->users[i].comm,
+			h->users[i].node);
+		sep = ", ";
+	}
+	fclose(f);
+	if (out && !*out) {
+		free(out);
+		return strdup("");
+	}
+	return out;
+}
+
+/* ---- apply ------------------------------------------------------------- */
+
+static const char *errno_label(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return "ENOENT: no such module file";
+	case EEXIST:
+		return "EEXIST: already loaded";
+	case EBUSY:
+		return "EBUSY: in use";
+	case EPERM:
+		return "EPERM: deny-listed, or loading not permitted (CAP_SYS_MODULE, lockdown, "
+		       "module signature)";
+	default:
+		return strerror(-err);
+	}
+}
+
+static int read_state(const struct run *run, const char *name, char **ret)
+{
+	_cleanup_(freep) char *p =
+		sysroot_path(run->root, SYSROOT_SYS, "module/%s/initstate", name);
+
+	return p ? read_one_line(p, ret) : -ENOMEM;
+}
+
+static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_action *a)
+{
+	const char *name = k->seen[a->seen].rule->name;
+	_cleanup_(freep) char *acts = NULL, *state = NULL;
+	int r;
+
+	if (!k->backend)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "module.load", name, "loaded",
+				    NULL, "no module index: %s", strerror(-k->backend_err));
+	if (k->backend->ops != &kmod_backend_real)
+		return results_addf(
+			&run->results, VERDICT_SKIP, "module.load", name, "loaded", NULL,
+			"not loaded under --root (not the running kernel); would run: %s",
+			a->would);
+	r = k->backend->ops->probe(k->backend, name, a->options, &acts);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_FAIL, "module.load", name, "loaded",
+				    "see the kernel log (journalctl -k) for the reason",
+				    "failed (%s)", errno_label(r));
+	r = read_state(run, name, &state);
+	if (r == -ENOMEM)
+		return r;
+	return results_addf(&run->results,
+			    r >= 0 && streq(state, "live") ? VERDICT_PASS : VERDICT_FAIL,
+			    "module.load", name, "loaded", NULL, "ran %s; now %s",
+			    *acts ? acts : a->would, r >= 0 ? state : "not in the module list");
+}
+
+static int reload_refused(struct run *run, const struct kmod_seen *s, const char *users,
+			  const char *options)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "stop what uses %s (%s), then hostprep apply; or put \"options %s %s\" in "
+		     "/etc/modprobe.d and reboot",
+		     s->rule->name, users, s->rule->name, options) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
+			    "reloaded with the wanted parameters", remedy,
+			    "refused: in use by %s; nothing unloaded", users);
+}
+
+static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_action *a)
+{
+	const char *name = k->seen[a->seen].rule->name;
+	_cleanup_(freep) char *rm = NULL, *acts = NULL;
+	int r;
+
+	r = k->backend->ops->remove(k->backend, name, &rm);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_FAIL, "module.reload", name,
+				    "reloaded with the wanted parameters",
+				    "see the kernel log (journalctl -k)", "unload failed (%s)",
+				    errno_label(r));
+	r = k->backend->ops->probe(k->backend, name, a->options, &acts);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_FAIL, "module.reload", name,
+				    "reloaded with the wanted parameters",
+				    "modprobe it by hand and read journalctl -k",
+				    "unloaded, but loading again failed (%s): %s is not loaded now",
+				    errno_label(r), name);
+	return results_addf(&run->results, VERDICT_PASS, "module.reload", name,
+			    "reloaded with the wanted parameters", NULL,
+			    "reloaded with %s (%s); module.param reads it back", a->options,
+			    a->would);
+}
+
+static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_action *a)
+{
+	const struct kmod_seen *s = &k->seen[a->seen];
+	_cleanup_(freep) char *users = NULL;
+	int r;
+
+	r = kmod_host_scan_users(run->root, &k->host);
+	if (r == -ENOMEM)
+		return r;
+	users = users_describe(&k->host, s);
+	if (!users)
+		return -ENOMEM;
+	if (*users)
+		return reload_refused(run, s, users, a->options);
+	if (!k->backend || k->backend->ops != &kmod_backend_real)
+		return results_addf(
+			&run->results, VERDICT_SKIP, "module.reload", s->rule->name,
+			"reloaded with the wanted parameters", NULL,
+			"unused, but not reloaded under --root (not the running kernel); "
+			"would run: %s",
+			a->would);
+	return reload_real(k, run, a);
+}
+
+int kmod_run_apply(struct kmod_run *k, struct run *run)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < k->n_actions; i++) {
+		if (k->actions[i].kind == KMOD_ACT_LOAD)
+			r = apply_load(k, run, &k->actions[i]);
+		else if (k->actions[i].kind == KMOD_ACT_RELOAD)
+			r = apply_reload(k, run, &k->actions[i]);
+	}
+	return r;
+}
+
+/* ---- verify ------------------------------------------------------------ */
+
+static const char *expected_state(const struct kmod_rule *r)
+{
+	return r->require.on ? "live or builtin" : "any (Require=no)";
+}
+
+static int state_remedy(const struct kmod_seen *s, char **ret)
+{
+	const char *n = s->rule->name;
+
+	switch (s->state) {
+	case KS_NOT_LOADED:
+		if (s->deny_by)
+			return asprintf(
+				ret,
+				"remove the deny-list entry (%s), or set Require=no in [Module:%s]",
+				s->deny_by, n);
+		if (s->rule->load.on)
+			return asprintf(ret,
+					"hostprep apply (Load=yes loads it when [Host] Apply=yes)");
+		return asprintf(
+			ret, "set Load=yes in [Module:%s] and run hostprep apply, or modprobe %s",
+			n, n);
+	case KS_NOT_INSTALLED:
+		return asprintf(ret, "install the driver package that provides %s for this kernel",
+				n);
+	case KS_COMING:
+	case KS_GOING:
+		return asprintf(ret, "wait for the module to settle, then hostprep check");
+	case KS_UNKNOWN:
+		return asprintf(ret, "run hostprep as root");
+	default:
+		*ret = NULL;
+		return 0;
+	}
+}
+
+static int verify_state(struct run *run, const struct kmod_seen *s)
+{
+	_cleanup_(freep) char *actual = kmod_state_describe(s, run->host.osrelease);
+	_cleanup_(freep) char *remedy = NULL;
+	enum verdict v;
+
+	if (!actual || state_remedy(s, &remedy) < 0)
+		return -ENOMEM;
+	if (kmod_state_present(s->state))
+		v = VERDICT_PASS;
+	else if (!s->rule->require.on)
+		v = VERDICT_SKIP;
+	else
+		v = s->state == KS_UNKNOWN ? VERDICT_UNKNOWN : VERDICT_FAIL;
+	return results_add(&run->results, v, "module.state", s->rule->name, expected_state(s->rule),
+			   actual, v == VERDICT_FAIL || v == VERDICT_UNKNOWN ? remedy : NULL);
+}
+
+/* Path of the file below lib/modules/KVER (the part that says updates/, extra/, kernel/). */
+static const char *file_rel(const struct kmod_seen *s, const char *osrelease)
+{
+	const char *p = s->file.path, *at;
+
+	if (!p || !osrelease)
+		return p;
+	at = strstr(p, osrelease);
+	return at && at[strlen(osrelease)] == '/' ? at + strlen(osrelease) + 1 : p;
+}
+
+static bool running_is_file(const struct kmod_seen *s)
+{
+	return s->srcversion && s->file.srcversion && streq(s->srcversion, s->file.srcversion);
+}
+
+/* The origin of what runs (or would load), and the evidence for it. */
+static enum kmod_origin origin_decide(const struct kmod_seen *s, const char *rel, bool *out_of_tree)
+{
+	bool live = s->state == KS_LIVE || s->state == KS_COMING || s->state == KS_GOING;
+	bool file_ofed =
+		s->file_err == 0 &&
+		(kmod_list_has(s->file.depends, "mlx_compat") ||
+		 (streq(s->rule->name, "mlx_compat") && kmod_path_kind(rel) != KMOD_PATH_INBOX));
+
+	*out_of_tree = false;
+	if (s->state == KS_BUILTIN)
+		return KMOD_ORIGIN_INBOX;
+	if (live && !running_is_file(s)) {
+		/* Not the file on disk: judge the running module by what the kernel shows. */
+		if (s->ofed_dep)
+			return KMOD_ORIGIN_OFED;
+		*out_of_tree = strchr(s->taint, 'O') != NULL;
+		return *out_of_tree ? KMOD_ORIGIN_ANY : KMOD_ORIGIN_INBOX;
+	}
+	if (file_ofed || (live && s->ofed_dep))
+		return KMOD_ORIGIN_OFED;
+	*out_of_tree = s->file_err == 0 && kmod_path_kind(rel) != KMOD_PATH_INBOX;
+	return s->file_err == 0 && !*out_of_tree ? KMOD_ORIGIN_INBOX : KMOD_ORIGIN_ANY;
+}
+
+static int origin_evidence(const struct kmod_seen *s, const char *rel, char **ret)
+{
+	bool live = s->state == KS_LIVE || s->state == KS_COMING || s->state == KS_GOING;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+
+	if (!f)
+		return -ENOMEM;
+	if (s->state == KS_BUILTIN)
+		fprintf(f, "builtin");
+	else if (s->file_err == 0)
+		fprintf(f, "file %s, depends %s", rel, *s->file.depends ? s->file.depends : "none");
+	else
+		fprintf(f, "no file");
+	if (live)
+		fprintf(f, "; running: %s%s, mlx_compat user %s, taint %s",
+			running_is_file(s) ? "this file" : "another build (srcversion ",
+			running_is_file(s) ? "" : strempty(s->srcversion),
+			s->ofed_dep ? "yes" : "no", *s->taint ? s->taint : "none");
+	if (live && !running_is_file(s))
+		fputc(')', f);
+	if (s->version || s->file.version)
+		fprintf(f, "; version %s", s->version ? s->version : s->file.version);
+	fclose(f);
+	if (!out)
+		return -ENOMEM;
+	*ret = out;
+	return 0;
+}
+
+static int verify_origin(struct run *run, const struct kmod_seen *s)
+{
+	const char *rel = file_rel(s, run->host.osrelease);
+	_cleanup_(freep) char *ev = NULL, *remedy = NULL;
+	enum kmod_origin want = s->rule->origin, got;
+	bool oot;
+	int r;
+
+	if (want == KMOD_ORIGIN_ANY || (!kmod_state_present(s->state) && s->file_err < 0))
+		return 0;
+	got = origin_decide(s, strempty(rel), &oot);
+	r = origin_evidence(s, strempty(rel), &ev);
+	if (r < 0)
+		return r;
+	if (got == want)
+		return results_addf(&run->results, VERDICT_PASS, "module.origin", s->rule->name,
+				    kmod_origin_to_string(want), NULL, "%s (%s)",
+				    kmod_origin_to_string(got), ev);
+	if (asprintf(&remedy,
+		     want == KMOD_ORIGIN_OFED
+			     ? "install MLNX_OFED's %s (DKMS) and reload the stack or reboot; "
+			       "update the initramfs (update-initramfs -u) so that boot loads the "
+			       "same copy"
+			     : "remove the out-of-tree %s (e.g. the OFED/DKMS package), run "
+			       "depmod, then "
+			       "reload or reboot",
+		     s->rule->name) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "module.origin", s->rule->name,
+			    kmod_origin_to_string(want), remedy, "%s (%s)",
+			    got == KMOD_ORIGIN_ANY ? (oot ? "out-of-tree, not OFED" : "unknown")
+						   : kmod_origin_to_string(got),
+			    ev);
+}
+
+static int verify_version(struct run *run, const struct kmod_seen *s)
+{
+	const char *have = s->version ? s->version : s->file.version;
+	_cleanup_(freep) char *expected = NULL;
+
+	if (!s->rule->min_version || s->state == KS_NOT_INSTALLED)
+		return 0;
+	if (asprintf(&expected, ">= %s", s->rule->min_version) < 0)
+		return -ENOMEM;
+	if (!have)
+		return results_addf(
+			&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
+			"install MLNX_OFED (its mlx5_core carries the version)",
+			"no version field (%s)", s->version ? "running" : "not an OFED build?");
+	if (ofed_version_cmp(have, s->rule->min_version) >= 0)
+		return results_addf(&run->results, VERDICT_PASS, "module.version", s->rule->name,
+				    expected, NULL, "%s (%s)", have,
+				    s->version ? "running" : "file");
+	return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
+			    "install MLNX_OFED >= the minimum, then reload the stack or reboot",
+			    "%s (%s)", have, s->version ? "running" : "file");
+}
+
+static int stale_remedy(struct kmod_run *k, const struct kmod_seen *s, char **ret)
+{
+	_cleanup_(freep) char *users = users_describe(&k->host, s);
+
+	if (!users)
+		return -ENOMEM;
+	if (*users)
+		return asprintf(ret,
+				"reboot (%s is in use: %s); if it comes back stale, update the "
+				"initramfs (update-initramfs -u): it still carries the old copy",
+				s->rule->name, users);
+	return asprintf(ret,
+			"reload it: modprobe -r %s && modprobe %s (or reboot); update the "
+			"initramfs (update-initramfs -u) if boot loads the old copy",
+			s->rule->name, s->rule->name);
+}
+
+static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
+{
+	const char *rel = file_rel(s, run->host.osrelease);
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (s->state != KS_LIVE || !s->srcversion)
+		return 0;
+	if (s->file_err == 0 && !s->file.srcversion)
+		return 0; /* a file without srcversion cannot be compared */
+	if (s->file_err == 0 && running_is_file(s))
+		return results_addf(&run->results, VERDICT_PASS, "module.stale", s->rule->name,
+				    "the running module is the file on disk", NULL,
+				    "same srcversion %s as %s", s->srcversion, rel);
+	if (stale_remedy(k, s, &remedy) < 0)
+		return -ENOMEM;
+	if (s->file_err < 0)
+		return results_addf(&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
+				    "the running module is the file on disk", remedy,
+				    "running srcversion %s, but no file for it on disk now",
+				    s->srcversion);
+	return results_addf(&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
+			    "the running module is the file on disk", remedy,
+			    "a newer driver is installed but the old one is running: srcversion %s "
+			    "running, %s on disk (%s)",
+			    s->srcversion, s->file.srcversion, rel);
+}
+
+static int param_missing(struct run *run, const struct kmod_seen *s, const char *object,
+			 const char *expected)
+{
+	const char *n = s->rule->name, *key = object + strlen(n) + 1;
+	_cleanup_(freep) char *remedy = NULL;
+	bool erdma = streq(n, "erdma") && streq(key, "compat_mode");
+
+	if (asprintf(&remedy,
+		     erdma ? "install Alibaba Cloud's erdma driver (the out-of-tree package with "
+			     "compat_mode); the mainline erdma has no compat mode%s%s"
+			   : "install the %s driver that provides the %s parameter (this build "
+			     "ignores it)",
+		     erdma ? "" : n, erdma ? "" : key) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "module.param", object, expected, remedy,
+			    "%s has no parameter %s (modinfo of %s declares %s)", n, key,
+			    s->file_err == 0 ? "the file" : "the module",
+			    s->file_err == 0 && s->file.n_parms ? "others" : "none");
+}
+
+static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const struct kmod_seen *s,
+			      const struct kmod_param_want *w, char **ret)
+{
+	_cleanup_(freep) char *users = NULL;
+	int r;
+
+	if (s->rule->reload == KMOD_RELOAD_NEVER)
+		return asprintf(ret,
+				"set Reload=unused in [Module:%s] (hostprep apply reloads it when "
+				"unused), or by hand: modprobe -r %s && modprobe %s %s=%s",
+				s->rule->name, s->rule->name, s->rule->name, w->key, w->value);
+	r = kmod_host_scan_users(run->root, &k->host);
+	if (r == -ENOMEM)
+		return r;
+	users = users_describe(&k->host, s);
+	if (!users)
+		return -ENOMEM;
+	if (*users)
+		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", s->rule->name,
+				users);
+	return asprintf(ret, "hostprep apply (Reload=unused reloads %s with %s=%s)", s->rule->name,
+			w->key, w->value);
+}
+
+static int verify_param(struct kmod_run *k, struct run *run, const struct kmod_seen *s, size_t i)
+{
+	const struct kmod_param_want *w = &s->rule->params[i];
+	_cleanup_(freep) char *object = NULL, *expected = NULL, *remedy = NULL;
+	bool declared = param_declared(s, w->key);
+
+	if (asprintf(&object, "%s.%s", s->rule->name, w->key) < 0 ||
+	    asprintf(&expected, "%s", w->value) < 0)
+		return -ENOMEM;
+	if (!kmod_state_present(s->state))
+		return results_add(&run->results, VERDICT_SKIP, "module.param", object, expected,
+				   "module not loaded", NULL);
+	if (!s->param_have[i] && (!declared || s->state == KS_BUILTIN))
+		return param_missing(run, s, object, expected);
+	if (!s->param_have[i])
+		return results_addf(&run->results, VERDICT_UNKNOWN, "module.param", object,
+				    expected, "run as root; a parameter with mode 0 is not visible",
+				    "cannot read %s/parameters/%s: %s", s->rule->name, w->key,
+				    strerror(-s->param_err[i]));
+	if (param_ok(s, i))
+		return results_add(&run->results, VERDICT_PASS, "module.param", object, expected,
+				   s->param_have[i], NULL);
+	if (param_wrong_remedy(k, run, s, w, &remedy) < 0)
+		return -ENOMEM;
+	return results_add(&run->results, VERDICT_FAIL, "module.param", object, expected,
+			   s->param_have[i], remedy);
+}
+
+static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
+{
+	_cleanup_(freep) char *out = NULL;
+	size_t size = 0, n = 0;
+	bool missing = false;
+	FILE *f;
+
+	if (!kmod_state_present(s->state))
+		return results_add(&run->results, VERDICT_SKIP, "module.devices", s->rule->name,
+				   "RDMA devices with uverbs nodes, and rdma_cm",
+				   "module not loaded", NULL);
+	f = open_memstream(&out, &size);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->host.n_devs; i++) {
+		const struct kmod_rdma_dev *d = &k->host.devs[i];
+
+		if (!d->module || !streq(d->module, s->rule->name))
+			continue;
+		fprintf(f, "%s%s (%s%s)", n++ ? ", " : "", d->name,
+			d->uverbs ? d->uverbs : "no uverbs device",
+			d->uverbs && !d->node ? ", node missing" : "");
+		missing |= !d->uverbs || !d->node;
+	}
+	fprintf(f, "%s", n == 0 ? "no RDMA device" : "");
+	if (!k->host.rdma_cm_node)
+		fprintf(f, "; no rdma_cm node");
+	fclose(f);
+	if (!out)
+		return -ENOMEM;
+	if (n && !missing && k->host.rdma_cm_node)
+		return results_add(&run->results, VERDICT_PASS, "module.devices", s->rule->name,
+				   "RDMA devices with uverbs nodes, and rdma_cm", out, NULL);
+	return results_add(&run->results, VERDICT_FAIL, "module.devices", s->rule->name,
+			   "RDMA devices with uverbs nodes, and rdma_cm", out,
+			   n ? "load ib_uverbs and rdma_ucm (Load=yes), and check udev rules for "
+			       "/dev/infiniband"
+			     : "check the kernel log (journalctl -k) for the driver's probe error");
+}
+
+static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
+{
+	int r = verify_state(run, s);
+
+	if (r < 0 || (!kmod_state_present(s->state) && !s->rule->require.on))
+		return r;
+	r = verify_origin(run, s);
+	if (r >= 0)
+		r = verify_version(run, s);
+	if (r >= 0)
+		r = verify_stale(k, run, s);
+	for (size_t i = 0; r >= 0 && i < s->rule->n_params; i++)
+		r = verify_param(k, run, s, i);
+	if (r >= 0 && s->rule->devices.on)
+		r = verify_devices(k, run, s);
+	return r;
+}
+
+/* ---- GPUDirect --------------------------------------------------------- */
+
+static bool module_live(const struct kmod_host *h, const char *name)
+{
+	struct proc_module pm;
+
+	for (const char *p = h->proc_modules; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		_cleanup_(freep) char *line = strndup(p, len);
+		bool hit;
+
+		p += len + (p[len] == '\n');
+		if (!line || proc_module_parse(line, &pm) < 0)
+			continue;
+		hit = streq(pm.name, name) && pm.state == KMOD_STATE_LIVE;
+		proc_module_done(&pm);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+struct gpudirect_facts {
+	bool peermem_live;
+	char *nv_mem; /* memory_peers/nv_mem/version, NULL when absent */
+	bool kernel_ok;
+	int nvidia; /* 1 open kernel module, 0 proprietary, -1 no NVIDIA driver */
+};
+
+static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
+			  struct gpudirect_facts *g)
+{
+	_cleanup_(freep) char *nv =
+		sysroot_path(run->root, SYSROOT_SYS, "kernel/mm/memory_peers/nv_mem/version");
+	_cleanup_(freep) char *drv = sysroot_path(run->root, SYSROOT_PROC, "driver/nvidia/version");
+	_cleanup_(freep) char *text = NULL;
+
+	if (!nv || !drv)
+		return -ENOMEM;
+	*g = (struct gpudirect_facts){ .peermem_live = module_live(h, "nvidia_peermem"),
+				       .kernel_ok = kernel_at_least(run->host.osrelease, 5, 12),
+				       .nvidia = -1 };
+	if (read_one_line(nv, &g->nv_mem) == -ENOMEM)
+		return -ENOMEM;
+	if (read_full_file(drv, 4096, &text, NULL) >= 0)
+		g->nvidia = strstr(text, "Open Kernel Module") != NULL;
+	return 0;
+}
+
+static int verify_gpudirect(struct kmod_run *k, struct run *run)
+{
+	enum gpudirect_expect e = run->cfg->kmod->gpudirect;
+	struct gpudirect_facts g;
+	bool peermem, dmabuf, ok;
+	_cleanup_(freep) char *actual = NULL;
+	int r;
+
+	if (e == GPUDIRECT_ANY)
+		return 0;
+	r = gpudirect_scan(run, &k->host, &g);
+	if (r < 0)
+		return r;
+	peermem = g.peermem_live && g.nv_mem;
+	dmabuf = g.kernel_ok && g.nvidia == 1;
+	ok = e == GPUDIRECT_PEERMEM ? peermem : e == GPUDIRECT_DMABUF ? dmabuf : peermem || dmabuf;
+	r = asprintf(
+		&actual, "peermem: nvidia_peermem %s, nv_mem %s; dmabuf: kernel %s (%s 5.12), %s",
+		g.peermem_live ? "live" : "not loaded", g.nv_mem ? "registered" : "not registered",
+		strempty(run->host.osrelease), g.kernel_ok ? ">=" : "<",
+		g.nvidia == 1	? "NVIDIA open kernel module"
+		: g.nvidia == 0 ? "NVIDIA proprietary kernel module"
+				: "no NVIDIA driver");
+	free(g.nv_mem);
+	if (r < 0)
+		return -ENOMEM;
+	return results_add(
+		&run->results, ok ? VERDICT_PASS : VERDICT_FAIL, "gpudirect", "host",
+		gpudirect_expect_to_string(e), actual,
+		ok ? NULL
+		: e == GPUDIRECT_DMABUF
+			? "install NVIDIA's open kernel module (nvidia-open) on a kernel >= 5.12"
+			: "load nvidia_peermem (needs MLNX_OFED's peer-memory ib_core); see "
+			  "journalctl -k for 'Invalid argument'");
+}
+
+int kmod_run_verify(struct kmod_run *k, struct run *run)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < k->n_seen; i++)
+		r = verify_module(k, run, &k->seen[i]);
+	if (r >= 0)
+		r = verify_gpudirect(k, run);
+	return r;
+}

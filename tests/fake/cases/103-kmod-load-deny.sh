@@ -1,0 +1,40 @@
+# A missing module with Load=yes: apply names the exact insmod under --root; deny-listed by
+# modprobe.d (file:line) or by module_blacklist= on the kernel command line: reported,
+# no load planned.
+newroot erdma-absent
+useconf kmod-erdma
+hp apply
+expect_rc 1
+expect_grep out '^SKIP +module\.load +erdma .*would run: insmod /lib/modules/6\.1\.0-27-amd64/updates/erdma\.ko compat_mode=Y$'
+expect_grep out '^FAIL +module\.state +erdma +live or builtin +not loaded$'
+expect_tree_same
+
+newroot erdma-absent
+useconf kmod-erdma
+ref_private
+for d in "$R" "$REF"; do
+	printf '# site policy\n\nblacklist erdma\n' >"$d/etc/modprobe.d/no-erdma.conf"
+done
+hp apply
+expect_rc 1
+expect_grep out '^FAIL +module\.state +erdma +live or builtin +deny-listed \(by /etc/modprobe\.d/no-erdma\.conf:3\)$'
+expect_no_grep out 'module\.load'
+hp apply --dry-run
+expect_no_grep out 'load erdma'
+
+newroot erdma-absent
+useconf kmod-erdma
+ref_private
+for d in "$R" "$REF"; do
+	echo "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro module_blacklist=nouveau,erdma" >"$d/proc/cmdline"
+done
+hp check
+expect_grep out 'deny-listed \(by the kernel command line module_blacklist=\)'
+
+# not installed at all
+newroot erdma-absent
+useconf kmod-erdma
+rm "$R/lib/modules/6.1.0-27-amd64/updates/erdma.ko"
+hp check
+expect_rc 1
+expect_grep out '^FAIL +module\.state +erdma +live or builtin +not installed \(no file for erdma under /lib/modules/6\.1\.0-27-amd64\)$'
