@@ -286,3 +286,20 @@ prep_select_mainline_erdma() {
 	rm -f "/lib/modules/$k/updates/erdma.ko" "/lib/modules/$k/updates/erdma_holder.ko"
 	depmod "$k"
 }
+# modprobe_conf NAME: kmod's merged configuration lines about NAME
+# (options/blacklist/install/softdep), as `modprobe -c` prints them
+modprobe_conf() { modprobe -c 2>/dev/null | grep -E "^(options|blacklist|install|remove|softdep) $1( |\$)"; }
+# assert_file_removed_by PATH MESSAGE CMD...: PATH existed before CMD ran and not after
+assert_file_removed_by() {
+	local p=$1 msg=$2 before
+	shift 2
+	before=$(test -e "$p" && echo present || echo absent)
+	run_cmd "$@"
+	if [ "$before" = absent ]; then
+		fail "$msg: $p did not exist before '$*' (nothing to remove)"
+	elif [ -e "$p" ]; then
+		fail "$msg: $p still there after '$*' (exit $RC)"
+	else
+		ok "$msg ('$*' exit $RC)"
+	fi
+}

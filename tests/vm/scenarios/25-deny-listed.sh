@@ -22,7 +22,7 @@ guest_prep() {
 
 guest_check() {
 	local js
-	assert_match "$(modprobe -c 2>/dev/null)" '^blacklist erdma$' "modprobe -c: erdma blacklisted"
+	assert_match "$(modprobe_conf erdma)" '^blacklist erdma$' "modprobe -c: erdma blacklisted"
 	assert_booted_service
 	assert_lsmod erdma no
 	assert_lsmod mlx_compat no

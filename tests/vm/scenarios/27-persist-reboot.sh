@@ -37,7 +37,7 @@ guest_check() {
 guest_check_boot2() {
 	assert_eq "$(unit_prop hostprep.service LoadState)" masked "boot 2: hostprep.service masked"
 	assert_eq "$(unit_prop hostprep.service ExecMainStartTimestampMonotonic)" 0 "boot 2: hostprep.service did not run"
-	assert_match "$(modprobe -c 2>/dev/null)" '^options erdma compat_mode=Y$' "boot 2: modprobe -c has the persisted option"
+	assert_match "$(modprobe_conf erdma)" '^options erdma compat_mode=Y$' "boot 2: modprobe -c has the persisted option"
 	assert_mod_state erdma live
 	assert_mod_param erdma compat_mode Y "boot 2: compat_mode at boot, from modprobe.d"
 	assert_eq "$(kmsg_count 'vmtest erdma compat: loaded in compat mode')" 1 "boot 2 kernel log: loaded once, in compat mode"
@@ -46,8 +46,8 @@ guest_check_boot2() {
 	assert_hp "$OUT" module.param erdma.compat_mode pass "boot 2 check: module.param erdma.compat_mode"
 
 	# revert after the reboot: the record of the persisted file must survive it
-	assert_rc 0 "boot 2: hostprep revert" hostprep revert
-	assert_eq "$(test -e /etc/modprobe.d/hostprep.conf && echo present || echo absent)" absent \
-		"boot 2: revert removed /etc/modprobe.d/hostprep.conf"
-	assert_no_match "$(modprobe -c 2>/dev/null)" '^options erdma ' "boot 2: modprobe -c: no erdma options left"
+	assert_file_removed_by /etc/modprobe.d/hostprep.conf "boot 2: revert removed /etc/modprobe.d/hostprep.conf" \
+		hostprep revert
+	assert_eq "$RC" 0 "boot 2: hostprep revert: exit status"
+	assert_no_match "$(modprobe_conf erdma)" '^options erdma ' "boot 2: modprobe -c: no erdma options left"
 }

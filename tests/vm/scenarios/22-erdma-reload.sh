@@ -44,15 +44,15 @@ guest_check() {
 	# persisted: a hostprep-owned modprobe.d file, as kmod reads it
 	run_cmd cat /etc/modprobe.d/hostprep.conf
 	assert_match "$OUT" '^options erdma compat_mode=Y$' "/etc/modprobe.d/hostprep.conf has the option"
-	assert_match "$(modprobe -c 2>/dev/null)" '^options erdma compat_mode=Y$' "modprobe -c: kmod sees the option"
+	assert_match "$(modprobe_conf erdma)" '^options erdma compat_mode=Y$' "modprobe -c: kmod sees the option"
 
 	assert_rc 0 "hostprep check" hostprep check --json
 	assert_hp "$OUT" module.param erdma.compat_mode pass "check: module.param erdma.compat_mode"
 
-	assert_rc 0 "hostprep revert" hostprep revert
-	assert_eq "$(test -e /etc/modprobe.d/hostprep.conf && echo present || echo absent)" absent \
-		"revert removed /etc/modprobe.d/hostprep.conf"
-	assert_no_match "$(modprobe -c 2>/dev/null)" '^options erdma ' "modprobe -c: no erdma options left"
+	assert_file_removed_by /etc/modprobe.d/hostprep.conf "revert removed /etc/modprobe.d/hostprep.conf" \
+		hostprep revert
+	assert_eq "$RC" 0 "hostprep revert: exit status"
+	assert_no_match "$(modprobe_conf erdma)" '^options erdma ' "modprobe -c: no erdma options left"
 	# (what revert does to the running module is not specified: only shown)
 	note "kernel log after revert: $(dmesg | grep -o 'vmtest erdma.*' | tr '\n' ';')"
 }
