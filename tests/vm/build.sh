@@ -181,14 +181,21 @@ build_modules() {
 	done
 	# The headers' Makefile includes the -common tree by its installed path.
 	sed -i "s#^include /usr/src/#include $WORK/headers/usr/src/#" "$KHDR/Makefile"
-	# variant  objects                  variant.h defines
+	# variant  objects  variant.h defines. The holder links against the
+	# compat build's symbols, so that one comes first; the rest in parallel
+	# (each build is mostly kbuild's own start-up).
 	mod_variant erdma-compat "erdma.o" \
 		'#define ERDMA_VARIANT "compat"' '#define ERDMA_COMPAT_PARAM 1' '#define ERDMA_VERSION "1.4.0-vmtest"'
-	mod_variant erdma-mainline "erdma.o" '#define ERDMA_VARIANT "mainline"'
+	local pids=()
+	mod_variant erdma-mainline "erdma.o" '#define ERDMA_VARIANT "mainline"' &
+	pids+=($!)
 	mod_variant erdma-rebuilt "erdma.o" \
-		'#define ERDMA_VARIANT "rebuilt"' '#define ERDMA_COMPAT_PARAM 1' '#define ERDMA_VERSION "1.4.1-vmtest"'
-	MOD_EXTRA_SYMBOLS=$WORK/mod/erdma-compat/Module.symvers mod_variant holder "erdma_holder.o"
-	mod_variant ofed "mlx_compat.o mlx5_ofed.o"
+		'#define ERDMA_VARIANT "rebuilt"' '#define ERDMA_COMPAT_PARAM 1' '#define ERDMA_VERSION "1.4.1-vmtest"' &
+	pids+=($!)
+	MOD_EXTRA_SYMBOLS=$WORK/mod/erdma-compat/Module.symvers \
+		mod_variant others "erdma_holder.o mlx_compat.o mlx5_ofed.o" &
+	pids+=($!)
+	for p in "${pids[@]}"; do wait "$p" || die "building the test modules failed"; done
 }
 # mod_variant NAME "OBJS" [variant.h lines...]
 mod_variant() {
@@ -205,14 +212,14 @@ mod_variant() {
 install_modules() {
 	local m=$1/lib/modules/$KVER
 	install -D -m 644 "$WORK/mod/erdma-compat/erdma.ko" "$m/updates/erdma.ko"
-	install -D -m 644 "$WORK/mod/holder/erdma_holder.ko" "$m/updates/erdma_holder.ko"
+	install -D -m 644 "$WORK/mod/others/erdma_holder.ko" "$m/updates/erdma_holder.ko"
 	# mainline erdma where the kernel's own tree would have it (kernel/ loses
 	# to updates/ in depmod's default search order; a scenario that wants it
 	# removes updates/erdma.ko and runs depmod: vm_select_mainline_erdma)
 	install -D -m 644 "$WORK/mod/erdma-mainline/erdma.ko" \
 		"$m/kernel/drivers/infiniband/hw/erdma/erdma.ko"
-	install -D -m 644 "$WORK/mod/ofed/mlx_compat.ko" "$m/updates/dkms/mlx_compat.ko"
-	install -D -m 644 "$WORK/mod/ofed/mlx5_ofed.ko" "$m/updates/dkms/mlx5_ofed.ko"
+	install -D -m 644 "$WORK/mod/others/mlx_compat.ko" "$m/updates/dkms/mlx_compat.ko"
+	install -D -m 644 "$WORK/mod/others/mlx5_ofed.ko" "$m/updates/dkms/mlx5_ofed.ko"
 	# not in the module tree: the stale-driver scenario copies it over
 	# updates/erdma.ko while the compat build is loaded (a package upgrade)
 	install -D -m 644 "$WORK/mod/erdma-rebuilt/erdma.ko" "$1/usr/lib/vmtest/erdma-rebuilt.ko"

@@ -257,7 +257,13 @@ assert_hp() {
 }
 # assert_hp_text JSON CHECK OBJECT FIELD ERE MESSAGE: a field of one result matches
 assert_hp_text() {
-	assert_match "$(json_result "$1" "$2" "$3" "$4")" "$5" "$6"
+	local v
+	v=$(json_result "$1" "$2" "$3" "$4")
+	if [ "$v" = "<none>" ] || [ "$v" = null ]; then
+		fail "$6: no $4 in a $2 $3 result"
+	else
+		assert_match "$v" "$5" "$6"
+	fi
 }
 # assert_hp_not_pass JSON CHECK OBJECT MESSAGE: present and not pass/skip
 assert_hp_not_pass() {

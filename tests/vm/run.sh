@@ -49,7 +49,8 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run
 T0=$(date +%s)
 BASE=$("$HERE/build.sh") || die "building the base image failed"
 [ -f "$BASE/rootfs.ext4" ] || die "no base image in '$BASE'"
-echo "base image: $BASE ($(( $(date +%s) - T0 )) s)"
+TBASE=$(( $(date +%s) - T0 ))
+echo "base image: $BASE ($TBASE s)"
 
 # --- hostprep, installed the way the package installs it ---
 # fresh output for the scenarios of this run (others' logs stay)
@@ -205,6 +206,6 @@ for s in "${SEL[@]}"; do
 		echo "----"
 	fi
 done
-echo "total $(( $(date +%s) - T0 )) s"
+echo "vm: total $(( $(date +%s) - T0 )) s (base image $TBASE s, ${#SEL[@]} scenarios)"
 echo "vm: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
