@@ -208,6 +208,7 @@ iommu_expect_check() {
 #   /usr/lib/vmtest/erdma-rebuilt.ko  compat build, version 1.4.1-vmtest (other srcversion)
 # Each erdma logs "vmtest erdma VARIANT: loaded in MODE mode" / "...: unloaded".
 # ---------------------------------------------------------------------------
+# shellcheck disable=SC2034 # used by scenario files
 KVER_GUEST=$(uname -r 2>/dev/null)
 
 # mod_state NAME: live|coming|going (initstate), builtin (a /sys/module dir
