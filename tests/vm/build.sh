@@ -7,8 +7,9 @@
 #   tests/vm/build.sh            build if needed, print .cache/base-HASH
 #   VMTEST_CACHE=DIR             cache location (default tests/vm/.cache)
 #
-# Cache key: this script, the guest/ files baked into the image, the package
-# list, and the kernel package name + version. Nothing touches the host's
+# Cache key: this script, the guest/ files baked into the image, the test
+# modules' sources (modules/), the package list, and the kernel package name +
+# version. Nothing touches the host's
 # /boot or /lib/modules; the kernel is unpacked with dpkg-deb -x.
 set -euo pipefail
 
@@ -33,7 +34,7 @@ log() { echo "build.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (chroot, mke2fs -d with root-owned files)"
-for p in mmdebstrap dpkg-deb depmod modprobe mke2fs cpio apt-get apt-cache; do
+for p in mmdebstrap dpkg-deb depmod modprobe mke2fs cpio apt-get apt-cache make gcc-12; do
 	command -v "$p" >/dev/null 2>&1 || [ -x "/usr/sbin/$p" ] || [ -x "/sbin/$p" ] ||
 		die "$p missing: run tests/vm/deps.sh"
 done
@@ -104,6 +105,7 @@ KPKGVER=$(apt-cache policy "$KPKG" | awk '/Candidate:/ { print $2 }')
 # --- cache key ---
 KEY=$( {
 	cat "$HERE/build.sh" "$HERE/guest/init" "$HERE/guest/vmtest-runner.service"
+	(cd "$HERE/modules" && for f in $(ls | sort); do echo "== $f"; cat "$f"; done)
 	printf '%s\n' "${PACKAGES[@]}" "${PRUNE_MODULES[@]}" "$MIRRORS" "$KPKG" "$KPKGVER"
 } | sha256sum | cut -c1-16)
 BASE=$CACHE/base-$KEY
@@ -161,6 +163,70 @@ depmod -b "$KROOT" "$KVER"
 cp "$WORK/kernel/boot/vmlinuz-$KVER" "$BASE/vmlinuz"
 log "kernel $KVER unpacked ($(( $(date +%s) - T0 )) s)"
 
+# 1b. out-of-tree test modules (modules/), built against Debian's headers for
+# this kernel with the compiler Debian built it with (gcc-12). Each variant
+# gets its own build directory: erdma's variant.h sits next to erdma.c, so the
+# kernel's srcversion (an MD4 over the module's own sources) differs between
+# the compat build and the "rebuilt" one.
+KHDR=$WORK/headers/usr/src/linux-headers-$KVER
+build_modules() {
+	local kbuild=linux-kbuild-$(cut -d. -f1,2 <<<"$KVER") deb
+	(
+		cd "$WORK"
+		apt-get -q -o APT::Sandbox::User=root download "linux-headers-$KVER" \
+			"linux-headers-${KVER%-*}-common" "$kbuild" >&2
+	) || die "cannot download the headers for $KVER"
+	for deb in "$WORK"/linux-headers-*.deb "$WORK"/linux-kbuild-*.deb; do
+		dpkg-deb -x "$deb" "$WORK/headers"
+	done
+	# The headers' Makefile includes the -common tree by its installed path.
+	sed -i "s#^include /usr/src/#include $WORK/headers/usr/src/#" "$KHDR/Makefile"
+	# variant  objects  variant.h defines. The holder links against the
+	# compat build's symbols, so that one comes first; the rest in parallel
+	# (each build is mostly kbuild's own start-up).
+	mod_variant erdma-compat "erdma.o" \
+		'#define ERDMA_VARIANT "compat"' '#define ERDMA_COMPAT_PARAM 1' '#define ERDMA_VERSION "1.4.0-vmtest"'
+	local pids=()
+	mod_variant erdma-mainline "erdma.o" '#define ERDMA_VARIANT "mainline"' &
+	pids+=($!)
+	mod_variant erdma-rebuilt "erdma.o" \
+		'#define ERDMA_VARIANT "rebuilt"' '#define ERDMA_COMPAT_PARAM 1' '#define ERDMA_VERSION "1.4.1-vmtest"' &
+	pids+=($!)
+	MOD_EXTRA_SYMBOLS=$WORK/mod/erdma-compat/Module.symvers \
+		mod_variant others "erdma_holder.o mlx_compat.o mlx5_ofed.o" &
+	pids+=($!)
+	for p in "${pids[@]}"; do wait "$p" || die "building the test modules failed"; done
+}
+# mod_variant NAME "OBJS" [variant.h lines...]
+mod_variant() {
+	local name=$1 objs=$2 d=$WORK/mod/$1
+	shift 2
+	mkdir -p "$d"
+	cp "$HERE"/modules/* "$d/"
+	printf '%s\n' "/* written by tests/vm/build.sh: the $name build */" "$@" >"$d/variant.h"
+	make -s -C "$KHDR" M="$d" VMTEST_OBJS="$objs" CC=gcc-12 \
+		${MOD_EXTRA_SYMBOLS:+KBUILD_EXTRA_SYMBOLS=$MOD_EXTRA_SYMBOLS} modules >"$d/build.log" 2>&1 ||
+		{ cat "$d/build.log" >&2; die "building test modules '$name' failed"; }
+}
+# install_modules ROOT: into the guest's module tree (depmod runs afterwards)
+install_modules() {
+	local m=$1/lib/modules/$KVER
+	install -D -m 644 "$WORK/mod/erdma-compat/erdma.ko" "$m/updates/erdma.ko"
+	install -D -m 644 "$WORK/mod/others/erdma_holder.ko" "$m/updates/erdma_holder.ko"
+	# mainline erdma where the kernel's own tree would have it (kernel/ loses
+	# to updates/ in depmod's default search order; a scenario that wants it
+	# removes updates/erdma.ko and runs depmod: vm_select_mainline_erdma)
+	install -D -m 644 "$WORK/mod/erdma-mainline/erdma.ko" \
+		"$m/kernel/drivers/infiniband/hw/erdma/erdma.ko"
+	install -D -m 644 "$WORK/mod/others/mlx_compat.ko" "$m/updates/dkms/mlx_compat.ko"
+	install -D -m 644 "$WORK/mod/others/mlx5_ofed.ko" "$m/updates/dkms/mlx5_ofed.ko"
+	# not in the module tree: the stale-driver scenario copies it over
+	# updates/erdma.ko while the compat build is loaded (a package upgrade)
+	install -D -m 644 "$WORK/mod/erdma-rebuilt/erdma.ko" "$1/usr/lib/vmtest/erdma-rebuilt.ko"
+}
+build_modules
+log "test modules built ($(( $(date +%s) - T0 )) s)"
+
 # 2. initramfs: static busybox + the modules needed to reach / and the 9p share
 IRD=$WORK/initramfs
 mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,share,lib/modules}
@@ -200,6 +266,7 @@ log "rootfs bootstrapped ($(( $(date +%s) - T0 )) s)"
 
 mkdir -p "$ROOT/lib/modules"
 cp -a "$KMOD" "$ROOT/lib/modules/"
+install_modules "$ROOT"
 chroot "$ROOT" depmod "$KVER"
 echo "$KVER" >"$BASE/kver"
 

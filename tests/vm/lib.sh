@@ -196,3 +196,117 @@ iommu_expect_check() {
 		assert_ne "$(json_result "$js" iommu.mode host remedy)" "<none>" "check: a failing result has a remedy"
 	fi
 }
+
+# ---------------------------------------------------------------------------
+# Kernel modules (issue 7). Oracles: the kernel's /sys/module and kmod's own
+# tools (lsmod, modinfo, modprobe), never hostprep's words. The test modules
+# are built by build.sh from tests/vm/modules/ and installed in the image:
+#   updates/erdma.ko          Alibaba-like: compat_mode (bool, 0444), version 1.4.0-vmtest
+#   kernel/drivers/infiniband/hw/erdma/erdma.ko   mainline-like: no parameters
+#   updates/erdma_holder.ko   uses an erdma symbol: erdma refcnt 1, holders/erdma_holder
+#   updates/dkms/mlx_compat.ko, updates/dkms/mlx5_ofed.ko (depends on mlx_compat), 24.10-1.1.4
+#   /usr/lib/vmtest/erdma-rebuilt.ko  compat build, version 1.4.1-vmtest (other srcversion)
+# Each erdma logs "vmtest erdma VARIANT: loaded in MODE mode" / "...: unloaded".
+# ---------------------------------------------------------------------------
+# shellcheck disable=SC2034 # used by scenario files
+KVER_GUEST=$(uname -r 2>/dev/null)
+
+# mod_state NAME: live|coming|going (initstate), builtin (a /sys/module dir
+# without initstate), or "not loaded"
+mod_state() {
+	if [ -r "/sys/module/$1/initstate" ]; then
+		cat "/sys/module/$1/initstate"
+	elif [ -d "/sys/module/$1" ] && [ ! -e "/sys/module/$1/refcnt" ]; then
+		echo builtin
+	else
+		echo "not loaded"
+	fi
+}
+# mod_param NAME KEY: the kernel's value, or <none> when there is no such parameter
+mod_param() { cat "/sys/module/$1/parameters/$2" 2>/dev/null || echo "<none>"; }
+mod_refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo "<none>"; }
+# mod_holders NAME: holder modules, space-separated, sorted
+mod_holders() { ls "/sys/module/$1/holders" 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//'; }
+# lsmod_line NAME: lsmod's line for NAME ("" when not loaded); lsmod reads /proc/modules
+lsmod_line() { lsmod | awk -v m="$1" '$1 == m'; }
+# modinfo_field NAME FIELD: what kmod resolves NAME to on disk now
+modinfo_field() { modinfo -F "$2" "$1" 2>/dev/null; }
+# kmsg_count ERE: kernel log lines of this boot matching ERE
+kmsg_count() { dmesg 2>/dev/null | grep -Ec -- "$1"; }
+
+assert_mod_state() { assert_eq "$(mod_state "$1")" "$2" "${3:-/sys/module/$1/initstate}"; }
+assert_mod_param() { assert_eq "$(mod_param "$1" "$2")" "$3" "${4:-/sys/module/$1/parameters/$2}"; }
+# assert_lsmod NAME yes|no [MESSAGE]
+assert_lsmod() {
+	local l
+	l=$(lsmod_line "$1")
+	if [ "$2" = yes ]; then
+		if [ -n "$l" ]; then ok "${3:-lsmod lists $1} ($l)"; else fail "${3:-lsmod lists $1}: not listed"; fi
+	else
+		if [ -z "$l" ]; then ok "${3:-lsmod does not list $1}"; else fail "${3:-lsmod does not list $1}: $l"; fi
+	fi
+}
+
+# hp_module_results JSON: the module/gpudirect results, one line each (for the log)
+hp_module_results() {
+	jq -r '.results[] | select(.check | test("^module|^gpudirect")) |
+		"  \(.verdict) \(.check) \(.object): \(.actual // "") | \(.remedy // "")"' <<<"$1"
+}
+# assert_hp JSON CHECK OBJECT VERDICT [MESSAGE]
+assert_hp() {
+	assert_eq "$(hp_verdict "$1" "$2" "$3")" "$4" "${5:-hostprep: $2 $3 verdict}"
+}
+# assert_hp_text JSON CHECK OBJECT FIELD ERE MESSAGE: a field of one result matches
+assert_hp_text() {
+	local v
+	v=$(json_result "$1" "$2" "$3" "$4")
+	if [ "$v" = "<none>" ] || [ "$v" = null ]; then
+		fail "$6: no $4 in a $2 $3 result"
+	else
+		assert_match "$v" "$5" "$6"
+	fi
+}
+# assert_hp_not_pass JSON CHECK OBJECT MESSAGE: present and not pass/skip
+assert_hp_not_pass() {
+	local v
+	v=$(hp_verdict "$1" "$2" "$3")
+	case $v in
+	fail | unknown) ok "$4 ($v)" ;;
+	*) fail "$4: verdict '$v', expected fail (or unknown)" ;;
+	esac
+}
+
+# Guest prep side (guest_prep runs chrooted before systemd; no /proc):
+# prep_file PATH LINE...: write a file of the root filesystem
+prep_file() {
+	local p=$1; shift
+	mkdir -p "$(dirname "$p")"
+	printf '%s\n' "$@" >"$p"
+}
+# prep_kver: the one kernel installed in the image
+prep_kver() { ls /lib/modules | head -n1; }
+# prep_select_mainline_erdma: the kernel-tree (mainline-like) erdma becomes
+# the one modprobe resolves: remove Alibaba's from updates/, rerun depmod
+prep_select_mainline_erdma() {
+	local k
+	k=$(prep_kver)
+	rm -f "/lib/modules/$k/updates/erdma.ko" "/lib/modules/$k/updates/erdma_holder.ko"
+	depmod "$k"
+}
+# modprobe_conf NAME: kmod's merged configuration lines about NAME
+# (options/blacklist/install/softdep), as `modprobe -c` prints them
+modprobe_conf() { modprobe -c 2>/dev/null | grep -E "^(options|blacklist|install|remove|softdep) $1( |\$)"; }
+# assert_file_removed_by PATH MESSAGE CMD...: PATH existed before CMD ran and not after
+assert_file_removed_by() {
+	local p=$1 msg=$2 before
+	shift 2
+	before=$(test -e "$p" && echo present || echo absent)
+	run_cmd "$@"
+	if [ "$before" = absent ]; then
+		fail "$msg: $p did not exist before '$*' (nothing to remove)"
+	elif [ -e "$p" ]; then
+		fail "$msg: $p still there after '$*' (exit $RC)"
+	else
+		ok "$msg ('$*' exit $RC)"
+	fi
+}

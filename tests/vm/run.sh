@@ -9,7 +9,7 @@
 # Environment: VMTEST_TIMEOUT (seconds per boot, default 120),
 #   VMTEST_CACHE (base image cache, default tests/vm/.cache),
 #   VMTEST_OUT (per-scenario logs and shares, default tests/vm/out),
-#   VMTEST_BUDGET (seconds for the whole run, default 840: scenarios that
+#   VMTEST_BUDGET (seconds for the whole run, default 1500: scenarios that
 #     would start after it are reported as failed, not run),
 #   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
@@ -22,7 +22,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 OUTROOT=${VMTEST_OUT:-$HERE/out}
 DEFAULT_TIMEOUT=${VMTEST_TIMEOUT:-120}
-BUDGET=${VMTEST_BUDGET:-840}
+BUDGET=${VMTEST_BUDGET:-1500}
 export PATH=$PATH:/usr/sbin:/sbin
 
 die() { echo "tests/vm/run.sh: $*" >&2; echo "vm: 0 passed, 1 failed"; exit 1; }
@@ -49,7 +49,8 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run
 T0=$(date +%s)
 BASE=$("$HERE/build.sh") || die "building the base image failed"
 [ -f "$BASE/rootfs.ext4" ] || die "no base image in '$BASE'"
-echo "base image: $BASE ($(( $(date +%s) - T0 )) s)"
+TBASE=$(( $(date +%s) - T0 ))
+echo "base image: $BASE ($TBASE s)"
 
 # --- hostprep, installed the way the package installs it ---
 # fresh output for the scenarios of this run (others' logs stay)
@@ -99,6 +100,7 @@ run_scenario() {
 	# scenario defaults, then the file (in a subshell, to keep scenarios apart)
 	(
 		QEMU_DEVICES='' QEMU_MACHINE='' KERNEL_ARGS='' HOSTPREP_CONF='' NEEDS_HOSTPREP=1
+		REBOOTS=0
 		HOSTPREP_CONF_PATH=/etc/hostprep/hostprep.conf
 		TIMEOUT=$DEFAULT_TIMEOUT
 		. "$HERE/lib.sh"
@@ -122,6 +124,17 @@ run_scenario() {
 		cp "$HERE/lib.sh" "$share/lib.sh"
 		cp "$HERE/scenarios/$file" "$share/scenario.sh"
 		cp "$HERE/guest/runner.sh" "$share/runner.sh"
+		# guest_prep: run by the initramfs before systemd (only if defined,
+		# so other scenarios pay no extra process)
+		declare -F guest_prep >/dev/null && cp "$HERE/guest/prep.sh" "$share/prep.sh"
+		# REBOOTS=N: N more boots of the same disk (a private copy instead of
+		# snapshot=on), each running guest_check_boot2.. after guest_check
+		local disk="file=$BASE/rootfs.ext4,if=none,id=root,format=raw,snapshot=on"
+		if [ "$REBOOTS" -gt 0 ]; then
+			trap 'rm -f "$dir/rootfs.ext4"' EXIT
+			cp --sparse=always --reflink=auto "$BASE/rootfs.ext4" "$dir/rootfs.ext4" || exit 1
+			disk="file=$dir/rootfs.ext4,if=none,id=root,format=raw"
+		fi
 		cp "$OUTROOT/host-env.sh" "$share/host-env.sh"
 		machine=q35${QEMU_MACHINE:+,$QEMU_MACHINE}
 		cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G -machine "$machine"
@@ -130,27 +143,37 @@ run_scenario() {
 			-append "console=ttyS0 panic=-1 loglevel=4 systemd.show_status=auto $KERNEL_ARGS"
 			-serial "file:$dir/console.log"
 			$QEMU_DEVICES # (word list by design)
-			-drive "file=$BASE/rootfs.ext4,if=none,id=root,format=raw,snapshot=on"
+			-drive "$disk"
 			-device virtio-blk-pci,drive=root,addr=0x10
 			-fsdev "local,id=vmtest,path=$share,security_model=none"
 			-device virtio-9p-pci,fsdev=vmtest,mount_tag=vmtest,addr=0x11)
 		printf '%q ' "${cmd[@]}" >"$dir/qemu-cmdline"
-		timeout -k 5 "$TIMEOUT" "${cmd[@]}" >"$dir/qemu.log" 2>&1
-		qrc=$?
-		if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
-			echo "guest killed after ${TIMEOUT} s (hung or too slow)" >"$dir/reason"
-			exit 1
-		fi
-		if [ ! -f "$share/rc" ]; then
-			echo "no result from the guest (qemu exit $qrc)" >"$dir/reason"
-			exit 1
-		fi
-		grc=$(cat "$share/rc")
-		if [ "$grc" != 0 ]; then
-			echo "guest check exited $grc" >"$dir/reason"
-			exit 1
-		fi
-		exit 0
+		local boot bad=0 qrc grc
+		for ((boot = 1; boot <= REBOOTS + 1; boot++)); do
+			echo "$boot" >"$share/boot"
+			rm -f "$share/rc" "$share/prep.log"
+			timeout -k 5 "$TIMEOUT" "${cmd[@]}" >"$dir/qemu.log" 2>&1
+			qrc=$?
+			if [ "$REBOOTS" -gt 0 ]; then
+				for f in "$share/journal.txt" "$dir/console.log" "$share/prep.log"; do
+					[ -f "$f" ] && cp "$f" "${f%.*}.boot$boot.${f##*.}"
+				done
+			fi
+			if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+				echo "boot $boot: guest killed after ${TIMEOUT} s (hung or too slow)" >"$dir/reason"
+				exit 1
+			fi
+			if [ ! -f "$share/rc" ]; then
+				echo "boot $boot: no result from the guest (qemu exit $qrc)" >"$dir/reason"
+				exit 1
+			fi
+			grc=$(cat "$share/rc")
+			if [ "$grc" != 0 ]; then
+				echo "boot $boot: guest check exited $grc" >>"$dir/reason"
+				bad=1
+			fi
+		done
+		exit $bad
 	)
 }
 
@@ -183,6 +206,6 @@ for s in "${SEL[@]}"; do
 		echo "----"
 	fi
 done
-echo "total $(( $(date +%s) - T0 )) s"
+echo "vm: total $(( $(date +%s) - T0 )) s (base image $TBASE s, ${#SEL[@]} scenarios)"
 echo "vm: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

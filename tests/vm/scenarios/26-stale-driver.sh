@@ -1,0 +1,41 @@
+# A newer erdma is installed on disk (a package upgrade) while the old build
+# runs: module.stale must fail "a newer driver is installed but the old one is
+# running", with a remedy. erdma comes up at boot in compat mode from
+# modules-load.d + modprobe.d; hostprep only checks.
+# Oracles: /sys/module/erdma/srcversion vs `modinfo -F srcversion erdma`.
+HOSTPREP_CONF='# only the rules below: switch off the vendor rule (/usr/lib/hostprep/hostprep.conf)
+[ACS:gpu-paths]
+Enabled=no
+
+[Module:erdma]
+Parameter=compat_mode=Y'
+
+guest_prep() {
+	prep_file /etc/modules-load.d/erdma.conf erdma
+	prep_file /etc/modprobe.d/erdma.conf 'options erdma compat_mode=Y'
+}
+
+guest_check() {
+	local js loaded
+	assert_booted_service
+	assert_mod_param erdma compat_mode Y
+	loaded=$(cat /sys/module/erdma/srcversion)
+	assert_eq "$(modinfo_field erdma srcversion)" "$loaded" "oracle: disk and kernel agree before the upgrade"
+	assert_rc 0 "hostprep check (not stale yet)" hostprep check --json
+	assert_hp "$OUT" module.stale erdma pass "check: module.stale erdma before the upgrade"
+
+	# the upgrade: a rebuilt erdma replaces the file modprobe resolves
+	cp /usr/lib/vmtest/erdma-rebuilt.ko "/lib/modules/$KVER_GUEST/updates/erdma.ko"
+	assert_ne "$(modinfo_field erdma srcversion)" "$loaded" "oracle: modinfo's srcversion differs from /sys/module/erdma/srcversion"
+	assert_eq "$(modinfo_field erdma version)" 1.4.1-vmtest "oracle: on disk 1.4.1-vmtest"
+	assert_eq "$(cat /sys/module/erdma/version)" 1.4.0-vmtest "oracle: running 1.4.0-vmtest"
+
+	assert_rc 1 "hostprep check (stale)" hostprep check --json
+	js=$OUT
+	hp_module_results "$js"
+	assert_hp "$js" module.stale erdma fail
+	assert_hp_text "$js" module.stale erdma actual 'newer driver is installed but the old one is running' \
+		"module.stale says a newer driver is installed"
+	assert_hp_text "$js" module.stale erdma remedy 'reload|modprobe -r|rmmod|reboot' "module.stale remedy names the reload"
+	assert_hp "$js" module.param erdma.compat_mode pass "check: the running module's parameter is still right"
+}
