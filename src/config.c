@@ -724,12 +724,12 @@ static void check_rules(struct loader *l)
 
 /* ---- effective lines, for config_dump ---------------------------------- */
 
-static int add_line(struct config *c, const char *section, const char *key, const char *value,
-		    const struct origin *at)
+static int add_line_full(struct config *c, const char *section, const char *key, const char *value,
+			 const struct origin *at, bool list)
 {
 	struct config_line *line = &c->lines[c->n_lines];
 
-	*line = (struct config_line){ .at = *at };
+	*line = (struct config_line){ .at = *at, .list = list };
 	line->section = strdup(section);
 	line->key = strdup(key);
 	line->value = strdup(value);
@@ -739,11 +739,17 @@ static int add_line(struct config *c, const char *section, const char *key, cons
 	return 0;
 }
 
+static int add_line(struct config *c, const char *section, const char *key, const char *value,
+		    const struct origin *at)
+{
+	return add_line_full(c, section, key, value, at, false);
+}
+
 static int add_list_lines(struct config *c, const char *section, const char *key,
 			  const struct selector_entry *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		int r = add_line(c, section, key, list[i].text, &list[i].at);
+		int r = add_line_full(c, section, key, list[i].text, &list[i].at, true);
 
 		if (r < 0)
 			return r;
@@ -772,9 +778,9 @@ static int add_rule_lines(struct loader *l, size_t i)
 }
 
 static int add_kmod_line(void *c, const char *section, const char *key, const char *value,
-			 const struct origin *at)
+			 const struct origin *at, bool list)
 {
-	return add_line(c, section, key, value, at);
+	return add_line_full(c, section, key, value, at, list);
 }
 
 static int build_lines(struct loader *l)
@@ -814,12 +820,12 @@ static int dump_origin(const struct config *c, const struct origin *at, FILE *f)
 	return fprintf(f, "# %s:%u\n", file, at->line) < 0 ? -EIO : 0;
 }
 
-/* Is line i the first of its list (Select=/Exclude=) within its section? */
+/* Is line i the first of its list (Select=, Exclude=, Parameter=...) within its section? */
 static bool starts_list(const struct config *c, size_t i)
 {
 	const struct config_line *line = &c->lines[i];
 
-	if (!streq(line->key, "Select") && !streq(line->key, "Exclude"))
+	if (!line->list)
 		return false;
 	return i == 0 || !streq(c->lines[i - 1].key, line->key) ||
 	       !streq(c->lines[i - 1].section, line->section);

@@ -82,6 +82,7 @@ struct config_line {
 	char *key;
 	char *value;
 	struct origin at;
+	bool list; /* a list key: values accumulate, an empty assignment resets */
 };
 
 struct kmod_config; /* src/kmod/kmod-config.h */

@@ -408,26 +408,27 @@ static int rule_lines(const struct kmod_rule *r, kmod_config_line_fn fn, void *u
 	int ret;
 
 	snprintf(section, sizeof(section), MODULE_PREFIX "%s", r->name);
-	ret = fn(ud, section, "Enabled", yesno(&r->enabled), &r->enabled.at);
+	ret = fn(ud, section, "Enabled", yesno(&r->enabled), &r->enabled.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Require", yesno(&r->require), &r->require.at);
+		ret = fn(ud, section, "Require", yesno(&r->require), &r->require.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Load", yesno(&r->load), &r->load.at);
+		ret = fn(ud, section, "Load", yesno(&r->load), &r->load.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Reload", reload_names[r->reload], &r->reload_at);
+		ret = fn(ud, section, "Reload", reload_names[r->reload], &r->reload_at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Persist", yesno(&r->persist), &r->persist.at);
+		ret = fn(ud, section, "Persist", yesno(&r->persist), &r->persist.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Origin", origin_names[r->origin], &r->origin_at);
+		ret = fn(ud, section, "Origin", origin_names[r->origin], &r->origin_at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "MinVersion", strempty(r->min_version), &r->min_version_at);
+		ret = fn(ud, section, "MinVersion", strempty(r->min_version), &r->min_version_at,
+			 false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Devices", yesno(&r->devices), &r->devices.at);
+		ret = fn(ud, section, "Devices", yesno(&r->devices), &r->devices.at, false);
 	for (size_t i = 0; ret >= 0 && i < r->n_params; i++) {
 		free(pv);
 		if (asprintf(&pv, "%s=%s", r->params[i].key, r->params[i].value) < 0)
 			return -ENOMEM;
-		ret = fn(ud, section, "Parameter", pv, &r->params[i].at);
+		ret = fn(ud, section, "Parameter", pv, &r->params[i].at, true);
 	}
 	return ret;
 }
@@ -444,7 +445,7 @@ int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void
 			return r;
 	}
 	return fn(userdata, "GPUDirect", "Expect", gpudirect_names[kc->gpudirect],
-		  &kc->gpudirect_at);
+		  &kc->gpudirect_at, false);
 }
 
 char *kmod_rule_params_string(const struct kmod_rule *rule)

@@ -90,8 +90,9 @@ int kmod_config_assign(struct kmod_config *kc, const char *key, const char *valu
 int kmod_config_finish(const struct kmod_config *kc);
 void kmod_config_free(struct kmod_config *kc);
 
+/* list: a list key (values accumulate, an empty assignment resets), for config_dump. */
 typedef int (*kmod_config_line_fn)(void *userdata, const char *section, const char *key,
-				   const char *value, const struct origin *at);
+				   const char *value, const struct origin *at, bool list);
 size_t kmod_config_n_lines(const struct kmod_config *kc);
 int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void *userdata);
 

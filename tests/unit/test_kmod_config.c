@@ -154,9 +154,12 @@ static void test_dump_lines(void **state)
 	f = open_memstream(&out, &size);
 	assert_int_equal(config_dump(&c, f), 0);
 	fclose(f);
-	assert_non_null(strstr(out, "[Module:erdma]\nEnabled=yes  # default\n"));
-	assert_non_null(strstr(out, "Parameter=compat_mode=Y  # "));
-	assert_non_null(strstr(out, "[GPUDirect]\nExpect=peermem  # "));
+	/* Each origin on its own comment line; a list starts with its reset (valid input). */
+	assert_non_null(strstr(out, "[Module:erdma]\n# default\nEnabled=yes\n"));
+	assert_non_null(strstr(out, "\nParameter=\n# "));
+	assert_non_null(strstr(out, ":2\nParameter=compat_mode=Y\n"));
+	assert_non_null(strstr(out, "[GPUDirect]\n# "));
+	assert_non_null(strstr(out, ":4\nExpect=peermem\n"));
 	free(out);
 	config_done(&c);
 }
