@@ -170,13 +170,41 @@ static int verify_idle(const struct plan *p, struct results *rs)
 	return 0;
 }
 
+/*
+ * Nobody declared this expectation: only the vendor's rule selects the port and
+ * hostprep may not change it (Apply=no). Its result is advice, so a fresh install
+ * on a stock host neither fails its unit nor closes a gate on it.
+ */
+static int make_advisory(struct result *res)
+{
+	char *remedy = NULL;
+
+	if (res->verdict != VERDICT_FAIL && res->verdict != VERDICT_UNKNOWN)
+		return 0;
+	if (asprintf(&remedy,
+		     "%s%s(a warning only: no admin declared this vendor rule; declare it in "
+		     "/etc/hostprep/hostprep.conf.d/, or set Apply=yes, to make it count for "
+		     "readiness)",
+		     strempty(res->remedy), res->remedy ? " " : "") < 0)
+		return -ENOMEM;
+	free(res->remedy);
+	res->remedy = remedy;
+	res->verdict = VERDICT_WARN;
+	return 0;
+}
+
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
 	enum pci_limited_cause why = pci_limited_cause();
 	int r = verify_idle(p, rs);
 
-	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
-		r = verify_one(&p->targets[i], inv, apply_enabled, osrelease, why, rs);
+	for (size_t i = 0; i < p->n_targets && r >= 0; i++) {
+		const struct acs_target *t = &p->targets[i];
+
+		r = verify_one(t, inv, apply_enabled, osrelease, why, rs);
+		if (r >= 0 && !apply_enabled && !t->declared)
+			r = make_advisory(&rs->items[rs->n - 1]);
+	}
 	return r;
 }

@@ -715,11 +715,46 @@ static void check_rule_select(struct loader *l, size_t i)
 			   rule->name);
 }
 
-/* Checks that need every file merged first. */
-static void check_rules(struct loader *l)
+static bool origin_is_admin(const struct origin *at, const char *vendor)
 {
-	for (size_t i = 0; i < l->c->n_acs; i++)
+	return at->file && (!vendor || !strneq(at->file, vendor, strlen(vendor)));
+}
+
+static bool selectors_from_admin(const struct selector_entry *v, size_t n, const char *vendor)
+{
+	for (size_t i = 0; i < n; i++)
+		if (origin_is_admin(&v[i].at, vendor))
+			return true;
+	return false;
+}
+
+/* vendor: the vendor directory's prefix under the root, NULL when --config replaced the search. */
+static void mark_declared(struct loader *l, size_t i, const char *vendor)
+{
+	struct acs_rule *rule = &l->c->acs[i];
+
+	rule->declared = origin_is_admin(&rule->at, vendor) ||
+			 origin_is_admin(&rule->mask_at, vendor) ||
+			 origin_is_admin(&l->rules[i].enabled_at, vendor) ||
+			 selectors_from_admin(rule->select, rule->n_select, vendor) ||
+			 selectors_from_admin(rule->exclude, rule->n_exclude, vendor);
+}
+
+/* Checks that need every file merged first. */
+static int check_rules(struct loader *l, bool search)
+{
+	_cleanup_(freep) char *vendor = NULL;
+
+	if (search) {
+		vendor = sysroot_path(l->root, SYSROOT_USR_LIB, "hostprep/");
+		if (!vendor)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->c->n_acs; i++) {
 		check_rule_select(l, i);
+		mark_declared(l, i, vendor);
+	}
+	return 0;
 }
 
 /* ---- effective lines, for config_dump ---------------------------------- */
@@ -1351,10 +1386,10 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	r = config_start(c, root, !explicit_files);
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
-	if (r >= 0) {
-		check_rules(&l);
+	if (r >= 0)
+		r = check_rules(&l, !explicit_files);
+	if (r >= 0)
 		kmod_result(&l, kmod_config_finish(c->kmod));
-	}
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */

@@ -74,6 +74,13 @@ struct acs_rule {
 	size_t n_select;
 	struct selector_entry *exclude;
 	size_t n_exclude;
+	/*
+	 * The admin declared this rule: it, or one of its keys, comes from a file
+	 * outside the vendor directory /usr/lib/hostprep (or from --config). Only a
+	 * declared rule, or any rule once [Host] Apply=yes, can make a host "not
+	 * ready"; the vendor's rule alone is advice (warn).
+	 */
+	bool declared;
 };
 
 /* One effective assignment, for `hostprep config` (like systemd-analyze cat-config). */

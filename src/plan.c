@@ -100,6 +100,7 @@ static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 			t->first = r;
 		} else if (acs_mask_merge(&t->mask, &r->mask) < 0)
 			return conflict(t, r);
+		t->declared |= r->declared;
 		q = append_rule_name(t, r->name);
 		if (q < 0)
 			return q;

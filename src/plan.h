@@ -26,6 +26,7 @@ struct acs_target {
 	struct acs_mask mask;	      /* merged over every rule that selects the port */
 	char *rules;		      /* "gpu-paths,nics": who asked */
 	const struct acs_rule *first; /* the first of them, named in conflict messages */
+	bool declared;		      /* one of them is the admin's (struct acs_rule.declared) */
 };
 
 struct acs_action {

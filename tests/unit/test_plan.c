@@ -78,6 +78,7 @@ struct rule_spec {
 	bool disabled;
 	const char *select[4];
 	const char *exclude[4];
+	bool vendor; /* from the vendor directory: not declared by an admin */
 };
 
 struct fixture {
@@ -115,6 +116,7 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.name = (char *)specs[i].name,
 			.at = { .file = "test.conf", .line = (unsigned)(10 * i + 1) },
 			.enabled = !specs[i].disabled,
+			.declared = !specs[i].vendor,
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
@@ -640,6 +642,28 @@ static void test_verify_device_gone(void **state)
 	assert_non_null(strstr(f->rs.items[1].actual, "device gone"));
 }
 
+/* Issue 6 item 20: the vendor's rule alone, under Apply=no, is advice. */
+static void test_verify_undeclared_is_advice(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpu-paths", .select = { "upstream:class:0207" }, .vendor = true },
+	};
+	struct pci_inventory now = { .devs = f->devs, .n = DSP_NIC }; /* 02:10.0 and below gone */
+
+	build_ok(f, r, 1);
+	assert_false(f->p.targets[0].declared);
+	assert_int_equal(acs_verify(&f->p, &now, false, "6.1.0-27-amd64", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_WARN, "acs", "0000:00:01.0"); /* 0x001d: a mismatch */
+	result_at(&f->rs, 1, VERDICT_WARN, "acs", "0000:02:10.0"); /* gone */
+	assert_non_null(strstr(f->rs.items[0].remedy, "no admin declared this vendor rule"));
+	results_done(&f->rs);
+	/* Apply=yes: the admin opted in, the same mismatch fails */
+	assert_int_equal(acs_verify(&f->p, &now, true, "6.1.0-27-amd64", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:00:01.0");
+	result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:10.0");
+}
+
 /* ---- acs_cmdline_format / acs_cmdline_verify ---- */
 
 #define GPU_PATHS_ARG "pci=config_acs=\"x0x00xx@0000:00:01.0;x0x00xx@0000:00:01.0/00.0/08.0\""
@@ -833,6 +857,7 @@ int main(void)
 		T(test_verify_verdicts),
 		T(test_verify_drift_remedy_when_apply_enabled),
 		T(test_verify_device_gone),
+		T(test_verify_undeclared_is_advice),
 		T(test_limited_texts_name_the_capability),
 		T(test_dead_and_gone_ports_are_candidates),
 		T(test_verify_dead_and_gone_fail),
