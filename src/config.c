@@ -368,7 +368,7 @@ static struct acs_rule *current_rule(struct loader *l)
 	return &l->c->acs[l->rule];
 }
 
-static int parse_boolean(const char *s)
+int config_parse_boolean(const char *s)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
 	static const char *const no[] = { "no", "false", "off", "0" };
@@ -393,7 +393,7 @@ static int parse_bool_key(struct loader *l, const struct conf_event *ev, bool de
 		*ret_at = (struct origin){};
 		return 0;
 	}
-	b = parse_boolean(ev->value);
+	b = config_parse_boolean(ev->value);
 	if (b < 0)
 		return conf_error(l, &ev->at, "%s=: invalid boolean '%s' (use yes or no)", ev->name,
 				  ev->value);

@@ -153,3 +153,5 @@ void config_done(struct config *c);
 int config_dump(const struct config *c, FILE *f);
 
 const char *iommu_expect_to_string(enum iommu_expect e);
+/* yes/true/on/1 -> 1, no/false/off/0 -> 0 (any case), else -EINVAL: every boolean key. */
+int config_parse_boolean(const char *s);

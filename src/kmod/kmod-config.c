@@ -129,20 +129,6 @@ int kmod_config_section(struct kmod_config **kc, const char *name, const struct 
 	return enter_module(*kc, name + strlen(MODULE_PREFIX), at, file_no);
 }
 
-static int parse_bool(const char *s)
-{
-	static const char *const yes[] = { "yes", "true", "on", "1" };
-	static const char *const no[] = { "no", "false", "off", "0" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (strcasecmp(s, yes[i]) == 0)
-			return 1;
-		if (strcasecmp(s, no[i]) == 0)
-			return 0;
-	}
-	return -EINVAL;
-}
-
 static int set_flag(struct kmod_flag *f, bool def, const char *key, const char *value,
 		    const struct origin *at)
 {
@@ -152,7 +138,7 @@ static int set_flag(struct kmod_flag *f, bool def, const char *key, const char *
 		*f = (struct kmod_flag){ .on = def };
 		return 0;
 	}
-	b = parse_bool(value);
+	b = config_parse_boolean(value);
 	if (b < 0)
 		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
 	*f = (struct kmod_flag){ .on = b, .at = *at };

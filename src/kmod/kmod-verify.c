@@ -525,8 +525,8 @@ static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod
 				   "RDMA devices with uverbs nodes, and rdma_cm", out, NULL);
 	return results_add(&run->results, VERDICT_FAIL, "module.devices", s->rule->name,
 			   "RDMA devices with uverbs nodes, and rdma_cm", out,
-			   n ? "load ib_uverbs and rdma_ucm (Load=yes), and check udev rules for "
-			       "/dev/infiniband"
+			   n ? "load ib_uverbs and rdma_ucm (Load=yes), and check rdma-core's udev "
+			       "rules for the infiniband device nodes"
 			     : "check the kernel log (journalctl -k) for the driver's probe error");
 }
 
