@@ -510,6 +510,30 @@ static int persist_result(struct results *rs, enum verdict v, const char *expect
 			    "%s%s", actual, note ? n->text : "");
 }
 
+/*
+ * A kill -9 inside write_file_atomic() leaves "<path>.tmp-XXXXXX" behind. The name is ours
+ * and modprobe ignores it (not *.conf), but it must not pile up: remove ours, nothing else.
+ */
+static void remove_stale_temps(const char *path)
+{
+	_cleanup_(freep) char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	_cleanup_(closedirp) DIR *d = NULL;
+	char prefix[64];
+	struct dirent *e;
+
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(prefix, sizeof(prefix), "%s.tmp-", slash + 1);
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		if (strneq(e->d_name, prefix, strlen(prefix)) &&
+		    strlen(e->d_name) == strlen(prefix) + 6 && unlinkat(dirfd(d), e->d_name, 0) < 0)
+			log_warning_errno(errno, "Failed to remove %s/%s, ignoring: %m", dir,
+					  e->d_name);
+}
+
 /* ---- apply ------------------------------------------------------------- */
 
 struct persist_ctx {
@@ -683,6 +707,7 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 	r = ctx_init(&c, run, k);
 	if (r < 0)
 		return r;
+	remove_stale_temps(c.path);
 	r = file_now_read(c.path, &c.now);
 	if (r == -ENOMEM)
 		return r;
@@ -883,6 +908,7 @@ int kmod_persist_revert(struct run *run)
 
 	if (!path)
 		return -ENOMEM;
+	remove_stale_temps(path);
 	r = persist_rec_load(run->root, &p);
 	if (r == -ENOMEM)
 		return r;
