@@ -248,7 +248,9 @@ static int emit(const struct options *o, const struct sysroot *root, struct repo
 static int revert_status(const struct results *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
-		if (streq(rs->items[i].check, "acs.revert") && rs->items[i].verdict > VERDICT_SKIP)
+		if ((streq(rs->items[i].check, "acs.revert") ||
+		     streq(rs->items[i].check, "module.revert")) &&
+		    rs->items[i].verdict > VERDICT_SKIP)
 			return EXIT_NOT_READY;
 	return EXIT_READY;
 }

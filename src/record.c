@@ -9,9 +9,11 @@
 #include "log.h"
 #include "record.h"
 
-#define STATE_DIR   "hostprep"
-#define RECORD_NAME "hostprep/acs-originals"
-#define LOCK_NAME   "hostprep/lock"
+#define STATE_DIR    "hostprep"
+#define RECORD_NAME  "hostprep/acs-originals"
+#define PERSIST_NAME "hostprep/originals" /* below /var/lib */
+#define BACKUP_FMT   "hostprep/files/%08x.orig"
+#define LOCK_NAME    "hostprep/lock"
 
 #define SEAL_PREFIX " crc32:"
 #define SEAL_LEN    (sizeof(SEAL_PREFIX) - 1 + 8) /* " crc32:" + 8 hex digits */
@@ -41,6 +43,11 @@ int record_lock(const struct sysroot *root, int *ret_fd)
 static uint32_t crc_of(const char *s, size_t n)
 {
 	return (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)s, (uInt)n);
+}
+
+uint32_t record_crc32(const void *data, size_t size)
+{
+	return crc_of(data, size);
 }
 
 char *record_seal(const char *body)
@@ -169,14 +176,26 @@ static int load_too_large(struct record *rec)
 	return 0;
 }
 
+static char *store_path(const struct sysroot *root, enum record_store store)
+{
+	if (store == RECORD_STORE_PERSIST)
+		return sysroot_path(root, SYSROOT_VAR_LIB, PERSIST_NAME);
+	return sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+}
+
 int record_load(const struct sysroot *root, struct record *ret)
+{
+	return record_load_store(root, RECORD_STORE_RUN, ret);
+}
+
+int record_load_store(const struct sysroot *root, enum record_store store, struct record *ret)
 {
 	_cleanup_(record_done) struct record rec = {};
 	_cleanup_(freep) char *data = NULL;
 	size_t size = 0;
 	int r;
 
-	rec.path = sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
+	rec.path = store_path(root, store);
 	if (!rec.path)
 		return -ENOMEM;
 	r = read_full_file(rec.path, RECORD_MAX_SIZE, &data, &size);
@@ -243,6 +262,20 @@ static int write_line(const char *path, const char *sealed, bool *ret_torn)
 	return created ? fsync_parent_dir(path) : 0;
 }
 
+/* The persistent store's directory is made on first use, not by every run. */
+static int mkdir_parent_of(const char *path)
+{
+	_cleanup_(freep) char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	return mkdir_parents(dir, 0755);
+}
+
 int record_append(struct record *rec, const char *body)
 {
 	_cleanup_(freep) char *sealed = record_seal(body);
@@ -253,7 +286,9 @@ int record_append(struct record *rec, const char *body)
 		return -ENOMEM;
 	if (rec->too_large)
 		return -EFBIG;
-	r = write_line(rec->path, sealed, &torn);
+	r = mkdir_parent_of(rec->path);
+	if (r >= 0)
+		r = write_line(rec->path, sealed, &torn);
 	if (r < 0)
 		return r;
 	if (torn && rec->n > 0)
@@ -291,6 +326,57 @@ int record_rewrite(struct record *rec, const bool *drop)
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	return write_file_atomic(rec->path, buf, size, 0600);
+}
+
+void record_backup_name(uint32_t crc, char buf[static 64])
+{
+	snprintf(buf, 64, "/var/lib/" BACKUP_FMT, crc);
+}
+
+int record_backup_save(const struct sysroot *root, const void *data, size_t size, uint32_t *ret_crc)
+{
+	uint32_t crc = crc_of(data, size);
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = mkdir_parent_of(path);
+	if (r >= 0)
+		r = write_file_atomic(path, data, size, 0600);
+	if (r < 0)
+		return r;
+	*ret_crc = crc;
+	return 0;
+}
+
+int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, char **ret)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
+	_cleanup_(freep) char *data = NULL;
+	size_t got = 0;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = read_full_file(path, size, &data, &got);
+	if (r == -EFBIG)
+		return -EBADMSG; /* longer than recorded */
+	if (r < 0)
+		return r;
+	if (got != size || crc_of(data, got) != crc)
+		return -EBADMSG;
+	*ret = TAKE_PTR(data);
+	return 0;
+}
+
+int record_backup_remove(const struct sysroot *root, uint32_t crc)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
+
+	if (!path)
+		return -ENOMEM;
+	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
 char *record_line_escape(const struct record_line *l, size_t max)

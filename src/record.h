@@ -7,8 +7,15 @@
 #include "sysroot.h"
 
 /*
- * The originals record, <root>/run/hostprep/acs-originals: what hostprep
- * must put back. One line per original,
+ * The originals records: what hostprep must put back. Two stores with the
+ * same format and the same run lock:
+ *
+ *	<root>/run/hostprep/acs-originals	hardware state (ACS), which a reboot
+ *						resets: the record goes with it
+ *	<root>/var/lib/hostprep/originals	files (the modprobe.d file), which
+ *						survive a reboot: so does their record
+ *
+ * One line per original,
  *
  *	<kind> <fields...> crc32:<8 lowercase hex digits>
  *
@@ -53,7 +60,14 @@ struct record {
  */
 int record_lock(const struct sysroot *root, int *ret_fd);
 
-/* Load the record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
+enum record_store {
+	RECORD_STORE_RUN,     /* /run/hostprep/acs-originals */
+	RECORD_STORE_PERSIST, /* /var/lib/hostprep/originals */
+};
+
+/* Load a record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
+int record_load_store(const struct sysroot *root, enum record_store store, struct record *ret);
+/* The run store (ACS). */
 int record_load(const struct sysroot *root, struct record *ret);
 void record_done(struct record *rec);
 
@@ -75,6 +89,24 @@ int record_append(struct record *rec, const char *body);
  * -EFBIG for a record that was too large to read (it is never rewritten).
  */
 int record_rewrite(struct record *rec, const bool *drop);
+
+/* zlib crc32 of a buffer: the seal's checksum, and the name and check of a backup. */
+uint32_t record_crc32(const void *data, size_t size);
+
+/*
+ * The bytes of a file hostprep replaces, kept in the persistent store as
+ * <root>/var/lib/hostprep/files/<crc32 as 8 hex digits>.orig (atomic, durable before
+ * return). A sealed line elsewhere names the crc32 and the size, so that a damaged or
+ * missing backup is detected and never restored.
+ */
+int record_backup_save(const struct sysroot *root, const void *data, size_t size,
+		       uint32_t *ret_crc);
+/* The backup's bytes; -EBADMSG when its size or crc32 is not the recorded one. */
+int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, char **ret);
+/* Remove a backup once nothing refers to it (missing is fine). */
+int record_backup_remove(const struct sysroot *root, uint32_t crc);
+/* "/var/lib/hostprep/files/<crc>.orig" without the root, for messages (static buffer size 64). */
+void record_backup_name(uint32_t crc, char buf[static 64]);
 
 /* A line's bytes for a message: printable ASCII as is, others as \xNN; max bytes shown. */
 char *record_line_escape(const struct record_line *l, size_t max);

@@ -12,6 +12,7 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_RUN] = "/run",
 	[SYSROOT_USR_LIB] = "/usr/lib",
 	[SYSROOT_LIB_MODULES] = "/lib/modules",
+	[SYSROOT_VAR_LIB] = "/var/lib",
 };
 
 /*

@@ -4,8 +4,8 @@
 #include "macro.h"
 
 /*
- * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib
- * and /lib/modules is built here and nowhere else, so the real binary can be
+ * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib,
+ * /lib/modules and /var/lib is built here and nowhere else, so the real binary can be
  * pointed at a fake tree with --root DIR. No static caches: the prefix lives
  * in the struct the caller owns.
  */
@@ -17,6 +17,7 @@ enum sysroot_top {
 	SYSROOT_RUN,
 	SYSROOT_USR_LIB,
 	SYSROOT_LIB_MODULES,
+	SYSROOT_VAR_LIB, /* state that must survive a reboot */
 	_SYSROOT_TOP_MAX,
 };
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fileio.h"
 #include "kmod/kmod-check.h"
+#include "kmod/kmod-persist.h"
 #include "log.h"
 #include "run.h"
-
-#define PERSIST_FILE "/etc/modprobe.d/hostprep.conf"
 
 /* ---- scan -------------------------------------------------------------- */
 
@@ -226,8 +225,7 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f)
 		case KMOD_ACT_PERSIST:
 			fprintf(f,
 				"  persist %s: \"options %s %s\" in " PERSIST_FILE
-				" (not written yet: persistence lands with the shared originals "
-				"record)\n",
+				" (hostprep-owned; the original is recorded for revert)\n",
 				name, name, a->options);
 			break;
 		}

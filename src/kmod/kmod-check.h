@@ -26,6 +26,7 @@ struct kmod_run {
 	struct kmod_action *actions;
 	size_t n_actions;
 	const char *reloading; /* the module a dry reload pretends is unloaded */
+	bool persist_applied;  /* apply wrote (or judged) the modprobe.d file: no check result */
 };
 
 int kmod_run_scan(struct kmod_run *k, const struct run *run);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fileio.h"
 #include "kmod/kmod-check.h"
+#include "kmod/kmod-persist.h"
 #include "log.h"
 #include "run.h"
 
@@ -177,6 +178,7 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 
 int kmod_run_apply(struct kmod_run *k, struct run *run)
 {
+	bool persist = false;
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < k->n_actions; i++) {
@@ -184,6 +186,13 @@ int kmod_run_apply(struct kmod_run *k, struct run *run)
 			r = apply_load(k, run, &k->actions[i]);
 		else if (k->actions[i].kind == KMOD_ACT_RELOAD)
 			r = apply_reload(k, run, &k->actions[i]);
+		else
+			persist = true;
+	}
+	/* One file for every persisted module, written after the kernel work it follows. */
+	if (r >= 0 && persist) {
+		r = kmod_persist_apply(k, run);
+		k->persist_applied = true;
 	}
 	return r;
 }
@@ -639,6 +648,8 @@ int kmod_run_verify(struct kmod_run *k, struct run *run)
 
 	for (size_t i = 0; r >= 0 && i < k->n_seen; i++)
 		r = verify_module(k, run, &k->seen[i]);
+	if (r >= 0 && !k->persist_applied && kmod_persist_wanted(run))
+		r = kmod_persist_verify(k, run);
 	if (r >= 0)
 		r = verify_gpudirect(k, run);
 	return r;

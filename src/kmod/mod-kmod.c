@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "kmod/kmod-check.h"
+#include "kmod/kmod-persist.h"
 #include "log.h"
 #include "run.h"
 
@@ -39,6 +40,12 @@ static int kmod_apply_step(struct run *run)
 	return kmod_run_scan(run->kmod, run); /* verify what the kernel says now */
 }
 
+/* The modprobe.d file is restored from its record whatever the config says now. */
+static int kmod_revert_step(struct run *run)
+{
+	return kmod_persist_revert(run);
+}
+
 static int kmod_verify_step(struct run *run)
 {
 	return run->kmod ? kmod_run_verify(run->kmod, run) : 0;
@@ -55,6 +62,7 @@ const struct run_module run_module_kmod = {
 	.scan = kmod_scan_step,
 	.plan = kmod_plan_step,
 	.apply = kmod_apply_step,
+	.revert = kmod_revert_step,
 	.verify = kmod_verify_step,
 	.done = kmod_done_step,
 };

@@ -8,6 +8,9 @@
  * FAILWRITE_LOG=FILE appends one line per refused write.
  * FAILWRITE_KILL=1 instead kills the process (SIGKILL) at its first write to
  * a config file: a crash at the worst moment, after the original is recorded.
+ * FAILWRITE_KILL_PATH=STRING kills the process at its first write to any file
+ * whose path contains STRING (e.g. "modprobe.d/hostprep.conf": the temp file
+ * of an atomic write), whatever its name; other files are written normally.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,6 +35,11 @@ static int is_config_fd(int fd)
 	if (n < 0)
 		return 0;
 	path[n] = '\0';
+	{
+		const char *kill_path = getenv("FAILWRITE_KILL_PATH");
+		if (kill_path && *kill_path && strstr(path, kill_path))
+			raise(SIGKILL);
+	}
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (strcmp(base, "config") != 0)

@@ -228,6 +228,84 @@ static void test_escape(void **state)
 	free(s);
 }
 
+/* The persistent store: its own file below /var/lib (made on first append), not /run's. */
+static void test_persist_store(void **state)
+{
+	struct fixture *f = *state;
+	char *path = sysroot_path(&f->root, SYSROOT_VAR_LIB, "hostprep/originals");
+	char *data = NULL;
+	struct record rec;
+	int lock = -1;
+
+	assert_non_null(path);
+	assert_int_equal(record_lock(&f->root, &lock), 0);
+	assert_int_equal(record_load_store(&f->root, RECORD_STORE_PERSIST, &rec), 0);
+	assert_int_equal(rec.n, 0);
+	assert_string_equal(rec.path, path);
+	assert_int_equal(record_append(&rec, "file /etc/modprobe.d/hostprep.conf absent"), 0);
+	record_done(&rec);
+	assert_int_equal(access(f->path, F_OK), -1); /* nothing in /run */
+	assert_int_equal(read_full_file(path, 4096, &data, NULL), 0);
+	assert_string_equal(data, "file /etc/modprobe.d/hostprep.conf absent crc32:8ccc35c1\n");
+	assert_int_equal(record_load_store(&f->root, RECORD_STORE_PERSIST, &rec), 0);
+	assert_int_equal(rec.n, 1);
+	assert_int_equal(rec.lines[0].state, RECORD_LINE_INTACT);
+	assert_true(record_line_is(&rec.lines[0], "file"));
+	record_done(&rec);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(rec.n, 0); /* the run store is another file */
+	record_done(&rec);
+	free(data);
+	free(path);
+	close(lock);
+}
+
+static char *backup_path(const struct fixture *f, uint32_t crc)
+{
+	char *p = sysroot_path(&f->root, SYSROOT_VAR_LIB, "hostprep/files/%08x.orig", crc);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* A backup comes back only with the recorded size and crc32; bytes include NULs. */
+static void test_backup_roundtrip(void **state)
+{
+	struct fixture *f = *state;
+	static const char orig[] = "options x y=1\n\0tail";
+	uint32_t crc = 0;
+	char *back = NULL, *p, name[64];
+
+	assert_int_equal(record_backup_save(&f->root, orig, sizeof(orig), &crc), 0);
+	assert_int_equal(crc, record_crc32(orig, sizeof(orig)));
+	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig), &back), 0);
+	assert_memory_equal(back, orig, sizeof(orig));
+	free(back);
+	back = NULL;
+	/* the wrong size or crc: refused */
+	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig) - 1, &back), -EBADMSG);
+	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig) + 1, &back), -EBADMSG);
+	assert_null(back);
+	record_backup_name(crc, name);
+	assert_true(strneq(name, "/var/lib/hostprep/files/", 24));
+	/* one byte flipped on disk */
+	p = backup_path(f, crc);
+	{
+		char bad[sizeof(orig)];
+
+		memcpy(bad, orig, sizeof(orig));
+		bad[0] = 'O';
+		assert_int_equal(write_file_atomic(p, bad, sizeof(bad), 0600), 0);
+	}
+	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig), &back), -EBADMSG);
+	assert_null(back);
+	assert_int_equal(record_backup_remove(&f->root, crc), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(record_backup_remove(&f->root, crc), 0); /* gone already: fine */
+	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig), &back), -ENOENT);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +317,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_append_after_torn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_large, setup, teardown),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test_setup_teardown(test_persist_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backup_roundtrip, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
