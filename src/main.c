@@ -272,8 +272,10 @@ static int print_plan(const struct options *o, const struct run *run)
 	r = report_format_time(report_time(), when, sizeof(when));
 	if (r < 0)
 		return r;
-	if (o->json)
+	if (o->json) {
+		doc.modules = kmod_plan_json(run);
 		return plan_print_json(&run->plan, &doc, stdout);
+	}
 	if (run->mode == RUN_APPLY && !run->cfg->apply)
 		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
 		       "the host.\n");

@@ -444,9 +444,11 @@ int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f)
 {
 	_cleanup_(json_putp) json_object *root = json_object_new_object();
 	json_object *plan = plan_json(p, doc);
+	json_object *modules = doc->modules ? doc->modules : json_object_new_array();
 
-	if (!root || !plan) {
+	if (!root || !plan || !modules) {
 		json_object_put(plan);
+		json_object_put(modules);
 		return -ENOMEM;
 	}
 	if (add(root, "schema", json_object_new_int(1)) < 0 ||
@@ -455,7 +457,7 @@ int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f)
 	    add(root, "host", json_object_new_string(doc->host)) < 0 ||
 	    add(root, "time", json_object_new_string(doc->time)) < 0 ||
 	    add(root, "apply", json_object_new_boolean(doc->apply)) < 0 ||
-	    add(root, "plan", plan) < 0)
+	    add(root, "plan", plan) < 0 || add(root, "modules", modules) < 0)
 		return -ENOMEM;
 	fprintf(f, "%s\n",
 		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

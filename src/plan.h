@@ -49,6 +49,8 @@ struct plan {
 };
 
 /* What surrounds the plan in the dry-run document (docs/report-schema.md). */
+struct json_object;
+
 struct plan_doc {
 	const char *version;
 	const char *host;
@@ -58,6 +60,7 @@ struct plan_doc {
 	/* Why a port is unreadable, for this process: for the counts, and per port. */
 	const char *limited_short;
 	const char *limited_detail;
+	struct json_object *modules; /* taken by plan_print_json: the module actions (array) */
 };
 
 /* -EINVAL (logged with both rules' file:line) when two rules force a bit both ways. */

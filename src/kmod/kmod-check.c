@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <json-c/json.h>
+
 #include "fileio.h"
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
@@ -231,4 +233,46 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f)
 		}
 	}
 	return 0;
+}
+
+static const char *const action_names[] = {
+	[KMOD_ACT_LOAD] = "load",
+	[KMOD_ACT_RELOAD] = "reload",
+	[KMOD_ACT_PERSIST] = "persist",
+};
+
+static struct json_object *action_json(const struct kmod_run *k, const struct kmod_action *a)
+{
+	struct json_object *o = json_object_new_object();
+	const char *name = k->seen[a->seen].rule->name;
+	bool persist = a->kind == KMOD_ACT_PERSIST;
+
+	if (!o)
+		return NULL;
+	if (json_object_object_add(o, "module", json_object_new_string(name)) < 0 ||
+	    json_object_object_add(o, "action", json_object_new_string(action_names[a->kind])) <
+		    0 ||
+	    json_object_object_add(
+		    o, persist ? "options" : "would",
+		    json_object_new_string(strempty(persist ? a->options : a->would))) < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct json_object *kmod_run_plan_json(const struct kmod_run *k)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < k->n_actions; i++) {
+		struct json_object *o = action_json(k, &k->actions[i]);
+
+		if (!o || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
 }

@@ -34,6 +34,8 @@ int kmod_run_plan(struct kmod_run *k, const struct run *run);
 int kmod_run_apply(struct kmod_run *k, struct run *run);
 int kmod_run_verify(struct kmod_run *k, struct run *run);
 int kmod_run_plan_print(const struct kmod_run *k, FILE *f);
+/* The same actions for the dry-run document: [{"module","action","would"|"options"}]. */
+struct json_object *kmod_run_plan_json(const struct kmod_run *k);
 void kmod_run_free(struct kmod_run *k);
 
 /* The file modprobe would load declares the parameter (modinfo parm/parmtype). */

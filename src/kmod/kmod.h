@@ -13,3 +13,5 @@ struct kmod_run;
 
 /* The planned module actions, for apply --dry-run (nothing when no module is configured). */
 int kmod_plan_print(const struct run *run, FILE *f);
+/* A new JSON array of the module actions (empty without module rules); NULL on ENOMEM. */
+struct json_object *kmod_plan_json(const struct run *run);

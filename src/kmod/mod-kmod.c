@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <json-c/json.h>
+
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
 #include "log.h"
@@ -70,4 +72,9 @@ const struct run_module run_module_kmod = {
 int kmod_plan_print(const struct run *run, FILE *f)
 {
 	return run->kmod ? kmod_run_plan_print(run->kmod, f) : 0;
+}
+
+struct json_object *kmod_plan_json(const struct run *run)
+{
+	return run->kmod ? kmod_run_plan_json(run->kmod) : json_object_new_array();
 }

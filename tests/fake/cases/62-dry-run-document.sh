@@ -3,7 +3,7 @@
 # read as "0 writes" and fine, and --json is the documented dry-run document
 # (docs/report-schema.md): the report envelope plus "plan".
 PORT_KEYS='["address","state","offset","control","write","old","new","rules","reason"]'
-TOP_KEYS='["schema","version","command","host","time","apply","plan"]'
+TOP_KEYS='["schema","version","command","host","time","apply","plan","modules"]'
 
 # every PCI bridge: 17 with ACS (root ports + switch downstream ports), 4 switch
 # upstream ports without ACS
