@@ -102,10 +102,15 @@ check-vm: all
 
 # The QEMU tier runs whenever QEMU and the image tools can be installed; a
 # machine where they cannot says so loudly instead of failing the fast tiers.
+# Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	$(MAKE) check-unit check-fake check-asan
-	@if tests/deps.sh vm; then $(MAKE) check-vm; \
-	else echo "vm: SKIPPED: QEMU or the guest-image tools could not be installed"; fi
+	@for t in check-unit check-fake check-asan; do s=$$(date +%s); \
+		$(MAKE) --no-print-directory $$t || exit 1; \
+		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
+	@s=$$(date +%s); \
+	if tests/deps.sh vm; then $(MAKE) --no-print-directory check-vm || exit 1; \
+	else echo "vm: SKIPPED: QEMU or the guest-image tools could not be installed"; fi; \
+	echo "time: check-vm $$(( $$(date +%s) - s )) s"
 
 $(B)/bench-spawn: tests/bench-spawn.c | $(B)
 	$(CC) -O2 -Wall -o $@ $<
