@@ -51,6 +51,18 @@ static char *users_describe(const struct kmod_host *h, const struct kmod_seen *s
 	return out;
 }
 
+/* Who uses the module now (users_describe after the one /proc scan of the run); "" if nobody. */
+static int module_users(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
+			char **ret)
+{
+	int r = kmod_host_scan_users(root, &k->host);
+
+	if (r == -ENOMEM)
+		return r;
+	*ret = users_describe(&k->host, s);
+	return *ret ? 0 : -ENOMEM;
+}
+
 /* ---- apply ------------------------------------------------------------- */
 
 static const char *errno_label(int err)
@@ -158,12 +170,9 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 	_cleanup_(freep) char *users = NULL;
 	int r;
 
-	r = kmod_host_scan_users(run->root, &k->host);
-	if (r == -ENOMEM)
+	r = module_users(k, run->root, s, &users);
+	if (r < 0)
 		return r;
-	users = users_describe(&k->host, s);
-	if (!users)
-		return -ENOMEM;
 	if (*users)
 		return reload_refused(run, s, users, a->options);
 	if (!k->backend || k->backend->ops != &kmod_backend_real)
@@ -458,12 +467,9 @@ static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const s
 				"set Reload=unused in [Module:%s] (hostprep apply reloads it when "
 				"unused), or by hand: modprobe -r %s && modprobe %s %s=%s",
 				s->rule->name, s->rule->name, s->rule->name, w->key, w->value);
-	r = kmod_host_scan_users(run->root, &k->host);
-	if (r == -ENOMEM)
+	r = module_users(k, run->root, s, &users);
+	if (r < 0)
 		return r;
-	users = users_describe(&k->host, s);
-	if (!users)
-		return -ENOMEM;
 	if (*users)
 		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", s->rule->name,
 				users);
