@@ -32,7 +32,8 @@ ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\"
 	      -Isrc $(PKG_CFLAGS) $(CFLAGS)
 
 B        := build
-SRCS     := $(sort $(wildcard src/*.c src/kmod/*.c))
+SRCS     := $(sort $(wildcard src/*.c src/*/*.c))
+FMT_SRCS  = $(wildcard src/*.[ch] src/*/*.[ch])
 OBJS     := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS  := $(filter-out $(B)/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -129,10 +130,10 @@ install: all
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 
 format:
-	clang-format -i src/*.c src/*.h src/kmod/*.c src/kmod/*.h
+	clang-format -i $(FMT_SRCS)
 
 format-check:
-	clang-format --dry-run -Werror src/*.c src/*.h src/kmod/*.c src/kmod/*.h
+	clang-format --dry-run -Werror $(FMT_SRCS)
 
 clean:
 	rm -rf $(B) build-asan

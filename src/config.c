@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <strings.h>
@@ -19,7 +20,6 @@
 #include <sys/sysmacros.h>
 
 #include "config.h"
-#include "kmod/kmod-config.h"
 #include "log.h"
 
 #define MAIN_NAME  "hostprep/hostprep.conf"
@@ -309,7 +309,7 @@ enum section_kind {
 	SECTION_HOST,
 	SECTION_IOMMU,
 	SECTION_ACS,
-	SECTION_KMOD, /* parsed by src/kmod/kmod-config.c */
+	SECTION_PART, /* a module's own section: loader.part parses it */
 	SECTION_BAD,  /* already reported; its keys are skipped */
 };
 
@@ -334,6 +334,7 @@ struct loader {
 	/* the file being parsed */
 	unsigned file_no;
 	enum section_kind section;
+	const struct config_part *part; /* the owner of the current SECTION_PART */
 	size_t rule;
 	struct rule_state rules[CONFIG_MAX_RULES];
 };
@@ -405,6 +406,70 @@ static int parse_bool_key(struct loader *l, const struct conf_event *ev, bool de
 static int parse_apply(struct loader *l, const struct conf_event *ev)
 {
 	return parse_bool_key(l, ev, false, &l->c->apply, &l->c->apply_at);
+}
+
+/* "0", "90", "90s", "500ms", "2min", "1min 30s": systemd's time span, seconds by default. */
+int config_parse_timespan(const char *s, uint64_t *ret_usec)
+{
+	static const struct {
+		const char *unit;
+		uint64_t usec;
+	} units[] = {
+		{ "us", 1 },	     { "ms", 1000 },	{ "sec", 1000000 },   { "s", 1000000 },
+		{ "min", 60000000 }, { "m", 60000000 }, { "h", 3600000000u }, { "", 1000000 },
+	};
+	uint64_t total = 0;
+	bool any = false;
+
+	for (;;) {
+		unsigned long long v;
+		char *end;
+		size_t i;
+
+		s += strspn(s, " ");
+		if (!*s)
+			break;
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (errno || v > CONFIG_TIMESPAN_MAX_USEC)
+			return -ERANGE;
+		for (i = 0; i < ARRAY_SIZE(units); i++)
+			if (strneq(end, units[i].unit, strlen(units[i].unit)) &&
+			    !isalpha((unsigned char)end[strlen(units[i].unit)]))
+				break;
+		if (i == ARRAY_SIZE(units))
+			return -EINVAL;
+		total += v * units[i].usec;
+		if (total > CONFIG_TIMESPAN_MAX_USEC)
+			return -ERANGE;
+		s = end + strlen(units[i].unit);
+		any = true;
+	}
+	if (!any)
+		return -EINVAL;
+	*ret_usec = total;
+	return 0;
+}
+
+static int parse_wait(struct loader *l, const struct conf_event *ev)
+{
+	uint64_t usec;
+
+	if (ev->value[0] == '\0') {
+		l->c->wait_usec = CONFIG_WAIT_DEFAULT_USEC;
+		l->c->wait_at = (struct origin){};
+		return 0;
+	}
+	if (config_parse_timespan(ev->value, &usec) < 0)
+		return conf_error(
+			l, &ev->at,
+			"Wait=: invalid time span '%s' (use e.g. 0, 60s, 2min; at most 1h)",
+			ev->value);
+	l->c->wait_usec = usec;
+	l->c->wait_at = ev->at;
+	return 0;
 }
 
 static int parse_enabled(struct loader *l, const struct conf_event *ev)
@@ -533,9 +598,10 @@ static const struct key_def {
 	const char *key;
 	int (*parse)(struct loader *l, const struct conf_event *ev);
 } key_defs[] = {
-	{ SECTION_HOST, "Apply", parse_apply },	   { SECTION_IOMMU, "Expect", parse_expect },
-	{ SECTION_ACS, "Enabled", parse_enabled }, { SECTION_ACS, "Mask", parse_mask },
-	{ SECTION_ACS, "Select", parse_select },   { SECTION_ACS, "Exclude", parse_exclude },
+	{ SECTION_HOST, "Apply", parse_apply },	   { SECTION_HOST, "Wait", parse_wait },
+	{ SECTION_IOMMU, "Expect", parse_expect }, { SECTION_ACS, "Enabled", parse_enabled },
+	{ SECTION_ACS, "Mask", parse_mask },	   { SECTION_ACS, "Select", parse_select },
+	{ SECTION_ACS, "Exclude", parse_exclude },
 };
 
 static bool rule_name_valid(const char *name)
@@ -606,21 +672,54 @@ static int enter_rule(struct loader *l, const struct conf_event *ev, const char 
 	return 0;
 }
 
-/* The kmod parser logs its own "file:line: reason"; count it like ours. */
-static int kmod_result(struct loader *l, int r)
+static void **part_state(struct config *c, const struct config_part *p)
+{
+	return (void **)((char *)c + p->offset);
+}
+
+/* A part logs its own "file:line: reason"; count it like ours. */
+static int part_result(struct loader *l, int r)
 {
 	if (r == -EINVAL)
 		loader_fail(l, r);
 	return r;
 }
 
-static int enter_kmod(struct loader *l, const struct conf_event *ev)
+static int enter_part(struct loader *l, const struct conf_event *ev, const struct config_part *p)
 {
-	int r = kmod_result(l, kmod_config_section(&l->c->kmod, ev->name, &ev->at, l->file_no));
+	int r = part_result(l, p->section(part_state(l->c, p), ev->name, &ev->at, l->file_no));
 
-	if (r >= 0)
-		l->section = SECTION_KMOD;
+	if (r >= 0) {
+		l->section = SECTION_PART;
+		l->part = p;
+	}
 	return r;
+}
+
+static const struct config_part *find_part(const char *name)
+{
+	for (size_t i = 0; i < n_config_parts; i++)
+		if (config_parts[i]->is_section(name))
+			return config_parts[i];
+	return NULL;
+}
+
+/* "[Host], [IOMMU], [ACS:NAME], [Module:NAME] or [GPUDirect], ..." */
+static int unknown_section(struct loader *l, const struct conf_event *ev)
+{
+	_cleanup_(freep) char *known = strdup("[Host], [IOMMU], [" ACS_PREFIX "NAME]");
+
+	for (size_t i = 0; known && i < n_config_parts; i++) {
+		char *more;
+
+		if (asprintf(&more, "%s, %s", known, config_parts[i]->headers) < 0)
+			return -ENOMEM;
+		free(known);
+		known = more;
+	}
+	if (!known)
+		return -ENOMEM;
+	return conf_error(l, &ev->at, "unknown section [%s] (expected one of %s)", ev->name, known);
 }
 
 static int on_section(struct loader *l, const struct conf_event *ev)
@@ -634,13 +733,10 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 		l->section = SECTION_IOMMU;
 	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
 		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
-	else if (kmod_config_is_section(ev->name))
-		return enter_kmod(l, ev);
+	else if (find_part(ev->name))
+		return enter_part(l, ev, find_part(ev->name));
 	else
-		return conf_error(l, &ev->at,
-				  "unknown section [%s] (expected [Host], [IOMMU], "
-				  "[" ACS_PREFIX "NAME], [Module:NAME] or [GPUDirect])",
-				  ev->name);
+		return unknown_section(l, ev);
 	return 0;
 }
 
@@ -662,8 +758,9 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 		return 0;
 	if (l->section == SECTION_NONE)
 		return conf_error(l, &ev->at, "'%s=' before any [Section] header", ev->name);
-	if (l->section == SECTION_KMOD)
-		return kmod_result(l, kmod_config_assign(l->c->kmod, ev->name, ev->value, &ev->at));
+	if (l->section == SECTION_PART)
+		return part_result(l, l->part->assign(*part_state(l->c, l->part), ev->name,
+						      ev->value, &ev->at));
 	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
 		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
 			return key_defs[i].parse(l, ev);
@@ -812,18 +909,37 @@ static int add_rule_lines(struct loader *l, size_t i)
 	return r;
 }
 
-static int add_kmod_line(void *c, const char *section, const char *key, const char *value,
+static int add_part_line(void *c, const char *section, const char *key, const char *value,
 			 const struct origin *at, bool list)
 {
 	return add_line_full(c, section, key, value, at, list);
 }
 
+/* The span in seconds when exact, else in ms or us: "60s", "1500ms". */
+static int add_wait_line(struct config *c)
+{
+	char buf[32];
+	uint64_t u = c->wait_usec;
+
+	if (u == 0)
+		snprintf(buf, sizeof(buf), "0");
+	else if (u % 1000000 == 0)
+		snprintf(buf, sizeof(buf), "%" PRIu64 "s", u / 1000000);
+	else if (u % 1000 == 0)
+		snprintf(buf, sizeof(buf), "%" PRIu64 "ms", u / 1000);
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu64 "us", u);
+	return add_line(c, "Host", "Wait", buf, &c->wait_at);
+}
+
 static int build_lines(struct loader *l)
 {
 	struct config *c = l->c;
-	size_t n = 2 + kmod_config_n_lines(c->kmod);
+	size_t n = 3;
 	int r;
 
+	for (size_t i = 0; i < n_config_parts; i++)
+		n += config_parts[i]->n_lines(*part_state(c, config_parts[i]));
 	for (size_t i = 0; i < c->n_acs; i++)
 		n += 2 + c->acs[i].n_select + c->acs[i].n_exclude;
 	c->lines = calloc(n, sizeof(*c->lines));
@@ -831,12 +947,14 @@ static int build_lines(struct loader *l)
 		return -ENOMEM;
 	r = add_line(c, "Host", "Apply", c->apply ? "yes" : "no", &c->apply_at);
 	if (r >= 0)
+		r = add_wait_line(c);
+	if (r >= 0)
 		r = add_line(c, "IOMMU", "Expect", iommu_expect_to_string(c->iommu_expect),
 			     &c->iommu_at);
 	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
 		r = add_rule_lines(l, i);
-	if (r >= 0)
-		r = kmod_config_lines(c->kmod, add_kmod_line, c);
+	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
+		r = config_parts[i]->lines(*part_state(c, config_parts[i]), add_part_line, c);
 	return r;
 }
 
@@ -1347,7 +1465,8 @@ void config_done(struct config *c)
 	for (size_t i = 0; i < c->n_acs; i++)
 		rule_done(&c->acs[i]);
 	free(c->acs);
-	kmod_config_free(c->kmod);
+	for (size_t i = 0; i < n_config_parts; i++)
+		config_parts[i]->free(*part_state(c, config_parts[i]));
 	for (size_t i = 0; i < c->n_lines; i++) {
 		free(c->lines[i].section);
 		free(c->lines[i].key);
@@ -1361,7 +1480,8 @@ void config_done(struct config *c)
 
 static int config_start(struct config *c, const struct sysroot *root, bool search)
 {
-	*c = (struct config){ .iommu_expect = IOMMU_EXPECT_ANY };
+	*c = (struct config){ .iommu_expect = IOMMU_EXPECT_ANY,
+			      .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
 	c->files = calloc(CONFIG_MAX_FILES + 1, sizeof(*c->files));
 	if (!c->files)
 		return -ENOMEM;
@@ -1388,8 +1508,8 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 		r = load_layered(&l, explicit_files);
 	if (r >= 0)
 		r = check_rules(&l, !explicit_files);
-	if (r >= 0)
-		kmod_result(&l, kmod_config_finish(c->kmod));
+	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
+		part_result(&l, config_parts[i]->finish(*part_state(c, config_parts[i])));
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <stdint.h>
+
 #include "acs.h"
 #include "macro.h"
 #include "selector.h"
@@ -93,15 +95,58 @@ struct config_line {
 };
 
 struct kmod_config; /* src/kmod/kmod-config.h */
+struct port_config;
+struct bond_config;
+struct workload_config;
+
+#define CONFIG_WAIT_DEFAULT_USEC (60ULL * 1000000)
+#define CONFIG_TIMESPAN_MAX_USEC (3600ULL * 1000000)
+/* "0", "90" (seconds), "500ms", "2min", "1min 30s"; -EINVAL/-ERANGE (over 1 h). */
+int config_parse_timespan(const char *s, uint64_t *ret_usec);
+
+/*
+ * A module's own configuration sections ([Module:*], [Port:*], [Bond:*] ...). config.c
+ * lexes every file and hands the events of a section the part claims to it; the part logs
+ * "file:line: reason" itself and returns -EINVAL, which config.c counts like its own errors
+ * (exit 2, nothing done). Parts are listed once, in src/modules.c; each keeps its state in
+ * the struct config member at .offset (a pointer, NULL until its first section).
+ */
+typedef int (*config_line_fn)(void *userdata, const char *section, const char *key,
+			      const char *value, const struct origin *at, bool list);
+
+struct config_part {
+	const char *headers; /* for "unknown section": "[Module:NAME] or [GPUDirect]" */
+	size_t offset;	     /* of the part's state pointer in struct config */
+	bool (*is_section)(const char *name);
+	/* Enter a section; *state is allocated on first use. */
+	int (*section)(void **state, const char *name, const struct origin *at, unsigned file_no);
+	int (*assign)(void *state, const char *key, const char *value, const struct origin *at);
+	/* Contradictions across the merged files, once all are read. state may be NULL. */
+	int (*finish)(const void *state);
+	/* The effective assignments for `hostprep config`, in dump order. */
+	size_t (*n_lines)(const void *state);
+	int (*lines)(const void *state, config_line_fn fn, void *userdata);
+	void (*free)(void *state);
+};
+
+extern const struct config_part *const config_parts[];
+extern const size_t n_config_parts;
 
 struct config {
 	bool apply;
 	struct origin apply_at;
+	/* [Host] Wait=: how long apply may wait for declared ports and bonds to come up */
+	uint64_t wait_usec;
+	struct origin wait_at;
 	enum iommu_expect iommu_expect;
 	struct origin iommu_at;
 	struct acs_rule *acs;
 	size_t n_acs;
 	struct kmod_config *kmod; /* [Module:*] and [GPUDirect]; NULL when none is given */
+	/* Reserved for the modules of issue 8; each is NULL until its first section. */
+	struct port_config *port;	  /* src/rdma/: [Port:*] */
+	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
+	struct workload_config *workload; /* src/workload/: [Workload] */
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*

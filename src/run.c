@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <assert.h>
+#include <time.h>
+
 #include "fileio.h"
 #include "log.h"
+#include "modules.h"
 #include "record.h"
 #include "run.h"
 
-extern const struct run_module run_module_iommu;
-extern const struct run_module run_module_acs;
-extern const struct run_module run_module_kmod;
-
-/* Order is report order. */
-static const struct run_module *const modules[] = {
-	&run_module_iommu,
-	&run_module_acs,
-	&run_module_kmod,
-};
+#define modules	  run_modules /* src/modules.c */
+#define N_MODULES n_run_modules
 
 #define CMDLINE_MAX (64 * 1024)
 
@@ -77,7 +73,7 @@ int run_init(struct run *run, const struct sysroot *root, const struct config *c
 
 void run_done(struct run *run)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+	for (size_t i = 0; i < N_MODULES; i++)
 		if (modules[i]->done)
 			modules[i]->done(run);
 	host_done(&run->host);
@@ -91,14 +87,14 @@ bool run_writes(const struct run *run)
 	return run->mode == RUN_REVERT || (run->mode == RUN_APPLY && run->cfg->apply);
 }
 
-#define FOR_EACH_STEP(step)                                \
-	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) { \
-		int _r;                                    \
-		if (!modules[i]->step || skip[i])          \
-			continue;                          \
-		_r = modules[i]->step(run);                \
-		if (_r < 0)                                \
-			return _r;                         \
+#define FOR_EACH_STEP(step)                       \
+	for (size_t i = 0; i < N_MODULES; i++) {  \
+		int _r;                           \
+		if (!modules[i]->step || skip[i]) \
+			continue;                 \
+		_r = modules[i]->step(run);       \
+		if (_r < 0)                       \
+			return _r;                \
 	}
 
 /*
@@ -122,7 +118,7 @@ static int plan_for_revert(struct run *run, size_t i, bool *skip)
 
 static int run_plan(struct run *run, bool *skip)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(modules); i++) {
+	for (size_t i = 0; i < N_MODULES; i++) {
 		int r;
 
 		if (!modules[i]->plan)
@@ -137,7 +133,7 @@ static int run_plan(struct run *run, bool *skip)
 
 static int run_steps(struct run *run)
 {
-	bool skip[ARRAY_SIZE(modules)] = {};
+	bool skip[RUN_MODULES_MAX] = {};
 	int r;
 
 	FOR_EACH_STEP (scan)
@@ -163,6 +159,11 @@ int run_execute(struct run *run)
 {
 	int r;
 
+	struct timespec ts;
+
+	assert(N_MODULES <= RUN_MODULES_MAX);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	run->started_usec = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 	/*
 	 * A run that writes decides on what it reads: take the lock before the first read and
 	 * keep it to the end, so an apply and a revert never interleave.

@@ -23,6 +23,10 @@ enum run_mode {
 	RUN_REVERT,
 };
 
+struct rdma_run;
+struct bond_run;
+struct workload_run;
+
 struct host_info {
 	struct cmdline cmdline;
 	char *osrelease;
@@ -47,7 +51,11 @@ struct run {
 	struct iommu_state iommu;
 	int iommu_err;
 
-	struct kmod_run *kmod; /* kernel-module module: src/kmod/kmod-check.h */
+	struct kmod_run *kmod;	       /* kernel-module module: src/kmod/kmod-check.h */
+	struct rdma_run *rdma;	       /* RDMA ports: src/rdma/ */
+	struct bond_run *bond;	       /* Linux bonding: src/bond/ */
+	struct workload_run *workload; /* pod/workload prerequisites: src/workload/ */
+	uint64_t started_usec;	       /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
 
 	struct results results;
 };

@@ -450,3 +450,49 @@ char *kmod_rule_params_string(const struct kmod_rule *rule)
 			     rule->params[i].value);
 	return s;
 }
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct kmod_config *kc = *state;
+	int r = kmod_config_section(&kc, name, at, file_no);
+
+	*state = kc;
+	return r;
+}
+
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	return kmod_config_assign(state, key, value, at);
+}
+
+static int part_finish(const void *state)
+{
+	return kmod_config_finish(state);
+}
+
+static size_t part_n_lines(const void *state)
+{
+	return kmod_config_n_lines(state);
+}
+
+static int part_lines(const void *state, config_line_fn fn, void *userdata)
+{
+	return kmod_config_lines(state, fn, userdata);
+}
+
+static void part_free(void *state)
+{
+	kmod_config_free(state);
+}
+
+const struct config_part kmod_config_part = {
+	.headers = "[Module:NAME] or [GPUDirect]",
+	.offset = offsetof(struct config, kmod),
+	.is_section = kmod_config_is_section,
+	.section = part_section,
+	.assign = part_assign,
+	.finish = part_finish,
+	.n_lines = part_n_lines,
+	.lines = part_lines,
+	.free = part_free,
+};

@@ -91,10 +91,11 @@ int kmod_config_finish(const struct kmod_config *kc);
 void kmod_config_free(struct kmod_config *kc);
 
 /* list: a list key (values accumulate, an empty assignment resets), for config_dump. */
-typedef int (*kmod_config_line_fn)(void *userdata, const char *section, const char *key,
-				   const char *value, const struct origin *at, bool list);
+typedef config_line_fn kmod_config_line_fn;
 size_t kmod_config_n_lines(const struct kmod_config *kc);
 int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void *userdata);
+
+extern const struct config_part kmod_config_part; /* the above, for src/modules.c */
 
 const char *kmod_reload_to_string(enum kmod_reload r);
 const char *kmod_origin_to_string(enum kmod_origin o);

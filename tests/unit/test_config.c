@@ -177,7 +177,10 @@ static void test_defaults_without_files(void **state)
 	assert_int_equal(f->c.n_acs, 0);
 	assert_non_null(f->c.files);
 	assert_null(f->c.files[0]);
-	assert_int_equal(f->c.n_lines, 2);
+	assert_int_equal(f->c.n_lines, 3);
+	assert_int_equal(f->c.wait_usec, 60 * 1000000ULL);
+	assert_string_equal(f->c.lines[1].key, "Wait");
+	assert_string_equal(f->c.lines[1].value, "60s");
 	assert_string_equal(f->c.lines[0].key, "Apply");
 	assert_string_equal(f->c.lines[0].value, "no");
 	assert_null(f->c.lines[0].at.file);
@@ -702,6 +705,44 @@ static void test_explicit_files_replace_search(void **state)
 	free(files[1]);
 }
 
+static void test_timespan(void **state)
+{
+	uint64_t u = 7;
+
+	assert_int_equal(config_parse_timespan("0", &u), 0);
+	assert_int_equal(u, 0);
+	assert_int_equal(config_parse_timespan("90", &u), 0);
+	assert_int_equal(u, 90000000ULL);
+	assert_int_equal(config_parse_timespan("500ms", &u), 0);
+	assert_int_equal(u, 500000ULL);
+	assert_int_equal(config_parse_timespan("1min 30s", &u), 0);
+	assert_int_equal(u, 90000000ULL);
+	assert_int_equal(config_parse_timespan("2m", &u), 0);
+	assert_int_equal(u, 120000000ULL);
+	assert_int_equal(config_parse_timespan("1h", &u), 0);
+	assert_int_equal(config_parse_timespan("61min", &u), -ERANGE);
+	assert_int_equal(config_parse_timespan("99999999999999999999", &u), -ERANGE);
+	assert_int_equal(config_parse_timespan("", &u), -EINVAL);
+	assert_int_equal(config_parse_timespan("-1", &u), -EINVAL);
+	assert_int_equal(config_parse_timespan("5 parsecs", &u), -EINVAL);
+	assert_int_equal(config_parse_timespan("5sx", &u), -EINVAL);
+	assert_int_equal(config_parse_timespan("1.5s", &u), -EINVAL);
+}
+
+static void test_wait_key(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nWait=2min\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(f->c.wait_usec, 120000000ULL);
+	assert_string_equal(f->c.lines[1].value, "120s");
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Host]\nWait=soon\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Wait=: invalid time span 'soon'");
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -721,6 +762,8 @@ static void test_dump(void **state)
 	assert_string_equal(out, "[Host]\n"
 				 "# /usr/lib/hostprep/hostprep.conf:2\n"
 				 "Apply=no\n"
+				 "# default\n"
+				 "Wait=60s\n"
 				 "\n"
 				 "[IOMMU]\n"
 				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:6\n"
@@ -1261,6 +1304,8 @@ int main(void)
 		T(test_root_owned_dropin_dir),
 		T(test_root_owned_uid),
 		T(test_explicit_files_replace_search),
+		T(test_timespan),
+		T(test_wait_key),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The one list of pipeline modules. A new capability adds its run module (and, if it has
+ * config sections of its own, its config part) here, and nothing else outside its folder.
+ * Order is report order.
+ */
+#include "kmod/kmod-config.h"
+#include "modules.h"
+
+extern const struct run_module run_module_iommu;
+extern const struct run_module run_module_acs;
+extern const struct run_module run_module_kmod;
+
+const struct run_module *const run_modules[] = {
+	&run_module_iommu,
+	&run_module_acs,
+	&run_module_kmod,
+};
+const size_t n_run_modules = ARRAY_SIZE(run_modules);
+
+const struct config_part *const config_parts[] = {
+	&kmod_config_part,
+};
+const size_t n_config_parts = ARRAY_SIZE(config_parts);

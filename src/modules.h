@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "config.h"
+#include "run.h"
+
+#define RUN_MODULES_MAX 16
+
+extern const struct run_module *const run_modules[];
+extern const size_t n_run_modules;
