@@ -742,10 +742,19 @@ def write_dev(fx, sysd, parent, d, truncate):
 
 
 def kmod_overlays():
-    """Kernel-module fixtures: a base fixture plus tests/fake/kmod/fixtures.py."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kmod"))
+    """Overlay fixtures (a base fixture plus more): tests/fake/kmod/fixtures.py and every
+    tests/fake/net/*_fixtures.py (RDMA ports, bonds, workload), each with an OVERLAYS dict
+    name -> (base fixture, function(root))."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "kmod"))
+    sys.path.insert(0, os.path.join(here, "net"))
+    import importlib
     import fixtures
-    return fixtures.OVERLAYS
+    overlays = dict(fixtures.OVERLAYS)
+    for f in sorted(os.listdir(os.path.join(here, "net"))):
+        if f.endswith("_fixtures.py"):
+            overlays.update(importlib.import_module(f[:-3]).OVERLAYS)
+    return overlays
 
 
 def main(argv):
