@@ -107,13 +107,14 @@ static char *link_to_pci(const char *link)
 	return strdup(base);
 }
 
-static uint16_t read_id(const struct sysroot *root, const char *pci, const char *what, bool *ok)
+/* Through the device link: a function may be hidden from the PCI bus list (VF, fake tree). */
+static uint16_t read_id(const struct sysroot *root, const char *dev, const char *what, bool *ok)
 {
 	_cleanup_(freep) char *s = NULL;
 	char *end;
 	unsigned long v;
 
-	if (read_attr(root, &s, "bus/pci/devices/%s/%s", pci, what) < 0) {
+	if (read_attr(root, &s, "class/infiniband/%s/device/%s", dev, what) < 0) {
 		*ok = false;
 		return 0;
 	}
@@ -147,8 +148,8 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 		return -ENOMEM;
 	d->pci = link_to_pci(link);
 	if (d->pci) {
-		d->vendor = read_id(root, d->pci, "vendor", &ok);
-		d->device = read_id(root, d->pci, "device", &ok);
+		d->vendor = read_id(root, d->name, "vendor", &ok);
+		d->device = read_id(root, d->name, "device", &ok);
 		d->have_ids = ok;
 	}
 	return 0;
@@ -375,9 +376,10 @@ static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 }
 
 /* A function with several netdevs (one per port): dev_port is the port number - 1. */
-static char *netdev_of_pci(const struct sysroot *root, const char *pci, unsigned port)
+static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned port)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/net", pci);
+	_cleanup_(freep) char *dir =
+		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device/net", dev);
 	char **names = NULL, *pick = NULL;
 	size_t n = 0;
 
@@ -429,7 +431,7 @@ static int find_netdev(const struct sysroot *root, const struct rdma_device *d, 
 			p->netdev_via = "gid_attrs/ndevs";
 		}
 	if (!p->netdev && d->pci) {
-		p->netdev = netdev_of_pci(root, d->pci, p->num);
+		p->netdev = netdev_of_pci(root, d->name, p->num);
 		p->netdev_via = "PCI function";
 	}
 	if (!p->netdev && d->have_guid) {
