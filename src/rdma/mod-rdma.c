@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The RDMA ports module: [Port:*] rules against the ports. Read-only (apply only waits
+ * for ports to come up); it writes nothing but the rdma.env file that runs writing the
+ * report leave for NCCL/UCX jobs.
+ */
+#include "log.h"
+#include "rdma/rdma-check.h"
+#include "run.h"
+
+static bool rdma_wanted(const struct run *run)
+{
+	return run->cfg->port && run->cfg->port->n_rules;
+}
+
+/* verbs only on the live host: under --root the devices verbs see are not the tree's */
+static bool use_verbs(const struct run *run)
+{
+	return sysroot_is_host(run->root);
+}
+
+static int rdma_scan_step(struct run *run)
+{
+	if (!rdma_wanted(run))
+		return 0;
+	if (!run->rdma) {
+		run->rdma = calloc(1, sizeof(*run->rdma));
+		if (!run->rdma)
+			return -ENOMEM;
+		run->rdma->root = run->root;
+		run->rdma->pc = run->cfg->port;
+	}
+	return rdma_run_scan(run->rdma, use_verbs(run));
+}
+
+/*
+ * Boot: wait for the selected ports that are not ACTIVE yet, up to [Host] Wait=.
+ * The integrator adds the linkwait() call here (see rdma_wait_ready()).
+ */
+static int rdma_apply_step(struct run *run)
+{
+	if (!run->rdma || run->mode != RUN_APPLY || !run->cfg->wait_usec ||
+	    !sysroot_is_host(run->root))
+		return 0;
+	return 0;
+}
+
+static int rdma_verify_step(struct run *run)
+{
+	int r;
+
+	if (!run->rdma)
+		return 0;
+	r = rdma_run_check(run->rdma, &run->results);
+	if (r < 0)
+		return r;
+	/* the env file follows the report: only runs that write the report write it */
+	if (geteuid() != 0 || run->mode == RUN_DRY_RUN)
+		return 0;
+	r = rdma_env_write(run->rdma);
+	if (r < 0)
+		log_warning_errno(r, "Failed to write the RDMA environment file, ignoring: %m");
+	return 0;
+}
+
+static void rdma_done_step(struct run *run)
+{
+	rdma_run_free(run->rdma);
+	run->rdma = NULL;
+}
+
+const struct run_module run_module_rdma = {
+	.name = "rdma",
+	.scan = rdma_scan_step,
+	.apply = rdma_apply_step,
+	.verify = rdma_verify_step,
+	.done = rdma_done_step,
+};

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The checks of [Port:*] rules against the inventory, the wait predicate and the NCCL/UCX
+ * environment derived from the same view. A port that is not ACTIVE is judged by its
+ * state alone: its rate, width and MTU are meaningless and never reported as "slow".
+ */
+#include <stdarg.h>
+
+#include "fileio.h"
+#include "log.h"
+#include "rdma/rdma-check.h"
+
+/* A growing string; on ENOMEM it stays NULL and every append is a no-op. */
+struct buf {
+	char *s;
+	bool oom;
+};
+
+_printf_(2, 3) static void buf_addf(struct buf *b, const char *fmt, ...)
+{
+	char *more = NULL;
+	va_list ap;
+	int r;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	r = vasprintf(&more, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		b->oom = true;
+		return;
+	}
+	if (b->s) {
+		char *joined = NULL;
+
+		r = asprintf(&joined, "%s%s", b->s, more);
+		free(more);
+		free(b->s);
+		b->s = r < 0 ? NULL : joined;
+		b->oom = r < 0;
+	} else {
+		b->s = more;
+	}
+}
+
+static int buf_take(struct buf *b, char **ret)
+{
+	if (b->oom || !b->s) {
+		free(b->s);
+		return -ENOMEM;
+	}
+	*ret = b->s;
+	return 0;
+}
+
+static bool want_device(const struct rdma_device *d, void *userdata)
+{
+	const struct port_config *pc = userdata;
+
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (port_rule_selects_device(&pc->rules[i], d))
+			return true;
+	return !pc;
+}
+
+int rdma_run_scan(struct rdma_run *rr, bool use_verbs)
+{
+	rdma_inventory_done(&rr->inv);
+	return rdma_scan(rr->root, use_verbs, want_device, (void *)rr->pc, &rr->inv);
+}
+
+void rdma_run_free(struct rdma_run *rr)
+{
+	if (!rr)
+		return;
+	rdma_inventory_done(&rr->inv);
+	free(rr);
+}
+
+/* ---- one port ---- */
+
+static const char *phys_hint(const struct rdma_port *p)
+{
+	switch (p->phys_state) {
+	case RDMA_PHYS_POLLING:
+		return "no cable or no peer at the switch";
+	case RDMA_PHYS_DISABLED:
+		return "admin down (ip link set / ibportstate / switch)";
+	case RDMA_PHYS_SLEEP:
+		return "the port is asleep (no signal)";
+	case RDMA_PHYS_TRAINING:
+		return "link training with the peer";
+	case RDMA_PHYS_ERROR_RECOVERY:
+		return "link error recovery (bad cable or optics)";
+	case RDMA_PHYS_PHY_TEST:
+		return "the port is in a PHY test mode";
+	case RDMA_PHYS_LINK_UP:
+		return p->link_layer == RDMA_LL_INFINIBAND
+			       ? "link up, no subnet manager has brought the port up"
+			       : "link up, the port is not active yet";
+	default:
+		return "the port is not active";
+	}
+}
+
+static const char *down_remedy(const struct rdma_port *p)
+{
+	switch (p->phys_state) {
+	case RDMA_PHYS_POLLING:
+		return "check the cable and the switch port (ibstat, the switch's port status)";
+	case RDMA_PHYS_DISABLED:
+		return "enable the port: ip link set NETDEV up, ibportstate ... enable, or at the "
+		       "switch";
+	case RDMA_PHYS_LINK_UP:
+		return "check the subnet manager (sminfo) or the netdev's state";
+	default:
+		return "check the port with ibstat and the switch side";
+	}
+}
+
+static void state_text(const struct rdma_port *p, struct buf *b)
+{
+	buf_addf(b, "%s", rdma_port_state_to_string(p->state));
+	if (p->phys_state != RDMA_PHYS_UNKNOWN)
+		buf_addf(b, "/%s", rdma_phys_state_to_string(p->phys_state));
+}
+
+static void expected_text(const struct port_rule *r, struct buf *b)
+{
+	char num[24];
+
+	buf_addf(b, "%s", r->allow_down ? "ACTIVE or down (AllowDown=yes)" : "ACTIVE");
+	if (r->link_layer != RDMA_LL_UNKNOWN)
+		buf_addf(b, ", %s", rdma_link_layer_to_string(r->link_layer));
+	if (r->min_rate_mbps) {
+		rdma_mbps_format(r->min_rate_mbps, num, sizeof(num));
+		buf_addf(b, ", >= %s Gb/s", num);
+	}
+	if (r->min_width)
+		buf_addf(b, ", >= %uX", r->min_width);
+	if (r->min_mtu)
+		buf_addf(b, ", MTU >= %u", r->min_mtu);
+	if (r->roce_v2)
+		buf_addf(b, ", RoCE v2 GID with an IP");
+}
+
+struct judgement {
+	enum verdict v;
+	struct buf problems;
+	const char *remedy;
+};
+
+static void judge(struct judgement *j, enum verdict v, const char *remedy)
+{
+	if (v > j->v) {
+		j->v = v;
+		j->remedy = remedy;
+	}
+}
+
+_printf_(4, 5) static void problem(struct judgement *j, enum verdict v, const char *remedy,
+				   const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	buf_addf(&j->problems, "%s%s", j->problems.s ? "; " : "", msg);
+	judge(j, v, remedy);
+}
+
+static void check_rate(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+{
+	char rate[64], want[24];
+
+	if (!r->min_rate_mbps && !r->min_width)
+		return;
+	if (p->rate_err) {
+		problem(j, VERDICT_UNKNOWN, "see the kernel log for the RDMA driver",
+			"rate unreadable: %s", strerror(-p->rate_err));
+		return;
+	}
+	rdma_rate_format(&p->rate, rate, sizeof(rate));
+	if (r->min_rate_mbps && p->rate.mbps < r->min_rate_mbps) {
+		rdma_mbps_format(r->min_rate_mbps, want, sizeof(want));
+		problem(j, VERDICT_FAIL,
+			"check the cable/transceiver and the switch port speed (ibstat; ethtool "
+			"NETDEV)",
+			"rate %s below MinRate=%s", rate, want);
+	}
+	if (r->min_width && p->rate.width < r->min_width)
+		problem(j, VERDICT_FAIL, "reseat or replace the cable; check the switch port",
+			"width %uX below MinWidth=%uX (%s)", p->rate.width, r->min_width, rate);
+}
+
+static void check_mtu(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+{
+	if (!r->min_mtu)
+		return;
+	if (!p->active_mtu)
+		problem(j, VERDICT_UNKNOWN, "run hostprep on the host itself (verbs report it)",
+			"active MTU unknown (sysfs has none for %s ports without a netdev)",
+			rdma_link_layer_to_string(p->link_layer));
+	else if (p->active_mtu < r->min_mtu)
+		problem(j, VERDICT_FAIL,
+			p->link_layer == RDMA_LL_ETHERNET
+				? "raise the netdev MTU (ip link set NETDEV mtu 9000) and the "
+				  "switch's"
+				: "raise the subnet's MTU in the subnet manager (partitions.conf)",
+			"active MTU %u below MinMTU=%u", p->active_mtu, r->min_mtu);
+}
+
+static void check_roce(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+{
+	if (!r->roce_v2 || p->link_layer != RDMA_LL_ETHERNET)
+		return;
+	if (!p->gids_read) {
+		problem(j, VERDICT_UNKNOWN, "check permissions on the port's gids/ and gid_attrs/",
+			"GID table unreadable: %s", strerror(-(p->gids_err ? p->gids_err : EIO)));
+		return;
+	}
+	if (!rdma_port_roce_v2_ip_gid(p, false))
+		problem(j, VERDICT_FAIL,
+			"give the netdev an address (ip addr add ... dev NETDEV), then check "
+			"gid_attrs/types",
+			"no RoCE v2 GID with an IP address: the netdev %s has no IPv4/IPv6 address",
+			p->netdev ? p->netdev : "(none found)");
+}
+
+static void check_down(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+{
+	char waited[64] = "";
+
+	if (p->waited_usec)
+		snprintf(waited, sizeof(waited), " (still %s after waiting %llu s)",
+			 rdma_phys_state_to_string(p->phys_state),
+			 (unsigned long long)((p->waited_usec + 500000) / 1000000));
+	problem(j, r->allow_down ? VERDICT_WARN : VERDICT_FAIL,
+		r->allow_down ? NULL : down_remedy(p), "%s%s", phys_hint(p), waited);
+}
+
+static bool port_active(const struct rdma_port *p)
+{
+	return !p->err && p->state == RDMA_PORT_ACTIVE;
+}
+
+static void judge_port(const struct port_rule *r, const struct rdma_device *d,
+		       const struct rdma_port *p, struct judgement *j)
+{
+	if (d->err || p->err) {
+		problem(j, VERDICT_UNKNOWN,
+			"check that the device is still there (rdma link) and readable",
+			"%s unreadable: %s", d->err ? "device" : p->err_what,
+			strerror(-(d->err ? d->err : p->err)));
+		return;
+	}
+	if (r->link_layer != RDMA_LL_UNKNOWN && p->link_layer != r->link_layer)
+		problem(j, VERDICT_FAIL,
+			"set the port's link type (mlxconfig LINK_TYPE_P1) or fix the rule",
+			"link layer %s, the rule wants %s",
+			rdma_link_layer_to_string(p->link_layer),
+			rdma_link_layer_to_string(r->link_layer));
+	if (!port_active(p)) {
+		check_down(r, p, j);
+		return;
+	}
+	check_rate(r, p, j);
+	check_mtu(r, p, j);
+	check_roce(r, p, j);
+}
+
+static void port_summary(const struct rdma_device *d, const struct rdma_port *p, struct buf *b)
+{
+	char rate[64];
+
+	if (d->err || p->err)
+		return;
+	if (!p->rate_err) {
+		rdma_rate_format(&p->rate, rate, sizeof(rate));
+		buf_addf(b, ", %s", rate);
+	}
+	buf_addf(b, ", %s", rdma_link_layer_to_string(p->link_layer));
+	if (p->active_mtu)
+		buf_addf(b, ", MTU %u", p->active_mtu);
+	if (p->netdev)
+		buf_addf(b, ", netdev %s%s%s", p->netdev, p->bond ? " in " : "", strempty(p->bond));
+}
+
+static int add_port_result(const struct port_rule *r, const struct rdma_device *d,
+			   const struct rdma_port *p, struct results *rs)
+{
+	struct judgement j = {};
+	struct buf exp = {}, act = {};
+	_cleanup_(freep) char *e = NULL, *a = NULL;
+	char object[96];
+	int ret;
+
+	judge_port(r, d, p, &j);
+	expected_text(r, &exp);
+	buf_addf(&act, "%s port %u: ", d->name, p->num);
+	if (d->err || p->err)
+		buf_addf(&act, "unknown");
+	else
+		state_text(p, &act);
+	if (j.problems.s)
+		buf_addf(&act, " — %s", j.problems.s);
+	else
+		port_summary(d, p, &act);
+	buf_addf(&act, " [%s]", rdma_source_to_string(d->source));
+	free(j.problems.s);
+	if (buf_take(&exp, &e) < 0 || buf_take(&act, &a) < 0)
+		return -ENOMEM;
+	snprintf(object, sizeof(object), "%s/%u", d->name, p->num);
+	ret = results_add(rs, j.v, "rdma.port", object, e, a, j.remedy);
+	return ret;
+}
+
+/* ---- one rule ---- */
+
+struct tally {
+	unsigned selected, active, unknown;
+	struct buf down;
+};
+
+static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, struct results *rs,
+		      struct tally *t)
+{
+	for (size_t i = 0; i < rr->inv.n_devs; i++) {
+		const struct rdma_device *d = &rr->inv.devs[i];
+
+		if (!port_rule_selects_device(r, d))
+			continue;
+		for (size_t k = 0; k < d->n_ports; k++) {
+			const struct rdma_port *p = &d->ports[k];
+			int ret;
+
+			if (!port_rule_selects_port(r, p->num))
+				continue;
+			t->selected++;
+			if (d->err || p->err)
+				t->unknown++;
+			else if (port_active(p))
+				t->active++;
+			else
+				buf_addf(&t->down, "%s%s/%u", t->down.s ? ", " : "", d->name,
+					 p->num);
+			ret = add_port_result(r, d, p, rs);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int device_list(const struct rdma_inventory *inv, char **ret)
+{
+	struct buf b = {};
+
+	if (!inv->n_devs)
+		return asprintf(ret, "no RDMA device on this host: load the driver (mlx5_ib, "
+				     "erdma, rdma_rxe) or fix Select=") < 0
+			       ? -ENOMEM
+			       : 0;
+	buf_addf(&b, "RDMA devices here:");
+	for (size_t i = 0; i < inv->n_devs; i++)
+		buf_addf(&b, " %s%s%s%s", inv->devs[i].name, inv->devs[i].pci ? " (pci:" : "",
+			 strempty(inv->devs[i].pci), inv->devs[i].pci ? ")" : "");
+	buf_addf(&b, "; fix Select=/Exclude=/Ports=");
+	return buf_take(&b, ret);
+}
+
+static int rule_empty(const struct rdma_run *rr, const struct port_rule *r, struct results *rs)
+{
+	_cleanup_(freep) char *remedy = NULL;
+	char object[sizeof(PORT_PREFIX) + PORT_NAME_MAX];
+
+	snprintf(object, sizeof(object), PORT_PREFIX "%s", r->name);
+	if (rr->inv.err)
+		return results_addf(rs, VERDICT_UNKNOWN, "rdma.rule", object, "selects a port",
+				    "check permissions on the RDMA class directory",
+				    "RDMA devices unreadable: %s", strerror(-rr->inv.err));
+	if (device_list(&rr->inv, &remedy) < 0)
+		return -ENOMEM;
+	return results_add(rs, VERDICT_FAIL, "rdma.rule", object, "selects a port",
+			   "selects no RDMA port", remedy);
+}
+
+static int rule_tally(const struct port_rule *r, const struct tally *t, struct results *rs)
+{
+	char object[sizeof(PORT_PREFIX) + PORT_NAME_MAX], expected[64];
+	enum verdict v = VERDICT_PASS;
+
+	if (!r->min_active)
+		return 0;
+	snprintf(object, sizeof(object), PORT_PREFIX "%s", r->name);
+	snprintf(expected, sizeof(expected), "at least %u active (MinActive=)", r->min_active);
+	if (t->active < r->min_active)
+		v = t->active + t->unknown >= r->min_active ? VERDICT_UNKNOWN : VERDICT_FAIL;
+	return results_addf(rs, v, "rdma.ports", object, expected,
+			    v == VERDICT_PASS ? NULL
+					      : "bring the down ports up (see the rdma.port lines)",
+			    "%u of %u selected ports active%s%s%s", t->active, t->selected,
+			    t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
+}
+
+int rdma_run_check(const struct rdma_run *rr, struct results *rs)
+{
+	int r = 0;
+
+	for (size_t i = 0; rr->pc && r >= 0 && i < rr->pc->n_rules; i++) {
+		const struct port_rule *rule = &rr->pc->rules[i];
+		struct tally t = {};
+
+		r = rule_ports(rr, rule, rs, &t);
+		if (r >= 0 && !t.selected)
+			r = rule_empty(rr, rule, rs);
+		else if (r >= 0)
+			r = rule_tally(rule, &t, rs);
+		free(t.down.s);
+	}
+	return r;
+}
+
+/* ---- wait ---- */
+
+static bool port_selected(const struct port_config *pc, const struct rdma_device *d, unsigned port)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (port_rule_selects_device(&pc->rules[i], d) &&
+		    port_rule_selects_port(&pc->rules[i], port))
+			return true;
+	return false;
+}
+
+/* A port is waited for when a rule that selects it does not allow it to be down. */
+static bool port_awaited(const struct port_config *pc, const struct rdma_device *d,
+			 const struct rdma_port *p)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (!pc->rules[i].allow_down && port_rule_selects_device(&pc->rules[i], d) &&
+		    port_rule_selects_port(&pc->rules[i], p->num))
+			return true;
+	return false;
+}
+
+int rdma_wait_ready(void *userdata, char **status)
+{
+	struct rdma_run *rr = userdata;
+	struct buf b = {};
+	int r;
+
+	*status = NULL;
+	for (size_t i = 0; i < rr->inv.n_devs; i++) {
+		struct rdma_device *d = &rr->inv.devs[i];
+
+		for (size_t k = 0; !d->err && k < d->n_ports; k++) {
+			struct rdma_port *p = &d->ports[k];
+
+			if (p->err || port_active(p) || !port_awaited(rr->pc, d, p))
+				continue;
+			r = rdma_port_reread_state(rr->root, d->name, p);
+			if (r < 0)
+				return r;
+			if (p->err || port_active(p))
+				continue; /* gone: waiting will not help; up: done */
+			buf_addf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
+				 p->phys_state ? rdma_phys_state_to_string(p->phys_state)
+					       : rdma_port_state_to_string(p->state));
+		}
+	}
+	if (!b.s && !b.oom)
+		return 1;
+	return buf_take(&b, status) < 0 ? -ENOMEM : 0;
+}
+
+int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
+{
+	char **v = calloc(rr->inv.n_devs + 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->inv.n_devs; i++) {
+		const struct rdma_device *d = &rr->inv.devs[i];
+		bool waiting = false;
+
+		for (size_t k = 0; !d->err && k < d->n_ports; k++)
+			waiting |= !d->ports[k].err && !port_active(&d->ports[k]) &&
+				   port_awaited(rr->pc, d, &d->ports[k]);
+		if (waiting && !(v[n++] = strdup(d->name))) {
+			strv_free(v);
+			return -ENOMEM;
+		}
+	}
+	*ret = v;
+	return 0;
+}
+
+void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
+{
+	rr->waited_usec = waited_usec;
+	for (size_t i = 0; i < rr->inv.n_devs; i++)
+		for (size_t k = 0; k < rr->inv.devs[i].n_ports; k++) {
+			struct rdma_port *p = &rr->inv.devs[i].ports[k];
+
+			if (!p->err && !port_active(p) && port_awaited(rr->pc, &rr->inv.devs[i], p))
+				p->waited_usec = waited_usec;
+		}
+}
+
+/* ---- environment ---- */
+
+struct env {
+	struct buf hca, ucx, ifname, gid_note;
+	int gid_index; /* -1 none yet, -2 differs or missing */
+	bool roce;
+};
+
+static void add_ifname(struct env *e, const char *name)
+{
+	if (e->ifname.s) {
+		size_t n = strlen(name);
+
+		for (const char *s = e->ifname.s; (s = strstr(s, name)); s += n)
+			if ((s == e->ifname.s || s[-1] == ',') && (s[n] == ',' || !s[n]))
+				return;
+	}
+	buf_addf(&e->ifname, "%s%s", e->ifname.s ? "," : "", name);
+}
+
+static void env_roce(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
+{
+	const struct rdma_gid *g = rdma_port_roce_v2_ip_gid(p, true);
+
+	e->roce = true;
+	if (p->bond || p->netdev)
+		add_ifname(e, p->bond ? p->bond : p->netdev);
+	if (!g) {
+		buf_addf(&e->gid_note, "%s%s/%u has no RoCE v2 IPv4 GID", e->gid_note.s ? "; " : "",
+			 d->name, p->num);
+		e->gid_index = -2;
+		return;
+	}
+	buf_addf(&e->gid_note, "%s%s/%u: %u", e->gid_note.s ? ", " : "", d->name, p->num, g->index);
+	if (e->gid_index == -1)
+		e->gid_index = (int)g->index;
+	else if (e->gid_index != (int)g->index)
+		e->gid_index = -2;
+}
+
+static void env_port(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
+{
+	buf_addf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
+	buf_addf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
+	if (p->link_layer == RDMA_LL_ETHERNET)
+		env_roce(e, d, p);
+	else if (p->netdev && p->netdev_up)
+		add_ifname(e, p->netdev); /* IPoIB: only when it is up */
+}
+
+static void env_body(const struct env *e, struct buf *b)
+{
+	if (e->hca.s)
+		buf_addf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
+	else
+		buf_addf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
+			    "ACTIVE\n");
+	if (e->ifname.s)
+		buf_addf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
+	if (e->roce && e->gid_index >= 0)
+		buf_addf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
+	else if (e->roce)
+		buf_addf(b,
+			 "# NCCL_IB_GID_INDEX not set: no one RoCE v2 IPv4 GID index for all "
+			 "ports (%s)\n",
+			 strempty(e->gid_note.s));
+}
+
+int rdma_env_format(const struct rdma_run *rr, char **ret)
+{
+	struct env e = { .gid_index = -1 };
+	struct sysroot host = { .dir = (char *)"" };
+	_cleanup_(freep) char *where = sysroot_path(&host, SYSROOT_RUN, "hostprep/rdma.env");
+	struct buf b = {};
+	int r;
+
+	if (!where)
+		return -ENOMEM;
+
+	for (size_t i = 0; i < rr->inv.n_devs; i++) {
+		const struct rdma_device *d = &rr->inv.devs[i];
+
+		for (size_t k = 0; !d->err && k < d->n_ports; k++)
+			if (port_active(&d->ports[k]) && port_selected(rr->pc, d, d->ports[k].num))
+				env_port(&e, d, &d->ports[k]);
+	}
+	buf_addf(&b,
+		 "# RDMA environment for NCCL and UCX, written by hostprep from the live "
+		 "state of the\n"
+		 "# ports its [Port:*] rules select: only ACTIVE ports are listed. Rewritten "
+		 "by every\n"
+		 "# 'hostprep check' and 'hostprep apply'; 'hostprep env' prints it live.\n"
+		 "# systemd: EnvironmentFile=-%s\n"
+		 "# docker:  docker run --env-file %s ...\n",
+		 where, where);
+	env_body(&e, &b);
+	free(e.hca.s);
+	free(e.ucx.s);
+	free(e.ifname.s);
+	free(e.gid_note.s);
+	r = buf_take(&b, ret);
+	return r;
+}
+
+int rdma_env_write(const struct rdma_run *rr)
+{
+	_cleanup_(freep) char *content = NULL, *dir = NULL, *path = NULL;
+	int r;
+
+	r = rdma_env_format(rr, &content);
+	if (r < 0)
+		return r;
+	dir = sysroot_path(rr->root, SYSROOT_RUN, "hostprep");
+	path = sysroot_path(rr->root, SYSROOT_RUN, "hostprep/rdma.env");
+	if (!dir || !path)
+		return -ENOMEM;
+	r = mkdir_parents(dir, 0755);
+	if (r < 0 && r != -EEXIST)
+		return r;
+	return write_file_atomic(path, content, strlen(content), 0644);
+}

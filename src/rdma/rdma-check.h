@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "rdma/rdma-config.h"
+#include "rdma/rdma-scan.h"
+#include "result.h"
+
+/* The RDMA ports module's state for one run (struct run's rdma member). */
+struct rdma_run {
+	const struct sysroot *root;
+	const struct port_config *pc;
+	struct rdma_inventory inv;
+	uint64_t waited_usec; /* how long apply waited; 0 when it did not */
+};
+
+/* Read the devices any rule selects (all with pc NULL); verbs only on the live host. */
+int rdma_run_scan(struct rdma_run *rr, bool use_verbs);
+/* rdma.port, rdma.ports, rdma.rule results for every rule. */
+int rdma_run_check(const struct rdma_run *rr, struct results *rs);
+void rdma_run_free(struct rdma_run *rr);
+
+/*
+ * The wait's predicate (struct linkwait_target.ready): re-reads from sysfs only the
+ * selected ports not yet ACTIVE; 1 when every selected port is ACTIVE (or has no hope of
+ * being read), 0 otherwise with *status = "mlx5_0/1 (Polling), mlx5_3/1 (Disabled)".
+ */
+int rdma_wait_ready(void *userdata, char **status);
+/* NULL-terminated names of the RDMA devices with a selected port not ACTIVE (to watch). */
+int rdma_wait_devices(const struct rdma_run *rr, char ***ret);
+/* After the wait: remember how long it was, for the rdma.port actual text. */
+void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec);
+
+/* The rdma.env content for the selected ports as they are now. */
+int rdma_env_format(const struct rdma_run *rr, char **ret);
+/* Write it atomically to <root>/run/hostprep/rdma.env. */
+int rdma_env_write(const struct rdma_run *rr);
+
+/* `hostprep rdma`: the device/port <-> netdev <-> PCI <-> bond table. */
+int rdma_table_print(const struct rdma_inventory *inv, FILE *f);
+struct json_object *rdma_table_json(const struct rdma_inventory *inv);

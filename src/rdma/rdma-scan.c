@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * RDMA inventory. sysfs is the reference shape (it is what --root trees hold); on the live
+ * host libibverbs answers the port queries when the device opens, because some values
+ * (active MTU, GID types on old kernels) only exist there. Netdev, PCI function and bond
+ * always come from sysfs: verbs know none of them.
+ */
+#include <dirent.h>
+#include <infiniband/verbs.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+
+#include "fileio.h"
+#include "log.h"
+#include "rdma/rdma-scan.h"
+#include "selector.h"
+
+const char *rdma_source_to_string(enum rdma_source s)
+{
+	return s == RDMA_SOURCE_VERBS ? "verbs" : "sysfs";
+}
+
+/* One attribute below <root>/sys/class/infiniband/DEV/..., first line. */
+_printf_(3, 4) static int read_attr(const struct sysroot *root, char **ret, const char *fmt, ...)
+{
+	_cleanup_(freep) char *rel = NULL, *path = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&rel, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	path = sysroot_path(root, SYSROOT_SYS, "%s", rel);
+	if (!path)
+		return -ENOMEM;
+	return read_one_line(path, ret);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_numbers(const void *a, const void *b)
+{
+	unsigned long x = strtoul(*(char *const *)a, NULL, 10);
+	unsigned long y = strtoul(*(char *const *)b, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+/* Entries of a directory (no dot files), sorted; numeric: only decimal names. */
+static int list_dir(const char *path, bool numeric, size_t max, char ***ret, size_t *ret_n)
+{
+	_cleanup_(closedirp) DIR *d = opendir(path);
+	char **v = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char **grown;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (numeric && strspn(de->d_name, "0123456789") != strlen(de->d_name))
+			continue;
+		if (n >= max)
+			break;
+		grown = reallocarray(v, n + 2, sizeof(*v));
+		if (!grown)
+			goto oom;
+		v = grown;
+		v[n] = strdup(de->d_name);
+		if (!v[n])
+			goto oom;
+		v[++n] = NULL;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), numeric ? cmp_numbers : cmp_names);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+oom:
+	strv_free(v);
+	return -ENOMEM;
+}
+
+/* The PCI function behind a device link, as "DDDD:BB:DD.F", NULL if it is not one. */
+static char *link_to_pci(const char *link)
+{
+	char real[PATH_MAX];
+	uint32_t dom;
+	uint8_t bus, dev, fn;
+	const char *base;
+
+	if (!realpath(link, real))
+		return NULL;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (strlen(base) != 12 || pci_address_parse(base, &dom, &bus, &dev, &fn) < 0)
+		return NULL;
+	return strdup(base);
+}
+
+/* Through the device link: a function may be hidden from the PCI bus list (VF, fake tree). */
+static uint16_t read_id(const struct sysroot *root, const char *dev, const char *what, bool *ok)
+{
+	_cleanup_(freep) char *s = NULL;
+	char *end;
+	unsigned long v;
+
+	if (read_attr(root, &s, "class/infiniband/%s/device/%s", dev, what) < 0) {
+		*ok = false;
+		return 0;
+	}
+	v = strtoul(s, &end, 16);
+	if (*end || v > 0xffff)
+		*ok = false;
+	return (uint16_t)v;
+}
+
+static int scan_device_identity(const struct sysroot *root, struct rdma_device *d)
+{
+	_cleanup_(freep) char *s = NULL, *link = NULL;
+	bool ok = true;
+	int r;
+
+	r = read_attr(root, &s, "class/infiniband/%s/node_type", d->name);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		d->err = r; /* vanished or unreadable: every port becomes unknown */
+		return 0;
+	}
+	if (rdma_parse_node_type(s, &d->node_type) < 0)
+		d->node_type = RDMA_NODE_UNKNOWN;
+	free(s);
+	s = NULL;
+	if (read_attr(root, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
+		d->have_guid = rdma_parse_guid(s, d->node_guid) >= 0;
+	link = sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device", d->name);
+	if (!link)
+		return -ENOMEM;
+	d->pci = link_to_pci(link);
+	if (d->pci) {
+		d->vendor = read_id(root, d->name, "vendor", &ok);
+		d->device = read_id(root, d->name, "device", &ok);
+		d->have_ids = ok;
+	}
+	return 0;
+}
+
+static void port_fail(struct rdma_port *p, int err, const char *what)
+{
+	if (!p->err) {
+		p->err = err;
+		p->err_what = what;
+	}
+}
+
+static int read_port_attr(const struct sysroot *root, const char *dev, unsigned port,
+			  const char *attr, char **ret)
+{
+	return read_attr(root, ret, "class/infiniband/%s/ports/%u/%s", dev, port, attr);
+}
+
+int rdma_port_reread_state(const struct sysroot *root, const char *dev, struct rdma_port *p)
+{
+	_cleanup_(freep) char *st = NULL, *ph = NULL;
+	int r;
+
+	r = read_port_attr(root, dev, p->num, "state", &st);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		port_fail(p, r, "state");
+		return 0;
+	}
+	if (rdma_parse_port_state(st, &p->state) < 0) {
+		port_fail(p, -EBADMSG, "state");
+		return 0;
+	}
+	r = read_port_attr(root, dev, p->num, "phys_state", &ph);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || rdma_parse_phys_state(ph, &p->phys_state) < 0)
+		p->phys_state = RDMA_PHYS_UNKNOWN; /* soft devices: state alone decides */
+	return 0;
+}
+
+/* gid_attrs files on mlx5 return EINVAL for empty slots: "no entry", not a failure. */
+static int read_gid(const struct sysroot *root, const char *dev, unsigned port, unsigned idx,
+		    struct rdma_gid *g)
+{
+	_cleanup_(freep) char *s = NULL, *t = NULL, *n = NULL;
+	char attr[64];
+	int r;
+
+	snprintf(attr, sizeof(attr), "gids/%u", idx);
+	r = read_port_attr(root, dev, port, attr, &s);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || rdma_parse_gid(s, g->raw) < 0 || rdma_gid_is_zero(g->raw))
+		return 0;
+	g->index = idx;
+	snprintf(attr, sizeof(attr), "gid_attrs/types/%u", idx);
+	r = read_port_attr(root, dev, port, attr, &t);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		g->type_err = r;
+	else if (rdma_parse_gid_type(t, &g->type) < 0)
+		g->type_err = -EBADMSG;
+	snprintf(attr, sizeof(attr), "gid_attrs/ndevs/%u", idx);
+	r = read_port_attr(root, dev, port, attr, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0 && strlen(n) < IFNAMSIZ)
+		strcpy(g->ndev, n);
+	return 1;
+}
+
+static int add_gid(struct rdma_port *p, const struct rdma_gid *g)
+{
+	struct rdma_gid *grown = reallocarray(p->gids, p->n_gids + 1, sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	p->gids = grown;
+	p->gids[p->n_gids++] = *g;
+	return 0;
+}
+
+/* IB ports need only GID 0 (the port GID); Ethernet ports the table (RoCE v2 + IP). */
+static int scan_gids_sysfs(const struct sysroot *root, const char *dev, struct rdma_port *p)
+{
+	_cleanup_(freep) char *dir = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	dir = sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/ports/%u/gids", dev, p->num);
+	if (!dir)
+		return -ENOMEM;
+	r = list_dir(dir, true, RDMA_MAX_GIDS, &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		p->gids_err = r;
+		return 0;
+	}
+	if (p->link_layer != RDMA_LL_ETHERNET && n > 1)
+		n = 1;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		struct rdma_gid g = {};
+
+		r = read_gid(root, dev, p->num, (unsigned)strtoul(names[i], NULL, 10), &g);
+		if (r > 0)
+			r = add_gid(p, &g);
+	}
+	strv_free(names);
+	p->gids_read = r >= 0;
+	return r < 0 ? r : 0;
+}
+
+static int scan_port_sysfs(const struct sysroot *root, const char *dev, struct rdma_port *p)
+{
+	_cleanup_(freep) char *rate = NULL, *ll = NULL;
+	int r;
+
+	r = rdma_port_reread_state(root, dev, p);
+	if (r < 0 || p->err)
+		return r;
+	r = read_port_attr(root, dev, p->num, "rate", &rate);
+	if (r == -ENOMEM)
+		return r;
+	p->rate_err = r < 0 ? r : rdma_parse_rate(rate, &p->rate) < 0 ? -EBADMSG : 0;
+	r = read_port_attr(root, dev, p->num, "link_layer", &ll);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || rdma_parse_link_layer(ll, &p->link_layer) < 0)
+		p->link_layer = RDMA_LL_UNKNOWN;
+	return scan_gids_sysfs(root, dev, p);
+}
+
+static int scan_gids_verbs(struct ibv_context *ctx, struct rdma_port *p, int tbl_len)
+{
+	for (int i = 0; i < tbl_len && i < RDMA_MAX_GIDS; i++) {
+		struct ibv_gid_entry e;
+		struct rdma_gid g = { .index = (unsigned)i };
+		char name[IF_NAMESIZE];
+		int r;
+
+		if (p->link_layer != RDMA_LL_ETHERNET && i > 0)
+			break;
+		if (ibv_query_gid_ex(ctx, p->num, (uint32_t)i, &e, 0) != 0)
+			continue; /* empty slot (ENODATA) or gone */
+		memcpy(g.raw, e.gid.raw, 16);
+		if (rdma_gid_is_zero(g.raw))
+			continue;
+		g.type =
+			e.gid_type == IBV_GID_TYPE_ROCE_V2 ? RDMA_GID_ROCE_V2 : RDMA_GID_IB_ROCE_V1;
+		if (e.ndev_ifindex && if_indextoname(e.ndev_ifindex, name))
+			snprintf(g.ndev, sizeof(g.ndev), "%s", name);
+		r = add_gid(p, &g);
+		if (r < 0)
+			return r;
+	}
+	p->gids_read = true;
+	return 0;
+}
+
+static int scan_port_verbs(const struct sysroot *root, struct ibv_context *ctx, const char *dev,
+			   struct rdma_port *p)
+{
+	struct ibv_port_attr a;
+	uint32_t lane;
+	const char *speed;
+	_cleanup_(freep) char *rate = NULL;
+
+	if (ibv_query_port(ctx, (uint8_t)p->num, &a) != 0) {
+		port_fail(p, -errno, "ibv_query_port");
+		return 0;
+	}
+	p->state = a.state <= IBV_PORT_ACTIVE_DEFER ? (enum rdma_port_state)a.state : RDMA_PORT_NOP;
+	p->phys_state = a.phys_state < _RDMA_PHYS_MAX ? a.phys_state : RDMA_PHYS_UNKNOWN;
+	p->link_layer = a.link_layer == IBV_LINK_LAYER_ETHERNET	    ? RDMA_LL_ETHERNET
+			: a.link_layer == IBV_LINK_LAYER_INFINIBAND ? RDMA_LL_INFINIBAND
+								    : RDMA_LL_UNKNOWN;
+	p->active_mtu = rdma_mtu_from_enum(a.active_mtu);
+	p->rate.width = rdma_width_from_ibv(a.active_width);
+	if (rdma_speed_from_ibv(a.active_speed, &lane, &speed) >= 0 && p->rate.width) {
+		p->rate.mbps = lane * p->rate.width;
+		snprintf(p->rate.speed, sizeof(p->rate.speed), "%s", speed);
+	} else {
+		/* XDR and newer need active_speed_ex (rdma-core >= 50): sysfs knows them */
+		int r = read_port_attr(root, dev, p->num, "rate", &rate);
+
+		p->rate_err = r < 0 ? r : rdma_parse_rate(rate, &p->rate) < 0 ? -EBADMSG : 0;
+	}
+	return scan_gids_verbs(ctx, p, a.gid_tbl_len);
+}
+
+static int port_list(const struct sysroot *root, struct rdma_device *d, char ***names, size_t *n)
+{
+	_cleanup_(freep) char *dir =
+		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/ports", d->name);
+
+	if (!dir)
+		return -ENOMEM;
+	return list_dir(dir, true, RDMA_MAX_PORTS, names, n);
+}
+
+/* ---- netdev, bond ---- */
+
+static void netdev_details(const struct sysroot *root, struct rdma_port *p)
+{
+	_cleanup_(freep) char *op = NULL, *mtu = NULL, *master = NULL, *bop = NULL;
+	char real[PATH_MAX];
+
+	if (read_attr(root, &op, "class/net/%s/operstate", p->netdev) >= 0)
+		p->netdev_up = streq(op, "up");
+	if (read_attr(root, &mtu, "class/net/%s/mtu", p->netdev) >= 0)
+		p->netdev_mtu = (unsigned)strtoul(mtu, NULL, 10);
+	master = sysroot_path(root, SYSROOT_SYS, "class/net/%s/master", p->netdev);
+	if (master && realpath(master, real)) {
+		p->bond = strdup(basename(real));
+		if (p->bond && read_attr(root, &bop, "class/net/%s/operstate", p->bond) >= 0)
+			p->bond_up = streq(bop, "up");
+	}
+}
+
+/* A function with several netdevs (one per port): dev_port is the port number - 1. */
+static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned port)
+{
+	_cleanup_(freep) char *dir =
+		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device/net", dev);
+	char **names = NULL, *pick = NULL;
+	size_t n = 0;
+
+	if (!dir || list_dir(dir, false, 64, &names, &n) < 0 || n == 0) {
+		strv_free(names);
+		return NULL;
+	}
+	for (size_t i = 0; i < n && !pick; i++) {
+		_cleanup_(freep) char *dp = NULL;
+
+		if (read_attr(root, &dp, "class/net/%s/dev_port", names[i]) >= 0 &&
+		    strtoul(dp, NULL, 0) == port - 1)
+			pick = strdup(names[i]);
+	}
+	if (!pick)
+		pick = strdup(names[0]);
+	strv_free(names);
+	return pick;
+}
+
+/* erdma in standard mode: node_guid is the EUI-64 of the paired virtio NIC's MAC. */
+static char *netdev_of_guid(const struct sysroot *root, const uint8_t guid[8])
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/net");
+	char **names = NULL, *pick = NULL;
+	size_t n = 0;
+
+	if (!dir || list_dir(dir, false, 1024, &names, &n) < 0) {
+		strv_free(names);
+		return NULL;
+	}
+	for (size_t i = 0; i < n && !pick; i++) {
+		_cleanup_(freep) char *a = NULL;
+		uint8_t mac[6];
+
+		if (read_attr(root, &a, "class/net/%s/address", names[i]) >= 0 &&
+		    rdma_parse_mac(a, mac) >= 0 && rdma_guid_is_eui64_of(guid, mac))
+			pick = strdup(names[i]);
+	}
+	strv_free(names);
+	return pick;
+}
+
+static int find_netdev(const struct sysroot *root, const struct rdma_device *d, struct rdma_port *p)
+{
+	for (size_t i = 0; i < p->n_gids && !p->netdev; i++)
+		if (p->gids[i].ndev[0]) {
+			p->netdev = strdup(p->gids[i].ndev);
+			p->netdev_via = "gid_attrs/ndevs";
+		}
+	if (!p->netdev && d->pci) {
+		p->netdev = netdev_of_pci(root, d->name, p->num);
+		p->netdev_via = "PCI function";
+	}
+	if (!p->netdev && d->have_guid) {
+		p->netdev = netdev_of_guid(root, d->node_guid);
+		p->netdev_via = "node_guid (EUI-64 of the MAC)";
+	}
+	if (!p->netdev) {
+		p->netdev_via = NULL;
+		return 0;
+	}
+	netdev_details(root, p);
+	if (!p->active_mtu && p->link_layer == RDMA_LL_ETHERNET && p->netdev_mtu)
+		p->active_mtu = rdma_mtu_from_netdev(p->netdev_mtu);
+	return 0;
+}
+
+/* ---- devices ---- */
+
+static struct ibv_context *verbs_open(struct ibv_device **list, const char *name, int *err)
+{
+	struct ibv_context *ctx;
+
+	*err = -ENODEV;
+	for (struct ibv_device **d = list; d && *d; d++) {
+		if (!streq(ibv_get_device_name(*d), name))
+			continue;
+		ctx = ibv_open_device(*d);
+		*err = ctx ? 0 : -(errno ? errno : EIO);
+		return ctx;
+	}
+	return NULL;
+}
+
+static int scan_ports(const struct sysroot *root, struct rdma_device *d, struct ibv_context *ctx)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = port_list(root, d, &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		d->err = r;
+		return 0;
+	}
+	d->ports = calloc(n ? n : 1, sizeof(*d->ports));
+	if (!d->ports) {
+		strv_free(names);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		struct rdma_port *p = &d->ports[d->n_ports++];
+
+		p->num = (unsigned)strtoul(names[i], NULL, 10);
+		r = ctx ? scan_port_verbs(root, ctx, d->name, p)
+			: scan_port_sysfs(root, d->name, p);
+		if (r >= 0 && !p->err)
+			r = find_netdev(root, d, p);
+	}
+	strv_free(names);
+	return r;
+}
+
+static int scan_device(const struct sysroot *root, struct ibv_device **vlist, struct rdma_device *d)
+{
+	struct ibv_context *ctx = NULL;
+	int r, err;
+
+	if (vlist) {
+		ctx = verbs_open(vlist, d->name, &err);
+		if (ctx)
+			d->source = RDMA_SOURCE_VERBS;
+		else if (asprintf(&d->source_note, "verbs: %s", strerror(-err)) < 0)
+			return -ENOMEM;
+	}
+	r = scan_ports(root, d, ctx);
+	if (ctx)
+		ibv_close_device(ctx);
+	return r;
+}
+
+static int add_device(struct rdma_inventory *inv, const char *name)
+{
+	struct rdma_device *grown = reallocarray(inv->devs, inv->n_devs + 1, sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	inv->devs = grown;
+	inv->devs[inv->n_devs] = (struct rdma_device){ .name = strdup(name) };
+	if (!inv->devs[inv->n_devs].name)
+		return -ENOMEM;
+	inv->n_devs++;
+	return 0;
+}
+
+int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, void *userdata,
+	      struct rdma_inventory *ret)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/infiniband");
+	struct ibv_device **vlist = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	*ret = (struct rdma_inventory){};
+	if (!dir)
+		return -ENOMEM;
+	r = list_dir(dir, false, RDMA_MAX_DEVICES, &names, &n);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		ret->err = r;
+		return r == -ENOMEM ? r : 0;
+	}
+	if (use_verbs && n)
+		vlist = ibv_get_device_list(NULL);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		struct rdma_device *d;
+
+		r = add_device(ret, names[i]);
+		if (r < 0)
+			break;
+		d = &ret->devs[ret->n_devs - 1];
+		r = scan_device_identity(root, d);
+		if (r < 0 || d->err || (want && !want(d, userdata)))
+			continue;
+		r = scan_device(root, vlist, d);
+	}
+	if (vlist)
+		ibv_free_device_list(vlist);
+	strv_free(names);
+	return r;
+}
+
+static void port_done(struct rdma_port *p)
+{
+	free(p->gids);
+	free(p->netdev);
+	free(p->bond);
+}
+
+void rdma_inventory_done(struct rdma_inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_devs; i++) {
+		struct rdma_device *d = &inv->devs[i];
+
+		for (size_t j = 0; j < d->n_ports; j++)
+			port_done(&d->ports[j]);
+		free(d->ports);
+		free(d->name);
+		free(d->pci);
+		free(d->source_note);
+	}
+	free(inv->devs);
+	*inv = (struct rdma_inventory){};
+}
+
+const struct rdma_gid *rdma_port_roce_v2_ip_gid(const struct rdma_port *p, bool ipv4_only)
+{
+	for (size_t i = 0; i < p->n_gids; i++) {
+		const struct rdma_gid *g = &p->gids[i];
+
+		if (g->type_err || g->type != RDMA_GID_ROCE_V2)
+			continue;
+		if (ipv4_only ? rdma_gid_is_ipv4(g->raw) : rdma_gid_has_ip(g->raw))
+			return g;
+	}
+	return NULL;
+}
