@@ -67,7 +67,8 @@ static void publish_status(struct waiter *w, char *status)
 
 	if (!s || (w->status && streq(w->status, s)))
 		return;
-	log_info("Waiting for %s", s);
+	/* notice, not info: a boot held up is news in the journal at the default level */
+	log_notice("Waiting for %s", s);
 	if (asprintf(&line, "waiting for %s", s) >= 0)
 		(void)sink_notify_status(line);
 	free(w->status);

@@ -38,7 +38,7 @@ struct linkwait_target {
 /*
  * Wait until t->ready() says 1 or CLOCK_MONOTONIC reaches deadline_usec.
  * Publishes "STATUS=waiting for <status>" through sd_notify (and logs it at
- * info) whenever the status text changes. The event sources are set up
+ * notice) whenever the status text changes. The event sources are set up
  * before the first check, so nothing that happens after it is missed.
  * Returns 1 ready, 0 at the deadline (a deadline already past: one check),
  * <0 on error (the caller then evaluates what it sees). A root other than

@@ -419,3 +419,22 @@ rxe_add() {
 	modprobe rdma_rxe && ip link set "$ifc" up && rdma link add "$1" type rxe netdev "$ifc" &&
 		echo "rxe_add: $1 on $ifc: $(rdma link show "$1/1")"
 }
+# prep_service NAME SCRIPT: a long-running (Type=exec) unit vmtest-NAME.service
+# started early at boot, with no ordering against hostprep (a watcher)
+prep_service() {
+	local name=$1 script=$2
+	prep_file "/usr/local/sbin/vmtest-$name" '#!/bin/bash' ". /mnt/vmtest/lib.sh" "$script"
+	chmod 755 "/usr/local/sbin/vmtest-$name"
+	prep_file "/etc/systemd/system/vmtest-$name.service" \
+		'[Unit]' "Description=vmtest: $name" 'DefaultDependencies=no' \
+		'RequiresMountsFor=/mnt/vmtest' \
+		'[Service]' 'Type=exec' "ExecStart=/usr/local/sbin/vmtest-$name" \
+		'[Install]' 'WantedBy=multi-user.target'
+	mkdir -p /etc/systemd/system/multi-user.target.wants
+	ln -sf "/etc/systemd/system/vmtest-$name.service" /etc/systemd/system/multi-user.target.wants/
+}
+# ts_epoch TEXT: a date/time text (ip -ts, systemctl --timestamp=us+utc) as epoch seconds.µs
+ts_epoch() { [ -n "$1" ] && date -d "$1" +%s.%6N 2>/dev/null; }
+# carrier_is IF 0|1, unit_state_is UNIT STATE...: for wait_until (re-read each time)
+carrier_is() { [ "$(carrier "$1")" = "$2" ]; }
+unit_state_not() { [ "$(unit_prop "$1" ActiveState)" != "$2" ]; }

@@ -128,11 +128,13 @@ hmp_start() {
 }
 hmp_stop() {
 	local p
-	for p in "${HMP_PIDS[@]}"; do
-		pkill -P "$p" 2>/dev/null
-		kill "$p" 2>/dev/null
-	done
-	wait "${HMP_PIDS[@]}" 2>/dev/null
+	{
+		for p in "${HMP_PIDS[@]}"; do
+			pkill -P "$p"
+			kill "$p"
+		done
+		wait "${HMP_PIDS[@]}"
+	} 2>/dev/null
 	HMP_PIDS=()
 }
 
