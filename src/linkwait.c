@@ -100,8 +100,8 @@ static int on_netlink(sd_event_source *s, int fd, uint32_t revents, void *userda
 
 		if (n >= 0)
 			continue;
-		if (errno == EINTR ||
-		    errno == ENOBUFS) /* ENOBUFS: we missed some; re-read anyway */
+		/* ENOBUFS: the socket overflowed and we missed some: the re-check reads anyway */
+		if (errno == EINTR || errno == ENOBUFS)
 			continue;
 		if (errno == EAGAIN)
 			break;
