@@ -61,6 +61,18 @@ static void waiter_done(struct waiter *w)
 	free(w->status);
 }
 
+/*
+ * Hand a source to the loop: floating, it lives until sd_event_unref(), and
+ * our reference from sd_event_add_*() is dropped (else every source leaks).
+ */
+static int float_source(sd_event_source *s)
+{
+	int r = sd_event_source_set_floating(s, 1);
+
+	sd_event_source_unref(s);
+	return r;
+}
+
 static void publish_status(struct waiter *w, char *status)
 {
 	_cleanup_(freep) char *s = status, *line = NULL;
@@ -131,7 +143,7 @@ static int netlink_open(struct waiter *w)
 	(void)sd_event_source_set_io_fd_own(s, 1);
 	TAKE_FD(fd);
 	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
-	return sd_event_source_set_floating(s, 1);
+	return float_source(s);
 }
 
 static bool event_wakes(enum ibv_event_type type)
@@ -201,7 +213,7 @@ static int verbs_watch(struct waiter *w, struct verbs_dev *d, struct ibv_device 
 	if (r < 0)
 		return r;
 	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
-	return sd_event_source_set_floating(s, 1);
+	return float_source(s);
 }
 
 /* A name verbs could never match is the caller's bug, not the host's state. */
@@ -279,14 +291,14 @@ static int timers_setup(struct waiter *w, uint64_t deadline_usec)
 	if (r < 0)
 		return r;
 	(void)sd_event_source_set_priority(s, PRIORITY_DEADLINE);
-	r = sd_event_source_set_floating(s, 1);
+	r = float_source(s);
 	if (r < 0 || !w->t->recheck_usec)
 		return r;
 	r = sd_event_add_time_relative(w->event, &s, CLOCK_MONOTONIC, w->t->recheck_usec, 1000,
 				       on_recheck, w);
 	if (r < 0)
 		return r;
-	return sd_event_source_set_floating(s, 1);
+	return float_source(s);
 }
 
 static int waiter_setup(struct waiter *w, uint64_t deadline_usec)
