@@ -369,6 +369,16 @@ ibv_port_field() {
 }
 # sys_port DEV PORT FILE: /sys/class/infiniband/DEV/ports/PORT/FILE
 sys_port() { cat "/sys/class/infiniband/$1/ports/$2/$3" 2>&1; }
+# gid_index_of DEV PORT TYPE TEXT: first GID index whose type is TYPE and whose
+# GID contains TEXT (e.g. "RoCE v2" "ffff:c0a8"), from sysfs; "" if none
+gid_index_of() {
+	local g i t
+	for g in /sys/class/infiniband/"$1"/ports/"$2"/gids/*; do
+		i=${g##*/}
+		t=$(cat "/sys/class/infiniband/$1/ports/$2/gid_attrs/types/$i" 2>/dev/null)
+		[ "$t" = "$3" ] && grep -q -- "$4" "$g" 2>/dev/null && { echo "$i"; return; }
+	done
+}
 # carrier IF: the kernel's carrier bit (1/0)
 carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo "?"; }
 # bond_info BOND: /proc/net/bonding/BOND (the bonding driver's own report)
@@ -411,11 +421,13 @@ prep_boot_unit() {
 	mkdir -p /etc/systemd/system/multi-user.target.wants
 	ln -sf "/etc/systemd/system/vmtest-$name.service" /etc/systemd/system/multi-user.target.wants/
 }
-# rxe_add NAME SLOT: (at boot, in a prep_boot_unit script) the NIC behind root
-# port SLOT admin-up, an rdma_rxe device NAME on it
+# rxe_add NAME SLOT [ADDR/LEN]: (at boot, in a prep_boot_unit script) the NIC
+# behind root port SLOT admin-up (with an IPv4 address: a RoCE v2 GID
+# carrying it), an rdma_rxe device NAME on it
 rxe_add() {
 	local ifc
 	ifc=$(nic_behind "$2") || { echo "rxe_add: no NIC behind slot $2"; return 1; }
+	[ -z "${3:-}" ] || ip addr add "$3" dev "$ifc" || return 1
 	modprobe rdma_rxe && ip link set "$ifc" up && rdma link add "$1" type rxe netdev "$ifc" &&
 		echo "rxe_add: $1 on $ifc: $(rdma link show "$1/1")"
 }
