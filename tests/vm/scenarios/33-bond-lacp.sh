@@ -9,6 +9,7 @@
 # collecting+distributing (the case the issue names: a slave up "in another
 # aggregator") -> still fail naming it. The rtnetlink messages of that phase
 # are logged (linkwait.c relies on knowing which LACP changes send none).
+TIMEOUT=180
 HOSTPREP_CONF='# only the rules below: switch off the vendor rule (/usr/lib/hostprep/hostprep.conf)
 [ACS:gpu-paths]
 Enabled=no
