@@ -157,6 +157,17 @@ int sink_journal(const struct report *rep)
 	return 0;
 }
 
+int sink_notify_status(const char *status)
+{
+	int r;
+
+	/* 0 without $NOTIFY_SOCKET: not started by systemd, nothing to tell. */
+	r = sd_notifyf(0, "STATUS=%s", status);
+	if (r < 0)
+		log_warning_errno(r, "Failed to send STATUS= to the service manager, ignoring: %m");
+	return 0;
+}
+
 int sink_notify(const struct report *rep)
 {
 	_cleanup_(freep) char *line = NULL;
@@ -165,9 +176,5 @@ int sink_notify(const struct report *rep)
 	r = summary_line(rep, &line);
 	if (r < 0)
 		return log_oom();
-	/* 0 without $NOTIFY_SOCKET: not started by systemd, nothing to tell. */
-	r = sd_notifyf(0, "STATUS=%s", line);
-	if (r < 0)
-		log_warning_errno(r, "Failed to send STATUS= to the service manager, ignoring: %m");
-	return 0;
+	return sink_notify_status(line);
 }

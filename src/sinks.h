@@ -48,6 +48,8 @@ int report_format_time(uint64_t sec, char *buf, size_t size);
 int sink_journal(const struct report *r);
 /* sd_notify(STATUS=<summary>); a no-op outside systemd. */
 int sink_notify(const struct report *r);
+/* sd_notify(STATUS=<status>) for a run still in progress (e.g. "waiting for ..."); same rules. */
+int sink_notify_status(const char *status);
 
 /*
  * "READY: 5 pass, 1 skip" / "NOT READY: 2 fail, 1 unknown, 3 pass" /

@@ -310,3 +310,143 @@ assert_file_removed_by() {
 		ok "$msg ('$*' exit $RC)"
 	fi
 }
+
+# ---------------------------------------------------------------------------
+# RDMA ports and bonding (issue 8). Cable pulls come from the host's QEMU
+# monitor (run.sh: QEMU_LINKS_DOWN at power-on, or the guest's requests
+# below); oracles are the kernel's own tools: `rdma link` (RDMA netlink),
+# `ibv_devinfo` (verbs), /sys/class/infiniband, /proc/net/bonding, `ip -d link`.
+# ---------------------------------------------------------------------------
+VMT_SHARE=/mnt/vmtest
+# hmp_later DELAY COMMAND...: ask the host to send an HMP command to this VM's
+# monitor after DELAY seconds (e.g. "set_link nic-rp3 off"); returns at once,
+# prints the request id
+hmp_later() {
+	local delay=$1 id
+	shift
+	id=$(date +%s%N)-$RANDOM
+	printf '%s %s\n' "$delay" "$*" >"$VMT_SHARE/hmp/$id.tmp" && mv "$VMT_SHARE/hmp/$id.tmp" "$VMT_SHARE/hmp/$id.req"
+	echo "$id"
+}
+# hmp_wait ID [TIMEOUT]: until the host has sent request ID; 0 when it has
+hmp_wait() {
+	local i=0 n=$(( ${2:-15} * 10 ))
+	while [ ! -f "$VMT_SHARE/hmp/$1.done" ] && [ $i -lt "$n" ]; do sleep 0.1; i=$((i + 1)); done
+	[ -f "$VMT_SHARE/hmp/$1.done" ]
+}
+# hmp COMMAND...: send now and wait until it was sent (not for its effect)
+hmp() {
+	local id
+	id=$(hmp_later 0 "$@")
+	if hmp_wait "$id"; then note "hmp: $* (sent)"; else fail "hmp: '$*' not sent by the host"; return 1; fi
+}
+# wait_until TIMEOUT CMD...: re-run CMD every 0.2 s until it succeeds (the
+# test's own patience, not the product's)
+wait_until() {
+	local t=$1 i=0
+	shift
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -ge $((t * 5)) ] && return 1
+		sleep 0.2
+	done
+}
+# nic_behind SLOT: netdev of the NIC behind root port 00:SLOT.0 (qemu_rootport_nic)
+nic_behind() {
+	local d
+	for d in /sys/bus/pci/devices/0000:00:"$(printf %02x "$1")".0/0000:*/virtio*/net/*; do
+		[ -e "$d" ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+# rdma_link DEV/PORT: `rdma link show`'s "state X physical_state Y" words
+rdma_link() { rdma link show "$1" 2>&1; }
+rdma_state() { rdma link show "$1" 2>/dev/null | sed -n 's/.* state \([A-Z_]*\) .*/\1/p'; }
+rdma_phys() { rdma link show "$1" 2>/dev/null | sed -n 's/.* physical_state \([A-Z_]*\).*/\1/p'; }
+# ibv_port_field DEV PORT FIELD: one field (state, phys_state, active_mtu, ...) of ibv_devinfo
+ibv_port_field() {
+	ibv_devinfo -v -d "$1" -i "$2" 2>/dev/null | awk -v f="$3:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'
+}
+# sys_port DEV PORT FILE: /sys/class/infiniband/DEV/ports/PORT/FILE
+sys_port() { cat "/sys/class/infiniband/$1/ports/$2/$3" 2>&1; }
+# gid_index_of DEV PORT TYPE TEXT: first GID index whose type is TYPE and whose
+# GID contains TEXT (e.g. "RoCE v2" "ffff:c0a8"), from sysfs; "" if none
+gid_index_of() {
+	local g i t
+	for g in /sys/class/infiniband/"$1"/ports/"$2"/gids/*; do
+		i=${g##*/}
+		t=$(cat "/sys/class/infiniband/$1/ports/$2/gid_attrs/types/$i" 2>/dev/null)
+		[ "$t" = "$3" ] && grep -q -- "$4" "$g" 2>/dev/null && { echo "$i"; return; }
+	done
+}
+# carrier IF: the kernel's carrier bit (1/0)
+carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo "?"; }
+# bond_info BOND: /proc/net/bonding/BOND (the bonding driver's own report)
+bond_info() { cat "/proc/net/bonding/$1" 2>&1; }
+# bond_active_slave BOND: "Currently Active Slave"
+bond_active_slave() { bond_info "$1" | sed -n 's/^Currently Active Slave: //p'; }
+# bond_slave_field BOND SLAVE FIELD: a per-slave line of /proc/net/bonding
+# ("MII Status", "Aggregator ID", "Link Failure Count"), first occurrence
+bond_slave_field() {
+	bond_info "$1" | awk -v s="$2" -v f="$3" '
+		/^Slave Interface: / { cur = $3 }
+		cur == s && index($0, f ": ") == 1 { sub(f ": ", ""); print; exit }'
+}
+# bond_partner_mac BOND: the 802.3ad partner MAC of the bond (bond-wide line)
+bond_partner_mac() { bond_info "$1" | awk '/^802.3ad info/ { a = 1 } a && /Partner Mac Address: / { print $4; exit }'; }
+# hp_port_results JSON: rdma.*/bond*/workload.* results, one line each (for the log)
+hp_issue8_results() {
+	jq -r '.results[] | select(.check | test("^rdma|^bond|^workload")) |
+		"  \(.verdict) \(.check) \(.object): \(.actual // "") | \(.remedy // "")"' <<<"$1"
+}
+
+# Guest prep side (issue 8):
+# prep_boot_unit NAME BEFORE SCRIPT: a oneshot unit vmtest-NAME.service that
+# runs SCRIPT (bash) at boot after udev has settled, Before= the units in
+# BEFORE (e.g. hostprep.service), wanted by multi-user.target
+prep_boot_unit() {
+	local name=$1 before=$2 script=$3
+	prep_file "/usr/local/sbin/vmtest-$name" '#!/bin/bash' ". /mnt/vmtest/lib.sh" "$script"
+	chmod 755 "/usr/local/sbin/vmtest-$name"
+	prep_file "/etc/systemd/system/vmtest-$name.service" \
+		'[Unit]' "Description=vmtest: $name" \
+		'# the NICs are named (udev) before we look them up' \
+		'Wants=systemd-udev-settle.service' 'After=systemd-udev-settle.service' \
+		'RequiresMountsFor=/mnt/vmtest' \
+		"${before:+Before=$before}" \
+		'[Service]' 'Type=oneshot' 'RemainAfterExit=yes' \
+		"ExecStart=/usr/local/sbin/vmtest-$name" \
+		'StandardOutput=journal+console' \
+		'[Install]' 'WantedBy=multi-user.target'
+	mkdir -p /etc/systemd/system/multi-user.target.wants
+	ln -sf "/etc/systemd/system/vmtest-$name.service" /etc/systemd/system/multi-user.target.wants/
+}
+# rxe_add NAME SLOT [ADDR/LEN]: (at boot, in a prep_boot_unit script) the NIC
+# behind root port SLOT admin-up (with an IPv4 address: a RoCE v2 GID
+# carrying it), an rdma_rxe device NAME on it
+rxe_add() {
+	local ifc
+	ifc=$(nic_behind "$2") || { echo "rxe_add: no NIC behind slot $2"; return 1; }
+	[ -z "${3:-}" ] || ip addr add "$3" dev "$ifc" || return 1
+	modprobe rdma_rxe && ip link set "$ifc" up && rdma link add "$1" type rxe netdev "$ifc" &&
+		echo "rxe_add: $1 on $ifc: $(rdma link show "$1/1")"
+}
+# prep_service NAME SCRIPT: a long-running (Type=exec) unit vmtest-NAME.service
+# started early at boot, with no ordering against hostprep (a watcher)
+prep_service() {
+	local name=$1 script=$2
+	prep_file "/usr/local/sbin/vmtest-$name" '#!/bin/bash' ". /mnt/vmtest/lib.sh" "$script"
+	chmod 755 "/usr/local/sbin/vmtest-$name"
+	prep_file "/etc/systemd/system/vmtest-$name.service" \
+		'[Unit]' "Description=vmtest: $name" 'DefaultDependencies=no' \
+		'RequiresMountsFor=/mnt/vmtest' \
+		'[Service]' 'Type=exec' "ExecStart=/usr/local/sbin/vmtest-$name" \
+		'[Install]' 'WantedBy=multi-user.target'
+	mkdir -p /etc/systemd/system/multi-user.target.wants
+	ln -sf "/etc/systemd/system/vmtest-$name.service" /etc/systemd/system/multi-user.target.wants/
+}
+# ts_epoch TEXT: a date/time text (ip -ts, systemctl --timestamp=us+utc) as epoch seconds.µs
+ts_epoch() { [ -n "$1" ] && date -d "$1" +%s.%6N 2>/dev/null; }
+# carrier_is IF 0|1, unit_state_is UNIT STATE...: for wait_until (re-read each time)
+carrier_is() { [ "$(carrier "$1")" = "$2" ]; }
+unit_state_not() { [ "$(unit_prop "$1" ActiveState)" != "$2" ]; }

@@ -90,6 +90,54 @@ fi
 		sed 's/#define \(HOSTPREP_[A-Z_]*\) "\(.*\)"/\1=\2/' | sort -u
 } >"$OUTROOT/host-env.sh"
 
+# --- the QEMU monitor (HMP) of one boot ---
+# A pipe chardev (FIFOs DIR/hmp.in, DIR/hmp.out: no socat needed). Before the
+# guest runs, QEMU_LINKS_DOWN's NICs are set down and the CPUs started; while
+# it runs, requests the guest drops into the share (lib.sh: hmp, hmp_later)
+# are executed: SHARE/hmp/N.req holds "DELAY COMMAND"; after DELAY seconds
+# the command is sent and SHARE/hmp/N.done written (host time and command).
+# Everything sent is logged to DIR/hmp-actions.log, QEMU's replies to DIR/hmp.log.
+HMP_PIDS=()
+hmp_start() {
+	local dir=$1 share=$2
+	rm -f "$dir/hmp.in" "$dir/hmp.out"
+	mkfifo "$dir/hmp.in" "$dir/hmp.out"
+	mkdir -p "$share/hmp"
+	rm -f "$share/hmp/"*
+	(
+		exec 3<>"$dir/hmp.in"
+		send() { printf '%s\n' "$1" >&3; echo "$(date +%s.%N) $1" >>"$dir/hmp-actions.log"; }
+		# outputs drained so QEMU never blocks on a full pipe
+		cat <"$dir/hmp.out" >>"$dir/hmp.log" &
+		if [ -n "$QEMU_LINKS_DOWN" ]; then
+			for nic in $QEMU_LINKS_DOWN; do send "set_link $nic off"; done
+			send cont
+		fi
+		# the guest's requests (polled: this is the harness, not the product)
+		while :; do
+			for req in "$share/hmp/"*.req; do
+				[ -f "$req" ] || continue
+				read -r delay hcmd <"$req"
+				mv "$req" "$req.taken"
+				(sleep "$delay"; send "$hcmd"; echo "$(date +%s.%N) $hcmd" >"${req%.req}.done") &
+			done
+			sleep 0.1
+		done
+	) &
+	HMP_PIDS=($!)
+}
+hmp_stop() {
+	local p
+	{
+		for p in "${HMP_PIDS[@]}"; do
+			pkill -P "$p"
+			kill "$p"
+		done
+		wait "${HMP_PIDS[@]}"
+	} 2>/dev/null
+	HMP_PIDS=()
+}
+
 # --- one boot ---
 # run_scenario FILE: 0 when the guest check passed; else non-zero and the
 # reason in out/NAME/reason
@@ -100,7 +148,7 @@ run_scenario() {
 	# scenario defaults, then the file (in a subshell, to keep scenarios apart)
 	(
 		QEMU_DEVICES='' QEMU_MACHINE='' KERNEL_ARGS='' HOSTPREP_CONF='' NEEDS_HOSTPREP=1
-		REBOOTS=0
+		REBOOTS=0 QEMU_LINKS_DOWN=
 		HOSTPREP_CONF_PATH=/etc/hostprep/hostprep.conf
 		TIMEOUT=$DEFAULT_TIMEOUT
 		. "$HERE/lib.sh"
@@ -146,14 +194,20 @@ run_scenario() {
 			-drive "$disk"
 			-device virtio-blk-pci,drive=root,addr=0x10
 			-fsdev "local,id=vmtest,path=$share,security_model=none"
-			-device virtio-9p-pci,fsdev=vmtest,mount_tag=vmtest,addr=0x11)
+			-device virtio-9p-pci,fsdev=vmtest,mount_tag=vmtest,addr=0x11
+			-chardev "pipe,id=hmp,path=$dir/hmp" -mon chardev=hmp,mode=readline)
+		# QEMU_LINKS_DOWN: NICs whose cable is out from the first instruction on
+		# (-S: the CPUs wait until the monitor has pulled them, then "cont")
+		[ -n "$QEMU_LINKS_DOWN" ] && cmd+=(-S)
 		printf '%q ' "${cmd[@]}" >"$dir/qemu-cmdline"
 		local boot bad=0 qrc grc
 		for ((boot = 1; boot <= REBOOTS + 1; boot++)); do
 			echo "$boot" >"$share/boot"
 			rm -f "$share/rc" "$share/prep.log"
+			hmp_start "$dir" "$share"
 			timeout -k 5 "$TIMEOUT" "${cmd[@]}" >"$dir/qemu.log" 2>&1
 			qrc=$?
+			hmp_stop
 			if [ "$REBOOTS" -gt 0 ]; then
 				for f in "$share/journal.txt" "$dir/console.log" "$share/prep.log"; do
 					[ -f "$f" ] && cp "$f" "${f%.*}.boot$boot.${f##*.}"

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Waiting for ports and bonds by events. One sd-event loop with:
+ *   - an rtnetlink socket in RTMGRP_LINK: every RTM_NEWLINK/RTM_DELLINK
+ *     (carrier, operstate, a bond slave's state) wakes a re-check; the
+ *     messages are not parsed, the caller re-reads sysfs anyway;
+ *   - per named RDMA device a verbs context whose async fd is an io source
+ *     (PORT_ACTIVE, PORT_ERR, GID_CHANGE, ...), so an IB port that goes
+ *     ACTIVE without any netdev change (IPoIB aside) still wakes us;
+ *   - a CLOCK_MONOTONIC timer at the deadline.
+ * The sources exist before the first check: an event between the check and
+ * the first epoll_wait is queued, not lost.
+ */
+#include <fcntl.h>
+#include <infiniband/verbs.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <systemd/sd-event.h>
+#include <time.h>
+
+#include "linkwait.h"
+#include "log.h"
+#include "sinks.h"
+
+/* The deadline fires after pending io: an event that came in time counts. */
+#define PRIORITY_EVENTS	  0
+#define PRIORITY_DEADLINE 10
+
+struct waiter {
+	const struct linkwait_target *t;
+	sd_event *event;
+	char *status; /* the last one published */
+	struct verbs_dev *devs;
+	size_t n_devs;
+};
+
+struct verbs_dev {
+	struct waiter *w;
+	struct ibv_context *ctx;
+	const char *name;
+};
+
+uint64_t linkwait_now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void waiter_done(struct waiter *w)
+{
+	/* sources first (they refer to the contexts' fds), then the contexts */
+	w->event = sd_event_unref(w->event);
+	for (size_t i = 0; i < w->n_devs; i++)
+		if (w->devs[i].ctx)
+			ibv_close_device(w->devs[i].ctx);
+	free(w->devs);
+	free(w->status);
+}
+
+/*
+ * Hand a source to the loop: floating, it lives until sd_event_unref(), and
+ * our reference from sd_event_add_*() is dropped (else every source leaks).
+ */
+static int float_source(sd_event_source *s)
+{
+	int r = sd_event_source_set_floating(s, 1);
+
+	sd_event_source_unref(s);
+	return r;
+}
+
+static void publish_status(struct waiter *w, char *status)
+{
+	_cleanup_(freep) char *s = status, *line = NULL;
+
+	if (!s || (w->status && streq(w->status, s)))
+		return;
+	/* notice, not info: a boot held up is news in the journal at the default level */
+	log_notice("Waiting for %s", s);
+	if (asprintf(&line, "waiting for %s", s) >= 0)
+		(void)sink_notify_status(line);
+	free(w->status);
+	w->status = TAKE_PTR(s);
+}
+
+/* Ask the caller; end the loop when ready or on error. */
+static int recheck(struct waiter *w)
+{
+	char *status = NULL;
+	int r;
+
+	r = w->t->ready(w->t->userdata, &status);
+	if (r != 0) {
+		free(status);
+		return sd_event_exit(w->event, r < 0 ? r : 1);
+	}
+	publish_status(w, status);
+	return 0;
+}
+
+static int on_netlink(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	char buf[8192];
+
+	/* Drain the burst, then check once. */
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n >= 0)
+			continue;
+		/* ENOBUFS: the socket overflowed and we missed some: the re-check reads anyway */
+		if (errno == EINTR || errno == ENOBUFS)
+			continue;
+		if (errno == EAGAIN)
+			break;
+		log_warning_errno(errno, "Failed to read link events, waiting without them: %m");
+		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		break;
+	}
+	return recheck(userdata);
+}
+
+static int netlink_open(struct waiter *w)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	_cleanup_(closep) int fd = -1;
+	sd_event_source *s;
+	int r;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	r = sd_event_add_io(w->event, &s, fd, EPOLLIN, on_netlink, w);
+	if (r < 0)
+		return r;
+	/* the source owns the fd from here; it stays floating with the loop */
+	(void)sd_event_source_set_io_fd_own(s, 1);
+	TAKE_FD(fd);
+	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
+	return float_source(s);
+}
+
+static bool event_wakes(enum ibv_event_type type)
+{
+	switch (type) {
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_GID_CHANGE:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_DEVICE_FATAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int on_verbs(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct verbs_dev *d = userdata;
+	struct ibv_async_event ev;
+	bool wake = false, gone = revents & (EPOLLHUP | EPOLLERR);
+
+	while (!gone && ibv_get_async_event(d->ctx, &ev) == 0) {
+		log_debug("%s: async event %s", d->name, ibv_event_type_str(ev.event_type));
+		wake = wake || event_wakes(ev.event_type);
+		gone = gone || ev.event_type == IBV_EVENT_DEVICE_FATAL;
+		ibv_ack_async_event(&ev);
+	}
+	if (gone) {
+		/* the device went away (unbind, reset): its netdev's events remain */
+		log_debug("%s: device gone, re-checking on link events only", d->name);
+		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		wake = true;
+	}
+	return wake ? recheck(d->w) : 0;
+}
+
+static struct ibv_context *verbs_open(struct ibv_device **list, const char *name)
+{
+	for (; list && *list; list++)
+		if (streq(ibv_get_device_name(*list), name))
+			return ibv_open_device(*list);
+	errno = ENODEV;
+	return NULL;
+}
+
+static int verbs_watch(struct waiter *w, struct verbs_dev *d, struct ibv_device **list)
+{
+	sd_event_source *s;
+	int flags, r;
+
+	d->w = w;
+	d->ctx = verbs_open(list, d->name);
+	if (!d->ctx) {
+		/* not fatal: the port's state is still read from sysfs on each wake */
+		log_debug_errno(errno, "%s: no verbs context (%m), re-checking on link events only",
+				d->name);
+		return 0;
+	}
+	flags = fcntl(d->ctx->async_fd, F_GETFL);
+	if (flags < 0 || fcntl(d->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	r = sd_event_add_io(w->event, &s, d->ctx->async_fd, EPOLLIN, on_verbs, d);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
+	return float_source(s);
+}
+
+/* A name verbs could never match is the caller's bug, not the host's state. */
+static bool rdma_name_valid(const char *name)
+{
+	return name && *name && strlen(name) < IBV_SYSFS_NAME_MAX && !strchr(name, '/') &&
+	       !streq(name, ".") && !streq(name, "..");
+}
+
+static int verbs_setup(struct waiter *w)
+{
+	const char *const *names = w->t->rdma_devices;
+	struct ibv_device **list = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	while (names && names[n])
+		n++;
+	if (n == 0)
+		return 0;
+	w->devs = calloc(n, sizeof(*w->devs));
+	if (!w->devs)
+		return -ENOMEM;
+	list = ibv_get_device_list(NULL); /* NULL (no devices, no uverbs): each open fails */
+	for (w->n_devs = 0; w->n_devs < n && r >= 0; w->n_devs++) {
+		w->devs[w->n_devs].name = names[w->n_devs];
+		r = verbs_watch(w, &w->devs[w->n_devs], list);
+	}
+	if (list)
+		ibv_free_device_list(list);
+	return r;
+}
+
+static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct waiter *w = userdata;
+
+	return sd_event_exit(w->event, 0);
+}
+
+/*
+ * LACP: bond_3ad.c changes the aggregator IDs and the actor/partner oper
+ * port states (partner MAC, collecting, distributing) from its state machine
+ * and from ad_rx_machine() on received LACPDUs without any netdev
+ * notification; only __enable_port()/__disable_port() of a slave reach
+ * rtnetlink (slave->should_notify -> bond_slave_state_notify() ->
+ * netdev_lower_state_changed() -> NETDEV_CHANGELOWERSTATE -> RTM_NEWLINK in
+ * rtnetlink_event()), and even that is skipped when rtnl_trylock() fails in
+ * bond_3ad_state_machine_handler() (retried on a later tick). Jay Vosburgh
+ * lists the same two silent paths on netdev, "bonding: 3ad: send ifinfo
+ * notify when mux state changed", 2024-06-27; kernels before that series
+ * (6.1, 6.6 ...) have no event for them. So for an 802.3ad bond, and only
+ * then, the state is also re-read at the fast LACP period.
+ */
+static int on_recheck(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct waiter *w = userdata;
+	int r;
+
+	r = sd_event_source_set_time(s, usec + w->t->recheck_usec);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (r < 0)
+		return sd_event_exit(w->event, r);
+	return recheck(w);
+}
+
+static int timers_setup(struct waiter *w, uint64_t deadline_usec)
+{
+	sd_event_source *s;
+	int r;
+
+	/* accuracy 1 µs: the default (250 ms) would make the deadline late */
+	r = sd_event_add_time(w->event, &s, CLOCK_MONOTONIC, deadline_usec, 1, on_deadline, w);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_priority(s, PRIORITY_DEADLINE);
+	r = float_source(s);
+	if (r < 0 || !w->t->recheck_usec)
+		return r;
+	r = sd_event_add_time_relative(w->event, &s, CLOCK_MONOTONIC, w->t->recheck_usec, 1000,
+				       on_recheck, w);
+	if (r < 0)
+		return r;
+	return float_source(s);
+}
+
+static int waiter_setup(struct waiter *w, uint64_t deadline_usec)
+{
+	int r;
+
+	r = sd_event_new(&w->event);
+	if (r < 0)
+		return log_error_errno(r, "Failed to create an event loop: %m");
+	r = netlink_open(w);
+	if (r < 0)
+		return log_error_errno(r, "Failed to listen to rtnetlink link events: %m");
+	r = verbs_setup(w);
+	if (r < 0)
+		return log_error_errno(r, "Failed to watch RDMA async events: %m");
+	r = timers_setup(w, deadline_usec);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the wait's timers: %m");
+	return 0;
+}
+
+int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64_t deadline_usec)
+{
+	_cleanup_(waiter_done) struct waiter w = { .t = t };
+	char *status = NULL;
+	int r;
+
+	if (!t || !t->ready)
+		return -EINVAL;
+	for (const char *const *n = t->rdma_devices; n && *n; n++)
+		if (!rdma_name_valid(*n))
+			return log_error_errno(EINVAL, "Invalid RDMA device name to wait for: '%s'",
+					       *n);
+	/* No time left, or a fake root whose files no kernel event will ever change. */
+	if (deadline_usec <= linkwait_now_usec() || !sysroot_is_host(root)) {
+		r = t->ready(t->userdata, &status);
+		free(status);
+		return r < 0 ? r : r > 0;
+	}
+	r = waiter_setup(&w, deadline_usec);
+	if (r < 0)
+		return r;
+	r = recheck(&w);
+	if (r < 0)
+		return r;
+	return sd_event_loop(w.event);
+}
