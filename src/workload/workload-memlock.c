@@ -103,13 +103,20 @@ static int read_unit(sd_bus *bus, const char *unit, struct unit_seen *u, sd_bus_
 		return r;
 	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCK", e, 't',
 					&u->hard);
-	if (r >= 0)
-		r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCKSoft",
-						e, 't', &u->soft);
+	if (r < 0)
+		return r;
+	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCKSoft", e, 't',
+					&u->soft);
+	/* A systemd without the *Soft properties has soft = hard. */
+	if (r < 0 && sd_bus_error_has_name(e, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
+		sd_bus_error_free(e);
+		u->soft = u->hard;
+		r = 0;
+	}
 	return r;
 }
 
-/* "LimitMEMLOCK=8M" or, when they differ, systemd's own "soft:hard" form. */
+/* "LimitMEMLOCK=8M (active)", or with systemd's own soft:hard form when they differ. */
 static void limit_text(const struct unit_seen *u, char *buf, size_t n)
 {
 	char s[32], h[32];
@@ -117,17 +124,18 @@ static void limit_text(const struct unit_seen *u, char *buf, size_t n)
 	workload_format_size(u->soft, s, sizeof(s));
 	workload_format_size(u->hard, h, sizeof(h));
 	if (u->soft == u->hard)
-		snprintf(buf, n, "LimitMEMLOCK=%s", s);
+		snprintf(buf, n, "LimitMEMLOCK=%s (%s)", s, u->active_state);
 	else
-		snprintf(buf, n, "LimitMEMLOCK=%s:%s (soft:hard; pods get the soft limit)", s, h);
+		snprintf(buf, n, "LimitMEMLOCK=%s:%s (soft:hard, %s)", s, h, u->active_state);
 }
 
 static int verdict_for(struct run *run, const char *unit, const struct unit_seen *u, uint64_t min,
 		       const char *expected)
 {
 	_cleanup_(freep) char *remedy = NULL;
-	char limit[128], m[32];
+	char limit[128], m[32], soft[32];
 
+	workload_format_size(u->soft, soft, sizeof(soft));
 	if (streq(u->load_state, "not-found"))
 		return results_add(&run->results, VERDICT_SKIP, "workload.memlock", unit, expected,
 				   "not installed", NULL);
@@ -141,7 +149,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 	limit_text(u, limit, sizeof(limit));
 	if (u->soft >= min)
 		return results_addf(&run->results, VERDICT_PASS, "workload.memlock", unit, expected,
-				    NULL, "%s (%s)", limit, u->active_state);
+				    NULL, "%s", limit);
 	if (asprintf(&remedy,
 		     "create /etc/systemd/system/%s.d/50-memlock.conf containing \"[Service]\" and "
 		     "\"LimitMEMLOCK=infinity\", then: systemctl daemon-reload && systemctl "
@@ -149,9 +157,9 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 		     unit, unit) < 0)
 		return -ENOMEM;
 	return results_addf(&run->results, VERDICT_FAIL, "workload.memlock", unit, expected, remedy,
-			    "%s (%s): below MinMemlock=%s; RDMA in its pods fails with "
+			    "%s: pods get %s, below MinMemlock=%s; RDMA in them fails with "
 			    "\"Couldn't allocate MR\"",
-			    limit, u->active_state, workload_format_size(min, m, sizeof(m)));
+			    limit, soft, workload_format_size(min, m, sizeof(m)));
 }
 
 static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t min,

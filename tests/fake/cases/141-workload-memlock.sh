@@ -39,8 +39,15 @@ if fakebus_start containerd.service:loaded:active:8388608:8388608 \
 	expect_rc 0
 	[ "$(v containerd.service verdict)" = pass ] || fail "MinMemlock=8M, containerd 8M: not pass"
 
-	# A bus that answers "access denied": unknown with the reason.
+	# A systemd without LimitMEMLOCKSoft: the hard limit is the soft one.
 	printf '[Workload]\nMinMemlock=64M\nMemlockUnits=containerd.service\n' >"$R/etc/hostprep/hostprep.conf"
+	fakebus_start containerd.service:loaded:active:-:8388608
+	HP_ENV=(DBUS_SYSTEM_BUS_ADDRESS=$FAKEBUS_ADDRESS)
+	hp --json check
+	[ "$(v containerd.service verdict)" = fail ] || fail "no Soft property, hard 8M: $(v containerd.service verdict), want fail"
+	v containerd.service actual | grep -q 'LimitMEMLOCK=8M (active)' || fail "no Soft property: $(v containerd.service actual)"
+
+	# A bus that answers "access denied": unknown with the reason.
 	fakebus_start containerd.service:loaded:active:infinity:infinity --deny
 	HP_ENV=(DBUS_SYSTEM_BUS_ADDRESS=$FAKEBUS_ADDRESS)
 	hp --json check

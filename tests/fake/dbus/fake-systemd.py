@@ -8,7 +8,8 @@ Exports what hostprep reads, shaped like systemd's own D-Bus API:
   /org/freedesktop/systemd1  org.freedesktop.systemd1.Manager  GetUnit(s) -> o, LoadUnit(s) -> o
   /org/freedesktop/systemd1/unit/<escaped>  org.freedesktop.DBus.Properties Get/GetAll of
       org.freedesktop.systemd1.Unit     LoadState, ActiveState, Id
-      org.freedesktop.systemd1.Service  LimitMEMLOCK, LimitMEMLOCKSoft (t; "infinity" = 2^64-1)
+      org.freedesktop.systemd1.Service  LimitMEMLOCK, LimitMEMLOCKSoft (t; "infinity" = 2^64-1;
+                                        SOFT "-": no LimitMEMLOCKSoft, as older systemd)
 A unit not given is what systemd says of a unit without a file: GetUnit fails with
 org.freedesktop.systemd1.NoSuchUnit, LoadUnit returns an object with LoadState=not-found.
 --deny: every property read fails with org.freedesktop.DBus.Error.AccessDenied.
@@ -49,6 +50,8 @@ def escape(name):
 
 
 def size(s):
+    if s == "-":
+        return None
     return INFINITY if s == "infinity" else int(s)
 
 
@@ -60,9 +63,10 @@ class Unit(dbus.service.Object):
         self.props = {
             UNIT_IF: {"Id": dbus.String(name), "LoadState": dbus.String(load),
                       "ActiveState": dbus.String(active)},
-            SERVICE_IF: {"LimitMEMLOCK": dbus.UInt64(hard),
-                         "LimitMEMLOCKSoft": dbus.UInt64(soft)},
+            SERVICE_IF: {"LimitMEMLOCK": dbus.UInt64(hard)},
         }
+        if soft is not None:  # None: a systemd older than the *Soft properties
+            self.props[SERVICE_IF]["LimitMEMLOCKSoft"] = dbus.UInt64(soft)
 
     @dbus.service.method(PROPS_IF, in_signature="ss", out_signature="v")
     def Get(self, interface, prop):
