@@ -8,10 +8,12 @@ kind=${1:-runtime}
 
 apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
 	   libinih-dev libjson-c-dev zlib1g-dev)
-apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc)
+apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
+	  dbus-daemon python3-dbus python3-gi) # the last three: the fake systemd bus (tests/fake/dbus)
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel)
-dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc)
+dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc
+	  dbus-daemon python3-dbus python3-gobject)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

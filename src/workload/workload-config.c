@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Workload]: the config part (see workload.h for the keys). */
+#include <stdarg.h>
+
+#include "log.h"
+#include "workload/workload.h"
+
+static const char *const default_units[] = {
+	"containerd.service",
+	"docker.service",
+	"crio.service",
+	"kubelet.service",
+};
+
+/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
+_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s:%u: %s", at->file, at->line, msg);
+	return -EINVAL;
+}
+
+static bool is_section(const char *name)
+{
+	return streq(name, "Workload");
+}
+
+static void units_reset(struct workload_config *wc)
+{
+	for (size_t i = 0; i < wc->n_units; i++)
+		free(wc->units[i].name);
+	free(wc->units);
+	wc->units = NULL;
+	wc->n_units = 0;
+}
+
+static int unit_add(struct workload_config *wc, const char *name, const struct origin *at)
+{
+	struct workload_unit *grown;
+	char *copy;
+
+	for (size_t i = 0; i < wc->n_units; i++)
+		if (streq(wc->units[i].name, name))
+			return 0; /* listed twice: one check is enough */
+	if (wc->n_units >= WORKLOAD_MAX_UNITS)
+		return error_at(at, "MemlockUnits=: too many units (at most %d)",
+				WORKLOAD_MAX_UNITS);
+	copy = strdup(name);
+	grown = copy ? reallocarray(wc->units, wc->n_units + 1, sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(copy);
+		return -ENOMEM;
+	}
+	wc->units = grown;
+	wc->units[wc->n_units++] = (struct workload_unit){ .name = copy, .at = *at };
+	return 0;
+}
+
+static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct workload_config *wc = *state;
+
+	if (!wc) {
+		wc = calloc(1, sizeof(*wc));
+		if (!wc)
+			return -ENOMEM;
+		wc->at = *at;
+		*state = wc;
+		for (size_t i = 0; i < ARRAY_SIZE(default_units); i++)
+			if (unit_add(wc, default_units[i], &(struct origin){}) < 0)
+				return -ENOMEM;
+	} else if (wc->header_file == file_no) {
+		return error_at(at, "duplicate section [Workload] (first at line %u)",
+				wc->header_line);
+	}
+	wc->header_file = file_no;
+	wc->header_line = at->line;
+	return 0;
+}
+
+/* List key: whitespace-separated; the first assignment replaces the default list. */
+static int assign_units(struct workload_config *wc, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!wc->units_set || value[0] == '\0')
+		units_reset(wc);
+	wc->units_set = true;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!workload_unit_name_valid(w))
+			return error_at(at,
+					"MemlockUnits=: invalid unit name '%s' (a service unit, "
+					"like containerd.service)",
+					w);
+		r = unit_add(wc, w, at);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int assign_min(struct workload_config *wc, const char *value, const struct origin *at)
+{
+	uint64_t v;
+	int r;
+
+	if (value[0] == '\0') {
+		wc->min_set = false;
+		wc->min_at = (struct origin){};
+		return 0;
+	}
+	r = workload_parse_size(value, &v);
+	if (r == -ERANGE)
+		return error_at(at, "MinMemlock=: '%s' is out of range", value);
+	if (r < 0)
+		return error_at(at,
+				"MinMemlock=: invalid size '%s' (infinity, or bytes with an "
+				"optional K, M, G or T suffix, base 1024, like 64M)",
+				value);
+	wc->min_set = true;
+	wc->min_memlock = v;
+	wc->min_at = *at;
+	return 0;
+}
+
+static int assign_devices(struct workload_config *wc, const char *value, const struct origin *at)
+{
+	int b;
+
+	if (value[0] == '\0') {
+		wc->devices = false;
+		wc->devices_at = (struct origin){};
+		return 0;
+	}
+	b = config_parse_boolean(value);
+	if (b < 0)
+		return error_at(at, "DeviceNodes=: invalid boolean '%s' (use yes or no)", value);
+	wc->devices = b;
+	wc->devices_at = *at;
+	return 0;
+}
+
+static int assign_netns(struct workload_config *wc, const char *value, const struct origin *at)
+{
+	if (value[0] == '\0') {
+		wc->netns = NETNS_ANY;
+		wc->netns_at = (struct origin){};
+		return 0;
+	}
+	for (int i = 0; i < _NETNS_MAX; i++)
+		if (streq(value, netns_expect_to_string(i))) {
+			wc->netns = i;
+			wc->netns_at = *at;
+			return 0;
+		}
+	return error_at(at, "NetnsMode=: invalid value '%s' (use any, shared or exclusive)", value);
+}
+
+static int assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct workload_config *wc = state;
+
+	if (streq(key, "MemlockUnits"))
+		return assign_units(wc, value, at);
+	if (streq(key, "MinMemlock"))
+		return assign_min(wc, value, at);
+	if (streq(key, "DeviceNodes"))
+		return assign_devices(wc, value, at);
+	if (streq(key, "NetnsMode"))
+		return assign_netns(wc, value, at);
+	return error_at(at,
+			"unknown key '%s' in [Workload] section (expected MemlockUnits, "
+			"MinMemlock, DeviceNodes or NetnsMode)",
+			key);
+}
+
+static int finish(const void *state)
+{
+	return 0; /* every key stands alone: nothing can contradict across files */
+}
+
+static size_t n_lines(const void *state)
+{
+	const struct workload_config *wc = state;
+
+	return wc ? 3 + wc->n_units + (wc->n_units == 0) : 0;
+}
+
+static int lines(const void *state, config_line_fn fn, void *ud)
+{
+	const struct workload_config *wc = state;
+	char size[32] = "";
+	int r = 0;
+
+	if (!wc)
+		return 0;
+	for (size_t i = 0; r >= 0 && i < wc->n_units; i++)
+		r = fn(ud, "Workload", "MemlockUnits", wc->units[i].name, &wc->units[i].at, true);
+	/* An emptied list must dump as one, or it would read back as the default list. */
+	if (wc->n_units == 0)
+		r = fn(ud, "Workload", "MemlockUnits", "", &wc->at, true);
+	if (wc->min_set)
+		workload_format_size(wc->min_memlock, size, sizeof(size));
+	if (r >= 0)
+		r = fn(ud, "Workload", "MinMemlock", size, &wc->min_at, false);
+	if (r >= 0)
+		r = fn(ud, "Workload", "DeviceNodes", wc->devices ? "yes" : "no", &wc->devices_at,
+		       false);
+	if (r >= 0)
+		r = fn(ud, "Workload", "NetnsMode", netns_expect_to_string(wc->netns),
+		       &wc->netns_at, false);
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct workload_config *wc = state;
+
+	if (!wc)
+		return;
+	units_reset(wc);
+	free(wc);
+}
+
+const struct config_part workload_config_part = {
+	.headers = "[Workload]",
+	.offset = offsetof(struct config, workload),
+	.is_section = is_section,
+	.section = section,
+	.assign = assign,
+	.finish = finish,
+	.n_lines = n_lines,
+	.lines = lines,
+	.free = part_free,
+};

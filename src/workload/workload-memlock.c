@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * workload.memlock: the RLIMIT_MEMLOCK a container runtime hands to its pods is its own
+ * unit's LimitMEMLOCK= (containers inherit it; containerd's unit often leaves the 8 MiB
+ * default), and RDMA memory registration inside a pod fails with "Couldn't allocate MR"
+ * below what it registers. Read from systemd over the system bus, never from unit files:
+ * drop-ins, presets and the manager's DefaultLimitMEMLOCK= all end up in the property.
+ */
+#include <systemd/sd-bus.h>
+
+#include "run.h"
+#include "workload/workload.h"
+
+#define SD_DEST		 "org.freedesktop.systemd1"
+#define SD_PATH		 "/org/freedesktop/systemd1"
+#define SD_MANAGER	 "org.freedesktop.systemd1.Manager"
+#define SD_UNIT		 "org.freedesktop.systemd1.Unit"
+#define SD_SERVICE	 "org.freedesktop.systemd1.Service"
+#define BUS_TIMEOUT_USEC (5ULL * 1000000) /* a stuck bus must not stall a boot for 25 s each */
+
+struct unit_seen {
+	char *load_state;
+	char *active_state;
+	uint64_t hard, soft;
+};
+
+static void unit_seen_done(struct unit_seen *u)
+{
+	free(u->load_state);
+	free(u->active_state);
+}
+
+static void bus_unrefp(sd_bus **b)
+{
+	sd_bus_flush_close_unref(*b);
+}
+
+/*
+ * The bus of the host we look at. Under --root that is not the bus of this machine, so
+ * only an address given explicitly (DBUS_SYSTEM_BUS_ADDRESS, e.g. a test's private bus)
+ * is used there. Returns a reason sentence (malloc'd) in *reason on failure.
+ */
+static int open_bus(const struct run *run, sd_bus **ret, char **reason)
+{
+	const char *addr = getenv("DBUS_SYSTEM_BUS_ADDRESS");
+	sd_bus *bus = NULL;
+	int r;
+
+	if (!sysroot_is_host(run->root) && !addr) {
+		*reason = strdup("no system bus under --root (set DBUS_SYSTEM_BUS_ADDRESS to "
+				 "read that host's systemd)");
+		return *reason ? -ENXIO : -ENOMEM;
+	}
+	r = sd_bus_open_system(&bus);
+	if (r >= 0)
+		r = sd_bus_set_method_call_timeout(bus, BUS_TIMEOUT_USEC);
+	if (r < 0) {
+		sd_bus_flush_close_unref(bus);
+		if (asprintf(reason, "cannot connect to the system bus%s%s: %s", addr ? " at " : "",
+			     strempty(addr), strerror(-r)) < 0)
+			return -ENOMEM;
+		return r;
+	}
+	*ret = bus;
+	return 0;
+}
+
+/* The unit's object path: GetUnit, or LoadUnit for a unit the manager has not loaded. */
+static int unit_path(sd_bus *bus, const char *unit, char **ret, sd_bus_error *e)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	const char *path;
+	int r;
+
+	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetUnit", e, &reply, "s", unit);
+	if (r < 0 && sd_bus_error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit")) {
+		sd_bus_error_free(e);
+		r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "LoadUnit", e, &reply,
+				       "s", unit);
+	}
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read(reply, "o", &path);
+	if (r < 0)
+		return r;
+	*ret = strdup(path);
+	return *ret ? 0 : -ENOMEM;
+}
+
+static int read_unit(sd_bus *bus, const char *unit, struct unit_seen *u, sd_bus_error *e)
+{
+	_cleanup_(freep) char *path = NULL;
+	int r;
+
+	r = unit_path(bus, unit, &path, e);
+	if (r >= 0)
+		r = sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "LoadState", e,
+					       &u->load_state);
+	if (r >= 0)
+		r = sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "ActiveState", e,
+					       &u->active_state);
+	if (r < 0 || !streq(u->load_state, "loaded"))
+		return r;
+	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCK", e, 't',
+					&u->hard);
+	if (r < 0)
+		return r;
+	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCKSoft", e, 't',
+					&u->soft);
+	/* A systemd without the *Soft properties has soft = hard. */
+	if (r < 0 && sd_bus_error_has_name(e, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
+		sd_bus_error_free(e);
+		u->soft = u->hard;
+		r = 0;
+	}
+	return r;
+}
+
+/* "LimitMEMLOCK=8M (active)", or with systemd's own soft:hard form when they differ. */
+static void limit_text(const struct unit_seen *u, char *buf, size_t n)
+{
+	char s[32], h[32];
+
+	workload_format_size(u->soft, s, sizeof(s));
+	workload_format_size(u->hard, h, sizeof(h));
+	if (u->soft == u->hard)
+		snprintf(buf, n, "LimitMEMLOCK=%s (%s)", s, u->active_state);
+	else
+		snprintf(buf, n, "LimitMEMLOCK=%s:%s (soft:hard, %s)", s, h, u->active_state);
+}
+
+static int verdict_for(struct run *run, const char *unit, const struct unit_seen *u, uint64_t min,
+		       const char *expected)
+{
+	_cleanup_(freep) char *remedy = NULL;
+	char limit[128], m[32], soft[32];
+
+	workload_format_size(u->soft, soft, sizeof(soft));
+	if (streq(u->load_state, "not-found"))
+		return results_add(&run->results, VERDICT_SKIP, "workload.memlock", unit, expected,
+				   "not installed", NULL);
+	if (streq(u->load_state, "masked"))
+		return results_add(&run->results, VERDICT_SKIP, "workload.memlock", unit, expected,
+				   "masked: it does not run", NULL);
+	if (!streq(u->load_state, "loaded"))
+		return results_addf(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit,
+				    expected, "fix the unit (systemctl status %s)",
+				    "systemd cannot load the unit (LoadState=%s)", u->load_state);
+	limit_text(u, limit, sizeof(limit));
+	if (u->soft >= min)
+		return results_addf(&run->results, VERDICT_PASS, "workload.memlock", unit, expected,
+				    NULL, "%s", limit);
+	if (asprintf(&remedy,
+		     "create /etc/systemd/system/%s.d/50-memlock.conf containing \"[Service]\" and "
+		     "\"LimitMEMLOCK=infinity\", then: systemctl daemon-reload && systemctl "
+		     "restart %s",
+		     unit, unit) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "workload.memlock", unit, expected, remedy,
+			    "%s: pods get %s, below MinMemlock=%s; RDMA in them fails with "
+			    "\"Couldn't allocate MR\"",
+			    limit, soft, workload_format_size(min, m, sizeof(m)));
+}
+
+static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t min,
+		      const char *expected)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+	struct unit_seen u = {};
+	int r;
+
+	r = read_unit(bus, unit, &u, &e);
+	if (r == -ENOMEM) {
+		unit_seen_done(&u);
+		return r;
+	}
+	if (r < 0)
+		r = results_addf(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit, expected,
+				 "check that systemd answers on the system bus (busctl status)",
+				 "cannot read it over D-Bus: %s",
+				 sd_bus_error_is_set(&e) ? e.message : strerror(-r));
+	else
+		r = verdict_for(run, unit, &u, min, expected);
+	unit_seen_done(&u);
+	return r;
+}
+
+static const char *no_bus_remedy(const struct run *run)
+{
+	if (!sysroot_is_host(run->root))
+		return "run hostprep on that host itself, where systemd answers on the system bus";
+	return "check that dbus runs (systemctl status dbus.service) and that hostprep may "
+	       "connect (root, or a bus policy that allows it)";
+}
+
+int workload_memlock_verify(struct run *run)
+{
+	const struct workload_config *wc = run->cfg->workload;
+	_cleanup_(bus_unrefp) sd_bus *bus = NULL;
+	_cleanup_(freep) char *reason = NULL;
+	char expected[64], m[32];
+	int r;
+
+	if (!wc->min_set || wc->n_units == 0)
+		return 0;
+	snprintf(expected, sizeof(expected), "LimitMEMLOCK >= %s",
+		 workload_format_size(wc->min_memlock, m, sizeof(m)));
+	r = open_bus(run, &bus, &reason);
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; i < wc->n_units; i++) {
+		const char *unit = wc->units[i].name;
+
+		if (bus)
+			r = check_unit(run, bus, unit, wc->min_memlock, expected);
+		else
+			r = results_add(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit,
+					expected, reason, no_bus_remedy(run));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
