@@ -4,21 +4,25 @@
  * config sections of its own, its config part) here, and nothing else outside its folder.
  * Order is report order.
  */
+#include "bond/bond-config.h"
 #include "kmod/kmod-config.h"
 #include "modules.h"
 
 extern const struct run_module run_module_iommu;
 extern const struct run_module run_module_acs;
 extern const struct run_module run_module_kmod;
+extern const struct run_module run_module_bond;
 
 const struct run_module *const run_modules[] = {
 	&run_module_iommu,
 	&run_module_acs,
 	&run_module_kmod,
+	&run_module_bond,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
 const struct config_part *const config_parts[] = {
 	&kmod_config_part,
+	&bond_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
