@@ -202,7 +202,7 @@ static bool slave_in_lag(const struct bond_seen *b, const struct bond_slave_seen
 static void judge_lacp(struct judge *j, const struct bond_seen *b)
 {
 	char mac[3 * BOND_MAC_MAX], out[TEXT_MAX] = "";
-	size_t in = 0, up = 0, n = 0;
+	size_t in = 0, up = 0, unknown = 0, n = 0;
 
 	if (b->agg_err == -ENODATA) {
 		problem(j, VERDICT_FAIL,
@@ -237,10 +237,12 @@ static void judge_lacp(struct judge *j, const struct bond_seen *b)
 		up++;
 		if (slave_in_lag(b, s))
 			in++;
+		else if ((s->agg_err < 0 && s->agg_err != -ENODATA) || s->actor_err < 0)
+			unknown++; /* its own result says what could not be read */
 		else if (n < sizeof(out))
 			n += snprintf(out + n, sizeof(out) - n, "%s%s", n ? ", " : "", s->name);
 	}
-	if (b->agg_err == 0 && in < up)
+	if (b->agg_err == 0 && in + unknown < up)
 		problem(j, VERDICT_FAIL, "see the bond.slave results for the slaves that are out",
 			"%s out of aggregator %u (%zu of %zu up slaves aggregated and "
 			"distributing)",
@@ -272,7 +274,7 @@ static void bond_expected(const struct bond_seen *b, char *buf, size_t size)
 	if (r->miimon && n < size)
 		n += snprintf(buf + n, size - n, ", miimon > 0");
 	if (r->min_slaves_up && n < size)
-		n += snprintf(buf + n, size - n, ", %u slave%s up", r->min_slaves_up,
+		n += snprintf(buf + n, size - n, ", at least %u slave%s up", r->min_slaves_up,
 			      r->min_slaves_up > 1 ? "s" : "");
 	else if (n < size)
 		n += snprintf(buf + n, size - n, ", every slave up");

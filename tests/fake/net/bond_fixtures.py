@@ -26,7 +26,9 @@ GUID = "b8ce:f603:005e:1040"
 def lacp_slaves(split=False):
     return [
         Slave("ens2f0np0", 4, MAC0, pci=PF0, aggregator=1, partner_mac=SWITCH, port_number=1),
+        # a port outside the active aggregator is disabled: bonding_slave/state "backup"
         Slave("ens2f1np1", 5, MAC1, pci=PF1, aggregator=2 if split else 1,
+              state="backup" if split else "active",
               actor_state=LACP_ALONE if split else LACP_UP,
               partner_state=0x01 if split else LACP_UP,
               partner_mac=None if split else SWITCH, link_failures=1 if split else 0,
