@@ -23,8 +23,11 @@ int bond_evaluate(const struct bond_seen *b, struct results *rs);
 
 /*
  * The wait predicate for src/linkwait.h (userdata: the struct run). Re-reads every
- * declared bond from sysfs into run->bond, returns 1 when no bond result would fail, else
- * 0 with *status "bond0 (1 of 2 slaves up)" (malloc'd, ", "-joined); <0 on ENOMEM.
- * Unknowns (unreadable values) do not hold the wait: waiting cannot make them readable.
+ * declared bond from sysfs into run->bond (verify then judges that fresh state) and returns
+ * 1 when nothing is left that time can fix, else 0 with *status "bond0 (1 of 2 slaves up)"
+ * (malloc'd, ", "-joined); <0 on ENOMEM. Waited for: the bond appearing, slaves up to
+ * MinSlavesUp=, an active slave (active-backup), LACP negotiated and every up slave
+ * distributing (802.3ad). Not waited for: a wrong mode, miimon 0, a name that is no bond,
+ * values that cannot be read — waiting cannot change them; verify reports them at once.
  */
 int bond_wait_ready(void *userdata, char **status);
