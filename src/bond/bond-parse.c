@@ -287,8 +287,8 @@ bool bond_rdma_name_valid(const char *s)
 {
 	size_t len = strlen(s);
 
-	if (len == 0 || len > 63)
-		return false;
+	if (len == 0 || len > 63 || streq(s, ".") || streq(s, ".."))
+		return false; /* it becomes a path component under class/infiniband */
 	for (const char *p = s; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
 			return false;

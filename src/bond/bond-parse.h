@@ -103,7 +103,7 @@ const char *lacp_state_to_string(uint8_t st, char *buf, size_t size);
  * The kernel's dev_valid_name(): 1-15 bytes, not "." or "..", no '/', ':' or whitespace.
  */
 bool bond_ifname_valid(const char *s);
-/* An RDMA device name: [A-Za-z0-9_.-]{1,63} (IB_DEVICE_NAME_MAX - 1). */
+/* An RDMA device name: [A-Za-z0-9_.-]{1,63} (IB_DEVICE_NAME_MAX - 1), not "." or "..". */
 bool bond_rdma_name_valid(const char *s);
 
 /* bonding/slaves: "ens1f0np0 ens1f1np1" (may be empty); NULL-terminated, malloc'd. */

@@ -179,6 +179,9 @@ static void test_names(void **state)
 	assert_false(bond_rdma_name_valid("mlx5 bond"));
 	assert_false(bond_rdma_name_valid("mlx5/0"));
 	assert_false(bond_rdma_name_valid(""));
+	assert_false(bond_rdma_name_valid(".."));
+	assert_false(bond_rdma_name_valid("."));
+	assert_true(bond_rdma_name_valid("rxe.0"));
 }
 
 static void test_slaves(void **state)

@@ -11,6 +11,7 @@ for src in "$HERE"/net/bond-bad-configs/*.conf; do
 	hp --config "$cfg" check
 	[ "$RC" = 2 ] || fail "$name: check --config exit $RC, want 2"
 	grep -qF "$cfg:$line:" "$T/err" || fail "$name: stderr lacks '$cfg:$line:': $(head -c 300 "$T/err")"
+	grep -q 'unknown section' "$T/err" && fail "$name: [Bond:IFNAME] not recognised as a section"
 	[ -s "$T/out" ] && fail "$name: printed results: $(head -c 200 "$T/out")"
 	hp config --validate "$cfg"
 	[ "$RC" = 2 ] || fail "$name: config --validate exit $RC, want 2"
