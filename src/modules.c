@@ -4,6 +4,7 @@
  * config sections of its own, its config part) here, and nothing else outside its folder.
  * Order is report order.
  */
+#include "bond/bond-config.h"
 #include "kmod/kmod-config.h"
 #include "modules.h"
 #include "rdma/rdma-config.h"
@@ -13,20 +14,19 @@ extern const struct run_module run_module_iommu;
 extern const struct run_module run_module_acs;
 extern const struct run_module run_module_kmod;
 extern const struct run_module run_module_rdma;
+extern const struct run_module run_module_bond;
 extern const struct run_module run_module_workload;
 
 const struct run_module *const run_modules[] = {
-	&run_module_iommu,
-	&run_module_acs,
-	&run_module_kmod,
-	&run_module_rdma,
-	&run_module_workload,
+	&run_module_iommu, &run_module_acs,  &run_module_kmod,
+	&run_module_rdma,  &run_module_bond, &run_module_workload,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
 const struct config_part *const config_parts[] = {
 	&kmod_config_part,
 	&port_config_part,
+	&bond_config_part,
 	&workload_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);

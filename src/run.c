@@ -150,6 +150,9 @@ static int run_steps(struct run *run)
 	if (run_writes(run) && run->mode == RUN_APPLY)
 		FOR_EACH_STEP (apply)
 			;
+	r = run_wait(run);
+	if (r < 0)
+		return r;
 	FOR_EACH_STEP (verify)
 		;
 	return 0;

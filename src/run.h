@@ -68,6 +68,18 @@ struct run_module {
 	int (*revert)(struct run *run);
 	int (*verify)(struct run *run);
 	void (*done)(struct run *run);
+
+	/*
+	 * The boot wait (apply only, [Host] Wait=): run.c waits once for every module,
+	 * woken by link and verbs events (src/linkwait.h), before the verify steps.
+	 * wait_setup: 1 if the module has something to wait for; appends the RDMA device
+	 * names whose async events matter to *rdma_devices (a strv) and may raise
+	 * *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
+	 * ("mlx5_0/1 (Polling)"). wait_done: the bound passed after waited_usec.
+	 */
+	int (*wait_setup)(struct run *run, char ***rdma_devices, uint64_t *recheck_usec);
+	int (*wait_ready)(struct run *run, char **status);
+	void (*wait_done)(struct run *run, uint64_t waited_usec);
 };
 
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
@@ -79,5 +91,7 @@ void run_done(struct run *run);
  * lock first and holds it until run_done().
  */
 int run_execute(struct run *run);
+/* apply: wait up to [Host] Wait= for what the modules wait for (src/run-wait.c). */
+int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
 bool run_writes(const struct run *run);

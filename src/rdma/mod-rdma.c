@@ -4,7 +4,6 @@
  * ports to come up before judging them); it writes nothing but the rdma.env file that
  * runs writing the report leave for NCCL/UCX jobs.
  */
-#include "linkwait.h"
 #include "log.h"
 #include "rdma/rdma-check.h"
 #include "run.h"
@@ -34,34 +33,43 @@ static int rdma_scan_step(struct run *run)
 	return rdma_run_scan(run->rdma, use_verbs(run));
 }
 
-static void strv_freep(char ***v)
+/* The boot wait (src/run-wait.c): the selected ports not ACTIVE yet, their devices' events. */
+static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
 {
-	strv_free(*v);
-}
-
-/*
- * Boot: wait for the selected ports that are not ACTIVE yet, up to [Host] Wait= after the
- * run started, woken by link and verbs events (src/linkwait.c), then judge them. Waiting
- * writes nothing, so every apply waits, Apply=no too: the unit at boot must not call a
- * port that is still training "down". check never waits.
- */
-static void rdma_wait(struct run *run)
-{
-	_cleanup_(strv_freep) char **devs = NULL;
-	struct linkwait_target t = { .ready = rdma_wait_ready, .userdata = run->rdma };
+	char **devs = NULL;
+	size_t n = 0, m = 0;
+	char **grown;
 	int r;
 
-	if (run->mode != RUN_APPLY || !run->cfg->wait_usec || !sysroot_is_host(run->root))
-		return;
+	if (!run->rdma)
+		return 0;
 	r = rdma_wait_devices(run->rdma, &devs);
-	if (r >= 0) {
-		t.rdma_devices = (const char *const *)devs;
-		r = linkwait(run->root, &t, run->started_usec + run->cfg->wait_usec);
+	if (r < 0)
+		return r;
+	while (*rdma_devices && (*rdma_devices)[n])
+		n++;
+	while (devs && devs[m])
+		m++;
+	grown = realloc(*rdma_devices, (n + m + 1) * sizeof(*grown));
+	if (!grown) {
+		strv_free(devs);
+		return -ENOMEM;
 	}
-	if (r == 0)
-		rdma_wait_done(run->rdma, linkwait_now_usec() - run->started_usec);
-	else if (r < 0)
-		log_warning_errno(r, "Waiting for RDMA ports failed, judging them as they are: %m");
+	memcpy(grown + n, devs, m * sizeof(*grown));
+	grown[n + m] = NULL;
+	*rdma_devices = grown;
+	free(devs); /* the names moved */
+	return m > 0;
+}
+
+static int rdma_wait_ready_step(struct run *run, char **status)
+{
+	return rdma_wait_ready(run->rdma, status);
+}
+
+static void rdma_wait_done_step(struct run *run, uint64_t waited_usec)
+{
+	rdma_wait_done(run->rdma, waited_usec);
 }
 
 static int rdma_verify_step(struct run *run)
@@ -70,7 +78,6 @@ static int rdma_verify_step(struct run *run)
 
 	if (!run->rdma)
 		return 0;
-	rdma_wait(run);
 	r = rdma_run_check(run->rdma, &run->results);
 	if (r < 0)
 		return r;
@@ -94,4 +101,7 @@ const struct run_module run_module_rdma = {
 	.scan = rdma_scan_step,
 	.verify = rdma_verify_step,
 	.done = rdma_done_step,
+	.wait_setup = rdma_wait_setup,
+	.wait_ready = rdma_wait_ready_step,
+	.wait_done = rdma_wait_done_step,
 };

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+
+#include "bond/bond-config.h"
+#include "log.h"
+
+#define BOND_PREFIX "Bond:"
+
+/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
+_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s:%u: %s", at->file, at->line, msg);
+	return -EINVAL;
+}
+
+bool bond_mode_lag_capable(int mode)
+{
+	return mode == BOND_MODE_ACTIVEBACKUP || mode == BOND_MODE_XOR || mode == BOND_MODE_8023AD;
+}
+
+static bool is_section(const char *name)
+{
+	return strneq(name, BOND_PREFIX, strlen(BOND_PREFIX));
+}
+
+static struct bond_rule *rule_find(struct bond_config *bc, const char *name)
+{
+	for (size_t i = 0; i < bc->n_rules; i++)
+		if (streq(bc->rules[i].name, name))
+			return &bc->rules[i];
+	return NULL;
+}
+
+static int rule_add(struct bond_config *bc, const char *name, const struct origin *at)
+{
+	struct bond_rule *grown;
+
+	if (bc->n_rules >= BOND_MAX_RULES)
+		return error_at(at, "too many [" BOND_PREFIX "IFNAME] sections (at most %d)",
+				BOND_MAX_RULES);
+	grown = reallocarray(bc->rules, bc->n_rules + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	bc->rules = grown;
+	grown[bc->n_rules] = (struct bond_rule){
+		.at = *at,
+		.mode = BOND_MODE_ANY,
+		.miimon = true,
+	};
+	strcpy(grown[bc->n_rules].name, name);
+	bc->n_rules++;
+	return 0;
+}
+
+static int enter_bond(struct bond_config *bc, const char *name, const struct origin *at,
+		      unsigned file_no)
+{
+	struct bond_rule *rule;
+	int r;
+
+	if (!bond_ifname_valid(name))
+		return error_at(at,
+				"invalid interface name '%s' in [" BOND_PREFIX "IFNAME] (1-%d "
+				"bytes, no '/', ':' or whitespace, not '.' or '..')",
+				name, BOND_IFNAME_MAX);
+	rule = rule_find(bc, name);
+	if (rule && rule->header_file == file_no)
+		return error_at(at, "duplicate section [" BOND_PREFIX "%s] (first at line %u)",
+				name, rule->header_line);
+	if (!rule) {
+		r = rule_add(bc, name, at);
+		if (r < 0)
+			return r;
+		rule = &bc->rules[bc->n_rules - 1];
+	}
+	rule->header_file = file_no;
+	rule->header_line = at->line;
+	bc->cur = rule - bc->rules;
+	return 0;
+}
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct bond_config *bc = *state;
+	int r;
+
+	if (!bc) {
+		bc = calloc(1, sizeof(*bc));
+		if (!bc)
+			return -ENOMEM;
+		*state = bc;
+	}
+	r = enter_bond(bc, name + strlen(BOND_PREFIX), at, file_no);
+	if (r < 0)
+		bc->cur = SIZE_MAX; /* the section's keys are not checked against a bad header */
+	return r;
+}
+
+static int set_mode(struct bond_rule *rule, const char *value, const struct origin *at)
+{
+	int m;
+
+	if (value[0] == '\0') {
+		rule->mode = BOND_MODE_ANY;
+		rule->mode_at = (struct origin){};
+		return 0;
+	}
+	m = bond_mode_from_name(value);
+	if (m < 0)
+		return error_at(at,
+				"Mode=: unknown bonding mode '%s' (use balance-rr, active-backup, "
+				"balance-xor, broadcast, 802.3ad, balance-tlb or balance-alb)",
+				value);
+	rule->mode = m;
+	rule->mode_at = *at;
+	return 0;
+}
+
+static int set_min_slaves(struct bond_rule *rule, const char *value, const struct origin *at)
+{
+	unsigned n;
+
+	if (value[0] == '\0') {
+		rule->min_slaves_up = 0;
+		rule->min_at = (struct origin){};
+		return 0;
+	}
+	if (bond_parse_uint(value, &n) < 0 || n == 0 || n > BOND_SLAVES_MAX)
+		return error_at(at,
+				"MinSlavesUp=: invalid value '%s' (a number of slaves, 1-%d; "
+				"leave unset for every slave)",
+				value, BOND_SLAVES_MAX);
+	rule->min_slaves_up = n;
+	rule->min_at = *at;
+	return 0;
+}
+
+static int set_miimon(struct bond_rule *rule, const char *value, const struct origin *at)
+{
+	int b;
+
+	if (value[0] == '\0') {
+		rule->miimon = true;
+		rule->miimon_at = (struct origin){};
+		return 0;
+	}
+	b = config_parse_boolean(value);
+	if (b < 0)
+		return error_at(at, "Miimon=: invalid boolean '%s' (use yes or no)", value);
+	rule->miimon = b;
+	rule->miimon_at = *at;
+	return 0;
+}
+
+static int set_rdma(struct bond_rule *rule, const char *value, const struct origin *at)
+{
+	char *copy = NULL;
+
+	if (value[0] && !bond_rdma_name_valid(value))
+		return error_at(at,
+				"RDMA=: invalid RDMA device name '%s' (1-63 characters of A-Z a-z "
+				"0-9 _ . -, e.g. mlx5_bond_0)",
+				value);
+	if (value[0]) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(rule->rdma);
+	rule->rdma = copy;
+	rule->rdma_at = value[0] ? *at : (struct origin){};
+	return 0;
+}
+
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct bond_config *bc = state;
+	struct bond_rule *rule;
+
+	if (bc->cur >= bc->n_rules)
+		return 0; /* under a header already reported as bad */
+	rule = &bc->rules[bc->cur];
+	if (streq(key, "Mode"))
+		return set_mode(rule, value, at);
+	if (streq(key, "MinSlavesUp"))
+		return set_min_slaves(rule, value, at);
+	if (streq(key, "Miimon"))
+		return set_miimon(rule, value, at);
+	if (streq(key, "RDMA"))
+		return set_rdma(rule, value, at);
+	return error_at(at, "unknown key '%s' in [" BOND_PREFIX "*] section", key);
+}
+
+/* The later of two settings is where the contradiction was made. */
+static const struct origin *later(const struct origin *a, const struct origin *b)
+{
+	if (!a->file)
+		return b;
+	if (!b->file)
+		return a;
+	return a->line >= b->line && streq(a->file, b->file) ? a : b;
+}
+
+static int check_rule(const struct bond_rule *r)
+{
+	if (r->rdma && r->mode != BOND_MODE_ANY && !bond_mode_lag_capable(r->mode))
+		return error_at(later(&r->rdma_at, &r->mode_at),
+				"[" BOND_PREFIX "%s]: RDMA=%s cannot be satisfied with Mode=%s "
+				"(mlx5 RoCE LAG needs active-backup, balance-xor or 802.3ad)",
+				r->name, r->rdma, bond_mode_to_string(r->mode));
+	return 0;
+}
+
+static int part_finish(const void *state)
+{
+	const struct bond_config *bc = state;
+	int ret = 0;
+
+	for (size_t i = 0; bc && i < bc->n_rules; i++)
+		if (check_rule(&bc->rules[i]) < 0)
+			ret = -EINVAL;
+	return ret;
+}
+
+#define RULE_LINES 4
+
+static size_t part_n_lines(const void *state)
+{
+	const struct bond_config *bc = state;
+
+	return bc ? bc->n_rules * RULE_LINES : 0;
+}
+
+static int rule_lines(const struct bond_rule *r, config_line_fn fn, void *ud)
+{
+	char section[sizeof(BOND_PREFIX) + BOND_IFNAME_MAX], min[16] = "";
+	int ret;
+
+	snprintf(section, sizeof(section), BOND_PREFIX "%s", r->name);
+	if (r->min_slaves_up)
+		snprintf(min, sizeof(min), "%u", r->min_slaves_up);
+	ret = fn(ud, section, "Mode", r->mode == BOND_MODE_ANY ? "" : bond_mode_to_string(r->mode),
+		 &r->mode_at, false);
+	if (ret >= 0)
+		ret = fn(ud, section, "MinSlavesUp", min, &r->min_at, false);
+	if (ret >= 0)
+		ret = fn(ud, section, "Miimon", r->miimon ? "yes" : "no", &r->miimon_at, false);
+	if (ret >= 0)
+		ret = fn(ud, section, "RDMA", strempty(r->rdma), &r->rdma_at, false);
+	return ret;
+}
+
+static int part_lines(const void *state, config_line_fn fn, void *userdata)
+{
+	const struct bond_config *bc = state;
+	int r = 0;
+
+	for (size_t i = 0; bc && r >= 0 && i < bc->n_rules; i++)
+		r = rule_lines(&bc->rules[i], fn, userdata);
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct bond_config *bc = state;
+
+	if (!bc)
+		return;
+	for (size_t i = 0; i < bc->n_rules; i++)
+		free(bc->rules[i].rdma);
+	free(bc->rules);
+	free(bc);
+}
+
+const struct config_part bond_config_part = {
+	.headers = "[" BOND_PREFIX "IFNAME]",
+	.offset = offsetof(struct config, bond),
+	.is_section = is_section,
+	.section = part_section,
+	.assign = part_assign,
+	.finish = part_finish,
+	.n_lines = part_n_lines,
+	.lines = part_lines,
+	.free = part_free,
+};

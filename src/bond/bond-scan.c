@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <sys/stat.h>
+
+#include "bond/bond-scan.h"
+#include "fileio.h"
+
+#define LAG_GID_SLOTS_MAX 256 /* a port's GID table: ndevs/0..N-1, 255 on mlx5 */
+#define LAG_PORTS_MAX	  8
+
+/* One sysfs attribute (first line) below <root>/sys/; -errno, -ENOMEM. */
+_printf_(3, 4) static int read_attr(const struct sysroot *root, char **ret, const char *fmt, ...)
+{
+	_cleanup_(freep) char *rel = NULL, *path = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&rel, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	path = sysroot_path(root, SYSROOT_SYS, "%s", rel);
+	if (!path)
+		return -ENOMEM;
+	return read_one_line(path, ret);
+}
+
+/* The basename of a sysfs link's target when it is a PCI address ("0000:02:00.0"). */
+static int read_pci_link(const struct sysroot *root, const char *class, const char *name,
+			 char out[BOND_PCI_MAX + 1])
+{
+	_cleanup_(freep) char *path =
+		sysroot_path(root, SYSROOT_SYS, "class/%s/%s/device", class, name);
+	char target[512];
+	const char *base;
+	unsigned d, b, s, f;
+	char tail;
+	ssize_t n;
+
+	out[0] = '\0';
+	if (!path)
+		return -ENOMEM;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) > BOND_PCI_MAX ||
+	    sscanf(base, "%4x:%2x:%2x.%1x%c", &d, &b, &s, &f, &tail) != 4)
+		return -EINVAL;
+	strcpy(out, base);
+	return 0;
+}
+
+/* ---- one slave ----------------------------------------------------------- */
+
+static void scan_slave(const struct sysroot *root, struct bond_slave_seen *s)
+{
+	_cleanup_(freep) char *mii = NULL, *state = NULL, *fail = NULL, *agg = NULL, *actor = NULL,
+			      *partner = NULL;
+	const char *n = s->name;
+
+	s->mii_err = read_attr(root, &mii, "class/net/%s/bonding_slave/mii_status", n);
+	if (s->mii_err == -ENOENT && read_attr(root, &state, "class/net/%s/ifindex", n) == -ENOENT)
+		s->err = -ENOENT;
+	free(state);
+	state = NULL;
+	if (!s->mii_err)
+		s->mii_err = bond_parse_mii(mii, &s->mii);
+	s->state_err = read_attr(root, &state, "class/net/%s/bonding_slave/state", n);
+	if (!s->state_err)
+		s->state_err = bond_parse_slave_state(state, &s->state);
+	s->failures_err =
+		read_attr(root, &fail, "class/net/%s/bonding_slave/link_failure_count", n);
+	if (!s->failures_err)
+		s->failures_err = bond_parse_uint(fail, &s->link_failures);
+	s->agg_err = read_attr(root, &agg, "class/net/%s/bonding_slave/ad_aggregator_id", n);
+	if (!s->agg_err)
+		s->agg_err = bond_parse_uint_na(agg, &s->aggregator);
+	s->actor_err =
+		read_attr(root, &actor, "class/net/%s/bonding_slave/ad_actor_oper_port_state", n);
+	if (!s->actor_err)
+		s->actor_err = bond_parse_port_state(actor, &s->actor_state);
+	s->partner_state_err = read_attr(
+		root, &partner, "class/net/%s/bonding_slave/ad_partner_oper_port_state", n);
+	if (!s->partner_state_err)
+		s->partner_state_err = bond_parse_port_state(partner, &s->partner_state);
+	/* A virtual or vanished slave has no PCI function: "" is all the LAG check needs. */
+	(void)read_pci_link(root, "net", n, s->pci);
+}
+
+/* ---- the bond ------------------------------------------------------------ */
+
+static int scan_slaves(const struct sysroot *root, struct bond_seen *b)
+{
+	size_t n = 0;
+
+	while (b->slaves && b->slaves[n])
+		n++;
+	b->slave = calloc(n + 1, sizeof(*b->slave));
+	if (!b->slave)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		strcpy(b->slave[i].name, b->slaves[i]);
+		scan_slave(root, &b->slave[i]);
+	}
+	b->n_slaves = n;
+	return 0;
+}
+
+/*
+ * 802.3ad: the partner MAC. sysfs ad_partner_mac is empty without CAP_NET_ADMIN (and when
+ * there is no active aggregator); /proc/net/bonding/BOND shows it, and each slave's partner,
+ * only with CAP_NET_ADMIN too. What neither shows stays -EACCES: "needs CAP_NET_ADMIN".
+ */
+static int scan_lacp_partner(const struct sysroot *root, struct bond_seen *b)
+{
+	_cleanup_(freep) char *mac = NULL, *path = NULL, *text = NULL;
+	struct bond_proc proc;
+	int r;
+
+	r = read_attr(root, &mac, "class/net/%s/bonding/ad_partner_mac", b->rule->name);
+	if (r == 0 && mac[0])
+		r = bond_parse_mac(mac, &b->partner_mac);
+	else if (r == 0)
+		r = -EACCES;
+	b->partner_err = r;
+	path = sysroot_path(root, SYSROOT_PROC, "net/bonding/%s", b->rule->name);
+	if (!path)
+		return -ENOMEM;
+	r = read_full_file(path, 256 * 1024, &text, NULL);
+	if (r == 0)
+		r = bond_proc_parse(text, &proc);
+	b->proc_err = r;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	if (b->partner_err < 0 && proc.partner_mac.len) {
+		b->partner_mac = proc.partner_mac;
+		b->partner_err = 0;
+	}
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bond_proc_slave *ps = bond_proc_slave(&proc, b->slave[i].name);
+
+		if (ps)
+			b->slave[i].partner_mac = ps->partner_mac;
+	}
+	bond_proc_done(&proc);
+	return 0;
+}
+
+static void scan_aggregator(const struct sysroot *root, struct bond_seen *b)
+{
+	_cleanup_(freep) char *agg = NULL, *num = NULL;
+	const char *n = b->rule->name;
+
+	b->agg_err = read_attr(root, &agg, "class/net/%s/bonding/ad_aggregator", n);
+	if (!b->agg_err)
+		b->agg_err = agg[0] ? bond_parse_uint(agg, &b->ad_aggregator) : -ENODATA;
+	b->num_ports_err = read_attr(root, &num, "class/net/%s/bonding/ad_num_ports", n);
+	if (!b->num_ports_err)
+		b->num_ports_err = num[0] ? bond_parse_uint(num, &b->ad_num_ports) : -ENODATA;
+}
+
+static int bond_is_there(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *dev = sysroot_path(root, SYSROOT_SYS, "class/net/%s", name);
+	_cleanup_(freep) char *bonding =
+		sysroot_path(root, SYSROOT_SYS, "class/net/%s/bonding", name);
+	struct stat st;
+
+	if (!dev || !bonding)
+		return -ENOMEM;
+	if (stat(dev, &st) < 0)
+		return -errno;
+	if (stat(bonding, &st) < 0)
+		return errno == ENOENT ? -ENOTDIR : -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+static int scan_bond(const struct sysroot *root, struct bond_seen *b)
+{
+	_cleanup_(freep) char *mode = NULL, *miimon = NULL, *slaves = NULL, *active = NULL;
+	const char *n = b->rule->name;
+	int r;
+
+	b->err = bond_is_there(root, n);
+	if (b->err == -ENOMEM)
+		return b->err;
+	if (b->err < 0)
+		return 0;
+	b->mode_err = read_attr(root, &mode, "class/net/%s/bonding/mode", n);
+	if (!b->mode_err)
+		b->mode_err = bond_parse_mode(mode, &b->mode);
+	b->miimon_err = read_attr(root, &miimon, "class/net/%s/bonding/miimon", n);
+	if (!b->miimon_err)
+		b->miimon_err = bond_parse_uint(miimon, &b->miimon);
+	b->active_err = read_attr(root, &active, "class/net/%s/bonding/active_slave", n);
+	if (!b->active_err)
+		b->active_err = bond_parse_active_slave(active, &b->active);
+	b->slaves_err = read_attr(root, &slaves, "class/net/%s/bonding/slaves", n);
+	if (!b->slaves_err)
+		b->slaves_err = bond_parse_slaves(slaves, &b->slaves);
+	if (b->mode_err == -ENOMEM || b->slaves_err == -ENOMEM || b->active_err == -ENOMEM)
+		return -ENOMEM;
+	r = scan_slaves(root, b);
+	if (r < 0 || b->mode_err < 0 || b->mode != BOND_MODE_8023AD)
+		return r;
+	scan_aggregator(root, b);
+	return scan_lacp_partner(root, b);
+}
+
+/* ---- the RDMA LAG device ------------------------------------------------- */
+
+/*
+ * The first gid_attrs/ndevs/N of a port that names the bond. An empty GID slot reads
+ * EINVAL on real mlx5 hosts: that is "no entry", not an error.
+ */
+static int scan_lag_port(const struct sysroot *root, struct bond_seen *b, unsigned port)
+{
+	struct bond_lag_seen *l = &b->lag;
+
+	for (unsigned i = 0; i < LAG_GID_SLOTS_MAX; i++) {
+		_cleanup_(freep) char *ndev = NULL;
+		int r = read_attr(root, &ndev, "class/infiniband/%s/ports/%u/gid_attrs/ndevs/%u",
+				  b->rule->rdma, port, i);
+
+		if (r == -ENOENT)
+			break; /* past the table */
+		if (r == -EINVAL || (r == 0 && !ndev[0]))
+			continue;
+		if (r < 0) {
+			if (l->ndev_err == -ENODATA)
+				l->ndev_err = r;
+			continue;
+		}
+		if (!l->ndev || (!l->on_bond && streq(ndev, b->rule->name))) {
+			free(l->ndev);
+			l->ndev = TAKE_PTR(ndev);
+			l->ndev_port = port;
+			l->ndev_index = i;
+			l->on_bond = streq(l->ndev, b->rule->name);
+			l->ndev_err = 0;
+		}
+		if (l->on_bond)
+			return 0;
+	}
+	return 0;
+}
+
+static int scan_lag(const struct sysroot *root, struct bond_seen *b)
+{
+	_cleanup_(freep) char *dir =
+		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s", b->rule->rdma);
+	struct bond_lag_seen *l = &b->lag;
+	struct stat st;
+
+	if (!dir)
+		return -ENOMEM;
+	if (stat(dir, &st) < 0) {
+		l->err = -errno;
+		return 0;
+	}
+	l->pci_err = read_pci_link(root, "infiniband", b->rule->rdma, l->pci);
+	l->ndev_err = -ENODATA;
+	for (unsigned port = 1; port <= LAG_PORTS_MAX && !l->on_bond; port++) {
+		_cleanup_(freep) char *pdir = sysroot_path(
+			root, SYSROOT_SYS, "class/infiniband/%s/ports/%u", b->rule->rdma, port);
+
+		if (!pdir)
+			return -ENOMEM;
+		if (stat(pdir, &st) < 0)
+			break;
+		scan_lag_port(root, b, port);
+	}
+	return 0;
+}
+
+/* ---- all ----------------------------------------------------------------- */
+
+void bond_seen_done(struct bond_seen *s)
+{
+	strv_free(s->slaves);
+	free(s->active);
+	free(s->slave);
+	free(s->lag.ndev);
+	*s = (struct bond_seen){};
+}
+
+void bond_run_free(struct bond_run *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n_bonds; i++)
+		bond_seen_done(&b->bonds[i]);
+	free(b->bonds);
+	b->bonds = NULL;
+	b->n_bonds = 0;
+}
+
+int bond_run_scan(struct bond_run *b, const struct sysroot *root, const struct bond_config *bc)
+{
+	bond_run_free(b);
+	b->bonds = calloc(bc->n_rules + 1, sizeof(*b->bonds));
+	if (!b->bonds)
+		return -ENOMEM;
+	for (size_t i = 0; i < bc->n_rules; i++) {
+		struct bond_seen *s = &b->bonds[b->n_bonds++];
+		int r;
+
+		s->rule = &bc->rules[i];
+		r = scan_bond(root, s);
+		if (r >= 0 && s->rule->rdma && s->err == 0)
+			r = scan_lag(root, s);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+size_t bond_slaves_up(const struct bond_seen *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_slaves; i++)
+		n += s->slave[i].err == 0 && s->slave[i].mii_err == 0 &&
+		     s->slave[i].mii == BOND_MII_UP;
+	return n;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The bonding module: [Bond:IFNAME] rules, checked in check/verify from one scan. It never
+ * writes; `apply` only waits for the bonds (bond_wait_ready(), hooked into src/linkwait.h).
+ */
+#include "bond/bond-check.h"
+#include "linkwait.h"
+#include "run.h"
+
+static bool bond_wanted(const struct run *run)
+{
+	return run->cfg->bond && run->cfg->bond->n_rules;
+}
+
+static int bond_scan_step(struct run *run)
+{
+	if (!bond_wanted(run))
+		return 0;
+	if (!run->bond) {
+		run->bond = calloc(1, sizeof(*run->bond));
+		if (!run->bond)
+			return -ENOMEM;
+	}
+	return bond_run_scan(run->bond, run->root, run->cfg->bond);
+}
+
+static int bond_verify_step(struct run *run)
+{
+	int r = 0;
+
+	if (!run->bond)
+		return 0;
+	/* apply may have waited: judge what the bonds look like now, not at the first scan. */
+	if (run->mode == RUN_APPLY)
+		r = bond_run_scan(run->bond, run->root, run->cfg->bond);
+	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++)
+		r = bond_evaluate(&run->bond->bonds[i], &run->results);
+	return r;
+}
+
+static void bond_done_step(struct run *run)
+{
+	bond_run_free(run->bond);
+	free(run->bond);
+	run->bond = NULL;
+}
+
+/* The boot wait (src/run-wait.c): bonds come up on link events; LACP needs a re-check. */
+static int bond_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
+{
+	if (!run->bond)
+		return 0;
+	for (size_t i = 0; i < run->cfg->bond->n_rules; i++)
+		if (run->cfg->bond->rules[i].mode == BOND_MODE_8023AD)
+			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
+	for (size_t i = 0; i < run->bond->n_bonds; i++)
+		if (run->bond->bonds[i].mode_err == 0 &&
+		    run->bond->bonds[i].mode == BOND_MODE_8023AD)
+			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
+	return 1;
+}
+
+static int bond_wait_ready_step(struct run *run, char **status)
+{
+	return bond_wait_ready(run, status);
+}
+
+const struct run_module run_module_bond = {
+	.name = "bond",
+	.scan = bond_scan_step,
+	.verify = bond_verify_step,
+	.done = bond_done_step,
+	.wait_setup = bond_wait_setup,
+	.wait_ready = bond_wait_ready_step,
+};
+
+/*
+ * What can still change at boot: the bond appearing (networkd creates it), slaves coming
+ * up, an active slave being elected, LACP negotiating. A wrong mode or miimon 0 never fixes
+ * itself: waiting for it would only burn [Host] Wait=, so verify reports it at once.
+ */
+static const char *wait_reason(const struct bond_seen *b)
+{
+	size_t up = bond_slaves_up(b);
+	size_t want = b->rule->min_slaves_up ? b->rule->min_slaves_up : b->n_slaves;
+
+	if (b->err == -ENOENT)
+		return "no such interface yet";
+	if (b->err < 0 || b->mode_err < 0)
+		return NULL;
+	if (up < want || b->n_slaves == 0)
+		return "";
+	if (b->mode == BOND_MODE_ACTIVEBACKUP && b->active_err == 0 && !b->active)
+		return ", no active slave";
+	if (b->mode != BOND_MODE_8023AD)
+		return NULL;
+	if (b->agg_err == -ENODATA || (b->partner_err == 0 && bond_mac_is_zero(&b->partner_mac)))
+		return ", LACP not negotiated";
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bond_slave_seen *s = &b->slave[i];
+
+		if (s->mii_err == 0 && s->mii == BOND_MII_UP && s->actor_err == 0 &&
+		    (s->actor_state & LACP_STATE_COLL_DIST) != LACP_STATE_COLL_DIST)
+			return ", LACP not distributing on every slave";
+	}
+	return NULL;
+}
+
+static int append_status(char **status, const struct bond_seen *b, const char *why)
+{
+	char *s;
+	int n;
+
+	if (b->err < 0)
+		n = asprintf(&s, "%s%s%s (%s)", strempty(*status), *status ? ", " : "",
+			     b->rule->name, why);
+	else
+		n = asprintf(&s, "%s%s%s (%zu of %zu slaves up%s)", strempty(*status),
+			     *status ? ", " : "", b->rule->name, bond_slaves_up(b), b->n_slaves,
+			     why);
+	if (n < 0)
+		return -ENOMEM;
+	free(*status);
+	*status = s;
+	return 0;
+}
+
+int bond_wait_ready(void *userdata, char **status)
+{
+	struct run *run = userdata;
+	bool waiting = false;
+	int r;
+
+	*status = NULL;
+	if (!run->bond)
+		return 1;
+	r = bond_run_scan(run->bond, run->root, run->cfg->bond);
+	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++) {
+		const char *why = wait_reason(&run->bond->bonds[i]);
+
+		if (!why)
+			continue;
+		waiting = true;
+		r = append_status(status, &run->bond->bonds[i], why);
+	}
+	if (r < 0) {
+		free(*status);
+		*status = NULL;
+		return r;
+	}
+	return !waiting;
+}

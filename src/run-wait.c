@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The boot wait: one wait for everything the modules declared (ports, bonds), so the
+ * unit's STATUS= names all that is missing at once ("waiting for mlx5_3/1 (Polling),
+ * bond0 (1 of 2 slaves up)") and one bound ([Host] Wait=, from the start of the run)
+ * covers them all. Waiting writes nothing: every apply waits, Apply=no too, since the unit
+ * at boot must not call a port that is still training "down". check never waits.
+ */
+#include "linkwait.h"
+#include "log.h"
+#include "modules.h"
+#include "run.h"
+
+struct waiters {
+	struct run *run;
+	bool waits[RUN_MODULES_MAX];
+};
+
+static void strv_freep(char ***v)
+{
+	strv_free(*v);
+}
+
+static int append_status(char **all, const char *one)
+{
+	char *joined;
+
+	if (!one || !*one)
+		return 0;
+	if (asprintf(&joined, "%s%s%s", *all ? *all : "", *all ? ", " : "", one) < 0)
+		return -ENOMEM;
+	free(*all);
+	*all = joined;
+	return 0;
+}
+
+static int all_ready(void *userdata, char **ret_status)
+{
+	struct waiters *w = userdata;
+	_cleanup_(freep) char *all = NULL;
+	bool ready = true;
+
+	for (size_t i = 0; i < n_run_modules; i++) {
+		_cleanup_(freep) char *status = NULL;
+		int r;
+
+		if (!w->waits[i])
+			continue;
+		r = run_modules[i]->wait_ready(w->run, &status);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			continue;
+		ready = false;
+		r = append_status(&all, status ? status : run_modules[i]->name);
+		if (r < 0)
+			return r;
+	}
+	*ret_status = TAKE_PTR(all);
+	return ready;
+}
+
+static int setup(struct waiters *w, char ***devs, uint64_t *recheck)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n_run_modules; i++) {
+		int r;
+
+		if (!run_modules[i]->wait_setup)
+			continue;
+		r = run_modules[i]->wait_setup(w->run, devs, recheck);
+		if (r < 0)
+			return r;
+		w->waits[i] = r > 0;
+		any |= r > 0;
+	}
+	return any;
+}
+
+int run_wait(struct run *run)
+{
+	_cleanup_(strv_freep) char **devs = NULL;
+	struct waiters w = { .run = run };
+	struct linkwait_target t = { .ready = all_ready, .userdata = &w };
+	int r;
+
+	if (run->mode != RUN_APPLY || !run->cfg->wait_usec || !sysroot_is_host(run->root))
+		return 0;
+	r = setup(&w, &devs, &t.recheck_usec);
+	if (r <= 0)
+		return r;
+	t.rdma_devices = (const char *const *)devs;
+	r = linkwait(run->root, &t, run->started_usec + run->cfg->wait_usec);
+	if (r < 0) {
+		log_warning_errno(r, "Waiting for ports and bonds failed, judging them as they "
+				     "are: %m");
+		return 0;
+	}
+	if (r > 0)
+		return 0;
+	for (size_t i = 0; i < n_run_modules; i++)
+		if (w.waits[i] && run_modules[i]->wait_done)
+			run_modules[i]->wait_done(run, linkwait_now_usec() - run->started_usec);
+	return 0;
+}
