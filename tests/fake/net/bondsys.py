@@ -38,12 +38,14 @@ ZERO_MAC = "00:00:00:00:00:00"
 
 
 class Slave:
-    """One slave: pci is the BDF of its function (None: virtual)."""
+    """One slave: pci is the BDF of its function (None: virtual); pcidir the function's
+    real directory instead (a function not listed in bus/pci/devices)."""
 
-    def __init__(self, name, ifindex, perm_mac, *, pci=None, mii="up", state="active",
+    def __init__(self, name, ifindex, perm_mac, *, pci=None, pcidir=None, mii="up", state="active",
                  link_failures=0, speed=100000, aggregator=None, actor_state=LACP_UP,
                  partner_state=LACP_UP, partner_mac=None, port_number=1, queue_id=0):
         self.name, self.ifindex, self.perm_mac, self.pci = name, ifindex, perm_mac, pci
+        self.pcidir = pcidir
         self.mii, self.state, self.link_failures, self.speed = mii, state, link_failures, speed
         self.aggregator, self.actor_state, self.partner_state = aggregator, actor_state, partner_state
         self.partner_mac, self.port_number, self.queue_id = partner_mac, port_number, queue_id
@@ -52,12 +54,13 @@ class Slave:
 class Bond:
     def __init__(self, name, ifindex, slaves, *, mode="802.3ad", miimon=100, lacp_rate="fast",
                  xmit_hash_policy="layer3+4 1", active=None, ad_aggregator=None, ad_num_ports=None,
-                 partner_mac=None, actor_key=21, partner_key=15, system_mac=None, cap=True):
+                 partner_mac=None, actor_key=21, partner_key=15, system_mac=None, cap=True,
+                 mtu=1500):
         self.name, self.ifindex, self.slaves, self.mode = name, ifindex, slaves, mode
         self.miimon, self.lacp_rate, self.xmit_hash_policy = miimon, lacp_rate, xmit_hash_policy
         self.active, self.ad_aggregator, self.ad_num_ports = active, ad_aggregator, ad_num_ports
         self.partner_mac, self.actor_key, self.partner_key = partner_mac, actor_key, partner_key
-        self.system_mac, self.cap = system_mac, cap
+        self.system_mac, self.cap, self.mtu = system_mac, cap, mtu
 
     @property
     def mac(self):
@@ -200,12 +203,13 @@ def _proc_slave(b, s):
 
 def add_bond(root, b, kver="6.1.0-27-amd64"):
     """Create bond b (a Bond) and its slaves in root. The slaves must not exist yet."""
-    add_netdev(root, b.name, b.ifindex, b.mac, operstate="up" if b.carrier else "down",
+    add_netdev(root, b.name, b.ifindex, b.mac, mtu=b.mtu, operstate="up" if b.carrier else "down",
                carrier=1 if b.carrier else 0, flags="0x1403" if b.carrier else "0x1402",
                speed=sum(s.speed for s in b.slaves if s.mii == "up") or None)
     for s in b.slaves:
         up = s.mii == "up"
-        add_netdev(root, s.name, s.ifindex, b.mac, pci=s.pci, operstate="up" if up else "down",
+        add_netdev(root, s.name, s.ifindex, b.mac, pci=s.pci, pcidir=s.pcidir, mtu=b.mtu,
+                   operstate="up" if up else "down",
                    carrier=1 if up else 0, speed=s.speed if up else None, master=b.name,
                    flags="0x1803" if up else "0x1802")
     _bonding_dir(root, b)

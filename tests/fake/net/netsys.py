@@ -103,7 +103,8 @@ def add_rdma_device(root, pcidir, name, *, node_type="1: CA", node_guid, fw="28.
     write(os.path.join(d, "sys_image_guid"), node_guid + "\n", 0o444)
     write(os.path.join(d, "fw_ver"), fw + "\n", 0o444)
     write(os.path.join(d, "node_desc"), "%s HCA-1\n" % name, 0o644)
-    symlink(os.path.relpath(pcidir, d), os.path.join(d, "device"))
+    # the kernel's own form: ../../../DDDD:BB:DD.F
+    symlink("../../../" + os.path.basename(pcidir), os.path.join(d, "device"))
     symlink(os.path.relpath(d, os.path.join(sysd, "class", "infiniband")),
             os.path.join(sysd, "class", "infiniband", name))
     if uverbs is not None:

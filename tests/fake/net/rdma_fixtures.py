@@ -7,6 +7,11 @@ ib-gpu   dgx8 plus eight InfiniBand ports mlx5_0..mlx5_7 (the four CX-7 function
          dual-port CX-7 in Ethernet mode (0000:00:06.0/.1) bonded as bond0 carries the RoCE
          LAG device mlx5_bond_0: its device link is the first PF, its gid ndevs name bond0,
          GIDs 2/3 are ::ffff:10.0.0.11 (RoCE v1 / v2).
+ib-gpu-lag        ib-gpu with bond0 a real 802.3ad bond (bonding sysfs, /proc/net/bonding)
+                  over ens6f0np0 + ens6f1np1, negotiated with the switch, both slaves in
+                  aggregator 1: the IB GPU node with a healthy RoCE LAG.
+ib-gpu-lag-split  the same, but ens6f1np1's switch port is not in the LAG: it sits alone in
+                  aggregator 2, not collecting/distributing, no partner.
 erdma-vm vm-noacs plus an Alibaba eRDMA device in standard mode: erdma_0, node_type
          "4: RNIC", no gid_attrs, node_guid = EUI-64 of the virtio NIC eth0's MAC,
          "100 Gb/sec (4X EDR)".
@@ -22,7 +27,7 @@ CX7_IB = [("0000:1a:00.0", 0x15), ("0000:3c:00.0", 0x37), ("0000:9c:00.0", 0x97)
           ("0000:bc:00.0", 0xb7)]
 
 
-def ib_gpu(root):
+def ib_gpu(root, lag=None):
     n = 0
     for bdf, _rbus in CX7_IB:
         f0 = netsys.pci_dir(root, bdf)
@@ -46,19 +51,42 @@ def ib_gpu(root):
                 add_netdev(root, "ib%d" % (n // 2), 20 + n, hwaddr,
                            pcidir=pdir, operstate="down", carrier=0, mtu=4092, type_=32)
             n += 1
-    roce_lag(root)
+    roce_lag(root, lag)
 
 
-def roce_lag(root):
+def lacp_bond(root, pf0, pf1, mac, split):
+    """bond0 802.3ad over the two PFs, as the bonding driver shows it (bondsys)."""
+    import bondsys
+    switch = "00:1c:73:aa:bb:cc"
+    slaves = [
+        bondsys.Slave("ens6f0np0", 11, mac, pcidir=pf0, aggregator=1, partner_mac=switch,
+                      port_number=1, speed=200000),
+        bondsys.Slave("ens6f1np1", 12, "b8:3f:d2:a1:c6:01", pcidir=pf1,
+                      aggregator=2 if split else 1, state="backup" if split else "active",
+                      actor_state=bondsys.LACP_ALONE if split else bondsys.LACP_UP,
+                      partner_state=0x01 if split else bondsys.LACP_UP,
+                      partner_mac=None if split else switch, link_failures=1 if split else 0,
+                      port_number=2, speed=200000),
+    ]
+    bondsys.add_bond(root, bondsys.Bond("bond0", 10, slaves, ad_aggregator=1,
+                                        ad_num_ports=1 if split else 2, partner_mac=switch,
+                                        mtu=9000))
+
+
+def roce_lag(root, lag=None):
+    """lag None: bond0 and its slaves as plain netdevs; "lacp"/"split": a real bond."""
     host = os.path.join(root, "sys", "devices", "pci0000:00")
     pf0 = add_pci_function(root, host, "0000:00:06.0", 0x15b3, 0x1021, 0x020000)
     pf1 = add_pci_function(root, host, "0000:00:06.1", 0x15b3, 0x1021, 0x020000)
     mac = "b8:3f:d2:a1:c6:00"
-    add_netdev(root, "bond0", 10, mac, mtu=9000, flags="0x1403")
-    add_netdev(root, "ens6f0np0", 11, mac, pcidir=pf0, mtu=9000, speed=200000,
-               master="bond0", flags="0x1803")
-    add_netdev(root, "ens6f1np1", 12, mac, pcidir=pf1, mtu=9000, speed=200000,
-               master="bond0", flags="0x1803", dev_port=0)
+    if lag:
+        lacp_bond(root, pf0, pf1, mac, lag == "split")
+    else:
+        add_netdev(root, "bond0", 10, mac, mtu=9000, flags="0x1403")
+        add_netdev(root, "ens6f0np0", 11, mac, pcidir=pf0, mtu=9000, speed=200000,
+                   master="bond0", flags="0x1803")
+        add_netdev(root, "ens6f1np1", 12, mac, pcidir=pf1, mtu=9000, speed=200000,
+                   master="bond0", flags="0x1803", dev_port=0)
     d = add_rdma_device(root, pf0, "mlx5_bond_0", node_guid="b83f:d203:00a1:c600", uverbs=8)
     ll = gid_link_local(mac)
     v4 = gid_ipv4("10.0.0.11")
@@ -81,5 +109,7 @@ def erdma_vm(root):
 
 OVERLAYS = {
     "ib-gpu": ("dgx8", ib_gpu),
+    "ib-gpu-lag": ("dgx8", lambda root: ib_gpu(root, "lacp")),
+    "ib-gpu-lag-split": ("dgx8", lambda root: ib_gpu(root, "split")),
     "erdma-vm": ("vm-noacs", erdma_vm),
 }
