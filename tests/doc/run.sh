@@ -166,5 +166,10 @@ expect "hostprep --config $top/conf/hostprep.conf --config site.conf check " \
 	"ACS:gpu-paths ACS:mine Module:mlx5_core Port:rails " rules
 expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules
 
+# --- zsh completion: parses, and offers exactly the program's commands.
+if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_hostprep"; fi
+got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
+[ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
+
 echo "doc: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
