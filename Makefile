@@ -7,6 +7,7 @@
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
 #   make bench        speed/memory targets (never asserted by tests)
+#   make man          build/man/hostprep.8, build/man/hostprep.conf.5 (scdoc)
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -38,9 +39,11 @@ OBJS     := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS  := $(filter-out $(B)/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+# One scdoc source per page in doc/; the roff is generated, never edited.
+MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
-.PHONY: all clean check check-fast check-unit check-fake check-vm check-asan run install deps \
-	deps-test bench format format-check
+.PHONY: all clean check check-fast check-unit check-fake check-vm check-asan check-doc run install \
+	deps deps-test bench format format-check man
 
 all: $(B)/hostprep
 
@@ -57,6 +60,12 @@ $(B)/tests/%: tests/unit/%.c $(LIBOBJS) | $(B)/tests
 
 $(B) $(B)/tests:
 	mkdir -p $@
+
+man: $(MAN_PAGES)
+
+$(B)/man/%: doc/%.scd
+	@mkdir -p $(dir $@)
+	scdoc < $< > $@.tmp && mv $@.tmp $@
 
 -include $(OBJS:.o=.d)
 
@@ -81,6 +90,11 @@ check-unit: all $(UNIT_BINS)
 check-fake: all
 	@tests/fake/run.sh $(B)/hostprep
 
+# Man pages lint-clean and complete against the program and the shipped
+# config; bash completion against a --config file.
+check-doc: all man
+	@tests/doc/run.sh $(B)/hostprep $(MAN_PAGES)
+
 # Sanitizer flavour: the same unit and fake-host tiers against an ASan+UBSan
 # build in build-asan/. libpci 3.9's own leak is suppressed (tests/lsan.supp).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
@@ -96,7 +110,7 @@ check-asan:
 	@$(ASAN_ENV) HOSTPREP_TIER=fake-asan tests/fake/run.sh build-asan/hostprep
 
 check-fast: deps-test
-	$(MAKE) check-unit check-fake
+	$(MAKE) check-unit check-doc check-fake
 
 check-vm: all
 	@tests/vm/run.sh
@@ -105,7 +119,7 @@ check-vm: all
 # machine where they cannot says so loudly instead of failing the fast tiers.
 # Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	@for t in check-unit check-fake check-asan; do s=$$(date +%s); \
+	@for t in check-unit check-doc check-fake check-asan; do s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || exit 1; \
 		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
 	@s=$$(date +%s); \

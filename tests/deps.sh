@@ -7,13 +7,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:-runtime}
 
 apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
-	   libinih-dev libjson-c-dev zlib1g-dev)
+	   libinih-dev libjson-c-dev zlib1g-dev scdoc) # scdoc: make man
 apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
-	  dbus-daemon python3-dbus python3-gi) # the last three: the fake systemd bus (tests/fake/dbus)
+	  dbus-daemon python3-dbus python3-gi # the fake systemd bus (tests/fake/dbus)
+	  mandoc groff-base bash zsh) # tests/doc: man page lint, completion harnesses
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
-	   systemd-devel inih-devel json-c-devel zlib-devel)
+	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
 dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc
-	  dbus-daemon python3-dbus python3-gobject)
+	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The doc tier: the man pages are lint-clean, generated from the current
+# scdoc sources, and complete against the program (commands, options, exit
+# statuses, environment, journal MESSAGE_IDs) and the config (every [Section]
+# and Key= of conf/hostprep.conf and of the parsers in src/); the bash
+# completion completes commands, options and rule names from a --config file.
+# Usage: tests/doc/run.sh build/hostprep build/man/hostprep.8 build/man/hostprep.conf.5
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$(realpath "$1")
+shift
+pages=("$@")
+failed=0 passed=0
+
+fail() {
+	echo "doc: FAIL: $*"
+	failed=$((failed + 1))
+}
+
+ok() {
+	passed=$((passed + 1))
+}
+
+# The words of section "# TITLE" of an scdoc source, up to the next "# ".
+scd_section() {
+	awk -v t="# $2" '$0 == t { on = 1; next } /^# / { on = 0 } on' "$1"
+}
+
+# --- lint: groff -ww silent; mandoc -Tlint silent but for the two notes
+# every scdoc page gets (it emits a .PP after .SH and between .RE/.RS; mandoc
+# drops them, the output is unchanged).
+lint() {
+	local page=$1 out
+
+	out=$(groff -ww -z -man "$page" 2>&1)
+	[ -z "$out" ] || fail "groff -ww $page: $out"
+	out=$(mandoc -Tlint -W warning "$page" 2>&1 |
+		grep -v 'WARNING: skipping paragraph macro: PP \(empty\|after SH\)$')
+	[ -z "$out" ] || fail "mandoc -Tlint $page: $out"
+	[ -n "$(mandoc -Tutf8 "$page" 2>/dev/null)" ] || fail "mandoc renders nothing for $page"
+	ok
+}
+
+# The page is what scdoc makes of its source now (no stale or hand-edited roff).
+fresh() {
+	local page=$1 src=$top/doc/$(basename "$1").scd
+
+	if scdoc <"$src" | cmp -s - "$page"; then ok; else fail "$page is not scdoc < $src"; fi
+}
+
+# need FILE SECTION REGEX WHAT: a line of that section of FILE matches REGEX.
+need() {
+	if scd_section "$1" "$2" | grep -Eq -- "$3"; then ok; else
+		fail "$(basename "$1"): $4 is not documented in section '$2'"
+	fi
+}
+
+re_quote() {
+	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
+}
+
+# scdoc 1.11 passes a backslash in a ``` block to roff, which eats it
+# (printf '\n' would print "n"): there is no escape, so none may be there.
+for s in "$top"/doc/*.scd; do
+	bad=$(awk '/^```/ { on = !on; next } on && /\\/ { print FILENAME ":" FNR ": " $0 }' "$s")
+	[ -z "$bad" ] && ok || fail "backslash in a literal block: $bad"
+done
+
+for p in "${pages[@]}"; do
+	lint "$p"
+	fresh "$p"
+done
+
+man8=$top/doc/hostprep.8.scd
+man5=$top/doc/hostprep.conf.5.scd
+main=$top/src/main.c
+
+# --- hostprep(8) against src/main.c, src/result.h, src/sinks.h, getenv()s
+commands=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_.*/\1/p' "$main")
+[ "$(echo "$commands" | wc -w)" -ge 8 ] || fail "found only '$commands' in $main's command table"
+for c in $commands; do
+	need "$man8" COMMANDS "^\*$c[* ]" "command '$c'"
+done
+longopts=$(sed -n 's/.*{ "\([a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$main")
+[ "$(echo "$longopts" | wc -w)" -ge 9 ] || fail "found only '$longopts' in $main's long_options"
+for o in $longopts; do
+	need "$man8" OPTIONS "^(\*-[a-z]\*, )?\*--$o\*" "option --$o"
+done
+for o in $(sed -n 's/.*getopt_long([^"]*"\([a-z]*\)".*/\1/p' "$main" | grep -o .); do
+	need "$man8" OPTIONS "^\*-$o\*" "option -$o"
+done
+codes=$(sed -n 's/^#define EXIT_[A-Z_]*[[:space:]]*\([0-9]*\)$/\1/p' "$top/src/result.h")
+[ -n "$codes" ] || fail "no EXIT_ codes found in src/result.h"
+for e in $codes; do
+	need "$man8" "EXIT STATUS" "^\*$e\*$" "exit status $e"
+done
+ids=$(sed -n 's/^#define HOSTPREP_[A-Z]*_MESSAGE_ID[[:space:]]*"\([0-9a-f]*\)"$/\1/p' "$top/src/sinks.h")
+[ "$(echo "$ids" | wc -w)" -eq 2 ] || fail "expected two MESSAGE_IDs in src/sinks.h, found '$ids'"
+for id in $ids; do
+	need "$man8" "REPORT AND JOURNAL" "^\*$id\*$" "MESSAGE_ID $id"
+done
+envs=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$top/src" | sed 's/getenv("\(.*\)")/\1/' | sort -u)
+for v in $envs DBUS_SYSTEM_BUS_ADDRESS; do
+	need "$man8" ENVIRONMENT "^\*$v\*$" "environment variable $v"
+done
+for f in /run/hostprep/report.json /run/hostprep/acs-originals /run/hostprep/rdma.env \
+	/etc/modprobe.d/hostprep.conf /var/lib/hostprep/originals /etc/hostprep/hostprep.conf; do
+	need "$man8" FILES "^_$(re_quote "$f")_" "file $f"
+done
+
+# --- hostprep.conf(5) against conf/hostprep.conf and the parsers in src/
+sections=$(sed -n 's/^#\{0,1\}[[:space:]]*\[\([A-Za-z]*\)\(:[^]]*\)\{0,1\}\].*/\1\2/p' \
+	"$top/conf/hostprep.conf" | sed 's/:.*/:/' | sort -u)
+[ "$(echo "$sections" | wc -w)" -ge 7 ] || fail "found only '$sections' in conf/hostprep.conf"
+for s in $sections; do
+	grep -Eq "^# \[$(re_quote "$s")" "$man5" && ok || fail "hostprep.conf.5: no section [$s...]"
+done
+keys=$( (sed -n 's/^#\{0,1\}[[:space:]]*\([A-Z][A-Za-z0-9]*\)=.*/\1/p' "$top/conf/hostprep.conf"
+	grep -hoE 'streq\(key, "[A-Z][A-Za-z0-9]*"\)|\{ SECTION_[A-Z]+, "[A-Z][A-Za-z0-9]*"' \
+		"$top"/src/config.c "$top"/src/*/*-config.c |
+		sed 's/.*"\(.*\)".*/\1/') | sort -u)
+[ "$(echo "$keys" | wc -w)" -ge 25 ] || fail "found only $(echo "$keys" | wc -w) keys"
+for k in $keys; do
+	grep -Eq "^\*$k=\*" "$man5" && ok || fail "hostprep.conf.5: key $k= is not documented"
+done
+
+# --- bash completion, driven as readline would: COMP_WORDS/COMP_CWORD in,
+# COMPREPLY out, in a bash that has nothing but the script.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/rootdir" "$tmp/rootdir2"
+printf '[ACS:mine]\nSelect=3a:00.0\n[Port:rails]\nSelect=mlx5_*\n[Module:mlx5_core]\n' >"$tmp/site.conf"
+
+# complete LINE: the sorted COMPREPLY for the cursor at the end of LINE.
+complete_line() {
+	(cd "$tmp" && bash --norc --noprofile -c '
+		source "$1"; shift
+		read -ra COMP_WORDS <<<"${1//=/ = }"
+		[[ $1 == *" " ]] && COMP_WORDS+=("")
+		COMP_WORDS[0]=$2
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		if [[ $3 == rules ]]; then _hostprep_rules; else
+			_hostprep; [[ ${#COMPREPLY[@]} -eq 0 ]] || printf "%s\n" "${COMPREPLY[@]}"; fi' \
+		_ "$top/completion/hostprep.bash" "$1" "$bin" "${2:-}" | sort | tr '\n' ' ')
+}
+
+expect() {
+	local got
+
+	got=$(complete_line "$1" "${3:-}")
+	if [ "$got" = "$2" ]; then ok; else fail "completion of '$1': got '$got', want '$2'"; fi
+}
+
+want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
+want_long=$(for o in $longopts; do
+	case $o in dry-run | validate) ;; *) echo "--$o" ;; esac
+done | sort | tr '\n' ' ')
+expect "hostprep " "$want_cmds"
+expect "hostprep --json " "$want_cmds"
+expect "hostprep --" "$want_long"
+expect "hostprep --root rootdir --config site.conf " "$want_cmds"
+expect "hostprep --root root" "rootdir rootdir2 "
+expect "hostprep --root=root" "rootdir rootdir2 "
+expect "hostprep --config sit" "site.conf "
+expect "hostprep apply --d" "--dry-run "
+expect "hostprep config --v" "--validate --verbose --version "
+expect "hostprep config --validate sit" "site.conf "
+expect "hostprep acs " "cmdline "
+expect "hostprep acs cmdline " ""
+expect "hostprep status " ""
+expect "hostprep --config $top/conf/hostprep.conf --config site.conf check " \
+	"ACS:gpu-paths ACS:mine Module:mlx5_core Port:rails " rules
+expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules
+
+# --- zsh completion: parses, and offers exactly the program's commands.
+if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_hostprep"; fi
+got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
+[ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
+
+echo "doc: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
