@@ -135,9 +135,29 @@ static void judge_miimon(struct judge *j, const struct bond_seen *b)
 			"miimon 0: a dead link is not noticed");
 }
 
+/* "vethA1, vethA2 (N link failures)": the slaves whose MII is not up, for the bond's line. */
+static const char *down_slaves(const struct bond_seen *b, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < b->n_slaves && n < size; i++) {
+		const struct bond_slave_seen *s = &b->slave[i];
+
+		if (s->err < 0 || s->mii_err < 0 || s->mii == BOND_MII_UP)
+			continue;
+		n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s->name);
+		if (n < size && s->failures_err == 0 && s->link_failures)
+			n += snprintf(buf + n, size - n, " (%u link failure%s)", s->link_failures,
+				      s->link_failures == 1 ? "" : "s");
+	}
+	return n ? buf : "unreadable";
+}
+
 static void judge_slaves(struct judge *j, const struct bond_seen *b)
 {
 	size_t up = bond_slaves_up(b), want = slaves_wanted(b), unknown = slaves_unknown(b);
+	char down[256];
 	enum verdict v;
 
 	if (b->slaves_err < 0) {
@@ -161,7 +181,8 @@ static void judge_slaves(struct judge *j, const struct bond_seen *b)
 		return;
 	v = up + unknown >= want ? VERDICT_UNKNOWN : VERDICT_FAIL;
 	problem(j, v, "bring the slaves' links up (see the bond.slave results)",
-		"%zu of %zu slaves up, want %zu", up, b->n_slaves, want);
+		"%zu of %zu slaves up, want %zu (down: %s)", up, b->n_slaves, want,
+		down_slaves(b, down, sizeof(down)));
 }
 
 static const struct bond_slave_seen *find_slave(const struct bond_seen *b, const char *name)
