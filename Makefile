@@ -6,8 +6,11 @@
 #   make check-fast   unit + fake-host tests only (no QEMU)
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
+#   make deb / make rpm   packages from a clean export, into build/deb, build/rpm
 #   make bench        speed/memory targets (never asserted by tests)
 
+# The one version: packaging/build.sh carries it into debian/changelog (checked)
+# and the rpm spec, -DHOSTPREP_VERSION into `hostprep --version`.
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -17,6 +20,10 @@ LIBDIR_HP  ?= /usr/lib/hostprep
 UNITDIR    ?= /usr/lib/systemd/system
 CATALOGDIR ?= /usr/lib/systemd/catalog
 DOCDIR     ?= $(PREFIX)/share/doc/hostprep
+SYSCONFDIR ?= /etc
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 
 CC       ?= cc
 PKGS     := libpci libkmod libsystemd inih json-c zlib
@@ -29,7 +36,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
-	      -Isrc $(PKG_CFLAGS) $(CFLAGS)
+	      -Isrc $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 B        := build
 SRCS     := $(sort $(wildcard src/*.c src/*/*.c))
@@ -40,7 +47,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all clean check check-fast check-unit check-fake check-vm check-asan run install deps \
-	deps-test bench format format-check
+	deps-test bench format format-check deb rpm check-pkg
 
 all: $(B)/hostprep
 
@@ -128,6 +135,28 @@ install: all
 	install -Dm644 units/hostprep.catalog $(DESTDIR)$(CATALOGDIR)/hostprep.catalog
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
+	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
+	install -Dm644 -t $(DESTDIR)$(DOCDIR)/examples/kubelet.service.d \
+		examples/kubelet.service.d/10-hostprep.conf
+	install -Dm644 -t $(DESTDIR)$(DOCDIR)/examples/slurmd.service.d \
+		examples/slurmd.service.d/10-hostprep.conf
+ifneq ($(wildcard doc/hostprep.8.scd),)
+# (guard only until the man pages and completion are merged: then unconditional)
+	$(MAKE) man
+	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
+	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
+	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
+	install -Dm644 completion/_hostprep $(DESTDIR)$(ZSHCOMPDIR)/_hostprep
+endif
+
+# Packages from a clean export of the tracked files (packaging/build.sh).
+deb:
+	packaging/build.sh deb $(B)/deb
+	@ls $(B)/deb/*.deb $(B)/deb/*.dsc
+
+rpm:
+	packaging/build.sh rpm $(B)/rpm
+	@ls $(B)/rpm/RPMS/*/*.rpm $(B)/rpm/SRPMS/*.rpm
 
 format:
 	clang-format -i $(FMT_SRCS)
