@@ -136,10 +136,8 @@ install: all
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
-	install -Dm644 -t $(DESTDIR)$(DOCDIR)/examples/kubelet.service.d \
-		examples/kubelet.service.d/10-hostprep.conf
-	install -Dm644 -t $(DESTDIR)$(DOCDIR)/examples/slurmd.service.d \
-		examples/slurmd.service.d/10-hostprep.conf
+	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
 ifneq ($(wildcard doc/hostprep.8.scd),)
 # (guard only until the man pages and completion are merged: then unconditional)
 	$(MAKE) man
