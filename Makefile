@@ -4,6 +4,7 @@
 #   make              build build/hostprep
 #   make check        install test deps if missing, unit + fake-host + VM tests
 #   make check-fast   unit + fake-host tests only (no QEMU)
+#   make check-pkg    build the .deb and .rpm, lint them, check their contents
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
 #   make deb / make rpm   packages from a clean export, into build/deb, build/rpm
@@ -105,6 +106,11 @@ check-asan:
 check-fast: deps-test
 	$(MAKE) check-unit check-fake
 
+# Package tier: .deb and .rpm from a clean export, lintian/rpmlint, contents.
+check-pkg:
+	@tests/deps.sh pkg
+	@tests/pkg/run.sh $(B)/pkg-test
+
 check-vm: all
 	@tests/vm/run.sh
 
@@ -112,7 +118,7 @@ check-vm: all
 # machine where they cannot says so loudly instead of failing the fast tiers.
 # Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	@for t in check-unit check-fake check-asan; do s=$$(date +%s); \
+	@for t in check-unit check-fake check-asan check-pkg; do s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || exit 1; \
 		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
 	@s=$$(date +%s); \
