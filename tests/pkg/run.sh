@@ -64,12 +64,14 @@ rm -rf "$x" && dpkg-deb -x "$DEB" "$x"
 check_eq "$("$x/usr/bin/hostprep" --version 2>&1)" "hostprep $V" "packaged hostprep --version"
 
 # --- what installing and removing do ---
+# (debhelper's start snippet is 'deb-systemd-invoke $_dh_action': any
+# invoke in postinst is a start or restart)
 c=$OUT/deb-ctl
 rm -rf "$c" && dpkg-deb -e "$DEB" "$c"
 if grep -q 'deb-systemd-helper.*enable.*hostprep.service' "$c/postinst" 2>/dev/null; then
 	ok "deb postinst: enables hostprep.service"; else bad "deb postinst: enables hostprep.service" "$(cat "$c/postinst")"; fi
 if cat "$c/postinst" "$c/preinst" 2>/dev/null | grep -v '^[[:space:]]*#' |
-	grep -qE 'deb-systemd-invoke.*(start|restart)|systemctl.*(start|restart)'; then
+	grep -qE 'deb-systemd-invoke|_dh_action=|systemctl.*(start|restart)'; then
 	bad "deb postinst: starts/restarts nothing" "$(grep -nE 'invoke|systemctl' "$c/postinst")"
 else ok "deb postinst: starts/restarts nothing"; fi
 if grep -q "hostprep revert" "$c/prerm" 2>/dev/null; then ok "deb prerm: names 'hostprep revert'"
