@@ -4,11 +4,15 @@
 #   make              build build/hostprep
 #   make check        install test deps if missing, unit + fake-host + VM tests
 #   make check-fast   unit + fake-host tests only (no QEMU)
+#   make check-pkg    build the .deb and .rpm, lint them, check their contents
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
+#   make deb / make rpm   packages from a clean export, into build/deb, build/rpm
 #   make bench        speed/memory targets (never asserted by tests)
 #   make man          build/man/hostprep.8, build/man/hostprep.conf.5 (scdoc)
 
+# The one version: packaging/build.sh carries it into debian/changelog (checked)
+# and the rpm spec, -DHOSTPREP_VERSION into `hostprep --version`.
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -18,6 +22,10 @@ LIBDIR_HP  ?= /usr/lib/hostprep
 UNITDIR    ?= /usr/lib/systemd/system
 CATALOGDIR ?= /usr/lib/systemd/catalog
 DOCDIR     ?= $(PREFIX)/share/doc/hostprep
+SYSCONFDIR ?= /etc
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 
 CC       ?= cc
 PKGS     := libpci libkmod libsystemd inih json-c zlib
@@ -30,7 +38,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
-	      -Isrc $(PKG_CFLAGS) $(CFLAGS)
+	      -Isrc $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 B        := build
 SRCS     := $(sort $(wildcard src/*.c src/*/*.c))
@@ -43,7 +51,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
 .PHONY: all clean check check-fast check-unit check-fake check-vm check-asan check-doc run install \
-	deps deps-test bench format format-check man
+	deps deps-test bench format format-check man deb rpm check-pkg
 
 all: $(B)/hostprep
 
@@ -112,6 +120,11 @@ check-asan:
 check-fast: deps-test
 	$(MAKE) check-unit check-doc check-fake
 
+# Package tier: .deb and .rpm from a clean export, lintian/rpmlint, contents.
+check-pkg:
+	@tests/deps.sh pkg
+	@tests/pkg/run.sh $(B)/pkg-test
+
 check-vm: all
 	@tests/vm/run.sh
 
@@ -119,7 +132,7 @@ check-vm: all
 # machine where they cannot says so loudly instead of failing the fast tiers.
 # Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	@for t in check-unit check-doc check-fake check-asan; do s=$$(date +%s); \
+	@for t in check-unit check-doc check-fake check-asan check-pkg; do s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || exit 1; \
 		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
 	@s=$$(date +%s); \
@@ -142,6 +155,23 @@ install: all
 	install -Dm644 units/hostprep.catalog $(DESTDIR)$(CATALOGDIR)/hostprep.catalog
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
+	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
+	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
+	$(MAKE) man
+	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
+	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
+	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
+	install -Dm644 completion/_hostprep $(DESTDIR)$(ZSHCOMPDIR)/_hostprep
+
+# Packages from a clean export of the tracked files (packaging/build.sh).
+deb:
+	packaging/build.sh deb $(B)/deb
+	@ls $(B)/deb/*.deb $(B)/deb/*.dsc
+
+rpm:
+	packaging/build.sh rpm $(B)/rpm
+	@ls $(B)/rpm/RPMS/*/*.rpm $(B)/rpm/SRPMS/*.rpm
 
 format:
 	clang-format -i $(FMT_SRCS)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what a make target needs, only when missing. apt-get on
-# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|vm
+# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|pkg|vm
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:-runtime}
@@ -11,6 +11,10 @@ apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-
 apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
 	  dbus-daemon python3-dbus python3-gi # the fake systemd bus (tests/fake/dbus)
 	  mandoc groff-base bash zsh) # tests/doc: man page lint, completion harnesses
+# the package tier (tests/pkg): debhelper builds the .deb, rpm has rpmbuild;
+# scdoc is a build dependency of both packages (the man pages)
+apt_pkg=(debhelper dpkg-dev lintian rpm rpmlint scdoc)
+dnf_pkg=(rpm-build rpmlint scdoc systemd-rpm-macros dpkg-dev debhelper lintian)
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
 dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc
@@ -49,8 +53,9 @@ install_dnf() {
 case "$kind" in
 runtime) apt_pkgs=("${apt_build[@]}"); dnf_pkgs=("${dnf_build[@]}") ;;
 test) apt_pkgs=("${apt_build[@]}" "${apt_test[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_test[@]}") ;;
+pkg) apt_pkgs=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
 vm) exec "$here/vm/deps.sh" ;;
-*) echo "usage: $0 runtime|test|vm" >&2; exit 2 ;;
+*) echo "usage: $0 runtime|test|pkg|vm" >&2; exit 2 ;;
 esac
 
 if command -v apt-get >/dev/null 2>&1; then

@@ -450,3 +450,17 @@ ts_epoch() { [ -n "$1" ] && date -d "$1" +%s.%6N 2>/dev/null; }
 # carrier_is IF 0|1, unit_state_is UNIT STATE...: for wait_until (re-read each time)
 carrier_is() { [ "$(carrier "$1")" = "$2" ]; }
 unit_state_not() { [ "$(unit_prop "$1" ActiveState)" != "$2" ]; }
+
+# ---------------------------------------------------------------------------
+# Guest side: the Debian package (scenarios with HOSTPREP_INSTALL=deb).
+# ---------------------------------------------------------------------------
+# deb_file deb|deb-up: the package run.sh put in the share (current / higher version)
+deb_file() { ls /mnt/vmtest/"$1"/hostprep_*.deb | head -n1; }
+# acs_snapshot: "ADDR ACSCTL" for every ACS-capable device (setpci)
+acs_snapshot() {
+	local p
+	for p in $(acs_ports); do echo "$p $(acs_ctl "$p")"; done
+}
+# fs_snapshot: every path under /etc and /usr with its type (what a package
+# can create; /lib, /bin, /sbin are /usr on this merged-/usr guest)
+fs_snapshot() { find /etc /usr -xdev -printf '%p %y\n' 2>/dev/null | sort; }

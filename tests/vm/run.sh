@@ -12,6 +12,8 @@
 #   VMTEST_BUDGET (seconds for the whole run, default 1500: scenarios that
 #     would start after it are reported as failed, not run),
 #   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
+# A scenario that says HOSTPREP_INSTALL=deb gets no make-install tree on its
+#   disk but the .deb (and a higher-versioned rebuild) to install with dpkg.
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
 #     `make install DESTDIR=DIR PREFIX=/usr` - instead of running make, e.g.
 #     to try a deliberately broken build).
@@ -83,6 +85,22 @@ else
 	tail -n 5 "$OUTROOT/make-install.log" | sed 's/^/  | /'
 fi
 
+# --- the Debian packages, for scenarios that install them (HOSTPREP_INSTALL=deb) ---
+# Built once per run from a clean export (packaging/build.sh): the current
+# version into out/deb, and the same tree at a higher version into out/deb-up
+# (the upgrade). The guest gets both under /mnt/vmtest/deb{,-up}/.
+DEB_OK=0
+if (cd "$HERE/scenarios" && grep -lq '^HOSTPREP_INSTALL=deb' "${SEL[@]}"); then
+	V=$(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")
+	if "$TOP/packaging/build.sh" deb "$OUTROOT/deb" >"$OUTROOT/deb.log" 2>&1 &&
+		PKG_VERSION="$V+vmtest1" "$TOP/packaging/build.sh" deb "$OUTROOT/deb-up" >>"$OUTROOT/deb.log" 2>&1; then
+		DEB_OK=1
+	else
+		echo "note: building the .deb failed; HOSTPREP_INSTALL=deb scenarios fail"
+		tail -n 5 "$OUTROOT/deb.log" | sed 's/^/  | /'
+	fi
+fi
+
 # Facts from the source tree the guest checks against (not hostprep's output):
 # the journal MESSAGE_IDs defined in src/.
 {
@@ -148,7 +166,7 @@ run_scenario() {
 	# scenario defaults, then the file (in a subshell, to keep scenarios apart)
 	(
 		QEMU_DEVICES='' QEMU_MACHINE='' KERNEL_ARGS='' HOSTPREP_CONF='' NEEDS_HOSTPREP=1
-		REBOOTS=0 QEMU_LINKS_DOWN=
+		REBOOTS=0 QEMU_LINKS_DOWN= HOSTPREP_INSTALL=stage
 		HOSTPREP_CONF_PATH=/etc/hostprep/hostprep.conf
 		TIMEOUT=$DEFAULT_TIMEOUT
 		. "$HERE/lib.sh"
@@ -164,7 +182,18 @@ run_scenario() {
 			exit 1
 		fi
 		mkdir -p "$share/stage"
-		[ $HP_OK = 1 ] && cp -a "$HP_STAGE/." "$share/stage/"
+		if [ "$HOSTPREP_INSTALL" = deb ]; then
+			# nothing of hostprep on the disk: the guest installs the .deb
+			if [ $DEB_OK != 1 ]; then
+				echo "the .deb was not built (out/deb.log)" >"$dir/reason"
+				exit 1
+			fi
+			mkdir -p "$share/deb" "$share/deb-up"
+			cp "$OUTROOT"/deb/hostprep_*.deb "$share/deb/"
+			cp "$OUTROOT"/deb-up/hostprep_*.deb "$share/deb-up/"
+		elif [ $HP_OK = 1 ]; then
+			cp -a "$HP_STAGE/." "$share/stage/"
+		fi
 		if [ -n "$HOSTPREP_CONF" ]; then
 			mkdir -p "$share/stage$(dirname "$HOSTPREP_CONF_PATH")"
 			printf '%s\n' "$HOSTPREP_CONF" >"$share/stage$HOSTPREP_CONF_PATH"
