@@ -26,6 +26,9 @@ SYSCONFDIR ?= /etc
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
+SLEEPDIR   ?= /usr/lib/systemd/system-sleep
+SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
 PKGS     := libpci libkmod libsystemd inih json-c zlib
@@ -146,6 +149,9 @@ $(B)/bench-spawn: tests/bench-spawn.c | $(B)
 bench: all $(B)/bench-spawn
 	@python3 tests/bench.py $(B)/hostprep $(B)/bench-spawn
 
+UNIT_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBDIR_HP@|$(LIBDIR_HP)|g' \
+	-e 's|@SYSTEMCTL@|$(SYSTEMCTL)|g'
+
 install: all
 	install -Dm755 $(B)/hostprep $(DESTDIR)$(BINDIR)/hostprep
 	install -Dm644 conf/hostprep.conf $(DESTDIR)$(LIBDIR_HP)/hostprep.conf
@@ -153,6 +159,16 @@ install: all
 	sed 's|@BINDIR@|$(BINDIR)|g' units/hostprep.service.in > $(B)/hostprep.service
 	install -Dm644 $(B)/hostprep.service $(DESTDIR)$(UNITDIR)/hostprep.service
 	install -Dm644 units/hostprep.catalog $(DESTDIR)$(CATALOGDIR)/hostprep.catalog
+	$(UNIT_SUBST) units/hostprep-reapply.service.in > $(B)/hostprep-reapply.service
+	$(UNIT_SUBST) units/hostprep-reapply@.service.in > $(B)/hostprep-reapply@.service
+	$(UNIT_SUBST) units/hostprep-reapply-condition > $(B)/hostprep-reapply-condition
+	$(UNIT_SUBST) units/70-hostprep.rules > $(B)/70-hostprep.rules
+	$(UNIT_SUBST) units/hostprep.sleep > $(B)/hostprep.sleep
+	install -Dm644 $(B)/hostprep-reapply.service $(DESTDIR)$(UNITDIR)/hostprep-reapply.service
+	install -Dm644 $(B)/hostprep-reapply@.service $(DESTDIR)$(UNITDIR)/hostprep-reapply@.service
+	install -Dm755 $(B)/hostprep-reapply-condition $(DESTDIR)$(LIBDIR_HP)/hostprep-reapply-condition
+	install -Dm644 $(B)/70-hostprep.rules $(DESTDIR)$(UDEVRULESDIR)/70-hostprep.rules
+	install -Dm755 $(B)/hostprep.sleep $(DESTDIR)$(SLEEPDIR)/hostprep
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d

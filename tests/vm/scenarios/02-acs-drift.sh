@@ -14,6 +14,14 @@ Apply=yes
 [ACS:nics]
 Select=0000:00:02.0 0000:00:04.0'
 
+# The drift here is for hostprep's commands to find and fix: switch off the
+# automatic re-apply (udev rule -> hostprep-reapply.service, scenario 46),
+# which would otherwise fix it within seconds of the rescan.
+guest_prep() {
+	mkdir -p /etc/systemd/system
+	ln -sf /dev/null /etc/systemd/system/hostprep-reapply.service
+}
+
 guest_check() {
 	assert_eq "$(systemctl show -p Result hostprep.service)" Result=success "hostprep.service result"
 	assert_acs 0000:00:02.0 0011 "after boot: selected port"

@@ -1,0 +1,77 @@
+# The installed hostprep.service is hardened (issue 9): systemd-analyze
+# security of the unit as systemd loaded it scores <= 4.5, and the hardened
+# unit still does its work at boot: a config space write (ACS, setpci), the
+# report in /run/hostprep, a D-Bus read of another unit's LimitMEMLOCK
+# (workload.memlock), and no syscall was refused (no SIGSYS, no audit line).
+# The other scenarios (01 ACS, 21 modules, 30 RDMA netlink + verbs, 34 D-Bus)
+# run the same unit and cover the rest of what it must still reach.
+QEMU_MACHINE=kernel-irqchip=split
+QEMU_DEVICES="$QEMU_INTEL_IOMMU $(qemu_rootport_nic 2) $(qemu_rootport_nic 3)"
+HOSTPREP_CONF='[ACS:gpu-paths]
+Enabled=no
+
+[Host]
+Apply=yes
+
+[ACS:nics]
+Select=0000:00:02.0
+
+[Workload]
+MinMemlock=infinity'
+
+# the most the issue allows (systemd-analyze: 0 = locked down, 10 = exposed)
+MAX_EXPOSURE=4.5
+
+# The drift here is for hostprep's commands to find and fix: switch off the
+# automatic re-apply (udev rule -> hostprep-reapply.service, scenario 46),
+# which would otherwise fix it within seconds of the rescan.
+guest_prep() {
+	mkdir -p /etc/systemd/system
+	ln -sf /dev/null /etc/systemd/system/hostprep-reapply.service
+}
+
+guest_check() {
+	local score
+	assert_booted_service
+	assert_eq "$(unit_prop hostprep.service Result)" success "hostprep.service result under the hardened unit"
+	run_cmd systemd-analyze security --no-pager hostprep.service
+	score=$(sed -n 's/.*Overall exposure level for hostprep.service: \([0-9.]*\).*/\1/p' <<<"$OUT")
+	if [ -z "$score" ]; then
+		fail "systemd-analyze security printed no exposure level"
+	elif awk -v s="$score" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(s <= m) }'; then
+		ok "systemd-analyze security hostprep.service: exposure $score <= $MAX_EXPOSURE"
+	else
+		fail "systemd-analyze security hostprep.service: exposure $score > $MAX_EXPOSURE"
+	fi
+	# what the hardening must leave: each property as systemd has it loaded
+	assert_eq "$(unit_prop hostprep.service ProtectKernelTunables)" no "/sys stays writable (config space)"
+	assert_eq "$(unit_prop hostprep.service ProtectKernelModules)" no "module loading stays possible"
+	assert_eq "$(unit_prop hostprep.service PrivateDevices)" no "/dev/infiniband stays reachable"
+	assert_match "$(unit_prop hostprep.service CapabilityBoundingSet)" "cap_sys_admin" "CAP_SYS_ADMIN kept"
+	assert_match "$(unit_prop hostprep.service CapabilityBoundingSet)" "cap_sys_module" "CAP_SYS_MODULE kept"
+	assert_match "$(unit_prop hostprep.service RestrictAddressFamilies)" "AF_NETLINK" "AF_NETLINK kept"
+	assert_match "$(unit_prop hostprep.service RestrictAddressFamilies)" "AF_UNIX" "AF_UNIX kept"
+
+	# the boot run wrote config space and its report
+	assert_acs 0000:00:02.0 0011 "setpci: the hardened boot run wrote ACS"
+	assert_acs 0000:00:03.0 001d "setpci: the unselected port untouched"
+	assert_eq "$(stat -c %a /run/hostprep/report.json 2>&1)" 644 "report written, world-readable (UMask)"
+	assert_no_match "$(journalctl -b -u hostprep.service -o cat)" "SIGSYS|Bad system call|core-dump" \
+		"no syscall refused by the filter"
+
+	# a run under the same sandbox, on demand: drift written back, D-Bus read of a
+	# unit's LimitMEMLOCK (a dummy workload), the modules path walked
+	printf '[Unit]\nDescription=dummy workload\n[Service]\nExecStart=/bin/sleep infinity\nLimitMEMLOCK=8M\n' \
+		>/run/systemd/system/containerd.service
+	systemctl daemon-reload
+	systemctl start containerd.service
+	pci_remove_rescan 0000:00:02.0
+	assert_acs 0000:00:02.0 001d "remove+rescan: the kernel's value is back"
+	run_cmd systemctl restart hostprep.service
+	assert_acs 0000:00:02.0 0011 "setpci: a restart of the hardened unit wrote it again"
+	run_cmd hostprep status --json
+	assert_hp "$OUT" workload.memlock containerd.service fail \
+		"the sandboxed run read containerd's LimitMEMLOCK over D-Bus (8M: fail)"
+	assert_no_match "$(journalctl -b -u hostprep.service -o cat)" "SIGSYS|Bad system call|core-dump" \
+		"no syscall refused by the filter (after the restart)"
+}
