@@ -9,7 +9,8 @@ kind=${1:-runtime}
 apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
 	   libinih-dev libjson-c-dev zlib1g-dev)
 apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
-	  dbus-daemon python3-dbus python3-gi) # the last three: the fake systemd bus (tests/fake/dbus)
+	  dbus-daemon python3-dbus python3-gi # these three: the fake systemd bus (tests/fake/dbus)
+	  prometheus) # promtool: tests/fake 160-163 check hostprep.prom
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel)
 dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc
