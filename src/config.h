@@ -98,6 +98,7 @@ struct kmod_config; /* src/kmod/kmod-config.h */
 struct port_config;
 struct bond_config;
 struct workload_config;
+struct sinks_config;
 
 #define CONFIG_WAIT_DEFAULT_USEC (60ULL * 1000000)
 #define CONFIG_TIMESPAN_MAX_USEC (3600ULL * 1000000)
@@ -147,6 +148,7 @@ struct config {
 	struct port_config *port;	  /* src/rdma/: [Port:*] */
 	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
 	struct workload_config *workload; /* src/workload/: [Workload] */
+	struct sinks_config *sinks;	  /* src/sink-config.c: [Sinks] */
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*

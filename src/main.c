@@ -13,6 +13,7 @@
 #include "log.h"
 #include "rdma/rdma-check.h"
 #include "run.h"
+#include "sink-config.h"
 #include "sinks.h"
 #include "sysroot.h"
 
@@ -150,8 +151,21 @@ static int run_report(const struct sysroot *root, enum run_mode mode, bool appli
 			   res->actual, res->remedy);
 }
 
-/* Only root writes the report file; the journal and sd_notify hear about it either way. */
-static void publish(const struct sysroot *root, const struct report *rep)
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/*
+ * Only root writes the report file and the files other systems read ([Sinks]; cfg NULL
+ * when the config could not be loaded); the journal and sd_notify hear about it either
+ * way. started: now_usec() when the run began, for the run's duration.
+ */
+static void publish(const struct sysroot *root, const struct config *cfg, const struct report *rep,
+		    uint64_t started)
 {
 	int r;
 
@@ -159,14 +173,16 @@ static void publish(const struct sysroot *root, const struct report *rep)
 		r = report_write(rep, root);
 		if (r < 0)
 			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
+		if (sink_files(rep, cfg, root, now_usec() - started) < 0)
+			log_oom();
 	}
 	if (sysroot_is_host(root))
 		(void)sink_journal(rep);
 	(void)sink_notify(rep);
 }
 
-static void publish_run_failure(const struct sysroot *root, enum run_mode mode, bool applied,
-				int err)
+static void publish_run_failure(const struct sysroot *root, const struct config *cfg,
+				enum run_mode mode, bool applied, int err, uint64_t started)
 {
 	_cleanup_(report_done) struct report rep = {};
 	_cleanup_(freep) char *actual = NULL;
@@ -191,7 +207,7 @@ static void publish_run_failure(const struct sysroot *root, enum run_mode mode, 
 		return;
 	res.actual = actual;
 	if (run_report(root, mode, applied, &res, &rep) >= 0)
-		publish(root, &rep);
+		publish(root, cfg, &rep, started);
 }
 
 /* Written before the first hardware write: a run killed half-way leaves "not finished". */
@@ -229,7 +245,8 @@ static int render(const struct options *o, const struct report *rep)
 }
 
 /* Every sink gets the same report; only the renderers differ. */
-static int emit(const struct options *o, const struct sysroot *root, struct report *rep)
+static int emit(const struct options *o, const struct sysroot *root, const struct config *cfg,
+		struct report *rep, uint64_t started)
 {
 	struct summary s;
 	int r;
@@ -237,7 +254,7 @@ static int emit(const struct options *o, const struct sysroot *root, struct repo
 	r = render(o, rep);
 	if (r < 0)
 		return log_error_errno(r, "Failed to print the report: %m");
-	publish(root, rep);
+	publish(root, cfg, rep, started);
 	results_summarize(&rep->results, &s);
 	return summary_exit_status(&s);
 }
@@ -288,6 +305,8 @@ static int do_run(const struct options *o, enum run_mode mode)
 {
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
+	uint64_t started = now_usec();
+	bool cfg_ok;
 	struct report rep;
 	struct run run;
 	unsigned flags = 0;
@@ -299,8 +318,9 @@ static int do_run(const struct options *o, enum run_mode mode)
 	if (geteuid() == 0 && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
 	r = load_config(o, &root, flags, &cfg);
+	cfg_ok = r >= 0;
 	if (r < 0 && mode != RUN_REVERT) {
-		publish_run_failure(&root, mode, false, r);
+		publish_run_failure(&root, NULL, mode, false, r, started);
 		return r;
 	}
 	if (r < 0) /* revert is the way back: a broken config must not block it */
@@ -320,14 +340,14 @@ static int do_run(const struct options *o, enum run_mode mode)
 	if (r < 0 || mode == RUN_DRY_RUN) {
 		run_done(&run);
 		if (r < 0)
-			publish_run_failure(&root, mode, cfg.apply, r);
+			publish_run_failure(&root, &cfg, mode, cfg.apply, r, started);
 		return r < 0 ? r : EXIT_READY;
 	}
 	r = build_report(&run, &rep);
 	run_done(&run);
 	if (r < 0)
 		return r;
-	r = emit(o, &root, &rep);
+	r = emit(o, &root, cfg_ok ? &cfg : NULL, &rep, started);
 	if (r >= 0 && mode == RUN_REVERT)
 		r = revert_status(&rep.results);
 	report_done(&rep);

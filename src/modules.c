@@ -8,6 +8,7 @@
 #include "kmod/kmod-config.h"
 #include "modules.h"
 #include "rdma/rdma-config.h"
+#include "sink-config.h"
 #include "workload/workload.h"
 
 extern const struct run_module run_module_iommu;
@@ -24,9 +25,7 @@ const struct run_module *const run_modules[] = {
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
 const struct config_part *const config_parts[] = {
-	&kmod_config_part,
-	&port_config_part,
-	&bond_config_part,
-	&workload_config_part,
+	&kmod_config_part,     &port_config_part,  &bond_config_part,
+	&workload_config_part, &sinks_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);

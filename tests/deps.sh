@@ -10,7 +10,8 @@ apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-
 	   libinih-dev libjson-c-dev zlib1g-dev scdoc) # scdoc: make man
 apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
 	  dbus-daemon python3-dbus python3-gi # the fake systemd bus (tests/fake/dbus)
-	  mandoc groff-base bash zsh) # tests/doc: man page lint, completion harnesses
+	  mandoc groff-base bash zsh # tests/doc: man page lint, completion harnesses
+	  prometheus) # promtool: tests/fake 160-163 check hostprep.prom
 # the package tier (tests/pkg): debhelper builds the .deb, rpm has rpmbuild;
 # scdoc is a build dependency of both packages (the man pages)
 apt_pkg=(debhelper dpkg-dev lintian rpm rpmlint scdoc)

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Sinks]: which files for other systems a run writes, and where (src/sink-config.h). */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "log.h"
+#include "sink-config.h"
+
+#define SECTION "Sinks"
+
+/* The real host's root: renders a default path for `hostprep config` without a literal. */
+static const struct sysroot host_root = { .dir = (char *)"" };
+
+/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
+_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s:%u: %s", at->file, at->line, msg);
+	return -EINVAL;
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static bool is_section(const char *name)
+{
+	return streq(name, SECTION);
+}
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct sinks_config *sc = *state;
+
+	if (sc)
+		return 0; /* one [Sinks] may appear in every file; later keys override */
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return -ENOMEM;
+	sc->prometheus.on = true;
+	sc->nfd.on = true;
+	*state = sc;
+	return 0;
+}
+
+static int set_switch(struct sink_switch *s, const char *key, const char *value,
+		      const struct origin *at)
+{
+	int b;
+
+	if (value[0] == '\0') {
+		*s = (struct sink_switch){ .on = true };
+		return 0;
+	}
+	b = config_parse_boolean(value);
+	if (b < 0)
+		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
+	*s = (struct sink_switch){ .on = b, .at = *at };
+	return 0;
+}
+
+/* Absolute, no "..", no blanks or control characters: it is joined to the root prefix. */
+static bool path_valid(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (p[0] != '/' || n > SINK_PATH_MAX || p[n - 1] == '/')
+		return false;
+	for (const char *c = p; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return !strstr(p, "/../") && !(n >= 3 && streq(p + n - 3, "/..")) && !strstr(p, "//");
+}
+
+static int set_path(struct sink_path *sp, const char *key, const char *value,
+		    const struct origin *at)
+{
+	char *copy = NULL;
+
+	if (value[0] && !path_valid(value))
+		return error_at(at,
+				"%s=: invalid path '%s' (absolute, at most %d characters, no "
+				"blanks, '//', '..' or trailing '/')",
+				key, value, SINK_PATH_MAX);
+	if (value[0]) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(sp->path);
+	*sp = (struct sink_path){ .path = copy, .at = value[0] ? *at : (struct origin){} };
+	return 0;
+}
+
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct sinks_config *sc = state;
+
+	if (streq(key, "Prometheus"))
+		return set_switch(&sc->prometheus, key, value, at);
+	if (streq(key, "PrometheusDir"))
+		return set_path(&sc->prom_dir, key, value, at);
+	if (streq(key, "NFD"))
+		return set_switch(&sc->nfd, key, value, at);
+	if (streq(key, "NFDFile"))
+		return set_path(&sc->nfd_file, key, value, at);
+	return error_at(at, "unknown key '%s' in [" SECTION "] section", key);
+}
+
+static int part_finish(const void *state)
+{
+	return 0; /* the keys are independent */
+}
+
+static size_t part_n_lines(const void *state)
+{
+	return state ? 4 : 0;
+}
+
+static char *default_prom_dir(const struct sysroot *root)
+{
+	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter");
+}
+
+static char *default_nfd_file(const struct sysroot *root)
+{
+	return sysroot_path(root, SYSROOT_ETC,
+			    "kubernetes/node-feature-discovery/features.d/hostprep");
+}
+
+static int path_line(const struct sink_path *sp, char *(*def)(const struct sysroot *),
+		     const char *key, config_line_fn fn, void *ud)
+{
+	_cleanup_(freep) char *d = NULL;
+
+	if (sp->path)
+		return fn(ud, SECTION, key, sp->path, &sp->at, false);
+	d = def(&host_root);
+	if (!d)
+		return -ENOMEM;
+	return fn(ud, SECTION, key, d, &sp->at, false);
+}
+
+static int part_lines(const void *state, config_line_fn fn, void *ud)
+{
+	const struct sinks_config *sc = state;
+	int r;
+
+	if (!sc)
+		return 0;
+	r = fn(ud, SECTION, "Prometheus", yes_no(sc->prometheus.on), &sc->prometheus.at, false);
+	if (r >= 0)
+		r = path_line(&sc->prom_dir, default_prom_dir, "PrometheusDir", fn, ud);
+	if (r >= 0)
+		r = fn(ud, SECTION, "NFD", yes_no(sc->nfd.on), &sc->nfd.at, false);
+	if (r >= 0)
+		r = path_line(&sc->nfd_file, default_nfd_file, "NFDFile", fn, ud);
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct sinks_config *sc = state;
+
+	if (!sc)
+		return;
+	free(sc->prom_dir.path);
+	free(sc->nfd_file.path);
+	free(sc);
+}
+
+const struct config_part sinks_config_part = {
+	.headers = "[" SECTION "]",
+	.offset = offsetof(struct config, sinks),
+	.is_section = is_section,
+	.section = part_section,
+	.assign = part_assign,
+	.finish = part_finish,
+	.n_lines = part_n_lines,
+	.lines = part_lines,
+	.free = part_free,
+};
+
+bool sinks_prometheus_on(const struct config *c)
+{
+	return !c->sinks || c->sinks->prometheus.on;
+}
+
+bool sinks_nfd_on(const struct config *c)
+{
+	return !c->sinks || c->sinks->nfd.on;
+}
+
+/* A configured path lies below the root prefix like every default one. */
+static char *rooted(const struct sysroot *root, const char *path, const char *suffix)
+{
+	char *out;
+
+	if (asprintf(&out, "%s%s%s", strempty(root->dir), path, suffix) < 0)
+		return NULL;
+	return out;
+}
+
+char *sinks_prom_path(const struct config *c, const struct sysroot *root)
+{
+	if (c->sinks && c->sinks->prom_dir.path)
+		return rooted(root, c->sinks->prom_dir.path, "/" PROM_FILE);
+	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter/" PROM_FILE);
+}
+
+char *sinks_nfd_path(const struct config *c, const struct sysroot *root)
+{
+	if (c->sinks && c->sinks->nfd_file.path)
+		return rooted(root, c->sinks->nfd_file.path, "");
+	return default_nfd_file(root);
+}
+
+/* ---- writing ---- */
+
+static int write_all(int fd, const char *p, size_t size)
+{
+	while (size > 0) {
+		ssize_t k = write(fd, p, size);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		p += k;
+		size -= k;
+	}
+	return 0;
+}
+
+/*
+ * "<dir>/.<name>.XXXXXX" + fsync + rename + fsync(dir): a reader sees the old file or the
+ * new one. The temp is a dot-file that does not end in .prom: nfd-worker skips dot-files,
+ * node_exporter reads *.prom only. O_EXCL (mkostemp) never follows a planted link.
+ */
+static int write_atomic(const char *path, const char *data)
+{
+	const char *slash = strrchr(path, '/');
+	_cleanup_(freep) char *tmp = NULL;
+	_cleanup_(closep) int fd = -1;
+	int r;
+
+	if (asprintf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, data, strlen(data));
+	if (r >= 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (r >= 0 && fsync(fd) < 0)
+		r = -errno;
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	return fsync_parent_dir(path);
+}
+
+static bool parent_is_dir(const char *path)
+{
+	_cleanup_(freep) char *dir = strndup(path, strrchr(path, '/') - path);
+	struct stat st;
+
+	return dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * One sink file. The directory belongs to the other tool: missing means "not installed
+ * here", said only when the admin asked for the sink by name. refresh_only (the config
+ * is unknown): replace a file an earlier run left, never start a new one.
+ */
+static int sink_write(const char *what, const char *path, const char *data,
+		      const struct origin *asked, bool refresh_only)
+{
+	int r;
+
+	if (refresh_only && access(path, F_OK) < 0)
+		return 0;
+	if (!parent_is_dir(path)) {
+		if (asked && asked->file)
+			log_warning("%s:%u: %s=yes but the directory of '%s' does not exist, "
+				    "ignoring.",
+				    asked->file, asked->line, what, path);
+		return 0;
+	}
+	r = write_atomic(path, data);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		log_warning_errno(r, "Failed to write '%s', ignoring: %m", path);
+	return 0;
+}
+
+static int sink_prom(const struct report *r, const struct config *c, const struct sysroot *root,
+		     uint64_t duration_usec, bool refresh_only)
+{
+	_cleanup_(freep) char *path = sinks_prom_path(c, root), *text = NULL;
+	int ret;
+
+	if (!path)
+		return -ENOMEM;
+	ret = prom_render(r, duration_usec, &text);
+	if (ret < 0)
+		return ret;
+	return sink_write("Prometheus", path, text, c->sinks ? &c->sinks->prometheus.at : NULL,
+			  refresh_only);
+}
+
+static int sink_nfd(const struct report *r, const struct config *c, const struct sysroot *root,
+		    bool refresh_only)
+{
+	_cleanup_(freep) char *path = sinks_nfd_path(c, root), *text = NULL;
+	int ret;
+
+	if (!path)
+		return -ENOMEM;
+	ret = nfd_render(r, &text);
+	if (ret < 0)
+		return ret;
+	return sink_write("NFD", path, text, c->sinks ? &c->sinks->nfd.at : NULL, refresh_only);
+}
+
+int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
+	       uint64_t duration_usec)
+{
+	static const struct config defaults = {};
+	bool refresh_only = !c;
+	int ret = 0;
+
+	if (!c)
+		c = &defaults;
+	if (sinks_prometheus_on(c))
+		ret = sink_prom(r, c, root, duration_usec, refresh_only);
+	if (ret >= 0 && sinks_nfd_on(c))
+		ret = sink_nfd(r, c, root, refresh_only);
+	return ret;
+}

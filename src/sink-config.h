@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "config.h"
+#include "result.h"
+#include "sysroot.h"
+
+/*
+ * [Sinks]: files other systems read (see conf/hostprep.conf).
+ *   Prometheus=yes|no   node_exporter textfile "hostprep.prom" (default yes)
+ *   PrometheusDir=PATH  its directory (default /var/lib/prometheus/node-exporter, the
+ *                       --collector.textfile.directory of Debian's prometheus-node-exporter)
+ *   NFD=yes|no          Node Feature Discovery local source file (default yes)
+ *   NFDFile=PATH        the file (default
+ *                       /etc/kubernetes/node-feature-discovery/features.d/hostprep)
+ * A sink writes only when its directory already exists: hostprep never creates another
+ * tool's directory, so a host without node_exporter or NFD is left exactly as it was.
+ * An explicit yes whose directory is missing is a warning at run time, not an error.
+ * Paths are absolute, at most SINK_PATH_MAX characters, and lie below the root prefix.
+ */
+
+#define SINK_PATH_MAX 256
+#define PROM_FILE     "hostprep.prom"
+#define NFD_MAX_SIZE  (64 * 1024) /* nfd-worker ignores a larger features.d file */
+#define NFD_VALUE_MAX 63	  /* a Kubernetes label value */
+
+struct sink_switch {
+	bool on;
+	struct origin at; /* .file NULL: the default */
+};
+
+struct sink_path {
+	char *path; /* NULL: the default */
+	struct origin at;
+};
+
+struct sinks_config {
+	struct sink_switch prometheus, nfd;
+	struct sink_path prom_dir, nfd_file;
+};
+
+extern const struct config_part sinks_config_part;
+
+/* The effective settings of a config (which may have no [Sinks] section: c->sinks NULL). */
+bool sinks_prometheus_on(const struct config *c);
+bool sinks_nfd_on(const struct config *c);
+/* "<root><dir>/hostprep.prom" and "<root><file>"; malloc'd, NULL on ENOMEM. */
+char *sinks_prom_path(const struct config *c, const struct sysroot *root);
+char *sinks_nfd_path(const struct config *c, const struct sysroot *root);
+
+/*
+ * Text exposition format (node_exporter textfile collector): hostprep_ready,
+ * hostprep_check{check,object,verdict} (the number of results with those labels),
+ * hostprep_last_run_timestamp_seconds, hostprep_last_run_duration_seconds. No timestamps.
+ */
+int prom_render(const struct report *r, uint64_t duration_usec, char **ret);
+/* NFD features.d: "hostprep.ready=true|false" then "hostprep.<area>=<worst verdict>". */
+int nfd_render(const struct report *r, char **ret);
+
+/*
+ * Write each enabled sink whose directory exists, atomically (a dot-file temp in the
+ * same directory, fsync, rename). Logs its own warnings; returns 0 unless out of memory:
+ * a sink, not a verdict. The caller writes only as root and never on a dry run.
+ */
+int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
+	       uint64_t duration_usec);

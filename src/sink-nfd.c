@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Node Feature Discovery local source: a features.d file of "name=value" lines that
+ * nfd-worker turns into node labels feature.node.kubernetes.io/<name>. A name or value
+ * outside Kubernetes' label rules makes nfd-worker drop the line, so none is written.
+ */
+#include <ctype.h>
+
+#include "sink-config.h"
+
+#define NFD_PREFIX    "hostprep."
+#define NFD_MAX_AREAS 32
+
+/* A Kubernetes label name or value: [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?, <= 63. */
+static bool label_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > NFD_VALUE_MAX || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return false;
+	return true;
+}
+
+struct area {
+	char name[NFD_VALUE_MAX + 1]; /* "hostprep.acs" */
+	enum verdict worst;
+};
+
+/* The area of a check is its name up to the first '.': "acs.write" -> "acs". */
+static int area_of(const char *check, char name[static NFD_VALUE_MAX + 1])
+{
+	size_t n = strcspn(check, ".");
+
+	if (n == 0 || n > NFD_VALUE_MAX - strlen(NFD_PREFIX))
+		return -EINVAL;
+	snprintf(name, NFD_VALUE_MAX + 1, NFD_PREFIX "%.*s", (int)n, check);
+	for (char *c = name; *c; c++)
+		if (isupper((unsigned char)*c))
+			return -EINVAL; /* one spelling per label: lower case only */
+	return label_valid(name) ? 0 : -EINVAL;
+}
+
+static size_t collect_areas(const struct results *rs, struct area *areas)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		char name[NFD_VALUE_MAX + 1];
+		size_t j;
+
+		if (area_of(rs->items[i].check, name) < 0)
+			continue;
+		for (j = 0; j < n && !streq(areas[j].name, name); j++)
+			;
+		if (j == n && n == NFD_MAX_AREAS)
+			continue;
+		if (j == n) {
+			strcpy(areas[n].name, name);
+			areas[n++].worst = rs->items[i].verdict;
+		} else if (rs->items[i].verdict > areas[j].worst) {
+			areas[j].worst = rs->items[i].verdict;
+		}
+	}
+	return n;
+}
+
+int nfd_render(const struct report *r, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	struct area areas[NFD_MAX_AREAS];
+	struct summary s;
+	size_t size, n;
+	FILE *f;
+
+	results_summarize(&r->results, &s);
+	n = collect_areas(&r->results, areas);
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, NFD_PREFIX "ready=%s\n", s.ready ? "true" : "false");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s=%s\n", areas[i].name, verdict_to_string(areas[i].worst));
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	if (size > NFD_MAX_SIZE)
+		return -EFBIG; /* cannot happen with NFD_MAX_AREAS short lines; never truncate */
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
