@@ -172,6 +172,8 @@ install: all
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
+	install -Dm644 examples/npd/hostprep-plugin.json \
+		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
 	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
 		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
 	$(MAKE) man
