@@ -256,6 +256,13 @@ run_scenario() {
 				bad=1
 			fi
 		done
+		# host_check SHARE: checks on the host of what the guest left in the share,
+		# with tools the guest image does not have (promtool)
+		if [ $bad = 0 ] && declare -F host_check >/dev/null; then
+			host_check "$share" >>"$dir/host-check.log" 2>&1 ||
+				{ echo "host_check failed (see $dir/host-check.log)" >"$dir/reason"; bad=1; }
+			cat "$dir/host-check.log" >>"$share/guest.log"
+		fi
 		exit $bad
 	)
 }
