@@ -29,7 +29,7 @@ struct node_want {
 	bool strict_open;  /* mode must allow at least this (else: must not allow more) */
 };
 
-/* "/dev/infiniband/NAME" as the admin knows it, whatever --root is. */
+/* The node path as the admin knows it (the DEV top without the root prefix), whatever --root is. */
 static char *node_display(const struct run *run, const char *name)
 {
 	_cleanup_(freep) char *full = sysroot_path(run->root, SYSROOT_DEV, "infiniband/%s", name);
@@ -367,7 +367,7 @@ int workload_devices_verify(struct run *run)
 		return 0;
 	if (!top)
 		return -ENOMEM;
-	top[strlen(top) - 1] = '\0'; /* "/dev/infiniband" */
+	top[strlen(top) - 1] = '\0'; /* the infiniband folder itself, without the root prefix */
 	r = list_class(run, "infiniband", &ibdevs);
 	if (r == -ENOMEM)
 		return r;
