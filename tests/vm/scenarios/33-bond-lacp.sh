@@ -30,7 +30,11 @@ lacp_negotiated() {
 	[ "$(bond_partner_mac bond0)" = "$(ip -n peer -br link show pbond0 | awk '{ print $3 }')" ] || return 1
 	agg=$(bond_info bond0 | awk '/^Active Aggregator Info:/ { a = 1 } a && /Aggregator ID:/ { print $3; exit }')
 	[ -n "$agg" ] && [ "$(bond_slave_field bond0 vethA0 'Aggregator ID')" = "$agg" ] &&
-		[ "$(bond_slave_field bond0 vethA1 'Aggregator ID')" = "$agg" ]
+		[ "$(bond_slave_field bond0 vethA1 'Aggregator ID')" = "$agg" ] || return 1
+	# the mux machine sets collecting/distributing a moment after the aggregator
+	# is chosen (slow under TCG): negotiated means both slaves carry traffic
+	ip -d link show vethA0 | grep -q 'ad_actor_oper_port_state_str <[^>]*collecting,distributing' &&
+		ip -d link show vethA1 | grep -q 'ad_actor_oper_port_state_str <[^>]*collecting,distributing'
 }
 slave_mii_down() { [ "$(bond_slave_field bond0 "$1" 'MII Status')" = down ]; }
 active_agg() { bond_info bond0 | awk '/^Active Aggregator Info:/ { a = 1 } a && /Aggregator ID:/ { print $3; exit }'; }
