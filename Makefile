@@ -4,11 +4,14 @@
 #   make              build build/hostprep
 #   make check        install test deps if missing, unit + fake-host + VM tests
 #   make check-fast   unit + fake-host tests only (no QEMU)
+#   make check-crash  crash consistency: kills, full disk, read-only records (tests/crash)
 #   make check-pkg    build the .deb and .rpm, lint them, check their contents
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
 #   make deb / make rpm   packages from a clean export, into build/deb, build/rpm
-#   make bench        speed/memory targets (never asserted by tests)
+#   make bench        speed/memory targets (never asserted by tests; BENCH_QUICK=1 fast)
+#   make fuzz         libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md); a short
+#                     run of each (check-fuzz) is part of make check
 #   make man          build/man/hostprep.8, build/man/hostprep.conf.5 (scdoc)
 
 # The one version: packaging/build.sh carries it into debian/changelog (checked)
@@ -31,15 +34,18 @@ SLEEPDIR   ?= /usr/lib/systemd/system-sleep
 SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
-PKGS     := libpci libkmod libsystemd inih json-c zlib
+PKGS     := libpci libsystemd inih json-c zlib
+# dlopen()ed when a rule needs them (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c):
+# headers only, not linked
+PKGS_DL  := libkmod libibverbs
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-unused-parameter -Wno-format-nonliteral
 ifeq ($(CI),true)
 WARN     += -Werror
 endif
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_DL) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
 	      -Isrc $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
@@ -53,8 +59,9 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 # One scdoc source per page in doc/; the roff is generated, never edited.
 MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
-.PHONY: all clean check check-fast check-unit check-fake check-vm check-asan check-doc run install \
-	deps deps-test bench format format-check man deb rpm check-pkg
+.PHONY: all clean check check-fast check-unit check-fake check-crash check-vm check-asan check-doc run \
+	install deps deps-test bench format format-check man deb rpm check-pkg \
+	fuzz fuzz-build check-fuzz
 
 all: $(B)/hostprep
 
@@ -101,6 +108,12 @@ check-unit: all $(UNIT_BINS)
 check-fake: all
 	@tests/fake/run.sh $(B)/hostprep
 
+# Crash consistency: apply and revert killed at every write, fsync, rename and unlink
+# (before and after), a full disk and a read-only directory under the records; revert
+# must give back the original tree byte for byte (tests/crash/README.md).
+check-crash: all
+	@tests/crash/run.py $(B)/hostprep
+
 # Man pages lint-clean and complete against the program and the shipped
 # config; bash completion against a --config file.
 check-doc: all man
@@ -120,6 +133,37 @@ check-asan:
 	@$(ASAN_ENV) HOSTPREP_TIER=unit-asan tests/run-unit.sh build-asan/tests/test_*
 	@$(ASAN_ENV) HOSTPREP_TIER=fake-asan tests/fake/run.sh build-asan/hostprep
 
+# libFuzzer targets (tests/fuzz/README.md): the product objects built with clang, ASan and
+# UBSan into build-fuzz/. check-fuzz runs each target briefly over its checked-in corpus,
+# fuzz runs each FUZZ_SECONDS; both fail on any crash, leak or timeout and print the
+# executions per target.
+# FUZZ_CC: clang-14 (Debian 12) when there is one, else clang; chosen once deps are installed
+FUZZ_CC    ?=
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	       -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 600
+FUZZ_CHECK_SECONDS ?= 6
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(LIBOBJS) $(PKG_LIBS)
+
+# CI=false: gcc's -Werror build is the lint; clang's extra warnings must not fail fuzzing.
+fuzz-build:
+	@tests/deps.sh fuzz
+	@cc="$(FUZZ_CC)"; cc=$${cc:-$$(command -v clang-14 || echo clang)}; \
+	$(MAKE) --no-print-directory B=build-fuzz CI=false CC=$$cc CFLAGS="$(FUZZ_CFLAGS)" \
+		$(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/fuzz/%)
+
+# Two targets at once: make check has the machine to itself.
+check-fuzz: fuzz-build
+	@FUZZ_JOBS=$${FUZZ_JOBS:-2} tests/fuzz/run.sh $(FUZZ_CHECK_SECONDS) build-fuzz/fuzz
+
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) build-fuzz/fuzz
+
 check-fast: deps-test
 	$(MAKE) check-unit check-doc check-fake
 
@@ -135,7 +179,8 @@ check-vm: all
 # machine where they cannot says so loudly instead of failing the fast tiers.
 # Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	@for t in check-unit check-doc check-fake check-asan check-pkg; do s=$$(date +%s); \
+	@for t in check-unit check-doc check-fake check-crash check-asan check-fuzz check-pkg; do \
+		s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || exit 1; \
 		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
 	@s=$$(date +%s); \
@@ -143,11 +188,18 @@ check: deps-test
 	else echo "vm: SKIPPED: QEMU or the guest-image tools could not be installed"; fi; \
 	echo "time: check-vm $$(( $$(date +%s) - s )) s"
 
-$(B)/bench-spawn: tests/bench-spawn.c | $(B)
+# tests/bench/: the launcher that measures a run, the raw-read floor, the
+# tree generator; strace and pciutils (the NCCL loop): tests/deps.sh bench.
+$(B)/bench-spawn: tests/bench/spawn.c | $(B)
 	$(CC) -O2 -Wall -o $@ $<
 
-bench: all $(B)/bench-spawn
-	@python3 tests/bench.py $(B)/hostprep $(B)/bench-spawn
+$(B)/bench-floor: tests/bench/floor.c | $(B)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -o $@ $<
+
+bench:
+	@tests/deps.sh bench
+	$(MAKE) --no-print-directory all $(B)/bench-spawn $(B)/bench-floor
+	@python3 tests/bench/bench.py $(B)/hostprep $(B)/bench-spawn $(B)/bench-floor
 
 UNIT_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBDIR_HP@|$(LIBDIR_HP)|g' \
 	-e 's|@SYSTEMCTL@|$(SYSTEMCTL)|g'
@@ -198,4 +250,4 @@ format-check:
 	clang-format --dry-run -Werror $(FMT_SRCS)
 
 clean:
-	rm -rf $(B) build-asan
+	rm -rf $(B) build-asan build-fuzz

@@ -5,7 +5,7 @@
 
 # Kept equal to the command table in src/main.c and to getopt's long options
 # there by tests/doc/run.sh.
-_hostprep_commands='apply check status revert config acs rdma env'
+_hostprep_commands='apply check status revert config acs rdma env topology'
 _hostprep_options='--root --config --json --no-color -v --verbose -h --help --version'
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
@@ -102,7 +102,7 @@ _hostprep() {
 		;;
 	acs)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "$_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--install --uninstall $_hostprep_options" -- "$cur")
 		elif ((nargs == 0)); then
 			mapfile -t COMPREPLY < <(compgen -W cmdline -- "$cur")
 		fi

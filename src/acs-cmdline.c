@@ -233,7 +233,7 @@ void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
 
 	*ret = (struct kacs_eval){ .state = KACS_NOT_NAMED };
 	while (p && *p) {
-		const char *entry = p;
+		const char *entry = p, *dev;
 		int r;
 
 		n++;
@@ -265,6 +265,9 @@ void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
 			stopped(ret, n, entry, "more than 7 flags");
 			return;
 		}
+		/* Not after the entry's '@': the buggy parse reads a later entry whole as a device.
+		 */
+		dev = p;
 		r = kacs_dev_str_match(inv, d, p, &p);
 		if (r < 0 && r != -ENODATA) {
 			stopped(ret, n, entry, "the kernel cannot parse the device");
@@ -275,8 +278,7 @@ void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
 			ret->entry = n;
 			ret->mask = mask;
 			ret->flags = flags;
-			entry_text(config ? strchr(entry, '@') + 1 : entry, ret->dev,
-				   sizeof(ret->dev));
+			entry_text(dev, ret->dev, sizeof(ret->dev));
 			return;
 		}
 		if (*p != ';' && *p != ',') {

@@ -499,6 +499,9 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 		return r;
 	if (r < 0 || ar.rec.too_large)
 		return revert_record_unreadable(&ar, r, rs);
+	r = record_remove_if_empty(&ar.rec);
+	if (r < 0)
+		log_warning_errno(r, "Failed to remove the empty %s, ignoring: %m", ar.rec.path);
 	if (acs_lines(&ar) == 0)
 		return results_add(rs, VERDICT_SKIP, "acs.revert", "record", "originals restored",
 				   "nothing recorded: hostprep has not changed ACS on this host",

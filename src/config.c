@@ -56,6 +56,36 @@ _printf_(3, 4) static void log_at(const char *file, unsigned line, const char *f
 		log_error("%s: %s", file, msg);
 }
 
+int config_error_at(const struct origin *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_at(at->file, at->line, "%s", msg);
+	return -EINVAL;
+}
+
+int config_set_boolean(const char *key, const char *value, const struct origin *at, bool dflt,
+		       bool *ret, struct origin *ret_at)
+{
+	int b;
+
+	if (value[0] == '\0') {
+		*ret = dflt;
+		*ret_at = (struct origin){};
+		return 0;
+	}
+	b = config_parse_boolean(value);
+	if (b < 0)
+		return config_error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
+	*ret = b;
+	*ret_at = *at;
+	return 0;
+}
+
 /* ---- lexer ------------------------------------------------------------ */
 
 enum conf_event_type {
@@ -529,7 +559,7 @@ static int selector_append(struct loader *l, const struct conf_event *ev, const 
 	const char *reason;
 	char *text;
 
-	if (selector_parse(word, &sel, &reason) < 0)
+	if (selector_parse_acs(word, &sel, &reason) < 0)
 		return conf_error(l, &ev->at, "%s=: invalid selector '%s': %s", ev->name, word,
 				  reason);
 	text = strdup(word);

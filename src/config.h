@@ -99,11 +99,26 @@ struct port_config;
 struct bond_config;
 struct workload_config;
 struct sinks_config;
+struct topo_config;
+struct links_config;
+struct sysctl_config;
 
 #define CONFIG_WAIT_DEFAULT_USEC (60ULL * 1000000)
 #define CONFIG_TIMESPAN_MAX_USEC (3600ULL * 1000000)
 /* "0", "90" (seconds), "500ms", "2min", "1min 30s"; -EINVAL/-ERANGE (over 1 h). */
 int config_parse_timespan(const char *s, uint64_t *ret_usec);
+
+/*
+ * For config parts: "file:line: reason" through the log, the same shape as config.c's own
+ * messages; always returns -EINVAL.
+ */
+_printf_(2, 3) int config_error_at(const struct origin *at, const char *fmt, ...);
+/*
+ * A yes/no key of a part: an empty value restores dflt and clears *ret_at; anything else
+ * must be a boolean (config_parse_boolean), else "KEY=: invalid boolean" and -EINVAL.
+ */
+int config_set_boolean(const char *key, const char *value, const struct origin *at, bool dflt,
+		       bool *ret, struct origin *ret_at);
 
 /*
  * A module's own configuration sections ([Module:*], [Port:*], [Bond:*] ...). config.c
@@ -149,6 +164,9 @@ struct config {
 	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
 	struct workload_config *workload; /* src/workload/: [Workload] */
 	struct sinks_config *sinks;	  /* src/sink-config.c: [Sinks] */
+	struct topo_config *topo;	  /* src/topo/: [Topology] */
+	struct links_config *links;	  /* src/topo/links-config.c: [Links] */
+	struct sysctl_config *sysctl;	  /* src/sysctl/: [Sysctl] */
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*

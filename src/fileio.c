@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <fcntl.h>
 #include <libgen.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
 
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
 {
+	return read_full_file_at(AT_FDCWD, path, max, ret, ret_size);
+}
+
+int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
+{
 	_cleanup_(closep) int fd = -1;
 	_cleanup_(freep) char *buf = NULL;
 	size_t n = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	buf = malloc(max + 1);
@@ -40,11 +46,16 @@ int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
 
 int read_one_line(const char *path, char **ret)
 {
+	return read_one_line_at(AT_FDCWD, path, ret);
+}
+
+int read_one_line_at(int dfd, const char *path, char **ret)
+{
 	char *s = NULL;
 	size_t n;
 	int r;
 
-	r = read_full_file(path, 4096, &s, NULL);
+	r = read_full_file_at(dfd, path, 4096, &s, NULL);
 	if (r < 0)
 		return r;
 	n = strcspn(s, "\n");
@@ -70,13 +81,15 @@ int fsync_parent_dir(const char *path)
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t size)
+int write_full(int fd, const void *data, size_t size)
 {
 	const char *p = data;
 
 	while (size > 0) {
 		ssize_t k = write(fd, p, size);
 
+		if (k == 0)
+			return -EIO;
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
@@ -88,18 +101,49 @@ static int write_all(int fd, const void *data, size_t size)
 	return 0;
 }
 
+#define TEMP_SUFFIX	".tmp-"
+#define TEMP_RANDOM_LEN 6 /* mkostemp's XXXXXX */
+
+/*
+ * The temp file stays locked (flock) for as long as it has its temp name: a run that
+ * finds one it can lock knows its writer was killed (death releases the lock) and may
+ * remove it. One removed between mkostemp() and flock() has no link left: make another.
+ */
+static int open_temp(char *tmp)
+{
+	size_t n = strlen(tmp);
+
+	for (int tries = 0; tries < 8; tries++) {
+		_cleanup_(closep) int fd = -1;
+		struct stat st;
+
+		memcpy(tmp + n - TEMP_RANDOM_LEN, "XXXXXX", TEMP_RANDOM_LEN);
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR)
+				return -errno;
+		if (fstat(fd, &st) < 0)
+			return -errno;
+		if (st.st_nlink > 0)
+			return TAKE_FD(fd);
+	}
+	return -EBUSY;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode)
 {
 	_cleanup_(freep) char *tmp = NULL;
 	_cleanup_(closep) int fd = -1;
 	int r;
 
-	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
+	if (asprintf(&tmp, "%s" TEMP_SUFFIX "XXXXXX", path) < 0)
 		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = open_temp(tmp);
 	if (fd < 0)
-		return -errno;
-	r = write_all(fd, data, size);
+		return fd;
+	r = write_full(fd, data, size);
 	if (r >= 0 && fchmod(fd, mode) < 0)
 		r = -errno;
 	if (r >= 0 && fsync(fd) < 0)
@@ -111,6 +155,42 @@ int write_file_atomic(const char *path, const void *data, size_t size, mode_t mo
 		return r;
 	}
 	return fsync_parent_dir(path);
+}
+
+static bool is_temp_name(const char *name)
+{
+	size_t n = strlen(name), k = sizeof(TEMP_SUFFIX) - 1 + TEMP_RANDOM_LEN;
+
+	if (n <= k || !strneq(name + n - k, TEMP_SUFFIX, sizeof(TEMP_SUFFIX) - 1))
+		return false;
+	for (const char *p = name + n - TEMP_RANDOM_LEN; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+int unlink_stale_temps(const char *dir)
+{
+	_cleanup_(closedirp) DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		_cleanup_(closep) int fd = -1;
+
+		if (!is_temp_name(e->d_name))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		/* Locked: its writer is alive, and renames or removes it itself. */
+		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+			n++;
+	}
+	return n;
 }
 
 int mkdir_parents(const char *path, mode_t mode)

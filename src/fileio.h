@@ -9,9 +9,20 @@
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size);
 /* Read the first line of a sysfs-style attribute, trailing whitespace stripped. */
 int read_one_line(const char *path, char **ret);
+/* The same relative to an open directory (openat(2)): no walk of the prefix again. */
+int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size);
+int read_one_line_at(int dfd, const char *path, char **ret);
 
+/* Write all of data, retrying short writes and EINTR; -errno of the write that failed. */
+int write_full(int fd, const void *data, size_t size);
 /* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir). */
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
+/*
+ * Remove the "*.tmp-XXXXXX" files of write_file_atomic() in dir whose writer is gone (a
+ * kill -9 mid-write): only in a directory that holds nothing but hostprep's own files.
+ * Returns how many, 0 for a missing dir, -errno.
+ */
+int unlink_stale_temps(const char *dir);
 /* Create a directory and its parents (mode for the ones made). */
 int mkdir_parents(const char *path, mode_t mode);
 /* fsync the directory that contains path. */

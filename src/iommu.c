@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <strings.h>
@@ -86,15 +87,15 @@ static void group_done(struct iommu_group *g)
 }
 
 /* The driver bound to a group member ("" when none), from devices/<bdf>/driver. */
-static char *member_driver(const char *devdir, const char *name)
+static char *member_driver(int devfd, const char *name)
 {
 	_cleanup_(freep) char *link = NULL;
 	char target[PATH_MAX];
 	ssize_t n;
 
-	if (asprintf(&link, "%s/%s/driver", devdir, name) < 0)
+	if (asprintf(&link, "%s/driver", name) < 0)
 		return NULL;
-	n = readlink(link, target, sizeof(target) - 1);
+	n = readlinkat(devfd, link, target, sizeof(target) - 1);
 	if (n < 0)
 		return strdup("");
 	target[n] = '\0';
@@ -106,23 +107,28 @@ static int cmp_str_plain(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* devices/ of one group: names sorted, then each one's driver. */
-static int scan_members(const char *gdir, struct iommu_group *g)
+/* <group>/devices/ below the groups' directory: names sorted, then each one's driver. */
+static int scan_members(int groups_fd, struct iommu_group *g)
 {
 	_cleanup_(freep) char *devdir = NULL;
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
 	size_t n = 0;
+	int fd;
 
-	if (asprintf(&devdir, "%s/devices", gdir) < 0)
+	if (asprintf(&devdir, "%s/devices", g->name) < 0)
 		return -ENOMEM;
 	g->devices = calloc(IOMMU_MAX_GROUP_DEVS + 1, sizeof(char *));
 	g->drivers = calloc(IOMMU_MAX_GROUP_DEVS + 1, sizeof(char *));
 	if (!g->devices || !g->drivers)
 		return -ENOMEM;
-	d = opendir(devdir);
-	if (!d)
+	fd = openat(groups_fd, devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return 0; /* a group without members says nothing more */
+	}
 	while ((de = readdir(d)) && n < IOMMU_MAX_GROUP_DEVS) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -132,7 +138,7 @@ static int scan_members(const char *gdir, struct iommu_group *g)
 	}
 	qsort(g->devices, n, sizeof(char *), cmp_str_plain);
 	for (size_t i = 0; i < n; i++) {
-		g->drivers[i] = member_driver(devdir, g->devices[i]);
+		g->drivers[i] = member_driver(dirfd(d), g->devices[i]);
 		if (!g->drivers[i])
 			return -ENOMEM;
 	}
@@ -142,8 +148,7 @@ static int scan_members(const char *gdir, struct iommu_group *g)
 
 static int add_group(struct iommu_state *s, const char *name, enum iommu_group_type type)
 {
-	_cleanup_(freep) char *gdir = NULL;
-	struct iommu_group *grown, *g;
+	struct iommu_group *grown;
 
 	if (s->n_group >= IOMMU_MAX_GROUP_DETAIL)
 		return 0;
@@ -151,37 +156,60 @@ static int add_group(struct iommu_state *s, const char *name, enum iommu_group_t
 	if (!grown)
 		return -ENOMEM;
 	s->group = grown;
-	g = &s->group[s->n_group++];
-	*g = (struct iommu_group){ .name = strdup(name), .type = type };
-	if (!g->name || asprintf(&gdir, "%s/%s", s->groups_dir, name) < 0)
+	s->group[s->n_group] = (struct iommu_group){ .name = strdup(name), .type = type };
+	if (!s->group[s->n_group++].name)
 		return -ENOMEM;
-	return scan_members(gdir, g);
+	return 0;
 }
 
-static int scan_groups(const struct sysroot *root, struct iommu_state *s)
+/* Members and drivers of every group, for a remedy that names them. */
+static int scan_all_members(const struct sysroot *root, struct iommu_state *s)
+{
+	_cleanup_(closep) int fd =
+		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
+
+	for (size_t i = 0; fd >= 0 && i < s->n_group; i++) {
+		int r = scan_members(fd, &s->group[i]);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int scan_groups(const struct sysroot *root, bool typed, struct iommu_state *s)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
-	int r;
+	int r, fd;
 
 	s->groups_dir = sysroot_path(root, SYSROOT_SYS, "kernel/iommu_groups");
 	if (!s->groups_dir)
 		return -ENOMEM;
-	d = opendir(s->groups_dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	s->untyped = !typed;
+	fd = sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
 	while ((de = readdir(d))) {
-		_cleanup_(freep) char *type = NULL, *path = NULL;
+		_cleanup_(freep) char *type = NULL, *rel = NULL;
 		enum iommu_group_type t;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (asprintf(&path, "%s/%s/type", s->groups_dir, de->d_name) < 0)
-			return -ENOMEM;
 		s->n_groups++;
+		if (!typed)
+			continue;
+		if (asprintf(&rel, "%s/type", de->d_name) < 0)
+			return -ENOMEM;
 		/* "type" appeared in 5.11; without it the group is unclassified. */
-		t = read_one_line(path, &type) < 0 ? IOMMU_GROUP_OTHER
-						   : group_type_from_string(type);
+		t = read_one_line_at(dirfd(d), rel, &type) < 0 ? IOMMU_GROUP_OTHER
+							       : group_type_from_string(type);
 		s->groups[t]++;
 		r = add_group(s, de->d_name, t);
 		if (r < 0)
@@ -192,14 +220,18 @@ static int scan_groups(const struct sysroot *root, struct iommu_state *s)
 	return 0;
 }
 
-int iommu_scan(const struct sysroot *root, struct iommu_state *ret)
+static bool mode_satisfies(enum iommu_mode m, enum iommu_expect e);
+
+int iommu_scan(const struct sysroot *root, enum iommu_expect expect, struct iommu_state *ret)
 {
 	struct iommu_state s = {};
 	int r;
 
 	r = scan_units(root, &s);
 	if (r >= 0)
-		r = scan_groups(root, &s);
+		r = scan_groups(root, expect != IOMMU_EXPECT_ANY, &s);
+	if (r >= 0 && expect != IOMMU_EXPECT_ANY && !mode_satisfies(iommu_mode(&s), expect))
+		r = scan_all_members(root, &s);
 	if (r < 0) {
 		iommu_state_done(&s);
 		return r;
@@ -288,6 +320,11 @@ static void describe(const struct iommu_state *s, const struct cmdline *cmd, cha
 	cmdline_iommu_words(cmd, words, sizeof(words));
 	if (s->n_units == 0 && s->n_groups == 0)
 		snprintf(buf, size, "off (no IOMMU unit, no groups; cmdline: %s)", words);
+	else if (s->untyped)
+		snprintf(buf, size,
+			 "on (units: %s; groups: %zu, type not read for Expect=any; "
+			 "cmdline: %s)",
+			 n_or(units, "none"), s->n_groups, words);
 	else
 		snprintf(buf, size, "%s (units: %s; groups: %s; cmdline: %s)",
 			 iommu_mode_to_string(iommu_mode(s)), n_or(units, "none"),

@@ -51,9 +51,16 @@ struct iommu_state {
 	struct iommu_group *group; /* sorted by number; may be NULL (counts only) */
 	size_t n_group;
 	char *groups_dir; /* <root>/sys/kernel/iommu_groups as scanned, for remedies; may be NULL */
+	bool untyped;	  /* Expect=any: groups counted, their type not read (groups[] all 0) */
 };
 
-int iommu_scan(const struct sysroot *root, struct iommu_state *ret);
+/*
+ * Reads what expect needs and no more: with Expect=any only the units and the
+ * number of groups (no iommu_groups/N/type, one file per group); otherwise the
+ * types, and the members and their drivers only when the mode misses expect
+ * (the remedy names them).
+ */
+int iommu_scan(const struct sysroot *root, enum iommu_expect expect, struct iommu_state *ret);
 void iommu_state_done(struct iommu_state *s);
 enum iommu_mode iommu_mode(const struct iommu_state *s);
 const char *iommu_mode_to_string(enum iommu_mode m);

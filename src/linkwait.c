@@ -12,7 +12,6 @@
  * the first epoll_wait is queued, not lost.
  */
 #include <fcntl.h>
-#include <infiniband/verbs.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/epoll.h>
@@ -22,6 +21,7 @@
 
 #include "linkwait.h"
 #include "log.h"
+#include "rdma/rdma-verbs.h"
 #include "sinks.h"
 
 /* The deadline fires after pending io: an event that came in time counts. */
@@ -56,7 +56,7 @@ static void waiter_done(struct waiter *w)
 	w->event = sd_event_unref(w->event);
 	for (size_t i = 0; i < w->n_devs; i++)
 		if (w->devs[i].ctx)
-			ibv_close_device(w->devs[i].ctx);
+			sym_ibv_close_device(w->devs[i].ctx);
 	free(w->devs);
 	free(w->status);
 }
@@ -169,11 +169,11 @@ static int on_verbs(sd_event_source *s, int fd, uint32_t revents, void *userdata
 	struct ibv_async_event ev;
 	bool wake = false, gone = revents & (EPOLLHUP | EPOLLERR);
 
-	while (!gone && ibv_get_async_event(d->ctx, &ev) == 0) {
-		log_debug("%s: async event %s", d->name, ibv_event_type_str(ev.event_type));
+	while (!gone && sym_ibv_get_async_event(d->ctx, &ev) == 0) {
+		log_debug("%s: async event %s", d->name, sym_ibv_event_type_str(ev.event_type));
 		wake = wake || event_wakes(ev.event_type);
 		gone = gone || ev.event_type == IBV_EVENT_DEVICE_FATAL;
-		ibv_ack_async_event(&ev);
+		sym_ibv_ack_async_event(&ev);
 	}
 	if (gone) {
 		/* the device went away (unbind, reset): its netdev's events remain */
@@ -187,8 +187,8 @@ static int on_verbs(sd_event_source *s, int fd, uint32_t revents, void *userdata
 static struct ibv_context *verbs_open(struct ibv_device **list, const char *name)
 {
 	for (; list && *list; list++)
-		if (streq(ibv_get_device_name(*list), name))
-			return ibv_open_device(*list);
+		if (streq(sym_ibv_get_device_name(*list), name))
+			return sym_ibv_open_device(*list);
 	errno = ENODEV;
 	return NULL;
 }
@@ -237,13 +237,14 @@ static int verbs_setup(struct waiter *w)
 	w->devs = calloc(n, sizeof(*w->devs));
 	if (!w->devs)
 		return -ENOMEM;
-	list = ibv_get_device_list(NULL); /* NULL (no devices, no uverbs): each open fails */
+	/* NULL (no library, no devices, no uverbs): each open fails, sysfs is re-read on events */
+	list = dlopen_libibverbs() >= 0 ? sym_ibv_get_device_list(NULL) : NULL;
 	for (w->n_devs = 0; w->n_devs < n && r >= 0; w->n_devs++) {
 		w->devs[w->n_devs].name = names[w->n_devs];
 		r = verbs_watch(w, &w->devs[w->n_devs], list);
 	}
 	if (list)
-		ibv_free_device_list(list);
+		sym_ibv_free_device_list(list);
 	return r;
 }
 

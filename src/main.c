@@ -7,15 +7,18 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "acs-grub.h"
 #include "acs-verify.h"
 #include "config.h"
 #include "fileio.h"
 #include "log.h"
 #include "rdma/rdma-check.h"
+#include "record.h"
 #include "run.h"
 #include "sink-config.h"
 #include "sinks.h"
 #include "sysroot.h"
+#include "topo/topo.h"
 
 struct options {
 	const char *root;
@@ -25,7 +28,9 @@ struct options {
 	bool no_color;
 	bool dry_run;
 	bool validate;
-	char **args; /* positional arguments after the command */
+	bool install;	/* acs cmdline --install */
+	bool uninstall; /* acs cmdline --uninstall */
+	char **args;	/* positional arguments after the command */
 	int n_args;
 };
 
@@ -503,6 +508,63 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 	return acs_cmdline_format(&run->plan, &run->pci_inv, ret);
 }
 
+/* The drop-in's results as a report of their own, rendered like a run's. */
+static int acs_grub_report(const struct options *o, const struct sysroot *root, bool apply,
+			   struct results *rs)
+{
+	struct report rep = {
+		.schema = REPORT_SCHEMA_VERSION,
+		.version = strdup(HOSTPREP_VERSION),
+		.command = strdup(o->install ? "acs cmdline --install" : "acs cmdline --uninstall"),
+		.host = root_hostname(root),
+		.time_sec = report_time(),
+		.applied = apply,
+		.results = *rs,
+	};
+	struct summary s;
+	int r;
+
+	*rs = (struct results){};
+	if (!rep.version || !rep.command || !rep.host) {
+		report_done(&rep);
+		return -ENOMEM;
+	}
+	r = render(o, &rep);
+	results_summarize(&rep.results, &s);
+	report_done(&rep);
+	return r < 0 ? r : summary_exit_status(&s);
+}
+
+/*
+ * --install / --uninstall: an explicit admin command, so it writes whatever [Host] Apply
+ * says (Apply= is about the service's runs); under the run lock like every writer.
+ */
+static int acs_grub_change(const struct options *o, const struct sysroot *root, bool apply,
+			   const char *arg)
+{
+	_cleanup_(results_done) struct results rs = {};
+	_cleanup_(closep) int lock = -1;
+	int r;
+
+	r = record_lock(root, &lock);
+	if (r < 0)
+		return log_error_errno(r, "Failed to take the run lock: %m");
+	r = o->install ? acs_grub_install(root, arg, &rs) : acs_grub_revert(root, &rs);
+	if (r < 0)
+		return log_error_errno(r, "Failed to %s " ACS_GRUB_FILE ": %m",
+				       o->install ? "install" : "uninstall");
+	if (rs.n == 0) {
+		log_notice("Nothing to uninstall: hostprep has not installed " ACS_GRUB_FILE ".");
+		return 0;
+	}
+	r = acs_grub_report(o, root, apply, &rs);
+	if (r == EXIT_READY)
+		log_notice("Regenerate grub.cfg and reboot: update-grub (Debian, Ubuntu). "
+			   "grub2-mkconfig (RHEL, Fedora) does not read /etc/default/grub.d: "
+			   "there use grubby --update-kernel=ALL --args=... instead.");
+	return r;
+}
+
 static int cmd_acs(const struct options *o)
 {
 	_cleanup_(config_done) struct config cfg = {};
@@ -511,14 +573,22 @@ static int cmd_acs(const struct options *o)
 	struct run run;
 	int r;
 
-	if (o->n_args != 1 || !streq(o->args[0], "cmdline")) {
-		log_error("usage: hostprep acs cmdline");
+	if (o->n_args != 1 || !streq(o->args[0], "cmdline") || (o->install && o->uninstall)) {
+		log_error("usage: hostprep acs cmdline [--install|--uninstall]");
 		return -EINVAL;
 	}
 	r = open_root(o, &root);
 	if (r < 0)
 		return r;
-	r = load_config(o, &root, 0, &cfg);
+	if ((o->install || o->uninstall) && geteuid() != 0) {
+		log_error("'acs cmdline --%s' changes the host and needs root.",
+			  o->install ? "install" : "uninstall");
+		return -EPERM;
+	}
+	/* The way back must work whatever the configuration says now. */
+	if (o->uninstall)
+		return acs_grub_change(o, &root, false, NULL);
+	r = load_config(o, &root, o->install ? CONFIG_REQUIRE_ROOT_OWNED : 0, &cfg);
 	if (r < 0)
 		return r;
 	run_init(&run, &root, &cfg, RUN_DRY_RUN);
@@ -527,7 +597,10 @@ static int cmd_acs(const struct options *o)
 		r = acs_arg_for_kernel(&run, &arg);
 	run_done(&run);
 	if (r == -ENODATA) {
-		log_notice("No ACS-capable port is selected by the configuration.");
+		log_notice("No ACS-capable port is selected by the configuration%s.",
+			   o->install ? ": nothing to install (--uninstall removes a drop-in "
+					"installed before)"
+				      : "");
 		return 0;
 	}
 	if (r == -EACCES) {
@@ -539,6 +612,8 @@ static int cmd_acs(const struct options *o)
 		return EXIT_NOT_READY;
 	if (r < 0)
 		return r;
+	if (o->install)
+		return acs_grub_change(o, &root, cfg.apply, arg);
 	printf("%s\n", arg);
 	return 0;
 }
@@ -603,6 +678,40 @@ static int cmd_env(const struct options *o)
 	return 0;
 }
 
+/* `hostprep topology`: GPUs/NICs, distance classes and the ACS verdict of each P2P path. */
+static int cmd_topology(const struct options *o)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	struct topo_view v;
+	int r;
+
+	r = open_root(o, &root);
+	if (r < 0)
+		return r;
+	r = load_config(o, &root, 0, &cfg);
+	if (r < 0)
+		return r;
+	r = topo_view_open(&v, &root, cfg.topo);
+	if (r < 0)
+		return log_error_errno(r, "Failed to read the PCI topology: %m");
+	if (o->json) {
+		struct json_object *j = topo_show_json(&v);
+
+		if (j)
+			printf("%s\n",
+			       json_object_to_json_string_ext(
+				       j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						  JSON_C_TO_STRING_NOSLASHESCAPE));
+		r = j ? 0 : -ENOMEM;
+		json_object_put(j);
+	} else {
+		r = topo_show_text(&v, stdout);
+	}
+	topo_view_done(&v);
+	return r < 0 ? log_error_errno(r, "Failed to print the topology: %m") : 0;
+}
+
 static const struct command commands[] = {
 	{ "apply", cmd_apply,
 	  "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report" },
@@ -611,10 +720,14 @@ static const struct command commands[] = {
 	{ "revert", cmd_revert, "revert              restore every recorded original value" },
 	{ "config", cmd_config,
 	  "config [--validate FILE...]  print the merged config / validate files" },
-	{ "acs", cmd_acs, "acs cmdline         print the boot-time ACS argument for the policy" },
+	{ "acs", cmd_acs,
+	  "acs cmdline [--install|--uninstall]  print the boot-time ACS argument for the "
+	  "policy / write it as a GRUB drop-in / remove that" },
 	{ "rdma", cmd_rdma,
 	  "rdma                RDMA device/port, netdev, PCI function and bond table" },
 	{ "env", cmd_env, "env                 print the NCCL/UCX environment (rdma.env) live" },
+	{ "topology", cmd_topology,
+	  "topology [--json]   GPU/NIC distance matrix and the ACS verdict of each P2P path" },
 };
 
 static void usage(FILE *f)
@@ -643,6 +756,8 @@ enum {
 	OPT_DRY_RUN,
 	OPT_VALIDATE,
 	OPT_VERSION,
+	OPT_INSTALL,
+	OPT_UNINSTALL,
 };
 
 static const struct option long_options[] = { { "root", required_argument, NULL, OPT_ROOT },
@@ -654,6 +769,8 @@ static const struct option long_options[] = { { "root", required_argument, NULL,
 					      { "verbose", no_argument, NULL, 'v' },
 					      { "help", no_argument, NULL, 'h' },
 					      { "version", no_argument, NULL, OPT_VERSION },
+					      { "install", no_argument, NULL, OPT_INSTALL },
+					      { "uninstall", no_argument, NULL, OPT_UNINSTALL },
 					      {} };
 
 static int add_config(struct options *o, char *path)
@@ -689,6 +806,12 @@ static int parse_one(struct options *o, int c)
 	case OPT_VALIDATE:
 		o->validate = true;
 		return 0;
+	case OPT_INSTALL:
+		o->install = true;
+		return 0;
+	case OPT_UNINSTALL:
+		o->uninstall = true;
+		return 0;
 	case 'v':
 		log_set_max_level(LOG_DEBUG);
 		return 0;
@@ -723,8 +846,10 @@ static int parse_argv(int argc, char **argv, struct options *o, const struct com
 		log_error("Unknown command '%s'.", argv[optind]);
 		return -EINVAL;
 	}
-	if ((o->dry_run && (*cmd)->fn != cmd_apply) || (o->validate && (*cmd)->fn != cmd_config)) {
-		log_error("--dry-run goes with apply, --validate with config.");
+	if ((o->dry_run && (*cmd)->fn != cmd_apply) || (o->validate && (*cmd)->fn != cmd_config) ||
+	    ((o->install || o->uninstall) && (*cmd)->fn != cmd_acs)) {
+		log_error("--dry-run goes with apply, --validate with config, --install and "
+			  "--uninstall with acs cmdline.");
 		return -EINVAL;
 	}
 	o->args = argv + optind + 1;

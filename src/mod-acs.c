@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "acs-grub.h"
 #include "acs-verify.h"
 #include "apply.h"
 #include "log.h"
@@ -25,6 +26,28 @@ static void acs_release(struct run *run)
 	run->pci = NULL;
 }
 
+/*
+ * The scan read only each function's header; the capability chains are read
+ * here for the functions a rule can select, and nowhere else before the plan.
+ */
+static int acs_load_caps(struct run *run)
+{
+	_cleanup_(freep) bool *want = calloc(run->pci_inv.n + 1, sizeof(*want));
+
+	if (!want)
+		return -ENOMEM;
+	if (plan_candidates(run->cfg, &run->pci_inv, want) == 0)
+		return 0;
+	for (size_t i = 0; i < run->pci_inv.n; i++)
+		if (want[i]) {
+			int r = pcib_load_caps(run->pci, &run->pci_inv, i);
+
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
+
 static int acs_scan(struct run *run)
 {
 	int r;
@@ -35,6 +58,8 @@ static int acs_scan(struct run *run)
 	r = pcib_open(&run->pci, run->root);
 	if (r >= 0)
 		r = pcib_scan(run->pci, &run->pci_inv);
+	if (r >= 0)
+		r = acs_load_caps(run);
 	if (r == -ENOMEM)
 		return r;
 	run->pci_err = r < 0 ? r : 0;
@@ -45,9 +70,17 @@ static int acs_scan(struct run *run)
 
 static int acs_plan(struct run *run)
 {
+	int r;
+
 	plan_done(&run->plan);
 	if (run->pci_err < 0)
 		return 0;
+	r = plan_load_caps(run->cfg, run->pci, &run->pci_inv);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		log_warning_errno(r,
+				  "Failed to read the capabilities of a p2p: path, ignoring: %m");
 	return plan_build(run->cfg, &run->pci_inv, &run->plan);
 }
 
@@ -79,6 +112,10 @@ static int acs_revert(struct run *run)
 	struct apply_env env = acs_env(run);
 	int r;
 
+	/* The GRUB drop-in of `acs cmdline --install` is a file: it does not need the PCI scan. */
+	r = acs_grub_revert(run->root, &run->results);
+	if (r < 0)
+		return r;
 	if (run->pci_err < 0)
 		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored",
 				    NULL, "cannot enumerate PCI devices: %s",

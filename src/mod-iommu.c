@@ -4,7 +4,7 @@
 
 static int iommu_mod_scan(struct run *run)
 {
-	int r = iommu_scan(run->root, &run->iommu);
+	int r = iommu_scan(run->root, run->cfg->iommu_expect, &run->iommu);
 
 	if (r == -ENOMEM)
 		return r;

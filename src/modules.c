@@ -9,23 +9,31 @@
 #include "modules.h"
 #include "rdma/rdma-config.h"
 #include "sink-config.h"
+#include "sysctl/sysctl.h"
+#include "topo/links-config.h"
+#include "topo/topo.h"
 #include "workload/workload.h"
 
 extern const struct run_module run_module_iommu;
 extern const struct run_module run_module_acs;
+extern const struct run_module run_module_topology;
 extern const struct run_module run_module_kmod;
 extern const struct run_module run_module_rdma;
 extern const struct run_module run_module_bond;
 extern const struct run_module run_module_workload;
+extern const struct run_module run_module_links;
+extern const struct run_module run_module_sysctl;
+extern const struct run_module run_module_gpus;
 
 const struct run_module *const run_modules[] = {
-	&run_module_iommu, &run_module_acs,  &run_module_kmod,
-	&run_module_rdma,  &run_module_bond, &run_module_workload,
+	&run_module_iommu,  &run_module_acs,  &run_module_topology, &run_module_kmod,
+	&run_module_rdma,   &run_module_bond, &run_module_workload, &run_module_links,
+	&run_module_sysctl, &run_module_gpus,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
 const struct config_part *const config_parts[] = {
-	&kmod_config_part,     &port_config_part,  &bond_config_part,
-	&workload_config_part, &sinks_config_part,
+	&kmod_config_part,  &port_config_part, &bond_config_part,  &workload_config_part,
+	&sinks_config_part, &topo_config_part, &links_config_part, &sysctl_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);

@@ -26,10 +26,24 @@ static __thread int pci_last_errno;
 #define PCI_EXT_CAP_START  0x100
 #define PCI_SYSFS_LINK_MAX 1024
 
+/*
+ * What the scan kept of a function's header so that pcib_load_caps() can walk
+ * its chains later without reading the header again; parallel to the
+ * inventory the last scan returned.
+ */
+struct dev_slot {
+	struct pci_dev *dev;
+	uint8_t cap_ptr;
+	bool cap_list; /* Status.CapList */
+};
+
 struct pci_backend {
 	const struct pci_backend_ops *ops;
 	struct pci_access *acc;
-	char *sysfs_path; /* <root>/sys/bus/pci */
+	char *sysfs_path; /* <root>/sys/bus/pci, for libpci */
+	int devices_fd;	  /* <root>/sys/bus/pci/devices, or negative errno */
+	struct dev_slot *slots;
+	size_t n_slots;
 };
 
 static void pci_log(int prio, const char *msg, va_list ap)
@@ -130,6 +144,9 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 	if (!b)
 		return -ENOMEM;
 	b->ops = &pci_backend_libpci;
+	/* Ours resolve below this fd; libpci takes the path string. */
+	b->devices_fd =
+		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "bus/pci/devices");
 	b->sysfs_path = sysroot_path(root, SYSROOT_SYS, "bus/pci");
 	b->acc = pci_alloc();
 	if (!b->sysfs_path || !b->acc) {
@@ -154,7 +171,10 @@ static void libpci_close(struct pci_backend *b)
 {
 	if (b->acc)
 		pci_cleanup(b->acc); /* frees every device linked by scan */
+	free(b->slots);
 	free(b->sysfs_path);
+	if (b->devices_fd >= 0)
+		close(b->devices_fd);
 	free(b);
 }
 
@@ -224,12 +244,13 @@ static uint32_t le32(const uint8_t *p)
  * it). The first read past byte 64 also tells whether the kernel hands out
  * more than the header: without CAP_SYS_ADMIN it does not.
  */
-static void walk_caps(struct pci_dev *dev, const uint8_t *hdr, struct pci_dev_info *info)
+static void walk_caps(const struct dev_slot *slot, struct pci_dev_info *info)
 {
+	struct pci_dev *dev = slot->dev;
 	uint8_t cap[4];
-	unsigned pos = hdr[PCI_CAPABILITY_LIST] & ~3u;
+	unsigned pos = slot->cap_ptr & ~3u;
 
-	if (!(le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST)) {
+	if (!slot->cap_list) {
 		if (cfg_read(dev, PCI_HDR_SIZE, cap, sizeof(cap)) < 0)
 			info->cfg = PCI_CFG_LIMITED;
 		return;
@@ -281,9 +302,11 @@ static int sysfs_attr_hex(struct pci_backend *b, const char *addr, const char *a
 	char *end;
 	int r;
 
-	if (asprintf(&path, "%s/devices/%s/%s", b->sysfs_path, addr, attr) < 0)
+	if (b->devices_fd < 0)
+		return b->devices_fd;
+	if (asprintf(&path, "%s/%s", addr, attr) < 0)
 		return -ENOMEM;
-	r = read_one_line(path, &line);
+	r = read_one_line_at(b->devices_fd, path, &line);
 	if (r < 0)
 		return r;
 	errno = 0;
@@ -320,28 +343,39 @@ static void ident_from_sysfs(struct pci_backend *b, struct pci_dev_info *info)
  * selectors see the register, not the kernel's class quirk fixups (a few
  * bridges that report a wrong class); ACS ports are found by their
  * capability, not by class, so the plan does not depend on it.
+ * Only the 64-byte header is read here: the capability chains are walked by
+ * pcib_load_caps() for the few functions a rule can select, since on real
+ * hardware every config dword is a bus transaction.
  */
-static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct pci_dev_info *info)
+static void fill_dev(struct pci_backend *b, struct dev_slot *slot, struct pci_dev_info *info)
 {
 	uint8_t hdr[PCI_HDR_SIZE];
 	int r;
 
-	r = cfg_read(dev, 0, hdr, sizeof(hdr));
+	r = cfg_read(slot->dev, 0, hdr, sizeof(hdr));
 	if (r < 0 || le16(hdr + PCI_VENDOR_ID) == 0xffff) {
 		info->state = r < 0 ? PCI_DEV_GONE : PCI_DEV_DEAD;
 		info->err = r < 0 ? r : -EIO;
 		log_debug_errno(info->err, "PCI device %s: %s: %m", info->addr,
 				pci_dev_state_to_string(info->state));
 		ident_from_sysfs(b, info);
+		info->caps_loaded = true; /* nothing more to read from it */
 		return;
 	}
 	info->id.vendor = le16(hdr + PCI_VENDOR_ID);
 	info->id.device = le16(hdr + PCI_DEVICE_ID);
 	info->id.class_code = (uint32_t)hdr[PCI_CLASS_DEVICE + 1] << 16 |
 			      (uint32_t)hdr[PCI_CLASS_DEVICE] << 8 | hdr[PCI_CLASS_PROG];
-	walk_caps(dev, hdr, info);
+	slot->cap_ptr = hdr[PCI_CAPABILITY_LIST];
+	slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
+}
+
+static void load_caps(const struct dev_slot *slot, struct pci_dev_info *info)
+{
+	info->caps_loaded = true;
+	walk_caps(slot, info);
 	if (info->cfg == PCI_CFG_FULL && info->pcie_type >= 0)
-		walk_ext_caps(dev, info);
+		walk_ext_caps(slot->dev, info);
 }
 
 /* One sys/bus/pci/devices entry: its address and its parent's, from the link. */
@@ -419,17 +453,24 @@ static int push_entry(struct dev_entry **v, size_t *n, const struct dev_entry *e
 
 static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *ret_n)
 {
-	_cleanup_(freep) char *path = NULL;
 	_cleanup_(closedirp) DIR *dir = NULL;
 	_cleanup_(freep) struct dev_entry *v = NULL;
 	size_t n = 0;
 	struct dirent *de;
+	int fd;
 
-	if (asprintf(&path, "%s/devices", b->sysfs_path) < 0)
-		return -ENOMEM;
-	dir = opendir(path);
-	if (!dir)
-		return log_debug_errno(-errno, "Failed to open %s: %m", path);
+	if (b->devices_fd < 0)
+		return log_debug_errno(b->devices_fd, "Failed to open %s/devices: %m",
+				       b->sysfs_path);
+	/* A new open file description per scan: its own position, the backend keeps its fd. */
+	fd = openat(b->devices_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return log_debug_errno(err, "Failed to open %s/devices: %m", b->sysfs_path);
+	}
 	while ((de = readdir(dir))) {
 		struct dev_entry e;
 		int r;
@@ -450,7 +491,8 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct dev_entry *)a)->addr, ((const struct dev_entry *)b)->addr);
 }
 
-static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct pci_dev_info *info)
+static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev_slot *slot,
+		    struct pci_dev_info *info)
 {
 	uint32_t domain;
 	uint8_t bus, devn, func;
@@ -469,7 +511,8 @@ static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct pci
 	/* Linked so pcib_read16/write16 find it and pci_cleanup frees it. */
 	dev->next = b->acc->devices;
 	b->acc->devices = dev;
-	fill_dev(b, dev, info);
+	*slot = (struct dev_slot){ .dev = dev };
+	fill_dev(b, slot, info);
 	return 0;
 }
 
@@ -484,16 +527,22 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 	if (r < 0)
 		return r;
 	qsort(ents, n, sizeof(*ents), cmp_entry);
+	free(b->slots);
+	b->n_slots = 0;
+	b->slots = calloc(n ? n : 1, sizeof(*b->slots));
 	inv.devs = calloc(n ? n : 1, sizeof(*inv.devs));
-	if (!inv.devs)
+	if (!inv.devs || !b->slots) {
+		free(inv.devs);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
-		r = scan_one(b, &ents[i], &inv.devs[i]);
+		r = scan_one(b, &ents[i], &b->slots[i], &inv.devs[i]);
 		if (r < 0) {
 			free(inv.devs);
 			return r;
 		}
 	}
+	b->n_slots = n;
 	inv.n = n;
 	for (size_t i = 0; i < n; i++) {
 		const struct pci_dev_info *p =
@@ -543,6 +592,24 @@ int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t 
 int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val)
 {
 	return b->ops->write_word(b, addr, off, val);
+}
+
+int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i)
+{
+	struct pci_dev_info *info;
+
+	if (i >= inv->n)
+		return -ENOENT;
+	info = &inv->devs[i];
+	if (info->caps_loaded)
+		return 0;
+	/* The slots belong to this backend's last scan; inv must be that scan's. */
+	if (inv->n != b->n_slots || b->slots[i].dev->domain != (int)info->id.domain ||
+	    b->slots[i].dev->bus != info->id.bus || b->slots[i].dev->dev != info->id.dev ||
+	    b->slots[i].dev->func != info->id.func)
+		return -ESTALE;
+	load_caps(&b->slots[i], info);
+	return 0;
 }
 
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret)

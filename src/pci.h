@@ -48,6 +48,8 @@ struct pci_dev_info {
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
 	enum pci_dev_state state;
 	int err; /* PCI_DEV_GONE: why (negative errno) */
+	/* Read by pcib_load_caps(), not by the scan: */
+	bool caps_loaded;
 	enum pci_cfg_access cfg;
 	bool has_acs;
 	uint16_t acs_off, acs_cap, acs_ctrl;
@@ -77,6 +79,15 @@ void pcib_closep(struct pci_backend **b);
 int pcib_scan(struct pci_backend *b, struct pci_inventory *ret);
 int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
+/*
+ * Make sure devs[i]'s capability fields (cfg, pcie_type, has_acs, acs_*) are read.
+ * The scan reads only each function's 64-byte header (identity, state); the
+ * chains are walked here, for the functions someone asks about (the plan's
+ * candidates, topology). Every reader of those fields calls this first; until
+ * then they hold their defaults (cfg FULL, pcie_type -1, no ACS). Idempotent;
+ * 0, -ENOENT (no such index) or -ESTALE (inv is not this backend's last scan).
+ */
+int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i);
 /* Extended capability id at off (to re-check a recorded offset before writing). */
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 

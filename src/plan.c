@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <json-c/json.h>
+#include <limits.h>
 
 #include "log.h"
 #include "plan.h"
+#include "topo/topo.h"
 
 enum pick {
 	PICK_UPSTREAM = 1,
 	PICK_EXPLICIT = 2,
+	PICK_P2P = 4,
 };
 
 /*
@@ -26,10 +29,48 @@ static void mark_upstream(const struct pci_inventory *inv, size_t i, uint8_t *ma
 			marks[p] |= how;
 }
 
+/* p2p: names endpoints: a bridge matching A or B is on paths, not at their ends. */
+static bool p2p_endpoint(const struct pci_dev_info *d)
+{
+	return d->id.class_code >> 8 != 0x0604 && d->id.class_code >> 8 != 0x0609;
+}
+
+/*
+ * p2p:A~B: for every pair (a matching A, b matching B, a != b) that meets below a
+ * switch (PIX/PXB), the ports whose ACS decides whether its traffic is redirected
+ * (topo_pair_ports(): the two downstream ports where the paths enter the lowest common
+ * switch, or the functions of one multi-function device). Root ports never: a pair
+ * through the host bridge is the root complex's business, not ACS's.
+ */
+static void mark_p2p(const struct selector *sel, const struct pci_inventory *inv, uint8_t *marks)
+{
+	for (size_t a = 0; a < inv->n; a++) {
+		if (!p2p_endpoint(&inv->devs[a]) || !selector_match_ident(sel, &inv->devs[a].id))
+			continue;
+		for (size_t b = 0; b < inv->n; b++) {
+			struct topo_path path;
+
+			if (b == a || !p2p_endpoint(&inv->devs[b]) ||
+			    !selector_match_peer(sel, &inv->devs[b].id))
+				continue;
+			topo_pair_ports(inv, a, b, &path);
+			if (path.dist != TOPO_PIX && path.dist != TOPO_PXB)
+				continue;
+			for (size_t k = 0; k < path.n_ports; k++)
+				if (upstream_candidate(&inv->devs[path.ports[k].dev]))
+					marks[path.ports[k].dev] |= PICK_P2P;
+		}
+	}
+}
+
 static void mark(const struct selector_entry *sels, size_t n, const struct pci_inventory *inv,
 		 uint8_t *marks)
 {
-	for (size_t s = 0; s < n; s++)
+	for (size_t s = 0; s < n; s++) {
+		if (sels[s].sel.p2p) {
+			mark_p2p(&sels[s].sel, inv, marks);
+			continue;
+		}
 		for (size_t i = 0; i < inv->n; i++) {
 			if (!selector_match_ident(&sels[s].sel, &inv->devs[i].id))
 				continue;
@@ -38,6 +79,70 @@ static void mark(const struct selector_entry *sels, size_t n, const struct pci_i
 			else
 				marks[i] |= PICK_EXPLICIT;
 		}
+	}
+}
+
+/*
+ * The capabilities p2p: selectors look at (the bridges above their endpoints), read
+ * before plan_build() for a scan that reads them only on demand. First error wins.
+ */
+int plan_load_caps(const struct config *c, struct pci_backend *b, struct pci_inventory *inv)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < c->n_acs; k++) {
+		const struct acs_rule *rule = &c->acs[k];
+
+		if (!rule->enabled)
+			continue;
+		for (size_t s = 0; s < rule->n_select + rule->n_exclude; s++) {
+			const struct selector *sel =
+				s < rule->n_select ? &rule->select[s].sel
+						   : &rule->exclude[s - rule->n_select].sel;
+
+			for (size_t i = 0; sel->p2p && i < inv->n; i++) {
+				int q;
+
+				if (!selector_match_ident(sel, &inv->devs[i].id) &&
+				    !selector_match_peer(sel, &inv->devs[i].id))
+					continue;
+				q = topo_load_path_caps(b, inv, i);
+				if (q < 0 && r == 0)
+					r = q;
+			}
+		}
+	}
+	return r;
+}
+
+static void want_upstream(const struct pci_inventory *inv, size_t i, bool *want)
+{
+	for (int p = inv->devs[i].parent; p >= 0; p = inv->devs[p].parent)
+		want[p] = true;
+}
+
+int plan_candidates(const struct config *c, const struct pci_inventory *inv, bool *want)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < c->n_acs; r++) {
+		const struct acs_rule *rule = &c->acs[r];
+
+		if (!rule->enabled)
+			continue;
+		for (size_t s = 0; s < rule->n_select; s++)
+			for (size_t i = 0; i < inv->n; i++) {
+				if (!selector_match_ident(&rule->select[s].sel, &inv->devs[i].id))
+					continue;
+				if (rule->select[s].sel.upstream)
+					want_upstream(inv, i, want);
+				else
+					want[i] = true;
+			}
+	}
+	for (size_t i = 0; i < inv->n; i++)
+		n += want[i];
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
 static int append_rule_name(struct acs_target *t, const char *name)

@@ -63,8 +63,18 @@ struct plan_doc {
 	struct json_object *modules; /* taken by plan_print_json: the module actions (array) */
 };
 
+/*
+ * The devices the enabled rules can select, decided from identity and tree
+ * alone (before any capability is read): each Select= match, and every port
+ * above an upstream: match. Sets want[i] (inv->n entries) for those and returns
+ * how many are set. Exclude= is not needed: it only removes selected ports.
+ * The caller runs pcib_load_caps() on them before plan_build().
+ */
+int plan_candidates(const struct config *c, const struct pci_inventory *inv, bool *want);
 /* -EINVAL (logged with both rules' file:line) when two rules force a bit both ways. */
 int plan_build(const struct config *c, const struct pci_inventory *inv, struct plan *ret);
+/* Read the capabilities the rules' p2p: selectors need (call before plan_build()). */
+int plan_load_caps(const struct config *c, struct pci_backend *b, struct pci_inventory *inv);
 void plan_done(struct plan *p);
 const char *acs_port_state_to_string(enum acs_port_state s);
 /* Unreadable, dead or gone: the plan cannot say what a write would be. */

@@ -12,11 +12,38 @@
 #define STATE_DIR    "hostprep"
 #define RECORD_NAME  "hostprep/acs-originals"
 #define PERSIST_NAME "hostprep/originals" /* below /var/lib */
-#define BACKUP_FMT   "hostprep/files/%08x.orig"
+#define BACKUP_DIR   "hostprep/files"
+#define BACKUP_FMT   BACKUP_DIR "/%08x.orig"
 #define LOCK_NAME    "hostprep/lock"
 
 #define SEAL_PREFIX " crc32:"
 #define SEAL_LEN    (sizeof(SEAL_PREFIX) - 1 + 8) /* " crc32:" + 8 hex digits */
+
+/*
+ * hostprep's state directories hold only its own files: a temp file in them that no
+ * writer holds is what a killed run left (a report, a record rewrite, a backup).
+ */
+static void clear_stale_temps(const struct sysroot *root)
+{
+	const struct {
+		enum sysroot_top base;
+		const char *rel;
+	} dirs[] = {
+		{ SYSROOT_RUN, STATE_DIR },
+		{ SYSROOT_VAR_LIB, STATE_DIR },
+		{ SYSROOT_VAR_LIB, BACKUP_DIR },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		_cleanup_(freep) char *dir = sysroot_path(root, dirs[i].base, "%s", dirs[i].rel);
+		int r = dir ? unlink_stale_temps(dir) : -ENOMEM;
+
+		if (r < 0)
+			log_warning_errno(r,
+					  "Failed to remove stale temp files in %s, ignoring: %m",
+					  strempty(dir));
+	}
+}
 
 int record_lock(const struct sysroot *root, int *ret_fd)
 {
@@ -36,6 +63,7 @@ int record_lock(const struct sysroot *root, int *ret_fd)
 	while (flock(fd, LOCK_EX) < 0)
 		if (errno != EINTR)
 			return log_error_errno(errno, "Failed to lock %s: %m", path);
+	clear_stale_temps(root);
 	*ret_fd = TAKE_FD(fd);
 	return 0;
 }
@@ -162,6 +190,11 @@ static int split_lines(struct record *rec, const char *data, size_t size)
 	return 0;
 }
 
+int record_parse(const char *data, size_t size, struct record *rec)
+{
+	return split_lines(rec, data, size);
+}
+
 static int load_too_large(struct record *rec)
 {
 	struct stat st;
@@ -202,7 +235,7 @@ int record_load_store(const struct sysroot *root, enum record_store store, struc
 	if (r == -EFBIG)
 		r = load_too_large(&rec);
 	else if (r >= 0)
-		r = split_lines(&rec, data, size);
+		r = record_parse(data, size, &rec);
 	if (r == -ENOENT)
 		r = 0;
 	if (r < 0)
@@ -240,23 +273,36 @@ static bool torn_tail(int fd)
 	return size > 0 && pread(fd, &c, 1, size - 1) == 1 && c != '\n';
 }
 
+/*
+ * A full disk takes part of a line and refuses the rest: cut the file back to where it
+ * ended (or remove the file this append created), or the torn line would stay in the
+ * record for good, never usable and reported by every revert.
+ */
 static int write_line(const char *path, const char *sealed, bool *ret_torn)
 {
 	_cleanup_(freep) char *buf = NULL;
 	_cleanup_(closep) int fd = -1;
 	bool created = access(path, F_OK) < 0;
-	int n;
+	off_t end;
+	int n, r;
 
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
 	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
 	*ret_torn = torn_tail(fd);
+	end = lseek(fd, 0, SEEK_END);
 	n = asprintf(&buf, "%s%s\n", *ret_torn ? "\n" : "", sealed);
 	if (n < 0)
 		return -ENOMEM;
-	if (write(fd, buf, n) != n)
-		return errno ? -errno : -EIO;
+	r = write_full(fd, buf, n);
+	if (r < 0) {
+		if (created)
+			(void)unlink(path);
+		else if (end >= 0 && ftruncate(fd, end) < 0)
+			log_debug("%s: cannot cut the partial line: %m", path);
+		return r;
+	}
 	if (fsync(fd) < 0)
 		return -errno;
 	return created ? fsync_parent_dir(path) : 0;
@@ -328,6 +374,13 @@ int record_rewrite(struct record *rec, const bool *drop)
 	return write_file_atomic(rec->path, buf, size, 0600);
 }
 
+int record_remove_if_empty(struct record *rec)
+{
+	if (rec->n > 0 || rec->too_large)
+		return 0;
+	return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
 void record_backup_name(uint32_t crc, char buf[static 64])
 {
 	snprintf(buf, 64, "/var/lib/" BACKUP_FMT, crc);
@@ -377,6 +430,33 @@ int record_backup_remove(const struct sysroot *root, uint32_t crc)
 	if (!path)
 		return -ENOMEM;
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+static bool is_backup_name(const char *name)
+{
+	return strlen(name) == 8 + strlen(".orig") && lower_hex(name, 8) &&
+	       streq(name + 8, ".orig");
+}
+
+int record_backups_prune(const struct sysroot *root, const struct record *rec)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_DIR);
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *e;
+	int r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	if (rec->n > 0 || rec->too_large)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d)))
+		if (is_backup_name(e->d_name) && unlinkat(dirfd(d), e->d_name, 0) < 0 &&
+		    errno != ENOENT)
+			r = -errno;
+	return r;
 }
 
 char *record_line_escape(const struct record_line *l, size_t max)

@@ -67,6 +67,11 @@ enum record_store {
 
 /* Load a record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
 int record_load_store(const struct sysroot *root, enum record_store store, struct record *ret);
+/*
+ * The lines of a record's bytes into rec (path and size are the caller's), as loading
+ * does; for callers that hold the bytes already (tests/fuzz). -ENOMEM.
+ */
+int record_parse(const char *data, size_t size, struct record *rec);
 /* The run store (ACS). */
 int record_load(const struct sysroot *root, struct record *ret);
 void record_done(struct record *rec);
@@ -90,6 +95,13 @@ int record_append(struct record *rec, const char *body);
  */
 int record_rewrite(struct record *rec, const bool *drop);
 
+/*
+ * A record without a single line (a run died, or the disk was full, between creating
+ * the file and writing its first line) holds nothing: remove the file, so that a
+ * complete revert leaves no record behind. Needs the run lock.
+ */
+int record_remove_if_empty(struct record *rec);
+
 /* zlib crc32 of a buffer: the seal's checksum, and the name and check of a backup. */
 uint32_t record_crc32(const void *data, size_t size);
 
@@ -107,6 +119,14 @@ int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, ch
 int record_backup_remove(const struct sysroot *root, uint32_t crc);
 /* "/var/lib/hostprep/files/<crc>.orig" without the root, for messages (static buffer size 64). */
 void record_backup_name(uint32_t crc, char buf[static 64]);
+
+/*
+ * With the persistent record empty (no line at all), no backup is referred to: remove
+ * them. A run killed between saving a backup and recording its line, or between removing
+ * the record's lines and the backup, leaves one. Needs the run lock; rec is the
+ * persistent store as loaded under it.
+ */
+int record_backups_prune(const struct sysroot *root, const struct record *rec);
 
 /* A line's bytes for a message: printable ASCII as is, others as \xNN; max bytes shown. */
 char *record_line_escape(const struct record_line *l, size_t max);

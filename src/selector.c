@@ -5,6 +5,8 @@
 #include "selector.h"
 
 #define UPSTREAM_PREFIX "upstream:"
+#define P2P_PREFIX	"p2p:"
+#define P2P_SEP		'~'
 #define CLASS_PREFIX	"class:"
 
 static int parse_hex(const char *s, size_t len, size_t max_digits, uint32_t *ret)
@@ -94,7 +96,83 @@ static int parse_id(const char *s, struct selector *sel, const char **reason)
 	return 0;
 }
 
-int selector_parse(const char *text, struct selector *ret, const char **reason)
+/* A device selector: address, vendor:device or class (no path form). */
+static int parse_device(const char *s, struct selector *sel, const char **reason)
+{
+	if (strneq(s, CLASS_PREFIX, strlen(CLASS_PREFIX)))
+		return parse_class(s + strlen(CLASS_PREFIX), sel, reason);
+	if (strchr(s, '.') &&
+	    pci_address_parse(s, &sel->domain, &sel->bus, &sel->dev, &sel->func) == 0) {
+		sel->kind = SELECTOR_ADDRESS;
+		return 0;
+	}
+	if (strchr(s, '.')) {
+		*reason = "bad PCI address, expected [dddd:]bb:dd.f";
+		return -EINVAL;
+	}
+	return parse_id(s, sel, reason);
+}
+
+static void to_peer(const struct selector *s, struct selector_peer *p)
+{
+	*p = (struct selector_peer){ .kind = s->kind,
+				     .domain = s->domain,
+				     .bus = s->bus,
+				     .dev = s->dev,
+				     .func = s->func,
+				     .vendor = s->vendor,
+				     .device = s->device,
+				     .class_value = s->class_value,
+				     .class_mask = s->class_mask };
+}
+
+static void from_peer(const struct selector_peer *p, struct selector *s)
+{
+	*s = (struct selector){ .kind = p->kind,
+				.domain = p->domain,
+				.bus = p->bus,
+				.dev = p->dev,
+				.func = p->func,
+				.vendor = p->vendor,
+				.device = p->device,
+				.class_value = p->class_value,
+				.class_mask = p->class_mask };
+}
+
+/* "A~B" or "A": both device selectors; a path form inside is refused. */
+static int parse_p2p(const char *s, struct selector *sel, const char **reason)
+{
+	struct selector b = { .vendor = SELECTOR_ANY, .device = SELECTOR_ANY };
+	const char *tilde = strchr(s, P2P_SEP);
+	_cleanup_(freep) char *a = strndup(s, tilde ? (size_t)(tilde - s) : strlen(s));
+	int r;
+
+	if (!a) {
+		*reason = "out of memory";
+		return -ENOMEM;
+	}
+	if (strneq(a, UPSTREAM_PREFIX, strlen(UPSTREAM_PREFIX)) || strneq(a, P2P_PREFIX, 4) ||
+	    (tilde && (strneq(tilde + 1, UPSTREAM_PREFIX, strlen(UPSTREAM_PREFIX)) ||
+		       strneq(tilde + 1, P2P_PREFIX, 4)))) {
+		*reason = "p2p: takes device selectors (p2p:A~B), not upstream: or p2p:";
+		return -EINVAL;
+	}
+	if (tilde && strchr(tilde + 1, P2P_SEP)) {
+		*reason = "p2p: takes two device sets at most (p2p:A~B)";
+		return -EINVAL;
+	}
+	r = parse_device(a, sel, reason);
+	if (r < 0 || !tilde)
+		return r;
+	r = parse_device(tilde + 1, &b, reason);
+	if (r < 0)
+		return r;
+	to_peer(&b, &sel->peer);
+	sel->has_peer = true;
+	return 0;
+}
+
+static int parse(const char *text, bool allow_p2p, struct selector *ret, const char **reason)
 {
 	struct selector sel = { .vendor = SELECTOR_ANY, .device = SELECTOR_ANY };
 	const char *s = text;
@@ -105,29 +183,53 @@ int selector_parse(const char *text, struct selector *ret, const char **reason)
 		*reason = "selector too long";
 		return -EINVAL;
 	}
+	if (strneq(s, P2P_PREFIX, strlen(P2P_PREFIX))) {
+		if (!allow_p2p) {
+			*reason = "p2p: selects the ports between devices: only [ACS:*] Select= "
+				  "and Exclude= take it";
+			return -EINVAL;
+		}
+		sel.p2p = true;
+		r = parse_p2p(s + strlen(P2P_PREFIX), &sel, reason);
+		if (r < 0)
+			return r;
+		*ret = sel;
+		return 0;
+	}
 	if (strneq(s, UPSTREAM_PREFIX, strlen(UPSTREAM_PREFIX))) {
 		sel.upstream = true;
 		s += strlen(UPSTREAM_PREFIX);
-		if (strneq(s, UPSTREAM_PREFIX, strlen(UPSTREAM_PREFIX))) {
+		if (strneq(s, UPSTREAM_PREFIX, strlen(UPSTREAM_PREFIX)) ||
+		    strneq(s, P2P_PREFIX, strlen(P2P_PREFIX))) {
 			*reason = "upstream: cannot be nested";
 			return -EINVAL;
 		}
 	}
-	if (strneq(s, CLASS_PREFIX, strlen(CLASS_PREFIX)))
-		r = parse_class(s + strlen(CLASS_PREFIX), &sel, reason);
-	else if (strchr(s, '.') &&
-		 pci_address_parse(s, &sel.domain, &sel.bus, &sel.dev, &sel.func) == 0) {
-		sel.kind = SELECTOR_ADDRESS;
-		r = 0;
-	} else if (strchr(s, '.')) {
-		*reason = "bad PCI address, expected [dddd:]bb:dd.f";
-		r = -EINVAL;
-	} else
-		r = parse_id(s, &sel, reason);
+	r = parse_device(s, &sel, reason);
 	if (r < 0)
 		return r;
 	*ret = sel;
 	return 0;
+}
+
+int selector_parse(const char *text, struct selector *ret, const char **reason)
+{
+	return parse(text, false, ret, reason);
+}
+
+int selector_parse_acs(const char *text, struct selector *ret, const char **reason)
+{
+	return parse(text, true, ret, reason);
+}
+
+bool selector_match_peer(const struct selector *s, const struct pci_ident *id)
+{
+	struct selector b;
+
+	if (!s->has_peer)
+		return selector_match_ident(s, id);
+	from_peer(&s->peer, &b);
+	return selector_match_ident(&b, id);
 }
 
 bool selector_match_ident(const struct selector *s, const struct pci_ident *id)
@@ -153,26 +255,45 @@ static void format_half(int32_t v, char buf[static 9])
 		snprintf(buf, 9, "%04x", (unsigned)v & 0xffff);
 }
 
-void selector_format(const struct selector *s, char *buf, size_t size)
+static void format_device(const struct selector *s, const char *prefix, char *buf, size_t size)
 {
-	const char *up = s->upstream ? UPSTREAM_PREFIX : "";
 	char v[9], d[9];
 
 	switch (s->kind) {
 	case SELECTOR_ADDRESS:
-		snprintf(buf, size, "%s%04x:%02x:%02x.%x", up, s->domain, s->bus, s->dev, s->func);
+		snprintf(buf, size, "%s%04x:%02x:%02x.%x", prefix, s->domain, s->bus, s->dev,
+			 s->func);
 		break;
 	case SELECTOR_ID:
 		format_half(s->vendor, v);
 		format_half(s->device, d);
-		snprintf(buf, size, "%s%s:%s", up, v, d);
+		snprintf(buf, size, "%s%s:%s", prefix, v, d);
 		break;
 	case SELECTOR_CLASS: {
 		int digits = s->class_mask == 0xff0000 ? 2 : s->class_mask == 0xffff00 ? 4 : 6;
 
-		snprintf(buf, size, "%s" CLASS_PREFIX "%0*x", up, digits,
+		snprintf(buf, size, "%s" CLASS_PREFIX "%0*x", prefix, digits,
 			 s->class_value >> (4 * (6 - digits)));
 		break;
 	}
 	}
+}
+
+void selector_format(const struct selector *s, char *buf, size_t size)
+{
+	char a[SELECTOR_TEXT_MAX], b[SELECTOR_TEXT_MAX];
+	struct selector peer;
+
+	if (!s->p2p) {
+		format_device(s, s->upstream ? UPSTREAM_PREFIX : "", buf, size);
+		return;
+	}
+	format_device(s, P2P_PREFIX, a, sizeof(a));
+	if (!s->has_peer) {
+		snprintf(buf, size, "%s", a);
+		return;
+	}
+	from_peer(&s->peer, &peer);
+	format_device(&peer, "", b, sizeof(b));
+	snprintf(buf, size, "%s%c%s", a, P2P_SEP, b);
 }

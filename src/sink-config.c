@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Sinks]: which files for other systems a run writes, and where (src/sink-config.h). */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
@@ -12,19 +11,6 @@
 
 /* The real host's root: renders a default path for `hostprep config` without a literal. */
 static const struct sysroot host_root = { .dir = (char *)"" };
-
-/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
-_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s:%u: %s", at->file, at->line, msg);
-	return -EINVAL;
-}
 
 static const char *yes_no(bool b)
 {
@@ -54,17 +40,7 @@ static int part_section(void **state, const char *name, const struct origin *at,
 static int set_switch(struct sink_switch *s, const char *key, const char *value,
 		      const struct origin *at)
 {
-	int b;
-
-	if (value[0] == '\0') {
-		*s = (struct sink_switch){ .on = true };
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
-	*s = (struct sink_switch){ .on = b, .at = *at };
-	return 0;
+	return config_set_boolean(key, value, at, true, &s->on, &s->at);
 }
 
 /* Absolute, no "..", no blanks or control characters: it is joined to the root prefix. */
@@ -86,10 +62,11 @@ static int set_path(struct sink_path *sp, const char *key, const char *value,
 	char *copy = NULL;
 
 	if (value[0] && !path_valid(value))
-		return error_at(at,
-				"%s=: invalid path '%s' (absolute, at most %d characters, no "
-				"blanks, '//', '..' or trailing '/')",
-				key, value, SINK_PATH_MAX);
+		return config_error_at(
+			at,
+			"%s=: invalid path '%s' (absolute, at most %d characters, no "
+			"blanks, '//', '..' or trailing '/')",
+			key, value, SINK_PATH_MAX);
 	if (value[0]) {
 		copy = strdup(value);
 		if (!copy)
@@ -112,7 +89,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 		return set_switch(&sc->nfd, key, value, at);
 	if (streq(key, "NFDFile"))
 		return set_path(&sc->nfd_file, key, value, at);
-	return error_at(at, "unknown key '%s' in [" SECTION "] section", key);
+	return config_error_at(at, "unknown key '%s' in [" SECTION "] section", key);
 }
 
 static int part_finish(const void *state)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <fcntl.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 
@@ -22,18 +23,17 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
  */
 static int sysroot_check(struct sysroot *r)
 {
-	struct stat st;
-	int err = 0;
+	int fd = open(r->dir[0] ? r->dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-	if (r->dir[0] == '\0')
-		return 0;
-	if (stat(r->dir, &st) < 0)
-		err = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = -ENOTDIR;
-	if (err < 0)
+	if (fd < 0) {
+		int err = -errno;
+
 		sysroot_done(r);
-	return err;
+		return err;
+	}
+	r->fd = fd;
+	r->fd_open = true;
+	return 0;
 }
 
 int sysroot_init(struct sysroot *r, const char *dir)
@@ -60,6 +60,9 @@ void sysroot_done(struct sysroot *r)
 {
 	free(r->dir);
 	r->dir = NULL;
+	if (r->fd_open)
+		close(r->fd);
+	r->fd_open = false;
 }
 
 bool sysroot_is_host(const struct sysroot *r)
@@ -84,6 +87,31 @@ char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fm
 	if (asprintf(&out, "%s%s%s%s", strempty(r->dir), top_dirs[top], rel[0] ? "/" : "", rel) < 0)
 		return NULL;
 	return out;
+}
+
+int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)
+{
+	_cleanup_(freep) char *rel = NULL, *path = NULL;
+	va_list ap;
+	int n, fd;
+
+	if (top < 0 || top >= _SYSROOT_TOP_MAX)
+		return -EINVAL;
+	va_start(ap, fmt);
+	n = vasprintf(&rel, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	/* "sys/bus/pci": the top without its '/', below the root's fd. */
+	if (r->fd_open)
+		n = asprintf(&path, "%s%s%s", top_dirs[top] + 1, rel[0] ? "/" : "", rel);
+	else
+		n = asprintf(&path, "%s%s%s%s", strempty(r->dir), top_dirs[top], rel[0] ? "/" : "",
+			     rel);
+	if (n < 0)
+		return -ENOMEM;
+	fd = openat(r->fd_open ? r->fd : AT_FDCWD, path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 const char *sysroot_strip(const struct sysroot *r, const char *path)

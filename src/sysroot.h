@@ -23,6 +23,13 @@ enum sysroot_top {
 
 struct sysroot {
 	char *dir; /* "" for the real root, else an absolute path without trailing '/' */
+	/*
+	 * O_PATH of dir (or "/"), opened once by sysroot_init(): sysroot_openat()
+	 * resolves below it, so a long --root is not walked again per file.
+	 * A hand-built struct (fd_open false) falls back to dir + path.
+	 */
+	int fd;
+	bool fd_open;
 };
 
 int sysroot_init(struct sysroot *r, const char *dir);
@@ -32,6 +39,13 @@ bool sysroot_is_host(const struct sysroot *r);
 /* "<root>/<top>/<fmt...>"; malloc'd, NULL on ENOMEM. fmt may be "" for the top itself. */
 char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
 	_printf_(3, 4);
+
+/*
+ * open(2) of "<root>/<top>/<fmt...>", relative to the root's directory fd: the fd,
+ * or negative errno. flags as for openat(2) (O_CLOEXEC is added).
+ */
+int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)
+	_printf_(4, 5);
 
 /* Strip the root prefix from an absolute path that lies below it (for display). */
 const char *sysroot_strip(const struct sysroot *r, const char *path);

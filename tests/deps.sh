@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what a make target needs, only when missing. apt-get on
-# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|pkg|vm
+# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|bench|pkg|fuzz|vm
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:-runtime}
@@ -12,9 +12,16 @@ apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
 	  dbus-daemon python3-dbus python3-gi # the fake systemd bus (tests/fake/dbus)
 	  mandoc groff-base bash zsh # tests/doc: man page lint, completion harnesses
 	  prometheus) # promtool: tests/fake 160-163 check hostprep.prom
+# make bench (tests/bench): strace counts syscalls and bytes, pciutils runs the NCCL loop
+apt_bench=(python3 pciutils strace gcc)
+dnf_bench=(python3 pciutils strace gcc)
 # the package tier (tests/pkg): debhelper builds the .deb, rpm has rpmbuild;
 # scdoc is a build dependency of both packages (the man pages)
 apt_pkg=(debhelper dpkg-dev lintian rpm rpmlint scdoc)
+# the fuzz tier (tests/fuzz): clang with libFuzzer (libclang_rt.fuzzer*.a: libclang-rt-14-dev
+# on Debian 12, compiler-rt on Fedora); libFuzzer's own ASan/UBSan runtimes come with them
+apt_fuzz=(clang-14 libclang-rt-14-dev)
+dnf_fuzz=(clang compiler-rt)
 dnf_pkg=(rpm-build rpmlint scdoc systemd-rpm-macros dpkg-dev debhelper lintian)
 dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
@@ -54,9 +61,11 @@ install_dnf() {
 case "$kind" in
 runtime) apt_pkgs=("${apt_build[@]}"); dnf_pkgs=("${dnf_build[@]}") ;;
 test) apt_pkgs=("${apt_build[@]}" "${apt_test[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_test[@]}") ;;
+bench) apt_pkgs=("${apt_build[@]}" "${apt_bench[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_bench[@]}") ;;
 pkg) apt_pkgs=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
+fuzz) apt_pkgs=("${apt_build[@]}" "${apt_fuzz[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_fuzz[@]}") ;;
 vm) exec "$here/vm/deps.sh" ;;
-*) echo "usage: $0 runtime|test|pkg|vm" >&2; exit 2 ;;
+*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm" >&2; exit 2 ;;
 esac
 
 if command -v apt-get >/dev/null 2>&1; then

@@ -1,23 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdarg.h>
 
 #include "bond/bond-config.h"
 #include "log.h"
 
 #define BOND_PREFIX "Bond:"
-
-/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
-_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s:%u: %s", at->file, at->line, msg);
-	return -EINVAL;
-}
 
 bool bond_mode_lag_capable(int mode)
 {
@@ -42,8 +28,8 @@ static int rule_add(struct bond_config *bc, const char *name, const struct origi
 	struct bond_rule *grown;
 
 	if (bc->n_rules >= BOND_MAX_RULES)
-		return error_at(at, "too many [" BOND_PREFIX "IFNAME] sections (at most %d)",
-				BOND_MAX_RULES);
+		return config_error_at(at, "too many [" BOND_PREFIX "IFNAME] sections (at most %d)",
+				       BOND_MAX_RULES);
 	grown = reallocarray(bc->rules, bc->n_rules + 1, sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -65,14 +51,16 @@ static int enter_bond(struct bond_config *bc, const char *name, const struct ori
 	int r;
 
 	if (!bond_ifname_valid(name))
-		return error_at(at,
-				"invalid interface name '%s' in [" BOND_PREFIX "IFNAME] (1-%d "
-				"bytes, no '/', ':' or whitespace, not '.' or '..')",
-				name, BOND_IFNAME_MAX);
+		return config_error_at(at,
+				       "invalid interface name '%s' in [" BOND_PREFIX
+				       "IFNAME] (1-%d "
+				       "bytes, no '/', ':' or whitespace, not '.' or '..')",
+				       name, BOND_IFNAME_MAX);
 	rule = rule_find(bc, name);
 	if (rule && rule->header_file == file_no)
-		return error_at(at, "duplicate section [" BOND_PREFIX "%s] (first at line %u)",
-				name, rule->header_line);
+		return config_error_at(at,
+				       "duplicate section [" BOND_PREFIX "%s] (first at line %u)",
+				       name, rule->header_line);
 	if (!rule) {
 		r = rule_add(bc, name, at);
 		if (r < 0)
@@ -113,10 +101,11 @@ static int set_mode(struct bond_rule *rule, const char *value, const struct orig
 	}
 	m = bond_mode_from_name(value);
 	if (m < 0)
-		return error_at(at,
-				"Mode=: unknown bonding mode '%s' (use balance-rr, active-backup, "
-				"balance-xor, broadcast, 802.3ad, balance-tlb or balance-alb)",
-				value);
+		return config_error_at(
+			at,
+			"Mode=: unknown bonding mode '%s' (use balance-rr, active-backup, "
+			"balance-xor, broadcast, 802.3ad, balance-tlb or balance-alb)",
+			value);
 	rule->mode = m;
 	rule->mode_at = *at;
 	return 0;
@@ -132,10 +121,11 @@ static int set_min_slaves(struct bond_rule *rule, const char *value, const struc
 		return 0;
 	}
 	if (bond_parse_uint(value, &n) < 0 || n == 0 || n > BOND_SLAVES_MAX)
-		return error_at(at,
-				"MinSlavesUp=: invalid value '%s' (a number of slaves, 1-%d; "
-				"leave unset for every slave)",
-				value, BOND_SLAVES_MAX);
+		return config_error_at(
+			at,
+			"MinSlavesUp=: invalid value '%s' (a number of slaves, 1-%d; "
+			"leave unset for every slave)",
+			value, BOND_SLAVES_MAX);
 	rule->min_slaves_up = n;
 	rule->min_at = *at;
 	return 0;
@@ -143,19 +133,7 @@ static int set_min_slaves(struct bond_rule *rule, const char *value, const struc
 
 static int set_miimon(struct bond_rule *rule, const char *value, const struct origin *at)
 {
-	int b;
-
-	if (value[0] == '\0') {
-		rule->miimon = true;
-		rule->miimon_at = (struct origin){};
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return error_at(at, "Miimon=: invalid boolean '%s' (use yes or no)", value);
-	rule->miimon = b;
-	rule->miimon_at = *at;
-	return 0;
+	return config_set_boolean("Miimon", value, at, true, &rule->miimon, &rule->miimon_at);
 }
 
 static int set_rdma(struct bond_rule *rule, const char *value, const struct origin *at)
@@ -163,10 +141,11 @@ static int set_rdma(struct bond_rule *rule, const char *value, const struct orig
 	char *copy = NULL;
 
 	if (value[0] && !bond_rdma_name_valid(value))
-		return error_at(at,
-				"RDMA=: invalid RDMA device name '%s' (1-63 characters of A-Z a-z "
-				"0-9 _ . -, e.g. mlx5_bond_0)",
-				value);
+		return config_error_at(
+			at,
+			"RDMA=: invalid RDMA device name '%s' (1-63 characters of A-Z a-z "
+			"0-9 _ . -, e.g. mlx5_bond_0)",
+			value);
 	if (value[0]) {
 		copy = strdup(value);
 		if (!copy)
@@ -194,7 +173,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 		return set_miimon(rule, value, at);
 	if (streq(key, "RDMA"))
 		return set_rdma(rule, value, at);
-	return error_at(at, "unknown key '%s' in [" BOND_PREFIX "*] section", key);
+	return config_error_at(at, "unknown key '%s' in [" BOND_PREFIX "*] section", key);
 }
 
 /* The later of two settings is where the contradiction was made. */
@@ -210,10 +189,11 @@ static const struct origin *later(const struct origin *a, const struct origin *b
 static int check_rule(const struct bond_rule *r)
 {
 	if (r->rdma && r->mode != BOND_MODE_ANY && !bond_mode_lag_capable(r->mode))
-		return error_at(later(&r->rdma_at, &r->mode_at),
-				"[" BOND_PREFIX "%s]: RDMA=%s cannot be satisfied with Mode=%s "
-				"(mlx5 RoCE LAG needs active-backup, balance-xor or 802.3ad)",
-				r->name, r->rdma, bond_mode_to_string(r->mode));
+		return config_error_at(
+			later(&r->rdma_at, &r->mode_at),
+			"[" BOND_PREFIX "%s]: RDMA=%s cannot be satisfied with Mode=%s "
+			"(mlx5 RoCE LAG needs active-backup, balance-xor or 802.3ad)",
+			r->name, r->rdma, bond_mode_to_string(r->mode));
 	return 0;
 }
 

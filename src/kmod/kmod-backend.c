@@ -1,27 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <libkmod.h>
 #include <stdarg.h>
 
 #include "kmod/kmod-backend.h"
+#include "kmod/kmod-dlopen.h"
 #include "kmod/kmod-parse.h"
 #include "log.h"
 
 static void kmod_ctx_unrefp(struct kmod_ctx **c)
 {
 	if (*c)
-		kmod_unref(*c);
+		sym_kmod_unref(*c);
 }
 
 static void kmod_module_unrefp(struct kmod_module **m)
 {
 	if (*m)
-		kmod_module_unref(*m);
+		sym_kmod_module_unref(*m);
 }
 
 static void kmod_info_freep(struct kmod_list **l)
 {
 	if (*l)
-		kmod_module_info_free_list(*l);
+		sym_kmod_module_info_free_list(*l);
 }
 
 void kmod_file_info_done(struct kmod_file_info *f)
@@ -117,12 +117,12 @@ static int read_info(struct kmod_module *mod, struct kmod_file_info *f)
 	struct kmod_list *l;
 	int r;
 
-	r = kmod_module_get_info(mod, &list);
+	r = sym_kmod_module_get_info(mod, &list);
 	if (r < 0)
 		return r;
-	kmod_list_foreach(l, list)
-	{
-		r = info_take(f, kmod_module_info_get_key(l), kmod_module_info_get_value(l));
+	for (l = list; l; l = sym_kmod_list_next(list, l)) {
+		r = info_take(f, sym_kmod_module_info_get_key(l),
+			      sym_kmod_module_info_get_value(l));
 		if (r < 0)
 			return r;
 	}
@@ -133,7 +133,7 @@ static int read_info(struct kmod_module *mod, struct kmod_file_info *f)
 
 static int module_get(struct kmod_backend *b, const char *name, struct kmod_module **ret)
 {
-	int r = kmod_module_new_from_name_lookup(b->ctx, name, ret);
+	int r = sym_kmod_module_new_from_name_lookup(b->ctx, name, ret);
 
 	if (r < 0)
 		return r;
@@ -150,7 +150,7 @@ static int backend_lookup(struct kmod_backend *b, const char *name, struct kmod_
 	r = module_get(b, name, &mod);
 	if (r < 0)
 		return r;
-	path = kmod_module_get_path(mod);
+	path = sym_kmod_module_get_path(mod);
 	if (!path)
 		return -ENOENT; /* builtin: no file */
 	ret->path = strdup(path);
@@ -173,18 +173,18 @@ static struct {
 
 static void print_action(struct kmod_module *m, bool install, const char *options)
 {
-	const char *path = kmod_module_get_path(m);
+	const char *path = sym_kmod_module_get_path(m);
 
 	if (!collect.f)
 		return;
 	if (collect.b->is_loaded &&
-	    collect.b->is_loaded(kmod_module_get_name(m), collect.b->userdata))
+	    collect.b->is_loaded(sym_kmod_module_get_name(m), collect.b->userdata))
 		return;
 	if (install)
-		fprintf(collect.f, "install command for %s\n", kmod_module_get_name(m));
+		fprintf(collect.f, "install command for %s\n", sym_kmod_module_get_name(m));
 	else
 		fprintf(collect.f, "insmod %s%s%s\n",
-			path ? sysroot_strip(collect.b->root, path) : kmod_module_get_name(m),
+			path ? sysroot_strip(collect.b->root, path) : sym_kmod_module_get_name(m),
 			options && *options ? " " : "", strempty(options));
 }
 
@@ -216,8 +216,8 @@ static int probe(struct kmod_backend *b, const char *name, const char *options, 
 	if (!collect.f)
 		return -ENOMEM;
 	collect.b = b;
-	r = kmod_module_probe_insert_module(mod, flags | KMOD_PROBE_APPLY_BLACKLIST, options, NULL,
-					    NULL, print_action);
+	r = sym_kmod_module_probe_insert_module(mod, flags | KMOD_PROBE_APPLY_BLACKLIST, options,
+						NULL, NULL, print_action);
 	fclose(collect.f);
 	collect.f = NULL;
 	if (!buf)
@@ -245,12 +245,12 @@ static int remove_real(struct kmod_backend *b, const char *name, char **ret_acti
 	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
 	int r;
 
-	r = kmod_module_new_from_name(b->ctx, name, &mod);
+	r = sym_kmod_module_new_from_name(b->ctx, name, &mod);
 	if (r < 0)
 		return r;
 	if (asprintf(ret_actions, "rmmod %s", name) < 0)
 		return -ENOMEM;
-	return kmod_module_remove_module(mod, 0);
+	return sym_kmod_module_remove_module(mod, 0);
 }
 
 static int remove_dry(struct kmod_backend *b, const char *name, char **ret_actions)
@@ -294,19 +294,22 @@ int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *
 
 	if (!osrelease)
 		return -ENODATA;
+	r = dlopen_libkmod();
+	if (r < 0)
+		return r;
 	dir = sysroot_path(root, SYSROOT_LIB_MODULES, "%s", osrelease);
 	r = dir ? config_paths(root, paths) : -ENOMEM;
 	if (r >= 0) {
-		ctx = kmod_new(dir, sysroot_is_host(root) ? NULL : (const char *const *)paths);
+		ctx = sym_kmod_new(dir, sysroot_is_host(root) ? NULL : (const char *const *)paths);
 		r = ctx ? 0 : -ENOMEM;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
 		free(paths[i]);
 	if (r < 0)
 		return r;
-	kmod_set_log_fn(ctx, kmod_log, NULL);
+	sym_kmod_set_log_fn(ctx, kmod_log, NULL);
 	/* One load of the indexes for every lookup of the run. */
-	r = kmod_load_resources(ctx);
+	r = sym_kmod_load_resources(ctx);
 	if (r < 0)
 		return r;
 	b = calloc(1, sizeof(*b));
@@ -321,6 +324,6 @@ void kmod_backend_close(struct kmod_backend *b)
 {
 	if (!b)
 		return;
-	kmod_unref(b->ctx);
+	sym_kmod_unref(b->ctx);
 	free(b);
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdarg.h>
 #include <strings.h>
 
 #include "kmod/kmod-config.h"
@@ -40,19 +39,6 @@ const char *gpudirect_expect_to_string(enum gpudirect_expect e)
 	return e >= 0 && e < _GPUDIRECT_MAX ? gpudirect_names[e] : NULL;
 }
 
-/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
-_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s:%u: %s", at->file, at->line, msg);
-	return -EINVAL;
-}
-
 bool kmod_config_is_section(const char *name)
 {
 	return streq(name, "GPUDirect") || strneq(name, MODULE_PREFIX, strlen(MODULE_PREFIX));
@@ -71,8 +57,8 @@ static int rule_add(struct kmod_config *kc, const char *name, const struct origi
 	struct kmod_rule *grown;
 
 	if (kc->n_rules >= KMOD_MAX_MODULES)
-		return error_at(at, "too many [" MODULE_PREFIX "NAME] sections (at most %d)",
-				KMOD_MAX_MODULES);
+		return config_error_at(at, "too many [" MODULE_PREFIX "NAME] sections (at most %d)",
+				       KMOD_MAX_MODULES);
 	grown = reallocarray(kc->rules, kc->n_rules + 1, sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -95,12 +81,14 @@ static int enter_module(struct kmod_config *kc, const char *raw, const struct or
 	int r;
 
 	if (kmod_name_normalize(raw, name) < 0)
-		return error_at(at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)",
-				raw, KMOD_NAME_MAX);
+		return config_error_at(
+			at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)", raw,
+			KMOD_NAME_MAX);
 	rule = rule_find(kc, name);
 	if (rule && rule->header_file == file_no)
-		return error_at(at, "duplicate section [" MODULE_PREFIX "%s] (first at line %u)",
-				name, rule->header_line);
+		return config_error_at(at,
+				       "duplicate section [" MODULE_PREFIX "%s] (first at line %u)",
+				       name, rule->header_line);
 	if (!rule) {
 		r = rule_add(kc, name, at);
 		if (r < 0)
@@ -132,17 +120,7 @@ int kmod_config_section(struct kmod_config **kc, const char *name, const struct 
 static int set_flag(struct kmod_flag *f, bool def, const char *key, const char *value,
 		    const struct origin *at)
 {
-	int b;
-
-	if (value[0] == '\0') {
-		*f = (struct kmod_flag){ .on = def };
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
-	*f = (struct kmod_flag){ .on = b, .at = *at };
-	return 0;
+	return config_set_boolean(key, value, at, def, &f->on, &f->at);
 }
 
 /* An enum key: index into names, or the default (0) for an empty assignment. */
@@ -165,7 +143,7 @@ static int set_enum(int *ret, struct origin *ret_at, const char *const *names, i
 		snprintf(choices + strlen(choices), sizeof(choices) - strlen(choices), "%s%s",
 			 i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
 	}
-	return error_at(at, "%s=: invalid value '%s' (use %s)", key, value, choices);
+	return config_error_at(at, "%s=: invalid value '%s' (use %s)", key, value, choices);
 }
 
 static int set_min_version(struct kmod_rule *rule, const char *value, const struct origin *at)
@@ -173,10 +151,11 @@ static int set_min_version(struct kmod_rule *rule, const char *value, const stru
 	char *copy = NULL;
 
 	if (value[0] && !ofed_version_valid(value))
-		return error_at(at,
-				"MinVersion=: invalid version '%s' (like 24.10-1.1.4: digits, "
-				"letters, '.', '-', '_', at most %d characters)",
-				value, KMOD_VERSION_MAX);
+		return config_error_at(
+			at,
+			"MinVersion=: invalid version '%s' (like 24.10-1.1.4: digits, "
+			"letters, '.', '-', '_', at most %d characters)",
+			value, KMOD_VERSION_MAX);
 	if (value[0]) {
 		copy = strdup(value);
 		if (!copy)
@@ -213,11 +192,11 @@ static int param_add(struct kmod_rule *rule, const char *key, const char *value,
 	if (p && streq(p->value, value))
 		return 0; /* said twice, same meaning */
 	if (p)
-		return error_at(at, "Parameter=: %s=%s contradicts %s=%s (line %u of %s)", key,
-				value, key, p->value, p->at.line, p->at.file);
+		return config_error_at(at, "Parameter=: %s=%s contradicts %s=%s (line %u of %s)",
+				       key, value, key, p->value, p->at.line, p->at.file);
 	if (rule->n_params >= KMOD_MAX_PARAMS)
-		return error_at(at, "Parameter=: too many parameters (at most %d)",
-				KMOD_MAX_PARAMS);
+		return config_error_at(at, "Parameter=: too many parameters (at most %d)",
+				       KMOD_MAX_PARAMS);
 	grown = reallocarray(rule->params, rule->n_params + 1, sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -238,16 +217,18 @@ static int parse_param_word(struct kmod_rule *rule, const char *word, const stru
 	size_t n = eq ? (size_t)(eq - word) : 0;
 
 	if (!eq || n == 0 || n > KMOD_PARAM_MAX)
-		return error_at(at, "Parameter=: '%s' is not KEY=VALUE", word);
+		return config_error_at(at, "Parameter=: '%s' is not KEY=VALUE", word);
 	memcpy(raw, word, n);
 	raw[n] = '\0';
 	if (kmod_param_name_normalize(raw, key) < 0)
-		return error_at(at, "Parameter=: invalid parameter name '%s' (A-Z a-z 0-9 _)", raw);
+		return config_error_at(
+			at, "Parameter=: invalid parameter name '%s' (A-Z a-z 0-9 _)", raw);
 	if (!kmod_param_value_valid(eq + 1))
-		return error_at(at,
-				"Parameter=: invalid value '%s' for %s (1-%d printable characters, "
-				"no blanks, quotes or backslashes)",
-				eq + 1, key, KMOD_VALUE_MAX);
+		return config_error_at(
+			at,
+			"Parameter=: invalid value '%s' for %s (1-%d printable characters, "
+			"no blanks, quotes or backslashes)",
+			eq + 1, key, KMOD_VALUE_MAX);
 	return param_add(rule, key, eq + 1, at);
 }
 
@@ -297,7 +278,7 @@ static int assign_module(struct kmod_rule *rule, const char *key, const char *va
 		return set_min_version(rule, value, at);
 	if (streq(key, "Parameter"))
 		return set_params(rule, value, at);
-	return error_at(at, "unknown key '%s' in [" MODULE_PREFIX "*] section", key);
+	return config_error_at(at, "unknown key '%s' in [" MODULE_PREFIX "*] section", key);
 }
 
 int kmod_config_assign(struct kmod_config *kc, const char *key, const char *value,
@@ -308,7 +289,7 @@ int kmod_config_assign(struct kmod_config *kc, const char *key, const char *valu
 	if (streq(key, "Expect"))
 		return set_enum((int *)&kc->gpudirect, &kc->gpudirect_at, gpudirect_names,
 				_GPUDIRECT_MAX, key, value, at);
-	return error_at(at, "unknown key '%s' in [GPUDirect] section", key);
+	return config_error_at(at, "unknown key '%s' in [GPUDirect] section", key);
 }
 
 /* The later of two settings is where the contradiction was made. */
@@ -327,23 +308,27 @@ static int check_rule(const struct kmod_rule *r)
 	int ret = 0;
 
 	if (r->load.on && !r->require.on)
-		ret = error_at(later(&r->load.at, &r->require.at, &r->at),
-			       "[" MODULE_PREFIX "%s]: Load=yes contradicts Require=no", r->name);
+		ret = config_error_at(later(&r->load.at, &r->require.at, &r->at),
+				      "[" MODULE_PREFIX "%s]: Load=yes contradicts Require=no",
+				      r->name);
 	if (r->reload == KMOD_RELOAD_UNUSED && r->n_params == 0)
-		ret = error_at(&r->reload_at,
-			       "[" MODULE_PREFIX "%s]: Reload=unused needs Parameter= (a reload "
-			       "only sets parameters)",
-			       r->name);
+		ret = config_error_at(&r->reload_at,
+				      "[" MODULE_PREFIX
+				      "%s]: Reload=unused needs Parameter= (a reload "
+				      "only sets parameters)",
+				      r->name);
 	if (r->persist.on && r->n_params == 0)
-		ret = error_at(&r->persist.at,
-			       "[" MODULE_PREFIX "%s]: Persist=yes needs Parameter= (nothing to "
-			       "persist)",
-			       r->name);
+		ret = config_error_at(&r->persist.at,
+				      "[" MODULE_PREFIX
+				      "%s]: Persist=yes needs Parameter= (nothing to "
+				      "persist)",
+				      r->name);
 	if (r->origin == KMOD_ORIGIN_INBOX && r->min_version)
-		ret = error_at(later(&r->origin_at, &r->min_version_at, &r->at),
-			       "[" MODULE_PREFIX "%s]: Origin=inbox contradicts MinVersion= (an "
-			       "OFED version)",
-			       r->name);
+		ret = config_error_at(later(&r->origin_at, &r->min_version_at, &r->at),
+				      "[" MODULE_PREFIX
+				      "%s]: Origin=inbox contradicts MinVersion= (an "
+				      "OFED version)",
+				      r->name);
 	return ret;
 }
 

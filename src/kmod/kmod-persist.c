@@ -6,12 +6,11 @@
 #include "fileio.h"
 #include "kmod/kmod-persist.h"
 #include "log.h"
+#include "persist-file.h"
 #include "record.h"
 #include "run.h"
 
 #define PERSIST_REL "modprobe.d/hostprep.conf" /* below /etc */
-#define PERSIST_MAX (256 * 1024)	       /* hostprep never writes more; larger: not ours */
-#define STORE_SHOWN "/var/lib/hostprep/originals"
 #define PERSIST_HEAD                                                                            \
 	"# hostprep owns this file (Persist=yes in /etc/hostprep); 'hostprep revert' restores " \
 	"what was here before.\n"
@@ -97,214 +96,6 @@ static bool has_line(const char *data, size_t size, const char *line)
 		pos += len + 1;
 	}
 	return false;
-}
-
-/* ---- the file as it is now --------------------------------------------- */
-
-struct file_now {
-	bool exists;
-	char *data;
-	size_t size;
-	mode_t mode;
-};
-
-static void file_now_done(struct file_now *f)
-{
-	free(f->data);
-	*f = (struct file_now){};
-}
-
-static int file_now_read(const char *path, struct file_now *ret)
-{
-	struct stat st;
-	int r;
-
-	*ret = (struct file_now){};
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL; /* a symlink or a directory is not a file hostprep wrote */
-	r = read_full_file(path, PERSIST_MAX, &ret->data, &ret->size);
-	if (r < 0)
-		return r;
-	ret->exists = true;
-	ret->mode = st.st_mode & 07777;
-	return 0;
-}
-
-static bool file_is(const struct file_now *f, size_t size, uint32_t crc)
-{
-	return f->exists && f->size == size && record_crc32(f->data, f->size) == crc;
-}
-
-/* ---- the persistent record, as this module sees it --------------------- */
-
-struct persist_rec {
-	struct record rec;
-	bool *ours; /* per line: a valid file/wrote line of PERSIST_FILE */
-	size_t n_bad;
-	size_t first_bad;
-	bool have_orig, orig_absent;
-	size_t orig_size;
-	uint32_t orig_crc;
-	unsigned orig_mode;
-	size_t n_wrote;
-	size_t *wrote_size;
-	uint32_t *wrote_crc;
-};
-
-static void persist_rec_done(struct persist_rec *p)
-{
-	record_done(&p->rec);
-	free(p->ours);
-	free(p->wrote_size);
-	free(p->wrote_crc);
-	*p = (struct persist_rec){};
-}
-
-static int format_orig(char *buf, size_t size, bool absent, size_t n, uint32_t crc, unsigned mode)
-{
-	if (absent)
-		return snprintf(buf, size, "file %s absent", PERSIST_FILE);
-	return snprintf(buf, size, "file %s bytes %zu %08" PRIx32 " %04o", PERSIST_FILE, n, crc,
-			mode);
-}
-
-static int format_wrote(char *buf, size_t size, size_t n, uint32_t crc)
-{
-	return snprintf(buf, size, "wrote %s %zu %08" PRIx32, PERSIST_FILE, n, crc);
-}
-
-/* Parsed by scanning, accepted only when our own formatting gives the same bytes back. */
-static bool parse_orig(struct persist_rec *p, const char *body)
-{
-	char again[RECORD_LINE_MAX + 1];
-	size_t n;
-	uint32_t crc;
-	unsigned mode;
-
-	format_orig(again, sizeof(again), true, 0, 0, 0);
-	if (streq(body, again)) {
-		p->have_orig = p->orig_absent = true;
-		return true;
-	}
-	if (sscanf(body, "file " PERSIST_FILE " bytes %zu %8" SCNx32 " %4o", &n, &crc, &mode) != 3)
-		return false;
-	format_orig(again, sizeof(again), false, n, crc, mode);
-	if (!streq(body, again) || n > PERSIST_MAX || (mode & ~07777u))
-		return false;
-	p->have_orig = true;
-	p->orig_size = n;
-	p->orig_crc = crc;
-	p->orig_mode = mode;
-	return true;
-}
-
-static int parse_wrote(struct persist_rec *p, const char *body)
-{
-	char again[RECORD_LINE_MAX + 1];
-	size_t n, *sz;
-	uint32_t crc, *c;
-
-	if (sscanf(body, "wrote " PERSIST_FILE " %zu %8" SCNx32, &n, &crc) != 2)
-		return 0;
-	format_wrote(again, sizeof(again), n, crc);
-	if (!streq(body, again))
-		return 0;
-	sz = reallocarray(p->wrote_size, p->n_wrote + 1, sizeof(*sz));
-	if (!sz)
-		return -ENOMEM;
-	p->wrote_size = sz;
-	c = reallocarray(p->wrote_crc, p->n_wrote + 1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	p->wrote_crc = c;
-	sz[p->n_wrote] = n;
-	c[p->n_wrote++] = crc;
-	return 1;
-}
-
-static bool about_file(const struct record_line *l)
-{
-	return l->body && (record_line_is(l, "file") || record_line_is(l, "wrote"));
-}
-
-static void note_bad(struct persist_rec *p, size_t i)
-{
-	if (p->n_bad++ == 0)
-		p->first_bad = i;
-}
-
-/* Another kind's intact line is its owner's; a damaged or unsigned one may be ours. */
-static int classify(struct persist_rec *p, size_t i)
-{
-	const struct record_line *l = &p->rec.lines[i];
-	int r;
-
-	if (l->state != RECORD_LINE_INTACT) {
-		note_bad(p, i);
-		return 0;
-	}
-	if (!about_file(l))
-		return 0;
-	if (record_line_is(l, "file") && !p->have_orig && parse_orig(p, l->body)) {
-		p->ours[i] = true;
-		return 0;
-	}
-	r = record_line_is(l, "wrote") ? parse_wrote(p, l->body) : 0;
-	if (r < 0)
-		return r;
-	if (r > 0)
-		p->ours[i] = true;
-	else
-		note_bad(p, i); /* a second original or a malformed line: trust neither */
-	return 0;
-}
-
-static int persist_rec_load(const struct sysroot *root, struct persist_rec *p)
-{
-	int r = record_load_store(root, RECORD_STORE_PERSIST, &p->rec);
-
-	if (r < 0)
-		return r;
-	if (p->rec.too_large)
-		return -EFBIG;
-	p->ours = calloc(p->rec.n + 1, sizeof(bool));
-	if (!p->ours)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->rec.n; i++) {
-		r = classify(p, i);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static bool is_original(const struct persist_rec *p, const struct file_now *f)
-{
-	if (!p->have_orig)
-		return false;
-	return p->orig_absent ? !f->exists : file_is(f, p->orig_size, p->orig_crc);
-}
-
-static bool is_ours(const struct persist_rec *p, const struct file_now *f)
-{
-	for (size_t i = 0; i < p->n_wrote; i++)
-		if (file_is(f, p->wrote_size[i], p->wrote_crc[i]))
-			return true;
-	return false;
-}
-
-static char *bad_line_text(const struct persist_rec *p, size_t i)
-{
-	const struct record_line *l = &p->rec.lines[i];
-	_cleanup_(freep) char *text = record_line_escape(l, 120);
-	char *s = NULL;
-
-	if (!text || asprintf(&s, "line %u of " STORE_SHOWN " (%s): '%s'", l->no,
-			      l->why ? l->why : "not a valid line about " PERSIST_FILE, text) < 0)
-		return NULL;
-	return s;
 }
 
 /* ---- initramfs --------------------------------------------------------- */
@@ -469,7 +260,7 @@ static int note_module(const struct run *run, const struct kmod_run *k,
 
 static int notes_collect(const struct run *run, const struct kmod_run *k,
 			 const struct kmod_rule **rules, size_t n_rules,
-			 const struct file_now *before, bool changed, struct notes *n)
+			 const struct pfile_now *before, bool changed, struct notes *n)
 {
 	int r = 0;
 
@@ -510,31 +301,17 @@ static int persist_result(struct results *rs, enum verdict v, const char *expect
 			    "%s%s", actual, note ? n->text : "");
 }
 
-/*
- * A kill -9 inside write_file_atomic() leaves "<path>.tmp-XXXXXX" behind. The name is ours
- * and modprobe ignores it (not *.conf), but it must not pile up: remove ours, nothing else.
- */
-static void remove_stale_temps(const char *path)
-{
-	_cleanup_(freep) char *dir = strdup(path);
-	char *slash = dir ? strrchr(dir, '/') : NULL;
-	_cleanup_(closedirp) DIR *d = NULL;
-	char prefix[64];
-	struct dirent *e;
-
-	if (!slash)
-		return;
-	*slash = '\0';
-	snprintf(prefix, sizeof(prefix), "%s.tmp-", slash + 1);
-	d = opendir(dir);
-	while (d && (e = readdir(d)))
-		if (strneq(e->d_name, prefix, strlen(prefix)) &&
-		    strlen(e->d_name) == strlen(prefix) + 6 && unlinkat(dirfd(d), e->d_name, 0) < 0)
-			log_warning_errno(errno, "Failed to remove %s/%s, ignoring: %m", dir,
-					  e->d_name);
-}
-
 /* ---- apply ------------------------------------------------------------- */
+
+static const struct pfile_desc persist_desc = {
+	.shown = PERSIST_FILE,
+	.rel = PERSIST_REL,
+	.check = "module.persist",
+	.revert_check = "module.revert",
+	.changed_remedy = "hostprep owns " PERSIST_FILE ": move your own lines to another file in "
+			  "/etc/modprobe.d, put back what hostprep wrote (or the original), then "
+			  "hostprep apply",
+};
 
 struct persist_ctx {
 	struct run *run;
@@ -544,8 +321,7 @@ struct persist_ctx {
 	size_t n_rules;
 	char *want;
 	size_t want_size;
-	struct file_now now;
-	struct persist_rec p;
+	struct pfile_now now;
 	char *expected;
 };
 
@@ -554,134 +330,14 @@ static void persist_ctx_done(struct persist_ctx *c)
 	free(c->path);
 	free(c->rules);
 	free(c->want);
-	file_now_done(&c->now);
-	persist_rec_done(&c->p);
+	pfile_now_done(&c->now);
 	free(c->expected);
-}
-
-static int ctx_fail(struct persist_ctx *c, const char *remedy, const char *fmt, const char *arg)
-{
-	_cleanup_(freep) char *actual = NULL;
-
-	if (asprintf(&actual, fmt, arg) < 0)
-		return -ENOMEM;
-	return persist_result(&c->run->results, VERDICT_FAIL, c->expected, remedy, NULL, actual);
-}
-
-static const char *const changed_remedy =
-	"hostprep owns " PERSIST_FILE ": move your own lines to another file in /etc/modprobe.d, "
-	"put back what hostprep wrote (or the original), then hostprep apply";
-
-static int record_original(struct persist_ctx *c)
-{
-	char body[RECORD_LINE_MAX];
-	uint32_t crc = 0;
-	int r;
-
-	if (c->now.exists) {
-		r = record_backup_save(c->run->root, c->now.data, c->now.size, &crc);
-		if (r < 0)
-			return r;
-	}
-	format_orig(body, sizeof(body), !c->now.exists, c->now.size, crc, c->now.mode);
-	return record_append(&c->p.rec, body);
-}
-
-/* Older "wrote" lines no longer describe the file: drop them (a failure only leaves more). */
-static void drop_old_wrote(struct persist_ctx *c, size_t keep)
-{
-	_cleanup_(freep) bool *drop = calloc(c->p.rec.n + 1, sizeof(bool));
-	int r;
-
-	if (!drop)
-		return;
-	for (size_t i = 0; i < c->p.rec.n; i++)
-		drop[i] = i != keep && c->p.ours[i] && record_line_is(&c->p.rec.lines[i], "wrote");
-	r = record_rewrite(&c->p.rec, drop);
-	if (r < 0)
-		log_warning_errno(r, "Failed to drop old lines from " STORE_SHOWN ", ignoring: %m");
-}
-
-static int write_and_read_back(struct persist_ctx *c)
-{
-	_cleanup_(freep) char *dir = sysroot_path(c->run->root, SYSROOT_ETC, "modprobe.d");
-	_cleanup_(file_now_done) struct file_now back = {};
-	int r;
-
-	if (!dir)
-		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r >= 0)
-		r = write_file_atomic(c->path, c->want, c->want_size, 0644);
-	if (r >= 0)
-		r = file_now_read(c->path, &back);
-	if (r >= 0 && !(back.exists && back.size == c->want_size &&
-			memcmp(back.data, c->want, c->want_size) == 0))
-		r = -EIO;
-	return r;
-}
-
-static int apply_write(struct persist_ctx *c, struct notes *n)
-{
-	char body[RECORD_LINE_MAX];
-	size_t keep;
-	int r;
-
-	if (!c->p.have_orig) {
-		r = record_original(c);
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0)
-			return ctx_fail(c, NULL, "not written: cannot record the original: %s",
-					strerror(-r));
-	}
-	format_wrote(body, sizeof(body), c->want_size, record_crc32(c->want, c->want_size));
-	keep = c->p.rec.n;
-	r = record_append(&c->p.rec, body);
-	if (r >= 0)
-		r = write_and_read_back(c);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return ctx_fail(c, "see the error above; the original is recorded: hostprep revert",
-				"write failed: %s", r == -EIO ? "read back differs" : strerror(-r));
-	drop_old_wrote(c, keep);
-	return persist_result(&c->run->results, VERDICT_PASS, c->expected, NULL, n,
-			      "written, read back");
-}
-
-static int apply_decide(struct persist_ctx *c, struct notes *n)
-{
-	_cleanup_(freep) char *bad = NULL;
-
-	if (c->p.n_bad) {
-		bad = bad_line_text(&c->p, c->p.first_bad);
-		if (!bad)
-			return -ENOMEM;
-		return ctx_fail(
-			c,
-			"look at " STORE_SHOWN ": restore by hand what the line names, then "
-			"delete the line",
-			"not written: the originals record may hold the original in a damaged "
-			"line: %s",
-			bad);
-	}
-	if (c->p.n_wrote && !c->p.have_orig)
-		return ctx_fail(c,
-				"delete the wrote lines of " STORE_SHOWN " once " PERSIST_FILE
-				" is as it was, then hostprep apply",
-				"not written: %s names what hostprep wrote but not the original",
-				STORE_SHOWN);
-	if (c->p.have_orig && !is_original(&c->p, &c->now) && !is_ours(&c->p, &c->now))
-		return ctx_fail(c, changed_remedy, "not written: %s",
-				"changed since hostprep wrote it");
-	return apply_write(c, n);
 }
 
 static int ctx_init(struct persist_ctx *c, struct run *run, struct kmod_run *k)
 {
 	*c = (struct persist_ctx){ .run = run, .k = k };
-	c->path = sysroot_path(run->root, SYSROOT_ETC, PERSIST_REL);
+	c->path = pfile_path(&persist_desc, run->root);
 	c->rules = persist_rules(run, &c->n_rules);
 	if (!c->path || !c->rules)
 		return -ENOMEM;
@@ -707,28 +363,27 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 	r = ctx_init(&c, run, k);
 	if (r < 0)
 		return r;
-	remove_stale_temps(c.path);
-	r = file_now_read(c.path, &c.now);
+	pfile_remove_stale_temps(c.path);
+	r = pfile_now_read(c.path, &c.now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return ctx_fail(&c, NULL, "not written: cannot read it: %s", strerror(-r));
-	same = c.now.exists && c.now.size == c.want_size &&
-	       memcmp(c.now.data, c.want, c.want_size) == 0;
+		return results_addf(&run->results, VERDICT_FAIL, "module.persist", PERSIST_FILE,
+				    c.expected, NULL, "not written: cannot read it: %s",
+				    strerror(-r));
+	same = pfile_now_is(&c.now, c.want, c.want_size);
 	r = notes_collect(run, k, c.rules, c.n_rules, &c.now, !same, &n);
 	if (r < 0)
 		return notes_done(&n, r);
 	if (same)
 		return notes_done(&n, persist_result(&run->results, VERDICT_PASS, c.expected, NULL,
 						     &n, "already up to date"));
-	r = persist_rec_load(run->root, &c.p);
-	if (r == -ENOMEM)
-		return notes_done(&n, r);
-	if (r < 0)
-		return notes_done(&n, ctx_fail(&c, NULL,
-					       "not written: cannot read the originals record: %s",
-					       strerror(-r)));
-	return notes_done(&n, apply_decide(&c, &n));
+	r = pfile_write(&persist_desc, run->root, &c.now, c.want, c.want_size, c.expected,
+			&run->results);
+	if (r > 0)
+		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n,
+				   "written, read back");
+	return notes_done(&n, r);
 }
 
 /* ---- check ------------------------------------------------------------- */
@@ -745,7 +400,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 	r = ctx_init(&c, run, k);
 	if (r < 0)
 		return r;
-	r = file_now_read(c.path, &c.now);
+	r = pfile_now_read(c.path, &c.now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -779,156 +434,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 
 /* ---- revert ------------------------------------------------------------ */
 
-static int revert_fail(struct run *run, const char *object, const char *remedy, const char *fmt,
-		       const char *arg)
-{
-	return results_addf(&run->results, VERDICT_FAIL, "module.revert", object,
-			    "as before hostprep", remedy, fmt, arg);
-}
-
-static int restore_bytes(struct run *run, const struct persist_rec *p, const char *path)
-{
-	_cleanup_(freep) char *data = NULL;
-	_cleanup_(file_now_done) struct file_now back = {};
-	char name[64];
-	int r;
-
-	record_backup_name(p->orig_crc, name);
-	r = record_backup_load(run->root, p->orig_crc, p->orig_size, &data);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return revert_fail(
-			run, PERSIST_FILE,
-			"put the original back by hand if you have it, then delete the "
-			"file lines of " STORE_SHOWN,
-			"not restored: the backup %s is damaged or missing (size or crc32 "
-			"differ from the record); hostprep's file left in place",
-			name);
-	r = write_file_atomic(path, data, p->orig_size, p->orig_mode);
-	if (r >= 0)
-		r = file_now_read(path, &back);
-	if (r >= 0 && !file_is(&back, p->orig_size, p->orig_crc))
-		r = -EIO;
-	if (r < 0)
-		return r == -ENOMEM ? r
-				    : revert_fail(run, PERSIST_FILE, NULL,
-						  "not restored: write failed: %s", strerror(-r));
-	return results_addf(&run->results, VERDICT_PASS, "module.revert", PERSIST_FILE,
-			    "as before hostprep", NULL,
-			    "restored the original %zu bytes, read back", p->orig_size);
-}
-
-static int remove_file(struct run *run, const char *path)
-{
-	int r = 0;
-
-	if (unlink(path) < 0)
-		r = -errno;
-	else
-		r = fsync_parent_dir(path);
-	if (r < 0)
-		return revert_fail(run, PERSIST_FILE, NULL, "not removed: %s", strerror(-r));
-	return results_add(&run->results, VERDICT_PASS, "module.revert", PERSIST_FILE,
-			   "as before hostprep", "removed (there was no such file before hostprep)",
-			   NULL);
-}
-
-/* Returns 1 when the file is as before hostprep (its record lines can go). */
-static int revert_file(struct run *run, const struct persist_rec *p, const char *path)
-{
-	_cleanup_(file_now_done) struct file_now now = {};
-	size_t before = run->results.n;
-	int r;
-
-	r = file_now_read(path, &now);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return revert_fail(run, PERSIST_FILE, NULL, "not restored: cannot read it: %s",
-				   strerror(-r));
-	if (is_original(p, &now))
-		r = results_add(&run->results, VERDICT_PASS, "module.revert", PERSIST_FILE,
-				"as before hostprep",
-				p->orig_absent ? "absent already" : "the original already", NULL);
-	else if (!is_ours(p, &now))
-		r = revert_fail(run, PERSIST_FILE, changed_remedy, "not restored: %s",
-				"changed since hostprep wrote it; left as it is");
-	else
-		r = p->orig_absent ? remove_file(run, path) : restore_bytes(run, p, path);
-	if (r < 0)
-		return r;
-	return run->results.n > before &&
-	       run->results.items[run->results.n - 1].verdict == VERDICT_PASS;
-}
-
-static int revert_report_bad(struct run *run, const struct persist_rec *p)
-{
-	for (size_t i = 0; i < p->rec.n; i++) {
-		_cleanup_(freep) char *text = NULL;
-		const struct record_line *l = &p->rec.lines[i];
-		int r;
-
-		if (p->ours[i] || (l->state == RECORD_LINE_INTACT && !about_file(l)))
-			continue;
-		text = bad_line_text(p, i);
-		if (!text)
-			return -ENOMEM;
-		r = revert_fail(run, "record",
-				"restore by hand what the line names, then delete the line",
-				"%s; kept byte-exact, never used", text);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int revert_done(struct run *run, struct persist_rec *p)
-{
-	_cleanup_(freep) bool *drop = calloc(p->rec.n + 1, sizeof(bool));
-	int r;
-
-	if (!drop)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->rec.n; i++)
-		drop[i] = p->ours[i];
-	r = record_rewrite(&p->rec, drop);
-	if (r < 0)
-		return log_error_errno(r, "Failed to update " STORE_SHOWN ": %m");
-	if (p->have_orig && !p->orig_absent)
-		(void)record_backup_remove(run->root, p->orig_crc);
-	return 0;
-}
-
 int kmod_persist_revert(struct run *run)
 {
-	_cleanup_(persist_rec_done) struct persist_rec p = {};
-	_cleanup_(freep) char *path = sysroot_path(run->root, SYSROOT_ETC, PERSIST_REL);
-	int r;
-
-	if (!path)
-		return -ENOMEM;
-	remove_stale_temps(path);
-	r = persist_rec_load(run->root, &p);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return revert_fail(run, "record", NULL,
-				   "cannot read " STORE_SHOWN ": %s; nothing restored",
-				   strerror(-r));
-	r = revert_report_bad(run, &p);
-	if (r < 0)
-		return r;
-	if (!p.have_orig) {
-		if (p.n_wrote)
-			return revert_fail(run, PERSIST_FILE, NULL,
-					   "not restored: %s names what hostprep wrote but not "
-					   "the original",
-					   STORE_SHOWN);
-		return 0; /* nothing recorded about the file */
-	}
-	r = revert_file(run, &p, path);
-	if (r <= 0)
-		return r;
-	return revert_done(run, &p);
+	return pfile_revert(&persist_desc, run->root, &run->results);
 }

@@ -9,18 +9,9 @@
  * (sorted), so that the next boot's automatic load already has them. It is
  * a file, not the kernel: under any --root it is written inside the tree.
  *
- * Before the first write the original goes to the persistent originals store
- * (record.h, <root>/var/lib/hostprep/originals), because the file survives a
- * reboot and so must its record:
- *
- *	file PATH absent			nothing was there: revert removes it
- *	file PATH bytes SIZE CRC MODE		its bytes are in files/CRC.orig
- *	wrote PATH SIZE CRC			what hostprep is writing / wrote
- *
- * A "wrote" line is appended before each write and the older ones dropped
- * after it, so at every instant (kill -9 included) the file is either the
- * original or content some "wrote" line names. Anything else was changed by
- * someone else: hostprep reports it and neither overwrites nor removes it.
+ * The file is a hostprep-owned file (persist-file.h): its original is
+ * recorded before the first write and put back by revert; a file someone
+ * else changed is reported, never overwritten or removed.
  */
 #define PERSIST_FILE "/etc/modprobe.d/hostprep.conf"
 

@@ -422,6 +422,12 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 		return results_addf(&run->results, VERDICT_PASS, "module.stale", s->rule->name,
 				    "the running module is the file on disk", NULL,
 				    "same srcversion %s as %s", s->srcversion, rel);
+	/* No index (libkmod missing, unreadable modules.dep): not evidence of a stale module. */
+	if (!k->backend)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "module.stale", s->rule->name,
+				    "the running module is the file on disk", NULL,
+				    "running srcversion %s; no module index to compare with: %s",
+				    s->srcversion, strerror(-k->backend_err));
 	if (stale_remedy(k, s, &remedy) < 0)
 		return -ENOMEM;
 	if (s->file_err < 0)

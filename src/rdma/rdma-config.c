@@ -1,22 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <ctype.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 
 #include "log.h"
 #include "rdma/rdma-config.h"
-
-_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s:%u: %s", at->file, at->line, msg);
-	return -EINVAL;
-}
 
 bool port_config_is_section(const char *name)
 {
@@ -44,8 +31,8 @@ static int rule_add(struct port_config *pc, const char *name, const struct origi
 	struct port_rule *grown;
 
 	if (pc->n_rules >= PORT_MAX_RULES)
-		return error_at(at, "too many [" PORT_PREFIX "NAME] sections (at most %d)",
-				PORT_MAX_RULES);
+		return config_error_at(at, "too many [" PORT_PREFIX "NAME] sections (at most %d)",
+				       PORT_MAX_RULES);
 	grown = reallocarray(pc->rules, pc->n_rules + 1, sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -70,12 +57,14 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 	}
 	(*pc)->cur = SIZE_MAX;
 	if (!valid_rule_name(rn))
-		return error_at(at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)",
-				rn, PORT_NAME_MAX);
+		return config_error_at(
+			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
+			PORT_NAME_MAX);
 	rule = rule_find(*pc, rn);
 	if (rule && rule->header_file == file_no)
-		return error_at(at, "duplicate section [" PORT_PREFIX "%s] (first at line %u)", rn,
-				rule->header_line);
+		return config_error_at(at,
+				       "duplicate section [" PORT_PREFIX "%s] (first at line %u)",
+				       rn, rule->header_line);
 	if (!rule) {
 		r = rule_add(*pc, rn, at);
 		if (r < 0)
@@ -121,13 +110,15 @@ static int parse_sel(const char *text, struct port_sel *ret, const struct origin
 		if (selector_parse(text + 4, &ret->pci, &why) < 0 ||
 		    (ret->pci.kind != SELECTOR_ADDRESS && ret->pci.kind != SELECTOR_ID) ||
 		    ret->pci.upstream)
-			return error_at(at, "%s=: invalid '%s' (pci:DDDD:BB:DD.F or pci:VVVV:DDDD)",
-					key, text);
+			return config_error_at(
+				at, "%s=: invalid '%s' (pci:DDDD:BB:DD.F or pci:VVVV:DDDD)", key,
+				text);
 		ret->kind = ret->pci.kind == SELECTOR_ADDRESS ? PORT_SEL_PCI_ADDR : PORT_SEL_PCI_ID;
 	} else {
 		why = glob_problem(text);
 		if (why)
-			return error_at(at, "%s=: invalid device glob '%s': %s", key, text, why);
+			return config_error_at(at, "%s=: invalid device glob '%s': %s", key, text,
+					       why);
 		ret->kind = PORT_SEL_GLOB;
 	}
 	ret->text = strdup(text);
@@ -160,8 +151,8 @@ static int assign_sels(struct port_sel **v, size_t *n, const char *key, const ch
 		struct port_sel s, *grown;
 
 		if (*n >= PORT_MAX_SELECTORS)
-			return error_at(at, "%s=: too many entries (at most %d)", key,
-					PORT_MAX_SELECTORS);
+			return config_error_at(at, "%s=: too many entries (at most %d)", key,
+					       PORT_MAX_SELECTORS);
 		r = parse_sel(tok, &s, at, key);
 		if (r < 0)
 			return r;
@@ -209,10 +200,10 @@ static int assign_ports(struct port_rule *rule, const char *value, const struct 
 		unsigned num;
 
 		if (parse_uint(tok, 255, &num) < 0 || num == 0)
-			return error_at(at, "Ports=: invalid port number '%s' (1-255)", tok);
+			return config_error_at(at, "Ports=: invalid port number '%s' (1-255)", tok);
 		if (rule->n_ports >= RDMA_MAX_PORTS)
-			return error_at(at, "Ports=: too many entries (at most %d)",
-					RDMA_MAX_PORTS);
+			return config_error_at(at, "Ports=: too many entries (at most %d)",
+					       RDMA_MAX_PORTS);
 		grown = reallocarray(rule->ports, rule->n_ports + 1, sizeof(*grown));
 		if (!grown)
 			return -ENOMEM;
@@ -225,19 +216,7 @@ static int assign_ports(struct port_rule *rule, const char *value, const struct 
 static int assign_bool(bool *ret, struct origin *ret_at, const char *key, const char *value,
 		       const struct origin *at)
 {
-	int b;
-
-	if (!*value) {
-		*ret = false;
-		*ret_at = (struct origin){};
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
-	*ret = b;
-	*ret_at = *at;
-	return 0;
+	return config_set_boolean(key, value, at, false, ret, ret_at);
 }
 
 static int assign_link_layer(struct port_rule *rule, const char *value, const struct origin *at)
@@ -245,10 +224,10 @@ static int assign_link_layer(struct port_rule *rule, const char *value, const st
 	enum rdma_link_layer ll = RDMA_LL_UNKNOWN;
 
 	if (*value && !streq(value, "any") && rdma_parse_link_layer(value, &ll) < 0)
-		return error_at(at,
-				"LinkLayer=: unknown link layer '%s' (any, InfiniBand or "
-				"Ethernet)",
-				value);
+		return config_error_at(at,
+				       "LinkLayer=: unknown link layer '%s' (any, InfiniBand or "
+				       "Ethernet)",
+				       value);
 	rule->link_layer = ll;
 	rule->link_layer_at = *value ? *at : (struct origin){};
 	return 0;
@@ -259,10 +238,11 @@ static int assign_min_rate(struct port_rule *rule, const char *value, const stru
 	uint32_t v = 0;
 
 	if (*value && rdma_parse_gbps(value, &v) < 0)
-		return error_at(at,
-				"MinRate=: impossible rate '%s' (Gb/s between 1 and 3200, e.g. "
-				"200 or 400)",
-				value);
+		return config_error_at(
+			at,
+			"MinRate=: impossible rate '%s' (Gb/s between 1 and 3200, e.g. "
+			"200 or 400)",
+			value);
 	rule->min_rate_mbps = v;
 	rule->min_rate_at = *value ? *at : (struct origin){};
 	return 0;
@@ -273,7 +253,8 @@ static int assign_min_width(struct port_rule *rule, const char *value, const str
 	unsigned w = 0;
 
 	if (*value && rdma_parse_width(value, &w) < 0)
-		return error_at(at, "MinWidth=: invalid width '%s' (1X, 2X, 4X, 8X or 12X)", value);
+		return config_error_at(at, "MinWidth=: invalid width '%s' (1X, 2X, 4X, 8X or 12X)",
+				       value);
 	rule->min_width = w;
 	rule->min_width_at = *value ? *at : (struct origin){};
 	return 0;
@@ -284,8 +265,8 @@ static int assign_min_mtu(struct port_rule *rule, const char *value, const struc
 	unsigned m = 0;
 
 	if (*value && (parse_uint(value, 4096, &m) < 0 || m < 256 || (m & (m - 1))))
-		return error_at(at, "MinMTU=: invalid MTU '%s' (256, 512, 1024, 2048 or 4096)",
-				value);
+		return config_error_at(
+			at, "MinMTU=: invalid MTU '%s' (256, 512, 1024, 2048 or 4096)", value);
 	rule->min_mtu = m;
 	rule->min_mtu_at = *value ? *at : (struct origin){};
 	return 0;
@@ -296,7 +277,8 @@ static int assign_min_active(struct port_rule *rule, const char *value, const st
 	unsigned n = 0;
 
 	if (*value && (parse_uint(value, RDMA_MAX_DEVICES * RDMA_MAX_PORTS, &n) < 0 || n == 0))
-		return error_at(at, "MinActive=: invalid count '%s' (a number from 1)", value);
+		return config_error_at(at, "MinActive=: invalid count '%s' (a number from 1)",
+				       value);
 	rule->min_active = n;
 	rule->min_active_at = *value ? *at : (struct origin){};
 	return 0;
@@ -325,7 +307,7 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 		return assign_min_mtu(rule, value, at);
 	if (streq(key, "MinActive"))
 		return assign_min_active(rule, value, at);
-	return error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
+	return config_error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
 }
 
 int port_config_assign(struct port_config *pc, const char *key, const char *value,
@@ -361,10 +343,11 @@ static int check_min_active(const struct port_rule *r)
 		names++;
 	}
 	if (r->min_active > names * r->n_ports)
-		return error_at(&r->min_active_at,
-				"MinActive=%u is more than the %zu port(s) [" PORT_PREFIX
-				"%s] can select (%zu device(s) x %zu in Ports=)",
-				r->min_active, names * r->n_ports, r->name, names, r->n_ports);
+		return config_error_at(&r->min_active_at,
+				       "MinActive=%u is more than the %zu port(s) [" PORT_PREFIX
+				       "%s] can select (%zu device(s) x %zu in Ports=)",
+				       r->min_active, names * r->n_ports, r->name, names,
+				       r->n_ports);
 	return 0;
 }
 
@@ -399,25 +382,25 @@ static int check_contradiction(const struct port_rule *a, const struct port_rule
 	s = same_select(a, b);
 	if (!s)
 		return 0;
-	return error_at(&b->link_layer_at,
-			"[" PORT_PREFIX "%s] and [" PORT_PREFIX "%s] (%s:%u) both select '%s' "
-			"but want LinkLayer=%s and LinkLayer=%s",
-			b->name, a->name, a->link_layer_at.file, a->link_layer_at.line, s->text,
-			rdma_link_layer_to_string(b->link_layer),
-			rdma_link_layer_to_string(a->link_layer));
+	return config_error_at(
+		&b->link_layer_at,
+		"[" PORT_PREFIX "%s] and [" PORT_PREFIX "%s] (%s:%u) both select '%s' "
+		"but want LinkLayer=%s and LinkLayer=%s",
+		b->name, a->name, a->link_layer_at.file, a->link_layer_at.line, s->text,
+		rdma_link_layer_to_string(b->link_layer), rdma_link_layer_to_string(a->link_layer));
 }
 
 static int check_rule(const struct port_rule *r)
 {
 	if (!r->n_select)
-		return r->had_error
-			       ? 0
-			       : error_at(&r->at, "[" PORT_PREFIX "%s] needs Select=", r->name);
+		return r->had_error ? 0
+				    : config_error_at(&r->at,
+						      "[" PORT_PREFIX "%s] needs Select=", r->name);
 	if (r->roce_v2 && r->link_layer == RDMA_LL_INFINIBAND)
-		return error_at(&r->roce_v2_at,
-				"RoCEv2=yes cannot hold on LinkLayer=InfiniBand ports "
-				"([" PORT_PREFIX "%s])",
-				r->name);
+		return config_error_at(&r->roce_v2_at,
+				       "RoCEv2=yes cannot hold on LinkLayer=InfiniBand ports "
+				       "([" PORT_PREFIX "%s])",
+				       r->name);
 	return check_min_active(r);
 }
 

@@ -6,7 +6,6 @@
  * always come from sysfs: verbs know none of them.
  */
 #include <dirent.h>
-#include <infiniband/verbs.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include "fileio.h"
 #include "log.h"
 #include "rdma/rdma-scan.h"
+#include "rdma/rdma-verbs.h"
 #include "selector.h"
 
 const char *rdma_source_to_string(enum rdma_source s)
@@ -298,7 +298,7 @@ static int scan_gids_verbs(struct ibv_context *ctx, struct rdma_port *p, int tbl
 
 		if (p->link_layer != RDMA_LL_ETHERNET && i > 0)
 			break;
-		if (ibv_query_gid_ex(ctx, p->num, (uint32_t)i, &e, 0) != 0)
+		if (verbs_query_gid_ex(ctx, p->num, (uint32_t)i, &e, 0) != 0)
 			continue; /* empty slot (ENODATA) or gone */
 		memcpy(g.raw, e.gid.raw, 16);
 		if (rdma_gid_is_zero(g.raw))
@@ -323,7 +323,7 @@ static int scan_port_verbs(const struct sysroot *root, struct ibv_context *ctx, 
 	const char *speed;
 	_cleanup_(freep) char *rate = NULL;
 
-	if (ibv_query_port(ctx, (uint8_t)p->num, &a) != 0) {
+	if (verbs_query_port(ctx, (uint8_t)p->num, &a) != 0) {
 		port_fail(p, -errno, "ibv_query_port");
 		return 0;
 	}
@@ -456,9 +456,9 @@ static struct ibv_context *verbs_open(struct ibv_device **list, const char *name
 
 	*err = -ENODEV;
 	for (struct ibv_device **d = list; d && *d; d++) {
-		if (!streq(ibv_get_device_name(*d), name))
+		if (!streq(sym_ibv_get_device_name(*d), name))
 			continue;
-		ctx = ibv_open_device(*d);
+		ctx = sym_ibv_open_device(*d);
 		*err = ctx ? 0 : -(errno ? errno : EIO);
 		return ctx;
 	}
@@ -510,7 +510,7 @@ static int scan_device(const struct sysroot *root, struct ibv_device **vlist, st
 	}
 	r = scan_ports(root, d, ctx);
 	if (ctx)
-		ibv_close_device(ctx);
+		sym_ibv_close_device(ctx);
 	return r;
 }
 
@@ -548,7 +548,8 @@ int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, voi
 		return r == -ENOMEM ? r : 0;
 	}
 	if (use_verbs && n)
-		vlist = ibv_get_device_list(NULL);
+		/* NULL when the library is missing: ports are read from sysfs then */
+		vlist = dlopen_libibverbs() >= 0 ? sym_ibv_get_device_list(NULL) : NULL;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		struct rdma_device *d;
 
@@ -562,7 +563,7 @@ int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, voi
 		r = scan_device(root, vlist, d);
 	}
 	if (vlist)
-		ibv_free_device_list(vlist);
+		sym_ibv_free_device_list(vlist);
 	strv_free(names);
 	return r;
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Workload]: the config part (see workload.h for the keys). */
-#include <stdarg.h>
 
 #include "log.h"
 #include "workload/workload.h"
@@ -11,19 +10,6 @@ static const char *const default_units[] = {
 	"crio.service",
 	"kubelet.service",
 };
-
-/* Same shape as config.c's messages: "file:line: reason"; always -EINVAL. */
-_printf_(2, 3) static int error_at(const struct origin *at, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s:%u: %s", at->file, at->line, msg);
-	return -EINVAL;
-}
 
 static bool is_section(const char *name)
 {
@@ -48,8 +34,8 @@ static int unit_add(struct workload_config *wc, const char *name, const struct o
 		if (streq(wc->units[i].name, name))
 			return 0; /* listed twice: one check is enough */
 	if (wc->n_units >= WORKLOAD_MAX_UNITS)
-		return error_at(at, "MemlockUnits=: too many units (at most %d)",
-				WORKLOAD_MAX_UNITS);
+		return config_error_at(at, "MemlockUnits=: too many units (at most %d)",
+				       WORKLOAD_MAX_UNITS);
 	copy = strdup(name);
 	grown = copy ? reallocarray(wc->units, wc->n_units + 1, sizeof(*grown)) : NULL;
 	if (!grown) {
@@ -75,8 +61,8 @@ static int section(void **state, const char *name, const struct origin *at, unsi
 			if (unit_add(wc, default_units[i], &(struct origin){}) < 0)
 				return -ENOMEM;
 	} else if (wc->header_file == file_no) {
-		return error_at(at, "duplicate section [Workload] (first at line %u)",
-				wc->header_line);
+		return config_error_at(at, "duplicate section [Workload] (first at line %u)",
+				       wc->header_line);
 	}
 	wc->header_file = file_no;
 	wc->header_line = at->line;
@@ -97,10 +83,11 @@ static int assign_units(struct workload_config *wc, const char *value, const str
 	wc->units_set = true;
 	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		if (!workload_unit_name_valid(w))
-			return error_at(at,
-					"MemlockUnits=: invalid unit name '%s' (a service unit, "
-					"like containerd.service)",
-					w);
+			return config_error_at(
+				at,
+				"MemlockUnits=: invalid unit name '%s' (a service unit, "
+				"like containerd.service)",
+				w);
 		r = unit_add(wc, w, at);
 		if (r < 0)
 			return r;
@@ -120,12 +107,12 @@ static int assign_min(struct workload_config *wc, const char *value, const struc
 	}
 	r = workload_parse_size(value, &v);
 	if (r == -ERANGE)
-		return error_at(at, "MinMemlock=: '%s' is out of range", value);
+		return config_error_at(at, "MinMemlock=: '%s' is out of range", value);
 	if (r < 0)
-		return error_at(at,
-				"MinMemlock=: invalid size '%s' (infinity, or bytes with an "
-				"optional K, M, G or T suffix, base 1024, like 64M)",
-				value);
+		return config_error_at(at,
+				       "MinMemlock=: invalid size '%s' (infinity, or bytes with an "
+				       "optional K, M, G or T suffix, base 1024, like 64M)",
+				       value);
 	wc->min_set = true;
 	wc->min_memlock = v;
 	wc->min_at = *at;
@@ -134,19 +121,7 @@ static int assign_min(struct workload_config *wc, const char *value, const struc
 
 static int assign_devices(struct workload_config *wc, const char *value, const struct origin *at)
 {
-	int b;
-
-	if (value[0] == '\0') {
-		wc->devices = false;
-		wc->devices_at = (struct origin){};
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return error_at(at, "DeviceNodes=: invalid boolean '%s' (use yes or no)", value);
-	wc->devices = b;
-	wc->devices_at = *at;
-	return 0;
+	return config_set_boolean("DeviceNodes", value, at, false, &wc->devices, &wc->devices_at);
 }
 
 static int assign_netns(struct workload_config *wc, const char *value, const struct origin *at)
@@ -162,7 +137,8 @@ static int assign_netns(struct workload_config *wc, const char *value, const str
 			wc->netns_at = *at;
 			return 0;
 		}
-	return error_at(at, "NetnsMode=: invalid value '%s' (use any, shared or exclusive)", value);
+	return config_error_at(at, "NetnsMode=: invalid value '%s' (use any, shared or exclusive)",
+			       value);
 }
 
 static int assign(void *state, const char *key, const char *value, const struct origin *at)
@@ -177,10 +153,10 @@ static int assign(void *state, const char *key, const char *value, const struct 
 		return assign_devices(wc, value, at);
 	if (streq(key, "NetnsMode"))
 		return assign_netns(wc, value, at);
-	return error_at(at,
-			"unknown key '%s' in [Workload] section (expected MemlockUnits, "
-			"MinMemlock, DeviceNodes or NetnsMode)",
-			key);
+	return config_error_at(at,
+			       "unknown key '%s' in [Workload] section (expected MemlockUnits, "
+			       "MinMemlock, DeviceNodes or NetnsMode)",
+			       key);
 }
 
 static int finish(const void *state)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <ctype.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -104,18 +105,31 @@ bool workload_unit_name_valid(const char *s)
 	return s[0] != '.' && s[0] != '@';
 }
 
+/* Decimal digits only, the whole of [s, end), and no more than an unsigned holds. */
+static int parse_devnum_part(const char *s, const char *end, unsigned *ret)
+{
+	unsigned long v;
+	char *stop;
+
+	if (s == end || strspn(s, "0123456789") != (size_t)(end - s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &stop, 10);
+	/* sscanf's %u wrapped a too large number into a plausible one */
+	if (errno == ERANGE || v > UINT_MAX || stop != end)
+		return -EINVAL;
+	*ret = (unsigned)v;
+	return 0;
+}
+
 int workload_parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor)
 {
-	unsigned ma, mi;
-	int end = 0;
-
 	const char *colon = strchr(s, ':');
+	unsigned ma, mi;
 
-	/* sscanf alone would take "231: 5" and "231:-5" */
-	if (!colon || strspn(s, "0123456789") != (size_t)(colon - s) || colon == s ||
-	    colon[1] == '\0' || strspn(colon + 1, "0123456789") != strlen(colon + 1))
-		return -EINVAL;
-	if (sscanf(s, "%u:%u%n", &ma, &mi, &end) != 2 || s[end] != '\0')
+	/* strtoul alone would take "231: 5" and "231:-5" */
+	if (!colon || parse_devnum_part(s, colon, &ma) < 0 ||
+	    parse_devnum_part(colon + 1, colon + 1 + strlen(colon + 1), &mi) < 0)
 		return -EINVAL;
 	*ret_major = ma;
 	*ret_minor = mi;

@@ -154,7 +154,7 @@ expect() {
 
 want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
 want_long=$(for o in $longopts; do
-	case $o in dry-run | validate) ;; *) echo "--$o" ;; esac
+	case $o in dry-run | validate | install | uninstall) ;; *) echo "--$o" ;; esac
 done | sort | tr '\n' ' ')
 expect "hostprep " "$want_cmds"
 expect "hostprep --json " "$want_cmds"
@@ -168,6 +168,8 @@ expect "hostprep config --v" "--validate --verbose --version "
 expect "hostprep config --validate sit" "site.conf "
 expect "hostprep acs " "cmdline "
 expect "hostprep acs cmdline " ""
+expect "hostprep acs cmdline --in" "--install "
+expect "hostprep acs cmdline --u" "--uninstall "
 expect "hostprep status " ""
 expect "hostprep --config $top/conf/hostprep.conf --config site.conf check " \
 	"ACS:gpu-paths ACS:mine Module:mlx5_core Port:rails " rules

@@ -108,6 +108,7 @@ class Fixture:
         self.iommu = None        # None, "intel", "amd"
         self.group_type = None   # "DMA", "identity", ...
         self.iommu_units = []    # [(name, [root bus numbers], amd_pci_dev or None)]
+        self.nvidia = {}         # bdf -> (model, uuid, minor): /proc/driver/nvidia/gpus
 
 
 # ---------------------------------------------------------------- config space
@@ -432,7 +433,27 @@ def fx_dgx8():
     for n, (bus, node) in enumerate([(0x15, 0), (0x37, 0), (0x97, 1), (0xb7, 1)]):
         fx.roots.append((0, bus, node, cpus[node], [rciep(bus), switch(bus, n, 40 + 8 * n)]))
     fx.iommu_units = [("dmar0", [0x00, 0x15, 0x37], None), ("dmar1", [0x97, 0xb7], None)]
+    # The driver's entries: minors in the order the driver probed, not PCI order (as seen
+    # on HGX boards), so index (PCI order) and minor differ.
+    gpus = ["0000:%02x:00.0" % b for b in (0x18, 0x19, 0x3a, 0x3b, 0x9a, 0x9b, 0xba, 0xbb)]
+    for i, (bdf, minor) in enumerate(zip(gpus, (2, 3, 0, 1, 6, 7, 4, 5))):
+        fx.nvidia[bdf] = ("NVIDIA H100 80GB HBM3",
+                          "GPU-%08x-4e1c-9a2b-%04x-%012x" % (0x5a4f8ad5 + i, 0x1f3c + i,
+                                                             0x1b8bc2d10000 + bdf_int(bdf)),
+                          minor)
     return fx
+
+
+def bdf_int(bdf):
+    return int(bdf.replace(":", "").replace(".", ""), 16)
+
+
+def nvidia_information(bdf, model, uuid, minor, irq):
+    """/proc/driver/nvidia/gpus/BDF/information as the 535+ driver prints it."""
+    return ("Model: \t\t %s\nIRQ:   \t\t %d\nGPU UUID: \t %s\nVideo BIOS: \t 96.00.74.00.11\n"
+            "Bus Type: \t PCIe\nDMA Size: \t 52 bits\nDMA Mask: \t 0xfffffffffffff\n"
+            "Bus Location: \t %s\nDevice Minor: \t %d\nGPU Excluded:\t No\n"
+            % (model, irq, uuid, bdf, minor))
 
 
 def fx_l40_amd():
@@ -443,13 +464,18 @@ def fx_l40_amd():
     gpp_acs = (0x005f, 0x001d)
     cpus = {0: "0-31,64-95", 1: "32-63,96-127"}
 
-    def l40(bdf, irq):
+    # Links (max speed, max width, current speed, current width), both ends of each hop
+    # agreeing on the current state as the kernel shows it: L40s are Gen4 x16 parts; the one
+    # at 41 trained at x8 in a x16 slot (degraded), the one at 81 sits in a x8 slot (not
+    # degraded), the one at c1 idles at 2.5 GT/s (NVIDIA's power saving); the ConnectX-6 Dx
+    # (Gen4 x16) runs at Gen3 in a Gen4 slot.
+    def l40(bdf, irq, link=(4, 16, 4, 16)):
         return mk(bdf, 0x10de, 0x26b5, 0x030200, nvidia_gpu_caps(), rev=0xa1, svid=0x10de,
-                  sdid=0x169d, pcie=PCIE_EP, link=(4, 16, 4, 16), driver="nvidia", irq=irq)
+                  sdid=0x169d, pcie=PCIE_EP, link=link, driver="nvidia", irq=irq)
 
     def cx6dx(bdf, irq):
         return mk(bdf, 0x15b3, 0x101d, 0x020000, mlx5_caps(0), svid=0x15b3, sdid=0x0016,
-                  pcie=PCIE_EP, link=(4, 16, 4, 16), driver="mlx5_core", irq=irq,
+                  pcie=PCIE_EP, link=(4, 16, 3, 16), driver="mlx5_core", irq=irq,
                   serial=0xe8ebd30300b2c3d0)
 
     def gpp(bus, fn, children, secondary, slot, link=(4, 16, 4, 16)):
@@ -469,13 +495,14 @@ def fx_l40_amd():
     nic = [cx6dx("0000:02:00.0", 60), cx6dx("0000:02:00.1", 61)]
     fx.roots.append((0, 0x00, 0, cpus[0], base(0x00) + [
         gpp(0x00, 1, [l40("0000:01:00.0", 50)], 0x01, 1),
-        gpp(0x00, 2, nic, 0x02, 2)]))
+        gpp(0x00, 2, nic, 0x02, 2, link=(4, 16, 3, 16))]))
     fx.roots.append((0, 0x40, 0, cpus[0], base(0x40) + [
-        gpp(0x40, 1, [l40("0000:41:00.0", 51)], 0x41, 3)]))
+        gpp(0x40, 1, [l40("0000:41:00.0", 51, (4, 16, 4, 8))], 0x41, 3, link=(4, 16, 4, 8))]))
     fx.roots.append((0, 0x80, 1, cpus[1], base(0x80) + [
-        gpp(0x80, 1, [l40("0000:81:00.0", 52)], 0x81, 4)]))
+        gpp(0x80, 1, [l40("0000:81:00.0", 52, (4, 16, 4, 8))], 0x81, 4, link=(4, 8, 4, 8))]))
     fx.roots.append((0, 0xc0, 1, cpus[1], base(0xc0) + [
-        gpp(0xc0, 1, [l40("0000:c1:00.0", 53)], 0xc1, 5),
+        gpp(0xc0, 1, [l40("0000:c1:00.0", 53, (4, 16, 1, 16))], 0xc1, 5,
+            link=(4, 16, 1, 16)),
         gpp(0xc0, 2, [], 0xc2, 6, link=(4, 16, 1, 0))]))      # empty slot, link down
     fx.iommu_units = [("ivhd%d" % i, [b], "0000:%02x:00.2" % b)
                       for i, b in enumerate([0x00, 0x40, 0x80, 0xc0])]
@@ -522,11 +549,98 @@ def fx_vm_noacs():
     return fx
 
 
+def fx_2socket():
+    """Two sockets, five root complexes, a two-level switch, GPUs and NICs spread out:
+    every distance class, redirecting and clean ports, names from infiniband/ and net/.
+    See tests/fake/README.md for the tree."""
+    fx = Fixture("2socket", "2socket-fake",
+                 "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-amd64 "
+                 "root=UUID=5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d ro quiet")
+    fx.iommu, fx.group_type = "intel", "DMA"
+    cpus = {0: "0-31,64-95", 1: "32-63,96-127"}
+    rp_acs = (0x005f, 0x001d)
+
+    def root_port(bus, dev, children, secondary, slot):
+        return mk("0000:%02x:%02x.0" % (bus, dev), 0x8086, 0x352a, 0x060400,
+                  intel_spr_root_port_caps(), rev=0x04, svid=0x8086, pcie=PCIE_ROOT_PORT,
+                  link=(5, 16, 5, 16), acs=rp_acs, children=children, secondary=secondary,
+                  driver="pcieport", slot=slot)
+
+    def port(bdf, up, children, secondary, ctrl=None, slot=None):
+        return mk(bdf, 0x1000, 0xc030, 0x060400, plx_port_caps(not up), rev=0xb0,
+                  svid=0x1000, sdid=0xa064, pcie=PCIE_UPSTREAM if up else PCIE_DOWNSTREAM,
+                  link=(5, 16, 5, 16), acs=None if up else (0x007f, ctrl),
+                  children=children, secondary=secondary, driver="pcieport", slot=slot)
+
+    def gpu(bdf, irq):
+        return h100(bdf, irq)
+
+    def cx7_fn(bdf, irq, fn, serial):
+        return mk(bdf, 0x15b3, 0x1021, 0x020700, mlx5_caps(fn), svid=0x15b3, sdid=0x0041,
+                  pcie=PCIE_EP, link=(5, 16, 5, 16), driver="mlx5_core", irq=irq,
+                  serial=serial)
+
+    def cx6dx(bdf, irq):
+        return mk(bdf, 0x15b3, 0x101d, 0x020000, mlx5_caps(0), svid=0x15b3, sdid=0x0016,
+                  pcie=PCIE_EP, link=(4, 16, 4, 16), driver="mlx5_core", irq=irq,
+                  serial=0xe8ebd30300b2c3e0)
+
+    def e810(bdf, irq):
+        return mk(bdf, 0x8086, 0x159b, 0x020000, mlx5_caps(0), svid=0x8086, sdid=0x0003,
+                  pcie=PCIE_EP, link=(4, 16, 4, 16), driver="ice", irq=irq)
+
+    bmc = mk("0000:02:00.0", 0x1a03, 0x2000, 0x030000, ([], []), rev=0x41, svid=0x1a03,
+             sdid=0x2000, conventional=True)
+    bmc_bridge = mk("0000:01:00.0", 0x1a03, 0x1150, 0x060400, ([], []), rev=0x06,
+                    children=[bmc], secondary=0x02, conventional=True)
+    # socket 0, root bus 16: a two-level switch (PXB between its halves)
+    lower = port("0000:1a:00.0", True, [
+        port("0000:1b:00.0", False, [gpu("0000:1c:00.0", 41)], 0x1c, 0x001d, 0x31),
+        port("0000:1b:01.0", False, [cx7_fn("0000:1d:00.0", 42, 0, 0xb83fd20300a1d000),
+                                     cx7_fn("0000:1d:00.1", 43, 1, 0xb83fd20300a1d000)],
+             0x1d, 0x0000, 0x32)], 0x1b)
+    upper = port("0000:17:00.0", True, [
+        port("0000:18:00.0", False, [gpu("0000:19:00.0", 40)], 0x19, 0x001d, 0x21),
+        port("0000:18:01.0", False, [lower], 0x1a, 0x0011),
+        port("0000:18:02.0", False, [cx6dx("0000:1e:00.0", 44)], 0x1e, 0x001d, 0x22)], 0x18)
+    fx.roots.append((0, 0x00, 0, cpus[0], [root_port(0x00, 0x1c, [bmc_bridge], 0x01, 0x01)]))
+    fx.roots.append((0, 0x16, 0, cpus[0], [root_port(0x16, 0x01, [upper], 0x17, 0x10)]))
+    # socket 0, root bus 30: a GPU and a NIC on two root ports of one host bridge (PHB)
+    fx.roots.append((0, 0x30, 0, cpus[0], [
+        root_port(0x30, 0x01, [gpu("0000:31:00.0", 50)], 0x31, 0x11),
+        root_port(0x30, 0x02, [e810("0000:32:00.0", 51)], 0x32, 0x12)]))
+    # socket 1, root bus 80: one switch, a GPU and a NIC, EC on one port
+    sw = port("0000:81:00.0", True, [
+        port("0000:82:00.0", False, [gpu("0000:83:00.0", 60)], 0x83, 0x001d, 0x41),
+        port("0000:82:01.0", False, [cx7_fn("0000:84:00.0", 61, 0, 0xb83fd20300a1e000)],
+             0x84, 0x0020, 0x42)], 0x82)
+    fx.roots.append((0, 0x80, 1, cpus[1], [root_port(0x80, 0x01, [sw], 0x81, 0x13)]))
+    # socket 1, root bus a0: a lone GPU
+    fx.roots.append((0, 0xa0, 1, cpus[1], [root_port(0xa0, 0x01, [gpu("0000:a1:00.0", 70)],
+                                                     0xa1, 0x14)]))
+    fx.iommu_units = [("dmar0", [0x00, 0x16, 0x30], None), ("dmar1", [0x80, 0xa0], None)]
+    fx.post = names_2socket
+    return fx
+
+
+def names_2socket(root):
+    """RDMA devices and netdevs the NICs are named by."""
+    import netsys
+    ib = {"0000:1d:00.0": "mlx5_0", "0000:1d:00.1": "mlx5_1", "0000:1e:00.0": "mlx5_2",
+          "0000:84:00.0": "mlx5_3"}
+    for n, (bdf, name) in enumerate(sorted(ib.items())):
+        netsys.add_rdma_device(root, netsys.pci_dir(root, bdf), name,
+                               node_guid="b83f:d203:00a1:%04x" % n, uverbs=n)
+    netsys.add_netdev(root, "ens2f0np0", 4, "e8:eb:d3:b2:c3:e0", pci="0000:1e:00.0")
+    netsys.add_netdev(root, "ens5f0", 5, "b4:96:91:00:00:01", pci="0000:32:00.0")
+
+
 FIXTURES = {
     "dgx8": (fx_dgx8, None),
     "l40-amd": (fx_l40_amd, None),
     "vm-noacs": (fx_vm_noacs, None),
     "dgx8-nonroot": (fx_dgx8, 64),     # config files truncated to 64 bytes
+    "2socket": (fx_2socket, None),
 }
 
 
@@ -580,7 +694,7 @@ def build(fx, root, truncate=None):
     if fx.iommu:
         unit_of = {}
         for name, buses, _pcidev in fx.iommu_units:
-            for b in buses:
+            for b in buses:     # a root bus, or (domain, bus) where domains reuse numbers
                 unit_of[b] = name
         amd_iommu_devs = {u[2] for u in fx.iommu_units if u[2]}
         n = 0
@@ -589,7 +703,7 @@ def build(fx, root, truncate=None):
                 for d in top.walk():
                     if d.bdf in amd_iommu_devs:
                         continue          # the IOMMU itself is in no group
-                    d.iommu = unit_of[bus]
+                    d.iommu = unit_of.get((dom, bus)) or unit_of[bus]
                     # functions of one multi-function endpoint without ACS share a group
                     shared = None
                     if d.multifunction and d.fn != 0 and not d.is_bridge and d.acs is None:
@@ -665,6 +779,13 @@ def build(fx, root, truncate=None):
     # securityfs (mounted on Debian): kernel lockdown off
     write(os.path.join(sysd, "kernel", "security", "lockdown"),
           "[none] integrity confidentiality\n", 0o444)
+
+    # the NVIDIA driver's per-GPU entries (only while nvidia.ko is loaded)
+    for d in allbuses:
+        if d.bdf in fx.nvidia:
+            model, uuid, minor = fx.nvidia[d.bdf]
+            write(os.path.join(root, "proc", "driver", "nvidia", "gpus", d.bdf, "information"),
+                  nvidia_information(d.bdf, model, uuid, minor, d.irq), 0o444)
 
     # proc, etc, run
     write(os.path.join(root, "proc", "cmdline"), fx.cmdline + "\n", 0o444)
@@ -781,7 +902,10 @@ def main(argv):
     os.makedirs(root, exist_ok=True)
     os.umask(0o022)
     factory, truncate = FIXTURES[name]
-    build(factory(), root, truncate)
+    fx = factory()
+    build(fx, root, truncate)
+    if getattr(fx, "post", None):
+        fx.post(root)
     if overlay:
         overlay(root)
     return 0

@@ -171,6 +171,11 @@ static void test_buggy_parse(void **state)
 	eval("xxxxxxx@00:01.0;x0x00xx@02:08.0", true, true, DSP8, &e);
 	assert_int_equal(e.state, KACS_MATCHED);
 	assert_int_equal(e.mask, 0x2c);
+	/* A later entry without '@' is read whole as the device (found by tests/fuzz). */
+	eval("x0x00xx@00:01.0;02:08.0", true, true, DSP8, &e);
+	assert_int_equal(e.state, KACS_MATCHED);
+	assert_int_equal(e.entry, 2);
+	assert_string_equal(e.dev, "02:08.0");
 }
 
 static void test_disable_acs_redir_form(void **state)

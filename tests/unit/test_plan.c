@@ -185,6 +185,91 @@ static void assert_action(const struct plan *p, size_t i, const char *addr, uint
 	assert_string_equal(a->target->rules, rules);
 }
 
+/* ---- plan_candidates: what the lazy scan must read before plan_build ---- */
+
+static void test_candidates_upstream_and_explicit(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "gpu-paths", .select = { "upstream:class:0302" } },
+		{ .name = "nic-port", .select = { "0000:02:10.0" } },
+		{ .name = "off", .disabled = true, .select = { "15b3:*" } },
+	};
+	bool want[N_DEVS] = {};
+
+	config_set(f, r, ARRAY_SIZE(r));
+	/* Every port above the GPU (whether it has ACS is what the chains tell), the named
+	 * port; not the GPU itself, not the disabled rule's NIC. */
+	assert_int_equal(plan_candidates(&f->c, &f->inv, want), 4);
+	assert_true(want[RP] && want[USP] && want[DSP_GPU] && want[DSP_NIC]);
+	assert_false(want[GPU] || want[NIC]);
+}
+
+/* A copy of the inventory as the lazy scan leaves it: chains read only for the candidates. */
+static void lazy_copy(const struct fixture *f, const bool *want, struct pci_dev_info *out)
+{
+	for (size_t i = 0; i < N_DEVS; i++) {
+		out[i] = f->devs[i];
+		if (want[i])
+			continue;
+		out[i].cfg = PCI_CFG_FULL;
+		out[i].pcie_type = -1;
+		out[i].has_acs = false;
+		out[i].acs_off = out[i].acs_cap = out[i].acs_ctrl = 0;
+	}
+}
+
+static void assert_same_plan(const struct plan *a, const struct plan *b)
+{
+	assert_int_equal(a->n_targets, b->n_targets);
+	assert_int_equal(a->n_actions, b->n_actions);
+	assert_int_equal(a->n_idle, b->n_idle);
+	for (size_t i = 0; i < a->n_targets; i++) {
+		assert_string_equal(a->targets[i].addr, b->targets[i].addr);
+		assert_int_equal(a->targets[i].state, b->targets[i].state);
+		assert_int_equal(a->targets[i].ctrl, b->targets[i].ctrl);
+	}
+	for (size_t i = 0; i < a->n_actions; i++) {
+		assert_string_equal(a->actions[i].addr, b->actions[i].addr);
+		assert_int_equal(a->actions[i].new, b->actions[i].new);
+	}
+}
+
+/* Reading the chains only for the candidates yields the plan a full read yields. */
+static void test_candidates_suffice_for_plan(void **state)
+{
+	static const struct rule_spec specs[][2] = {
+		{ { .name = "a", .select = { "upstream:class:0302" } } },
+		{ { .name = "a",
+		    .select = { "upstream:10de:*", "upstream:15b3:*" },
+		    .exclude = { "0000:00:01.0" } } },
+		{ { .name = "a", .select = { "class:0604" }, .exclude = { "upstream:15b3:*" } } },
+		{ { .name = "a", .select = { "10b5:8796" } },
+		  { .name = "b", .mask = "1xxxxxx", .select = { "upstream:class:02" } } },
+		{ { .name = "a", .select = { "0000:01:00.0", "0000:04:00.0" } } },
+	};
+	struct fixture *f = *state;
+
+	f->devs[DSP_NIC].cfg = PCI_CFG_LIMITED; /* an unreadable port on one path */
+	f->devs[DSP_NIC].has_acs = false;
+	for (size_t k = 0; k < ARRAY_SIZE(specs); k++) {
+		struct pci_dev_info lazy[N_DEVS];
+		struct pci_inventory inv = { .devs = lazy, .n = N_DEVS };
+		bool want[N_DEVS] = {};
+		struct plan full = {}, part = {};
+
+		config_set(f, specs[k], specs[k][1].name ? 2 : 1);
+		plan_candidates(&f->c, &f->inv, want);
+		lazy_copy(f, want, lazy);
+		assert_int_equal(plan_build(&f->c, &f->inv, &full), 0);
+		assert_int_equal(plan_build(&f->c, &inv, &part), 0);
+		assert_true(full.n_targets > 0);
+		assert_same_plan(&full, &part);
+		plan_done(&full);
+		plan_done(&part);
+	}
+}
+
 /* ---- plan_build ---- */
 
 static void test_upstream_gpu_paths(void **state)
@@ -875,6 +960,8 @@ int main(void)
 		T(test_cmdline_verify_later_config_acs_overrides),
 		T(test_idle_rule_reported_as_skip),
 		T(test_cmdline_format_refuses_unreadable),
+		T(test_candidates_upstream_and_explicit),
+		T(test_candidates_suffice_for_plan),
 	};
 #undef T
 

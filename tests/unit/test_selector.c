@@ -252,6 +252,38 @@ static void test_selector_too_long(void **state)
 	assert_rejected(text);
 }
 
+/* p2p:A~B and p2p:A: [ACS:*] only; A and B device selectors, matched separately. */
+static void test_selector_p2p(void **state)
+{
+	static const char *const bad[] = { "p2p:",		  "p2p:~10de:*",
+					   "p2p:10de:*~",	  "p2p:upstream:10de:*",
+					   "p2p:10de:*~p2p:class:02", "p2p:a~b~c",
+					   "upstream:p2p:10de:*" };
+	struct pci_ident gpu = { .vendor = 0x10de, .device = 0x2330, .class_code = 0x030200 };
+	struct pci_ident nic = { .vendor = 0x15b3, .device = 0x1021, .class_code = 0x020700 };
+	struct selector s;
+	const char *reason = NULL;
+	char buf[SELECTOR_TEXT_MAX];
+
+	(void)state;
+	assert_int_equal(selector_parse("p2p:10de:*~class:02", &s, &reason), -EINVAL);
+	assert_non_null(reason);
+	assert_int_equal(selector_parse_acs("p2p:10de:*~class:02", &s, &reason), 0);
+	assert_true(s.p2p && s.has_peer && !s.upstream);
+	assert_true(selector_match_ident(&s, &gpu));
+	assert_false(selector_match_ident(&s, &nic));
+	assert_true(selector_match_peer(&s, &nic));
+	assert_false(selector_match_peer(&s, &gpu));
+	selector_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "p2p:10de:*~class:02");
+	assert_int_equal(selector_parse_acs("p2p:0000:18:00.0", &s, &reason), 0);
+	assert_true(s.p2p && !s.has_peer);
+	selector_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "p2p:0000:18:00.0");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(selector_parse_acs(bad[i], &s, &reason), -EINVAL);
+}
+
 static void test_selector_format_round_trip(void **state)
 {
 	assert_format("3a:00.0", "0000:3a:00.0");
@@ -284,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_selector_upstream_nested_rejected),
 		cmocka_unit_test(test_selector_too_long),
 		cmocka_unit_test(test_selector_format_round_trip),
+		cmocka_unit_test(test_selector_p2p),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

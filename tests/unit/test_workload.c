@@ -70,8 +70,10 @@ static void test_netns_mode(void **state)
 
 static void test_devnum(void **state)
 {
-	static const char *const bad[] = { "",	     "231", "231:",  ":192", "231: 5",
-					   "231:-5", "a:1", "1:2:3", " 1:2", "1:2 " };
+	static const char *const bad[] = { "", "231", "231:", ":192", "231: 5", "231:-5", "a:1",
+					   "1:2:3", " 1:2", "1:2 ",
+					   /* wrapped to 1:0 and 0:1 (found by tests/fuzz) */
+					   "4294967297:0", "0:4294967297", "184467440763975:0115" };
 	unsigned ma, mi;
 
 	assert_int_equal(workload_parse_devnum("231:192", &ma, &mi), 0);

@@ -278,6 +278,8 @@ for s in "${SEL[@]}"; do
 	dir=$OUTROOT/${s%.sh}
 	printf '%s %-28s %3d s%s\n' "$res" "${s%.sh}" "$(( $(date +%s) - t ))" \
 		"$( [ -f "$dir/reason" ] && echo "  ($(cat "$dir/reason"))")"
+	# a scenario's one-line measurement (12-activation-time: the unit's activation time)
+	[ -s "$dir/share/summary" ] && echo "     ${s%.sh}: $(head -n1 "$dir/share/summary")"
 	if [ $res = FAIL ] || [ "${VMTEST_VERBOSE:-0}" = 1 ]; then
 		if [ -f "$dir/share/guest.log" ]; then
 			echo "---- guest output ($dir/share/guest.log) ----"

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "persist-file.h"
+
+/*
+ * `hostprep acs cmdline --install`: the boot-time ACS argument as a
+ * hostprep-owned GRUB drop-in, /etc/default/grub.d/50-hostprep-acs.cfg,
+ * which Debian's and Ubuntu's grub-mkconfig (update-grub) source after
+ * /etc/default/grub. The file appends the argument to GRUB_CMDLINE_LINUX;
+ * its original is recorded (persist-file.h) so `hostprep revert` and
+ * `--uninstall` put back what was there. The admin regenerates grub.cfg.
+ */
+#define ACS_GRUB_FILE "/etc/default/grub.d/50-hostprep-acs.cfg"
+
+extern const struct pfile_desc acs_grub_desc;
+
+/*
+ * The drop-in's bytes for arg (as acs_cmdline_format() gives it:
+ * pci=config_acs="..."), quoted for the shell that sources it so that
+ * grub.cfg gets the argument with its double quotes (malloc'd).
+ */
+int acs_grub_content(const char *arg, char **ret, size_t *ret_size);
+
+/*
+ * Write the drop-in for arg: one "acs.grub" result. Refused (a fail, nothing
+ * written) where /etc/default/grub is absent: grub-mkconfig is not what
+ * builds the boot menu there. Needs the run lock.
+ */
+int acs_grub_install(const struct sysroot *root, const char *arg, struct results *rs);
+
+/* Put back what was there before the drop-in: "acs.revert" results (none: nothing recorded). */
+int acs_grub_revert(const struct sysroot *root, struct results *rs);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <sys/types.h>
+
+#include "result.h"
+#include "sysroot.h"
+
+/*
+ * A hostprep-owned file below /etc that survives a reboot (the modprobe.d
+ * file of Persist=yes, the GRUB drop-in of `acs cmdline --install`). It is
+ * a file, not the kernel: under any --root it is written inside the tree.
+ *
+ * Before the first write the original goes to the persistent originals store
+ * (record.h, <root>/var/lib/hostprep/originals), because the file survives a
+ * reboot and so must its record. Several such files share the store; each
+ * line names its file:
+ *
+ *	file PATH absent			nothing was there: revert removes it
+ *	file PATH bytes SIZE CRC MODE		its bytes are in files/CRC.orig
+ *	wrote PATH SIZE CRC			what hostprep is writing / wrote
+ *
+ * A "wrote" line is appended before each write and the older ones dropped
+ * after it, so at every instant (kill -9 included) the file is either the
+ * original or content some "wrote" line names. Anything else was changed by
+ * someone else: hostprep reports it and neither overwrites nor removes it.
+ * An intact line naming another file is that file's; a damaged or unsigned
+ * line that names this file, or no file at all, may hold this file's
+ * original: it blocks writes and is reported, never used.
+ */
+struct pfile_desc {
+	const char *shown;	    /* "/etc/modprobe.d/hostprep.conf": in records and results */
+	const char *rel;	    /* the same below /etc: "modprobe.d/hostprep.conf" */
+	const char *check;	    /* result of a write: "module.persist" */
+	const char *revert_check;   /* result of a revert: "module.revert" */
+	const char *changed_remedy; /* when someone else changed the file */
+};
+
+#define PFILE_MAX (256 * 1024) /* hostprep never writes more; larger: not ours */
+
+/* The file as it is now. */
+struct pfile_now {
+	bool exists;
+	char *data;
+	size_t size;
+	mode_t mode;
+};
+
+/* Not a regular file (a symlink, a directory): -EINVAL, it is not a file hostprep wrote. */
+int pfile_now_read(const char *path, struct pfile_now *ret);
+void pfile_now_done(struct pfile_now *f);
+bool pfile_now_is(const struct pfile_now *f, const void *data, size_t size);
+
+/* <root>/etc/<rel> (malloc'd), NULL on ENOMEM. */
+char *pfile_path(const struct pfile_desc *d, const struct sysroot *root);
+
+/* Remove "<path>.tmp-XXXXXX" that a kill -9 inside write_file_atomic() left behind. */
+void pfile_remove_stale_temps(const char *path);
+
+/*
+ * Replace the file (now: as read before) by want, mode 0644, after checking
+ * the record: 1 written and read back (the caller reports the pass), 0 a
+ * d->check FAIL result was added (nothing written, or the write failed with
+ * the original recorded), -ENOMEM. Needs the run lock.
+ */
+int pfile_write(const struct pfile_desc *d, const struct sysroot *root, const struct pfile_now *now,
+		const void *want, size_t size, const char *expected, struct results *rs);
+
+/*
+ * Put back what the record says was there: d->revert_check results (none
+ * when nothing is recorded about the file); its record lines are dropped
+ * once it is as before. Needs the run lock.
+ */
+int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct results *rs);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <infiniband/verbs.h>
+#include <string.h>
+
+/*
+ * libibverbs (and the libnl-3/libnl-route-3 it links, whose constructors read
+ * files) is loaded with dlopen() only when [Port:*] rules read ports through
+ * verbs (rdma-scan.c) or apply waits for RDMA ports (src/linkwait.c): runs
+ * without them (status, config, ACS/IOMMU-only checks and boots) never map it.
+ * The package still depends on it (packaging/ names it: dh_shlibdeps cannot
+ * see a dlopen'd library). Every verbs call goes through these pointers.
+ */
+#define VERBS_SONAME "libibverbs.so.1"
+
+extern typeof(ibv_get_device_list) *sym_ibv_get_device_list;
+extern typeof(ibv_free_device_list) *sym_ibv_free_device_list;
+extern typeof(ibv_get_device_name) *sym_ibv_get_device_name;
+extern typeof(ibv_open_device) *sym_ibv_open_device;
+extern typeof(ibv_close_device) *sym_ibv_close_device;
+extern typeof(ibv_get_async_event) *sym_ibv_get_async_event;
+extern typeof(ibv_ack_async_event) *sym_ibv_ack_async_event;
+extern typeof(ibv_event_type_str) *sym_ibv_event_type_str;
+extern typeof(ibv_query_port) *sym_ibv_query_port; /* the compat entry the inline falls back to */
+extern typeof(_ibv_query_gid_ex) *sym__ibv_query_gid_ex;
+
+/* verbs.h's inline ibv_query_port(), calling through the table. */
+static inline int verbs_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *a)
+{
+	struct verbs_context *vctx = verbs_get_ctx_op(ctx, query_port);
+
+	if (!vctx) {
+		memset(a, 0, sizeof(*a));
+		return sym_ibv_query_port(ctx, port, (struct _compat_ibv_port_attr *)a);
+	}
+	return vctx->query_port(ctx, port, a, sizeof(*a));
+}
+
+/* verbs.h's inline ibv_query_gid_ex(), calling through the table. */
+static inline int verbs_query_gid_ex(struct ibv_context *ctx, uint32_t port, uint32_t index,
+				     struct ibv_gid_entry *e, uint32_t flags)
+{
+	return sym__ibv_query_gid_ex(ctx, port, index, e, flags, sizeof(*e));
+}
+
+/* Load it once per process: 0, or -EOPNOTSUPP (logged once with dlerror()). */
+int dlopen_libibverbs(void);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Sysctl]: read each setting under <root>/proc/sys and compare. */
+#include "fileio.h"
+#include "run.h"
+#include "sysctl/sysctl.h"
+
+#define CHECK_SYSCTL	"sysctl"
+#define SYSCTL_READ_MAX 4096
+
+/* kernel.numa_balancing -> <root>/proc/sys/kernel/numa_balancing (names have no '/'). */
+static char *proc_path(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *rel = strdup(name);
+
+	if (!rel)
+		return NULL;
+	for (char *p = rel; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	return sysroot_path(root, SYSROOT_PROC, "sys/%s", rel);
+}
+
+static int expect_one(struct run *run, const struct sysctl_expect *e)
+{
+	struct sysroot host = { .dir = (char *)"" };
+	_cleanup_(freep) char *path = proc_path(run->root, e->name), *raw = NULL, *seen = NULL;
+	_cleanup_(freep) char *dropin = sysroot_path(&host, SYSROOT_ETC, SYSCTL_DROPIN);
+	char remedy[512];
+	int r;
+
+	if (!path || !dropin)
+		return -ENOMEM;
+	snprintf(remedy, sizeof(remedy),
+		 "add the line '%s = %s' to %s (a sysctl.d drop-in), then sysctl -p %s", e->name,
+		 e->value, dropin, dropin);
+	r = read_full_file(path, SYSCTL_READ_MAX, &raw, NULL);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return results_add(&run->results, VERDICT_FAIL, CHECK_SYSCTL, e->name, e->value,
+				   "no such setting in this kernel (or its module is not loaded)",
+				   NULL);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_SYSCTL, e->name, e->value,
+				    NULL, "cannot read it: %s", strerror(-r));
+	seen = sysctl_normalize(raw);
+	if (!seen)
+		return -ENOMEM;
+	if (sysctl_values_equal(seen, e->value))
+		return results_add(&run->results, VERDICT_PASS, CHECK_SYSCTL, e->name, e->value,
+				   seen, NULL);
+	return results_add(&run->results, VERDICT_FAIL, CHECK_SYSCTL, e->name, e->value, seen,
+			   remedy);
+}
+
+int sysctl_verify(struct run *run)
+{
+	const struct sysctl_config *sc = run->cfg->sysctl;
+	int r;
+
+	if (!sc)
+		return 0; /* no [Sysctl] section: nothing read, nothing reported */
+	for (size_t i = 0; i < sc->n_expect; i++) {
+		r = expect_one(run, &sc->expect[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Sysctl]: the config part (see sysctl.h for the key). */
+
+#include "log.h"
+#include "sysctl/sysctl.h"
+
+static bool is_section(const char *name)
+{
+	return streq(name, "Sysctl");
+}
+
+static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct sysctl_config *sc = *state;
+
+	if (!sc) {
+		sc = calloc(1, sizeof(*sc));
+		if (!sc)
+			return -ENOMEM;
+		sc->at = *at;
+		*state = sc;
+	} else if (sc->header_file == file_no) {
+		return config_error_at(at, "duplicate section [Sysctl] (first at line %u)",
+				       sc->header_line);
+	}
+	sc->header_file = file_no;
+	sc->header_line = at->line;
+	return 0;
+}
+
+static void expect_reset(struct sysctl_config *sc)
+{
+	for (size_t i = 0; i < sc->n_expect; i++) {
+		free(sc->expect[i].name);
+		free(sc->expect[i].value);
+	}
+	free(sc->expect);
+	sc->expect = NULL;
+	sc->n_expect = 0;
+}
+
+/* The same name again replaces its value: a drop-in changes one setting. */
+static int expect_set(struct sysctl_config *sc, char *name, char *value, const struct origin *at)
+{
+	struct sysctl_expect *grown;
+
+	for (size_t i = 0; i < sc->n_expect; i++)
+		if (streq(sc->expect[i].name, name)) {
+			free(name);
+			free(sc->expect[i].value);
+			sc->expect[i].value = value;
+			sc->expect[i].at = *at;
+			return 0;
+		}
+	if (sc->n_expect >= SYSCTL_MAX_EXPECT) {
+		free(name);
+		free(value);
+		return config_error_at(at, "Expect=: too many settings (at most %d)",
+				       SYSCTL_MAX_EXPECT);
+	}
+	grown = reallocarray(sc->expect, sc->n_expect + 1, sizeof(*grown));
+	if (!grown) {
+		free(name);
+		free(value);
+		return -ENOMEM;
+	}
+	grown[sc->n_expect++] = (struct sysctl_expect){ .name = name, .value = value, .at = *at };
+	sc->expect = grown;
+	return 0;
+}
+
+static int assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct sysctl_config *sc = state;
+	char *name = NULL, *v = NULL;
+	const char *reason = NULL;
+	int r;
+
+	if (!streq(key, "Expect"))
+		return config_error_at(at, "unknown key '%s' in [Sysctl] section (expected Expect)",
+				       key);
+	if (value[0] == '\0') {
+		expect_reset(sc);
+		return 0;
+	}
+	r = sysctl_parse_expect(value, &name, &v, &reason);
+	if (r == -EINVAL)
+		return config_error_at(at, "Expect=: '%s': %s", value, reason);
+	if (r < 0)
+		return r;
+	return expect_set(sc, name, v, at);
+}
+
+static int finish(const void *state)
+{
+	return 0; /* settings are independent */
+}
+
+static size_t n_lines(const void *state)
+{
+	const struct sysctl_config *sc = state;
+
+	return sc ? (sc->n_expect ? sc->n_expect : 1) : 0;
+}
+
+static int lines(const void *state, config_line_fn fn, void *ud)
+{
+	const struct sysctl_config *sc = state;
+	int r = 0;
+
+	if (!sc)
+		return 0;
+	if (sc->n_expect == 0) /* keep the section (and its emptiness) in the dump */
+		return fn(ud, "Sysctl", "Expect", "", &sc->at, true);
+	for (size_t i = 0; r >= 0 && i < sc->n_expect; i++) {
+		_cleanup_(freep) char *line = NULL;
+
+		if (asprintf(&line, "%s=%s", sc->expect[i].name, sc->expect[i].value) < 0)
+			return -ENOMEM;
+		r = fn(ud, "Sysctl", "Expect", line, &sc->expect[i].at, true);
+	}
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct sysctl_config *sc = state;
+
+	if (!sc)
+		return;
+	expect_reset(sc);
+	free(sc);
+}
+
+const struct config_part sysctl_config_part = {
+	.headers = "[Sysctl]",
+	.offset = offsetof(struct config, sysctl),
+	.is_section = is_section,
+	.section = section,
+	.assign = assign,
+	.finish = finish,
+	.n_lines = n_lines,
+	.lines = lines,
+	.free = part_free,
+};

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Links]: the config part (see links-config.h for the keys). */
+
+#include "log.h"
+#include "topo/links-config.h"
+
+static const char *const degraded_names[_LINKS_DEGRADED_MAX] = {
+	[LINKS_DEGRADED_WARN] = "warn",
+	[LINKS_DEGRADED_FAIL] = "fail",
+	[LINKS_DEGRADED_IGNORE] = "ignore",
+};
+
+const char *links_degraded_to_string(enum links_degraded d)
+{
+	return d < _LINKS_DEGRADED_MAX ? degraded_names[d] : "?";
+}
+
+bool links_config_selects(const struct links_config *lc, const struct pci_ident *id)
+{
+	for (size_t i = 0; i < lc->n_select; i++)
+		if (selector_match_ident(&lc->select[i].sel, id))
+			return true;
+	return false;
+}
+
+static bool is_section(const char *name)
+{
+	return streq(name, "Links");
+}
+
+static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct links_config *lc = *state;
+
+	if (!lc) {
+		lc = calloc(1, sizeof(*lc));
+		if (!lc)
+			return -ENOMEM;
+		lc->at = *at;
+		*state = lc;
+	} else if (lc->header_file == file_no) {
+		return config_error_at(at, "duplicate section [Links] (first at line %u)",
+				       lc->header_line);
+	}
+	lc->header_file = file_no;
+	lc->header_line = at->line;
+	return 0;
+}
+
+static int assign_degraded(struct links_config *lc, const char *value, const struct origin *at)
+{
+	if (value[0] == '\0') {
+		lc->degraded = LINKS_DEGRADED_WARN;
+		lc->degraded_at = (struct origin){};
+		return 0;
+	}
+	for (int i = 0; i < _LINKS_DEGRADED_MAX; i++)
+		if (streq(value, degraded_names[i])) {
+			lc->degraded = i;
+			lc->degraded_at = *at;
+			return 0;
+		}
+	return config_error_at(at, "Degraded=: invalid value '%s' (use warn, fail or ignore)",
+			       value);
+}
+
+static void select_reset(struct links_config *lc)
+{
+	for (size_t i = 0; i < lc->n_select; i++)
+		free(lc->select[i].text);
+	free(lc->select);
+	lc->select = NULL;
+	lc->n_select = 0;
+}
+
+static int select_add(struct links_config *lc, const char *word, const struct origin *at)
+{
+	struct selector_entry *grown;
+	struct selector sel;
+	const char *reason;
+	char *text;
+
+	if (selector_parse(word, &sel, &reason) < 0)
+		return config_error_at(at, "Select=: invalid selector '%s': %s", word, reason);
+	if (sel.upstream)
+		return config_error_at(
+			at,
+			"Select=: '%s': [Links] selects endpoints, every hop up to the "
+			"root port is checked anyway (drop upstream:)",
+			word);
+	if (lc->n_select >= LINKS_MAX_SELECTORS)
+		return config_error_at(at, "Select=: too many selectors (at most %d)",
+				       LINKS_MAX_SELECTORS);
+	text = strdup(word);
+	grown = text ? reallocarray(lc->select, lc->n_select + 1, sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(text);
+		return -ENOMEM;
+	}
+	grown[lc->n_select++] = (struct selector_entry){ .sel = sel, .text = text, .at = *at };
+	lc->select = grown;
+	return 0;
+}
+
+/* List: whitespace-separated, accumulates; an empty assignment goes back to the default. */
+static int assign_select(struct links_config *lc, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	if (value[0] == '\0') {
+		select_reset(lc);
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		r = select_add(lc, w, at);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct links_config *lc = state;
+
+	if (streq(key, "Degraded"))
+		return assign_degraded(lc, value, at);
+	if (streq(key, "Select"))
+		return assign_select(lc, value, at);
+	return config_error_at(
+		at, "unknown key '%s' in [Links] section (expected Degraded or Select)", key);
+}
+
+static int finish(const void *state)
+{
+	return 0; /* two keys that cannot contradict each other */
+}
+
+static size_t n_lines(const void *state)
+{
+	const struct links_config *lc = state;
+
+	return lc ? 1 + (lc->n_select ? lc->n_select : 1) : 0;
+}
+
+static int lines(const void *state, config_line_fn fn, void *ud)
+{
+	const struct links_config *lc = state;
+	int r;
+
+	if (!lc)
+		return 0;
+	r = fn(ud, "Links", "Degraded", links_degraded_to_string(lc->degraded), &lc->degraded_at,
+	       false);
+	/* An empty list is the default selection; dump it as one so it reads back so. */
+	if (r >= 0 && lc->n_select == 0)
+		r = fn(ud, "Links", "Select", "", &(struct origin){}, true);
+	for (size_t i = 0; r >= 0 && i < lc->n_select; i++)
+		r = fn(ud, "Links", "Select", lc->select[i].text, &lc->select[i].at, true);
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct links_config *lc = state;
+
+	if (!lc)
+		return;
+	select_reset(lc);
+	free(lc);
+}
+
+const struct config_part links_config_part = {
+	.headers = "[Links]",
+	.offset = offsetof(struct config, links),
+	.is_section = is_section,
+	.section = section,
+	.assign = assign,
+	.finish = finish,
+	.n_lines = n_lines,
+	.lines = lines,
+	.free = part_free,
+};

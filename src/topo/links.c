@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* PCIe link state per hop: parse, read, judge (see links.h). */
+#include <stdio.h>
+
+#include "fileio.h"
+#include "log.h"
+#include "topo/links.h"
+
+#define PCI_CLASS_BRIDGE_PCI 0x0604
+#define PCI_EXP_TYPE_ROOT    4
+#define PCI_EXP_TYPE_UPSTR   5
+#define PCI_EXP_TYPE_DOWNSTR 6
+
+/* The transfer rate of each generation as the kernel prints it, with and without ".0". */
+static const char *const gen_rate[LINK_GEN_MAX + 1][2] = {
+	[1] = { "2.5", "2.5" }, [2] = { "5.0", "5" },	[3] = { "8.0", "8" },
+	[4] = { "16.0", "16" }, [5] = { "32.0", "32" }, [6] = { "64.0", "64" },
+};
+
+static const char *const gen_name[LINK_GEN_MAX + 1] = {
+	"unknown speed", "2.5 GT/s", "5.0 GT/s", "8.0 GT/s", "16.0 GT/s", "32.0 GT/s", "64.0 GT/s",
+};
+
+int link_parse_speed(const char *s)
+{
+	size_t n = strcspn(s, " ");
+	const char *unit = s + n;
+
+	if (streq(s, "Unknown"))
+		return 0;
+	/* "<rate> GT/s" optionally followed by " PCIe" (kernels since 5.x) */
+	if (!strneq(unit, " GT/s", 5) || (unit[5] != '\0' && !streq(unit + 5, " PCIe")))
+		return -EINVAL;
+	for (int g = 1; g <= LINK_GEN_MAX; g++)
+		for (int k = 0; k < 2; k++)
+			if (strlen(gen_rate[g][k]) == n && strneq(s, gen_rate[g][k], n))
+				return g;
+	return -EINVAL;
+}
+
+int link_parse_width(const char *s)
+{
+	char *end;
+	long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v > 32)
+		return -EINVAL;
+	return (int)v;
+}
+
+const char *link_gen_to_string(int gen)
+{
+	return gen >= 0 && gen <= LINK_GEN_MAX ? gen_name[gen] : gen_name[0];
+}
+
+/* One attribute: 1 read, 0 absent, <0 unreadable. *ret 0 for absent/unknown values. */
+static int read_attr(const struct sysroot *root, const char *addr, const char *attr,
+		     int (*parse)(const char *), int *ret)
+{
+	_cleanup_(freep) char *path =
+		sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/%s", addr, attr);
+	_cleanup_(freep) char *line = NULL;
+	int r;
+
+	*ret = 0;
+	if (!path)
+		return -ENOMEM;
+	r = read_one_line(path, &line);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		log_debug_errno(r, "Failed to read %s: %m", path);
+		return r == -ENOMEM ? r : 1; /* present (a PCIe function) but unreadable */
+	}
+	r = parse(line);
+	if (r < 0)
+		log_debug("%s: unexpected value '%s', ignoring", path, line);
+	*ret = r < 0 ? 0 : r;
+	return 1;
+}
+
+int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret)
+{
+	struct {
+		const char *name;
+		int (*parse)(const char *);
+		int *field;
+	} attrs[] = {
+		{ "current_link_speed", link_parse_speed, &ret->cur_gen },
+		{ "current_link_width", link_parse_width, &ret->cur_width },
+		{ "max_link_speed", link_parse_speed, &ret->max_gen },
+		{ "max_link_width", link_parse_width, &ret->max_width },
+	};
+
+	*ret = (struct link_attrs){};
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
+		int r = read_attr(root, addr, attrs[i].name, attrs[i].parse, attrs[i].field);
+
+		if (r < 0)
+			return r;
+		if (r > 0)
+			ret->present = true;
+	}
+	return 0;
+}
+
+/* The smaller of two capabilities, ignoring an end that did not say (0). */
+static int min_known(int a, int b)
+{
+	if (a == 0)
+		return b;
+	if (b == 0)
+		return a;
+	return a < b ? a : b;
+}
+
+void link_hop_judge(struct link_hop *h)
+{
+	const struct link_attrs *p = &h->port_link, *d = &h->dev_link;
+
+	/*
+	 * Both ends report the one link; take the lower where they disagree (a reading taken
+	 * mid-retrain) and either one alone (the port stays readable when the device sleeps).
+	 */
+	h->cur_gen = min_known(p->cur_gen, d->cur_gen);
+	h->cur_width = min_known(p->cur_width, d->cur_width);
+	h->cap_gen = min_known(p->max_gen, d->max_gen);
+	h->cap_width = min_known(p->max_width, d->max_width);
+	if (!h->cur_gen || !h->cur_width || !h->cap_gen || !h->cap_width)
+		h->state = HOP_UNKNOWN;
+	else if (h->cur_width < h->cap_width)
+		h->state = HOP_DEGRADED;
+	else if (h->cur_gen < h->cap_gen)
+		h->state = HOP_SLOW;
+	else
+		h->state = HOP_OK;
+}
+
+static const char *width_str(int w, char *buf, size_t n)
+{
+	if (w)
+		snprintf(buf, n, "x%d", w);
+	else
+		snprintf(buf, n, "x?");
+	return buf;
+}
+
+const char *link_hop_describe(const struct link_hop *h, char *buf, size_t n)
+{
+	char cw[8], mw[8], pw[8], dw[8];
+
+	snprintf(buf, n, "%s %s, link can do %s %s (port %s: %s %s, device: %s %s)",
+		 link_gen_to_string(h->cur_gen), width_str(h->cur_width, cw, sizeof(cw)),
+		 link_gen_to_string(h->cap_gen), width_str(h->cap_width, mw, sizeof(mw)), h->port,
+		 link_gen_to_string(h->port_link.max_gen),
+		 width_str(h->port_link.max_width, pw, sizeof(pw)),
+		 link_gen_to_string(h->dev_link.max_gen),
+		 width_str(h->dev_link.max_width, dw, sizeof(dw)));
+	return buf;
+}
+
+static bool is_bridge(const struct pci_dev_info *d)
+{
+	return d->id.class_code >> 8 == PCI_CLASS_BRIDGE_PCI;
+}
+
+bool link_port_faces_down(const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_dev_info *d = &inv->devs[i];
+
+	if (!is_bridge(d))
+		return false;
+	if (d->pcie_type >= 0)
+		return d->pcie_type == PCI_EXP_TYPE_ROOT || d->pcie_type == PCI_EXP_TYPE_DOWNSTR;
+	if (d->parent < 0)
+		return true; /* a bridge on a root bus is a root port */
+	return !link_port_faces_down(inv, d->parent);
+}
+
+/* One link per downstream-facing port: the functions of a multi-function card share it. */
+static bool hop_known(const struct link_hop *hops, size_t n, const char *port)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(hops[i].port, port))
+			return true;
+	return false;
+}
+
+static int hop_add(const struct sysroot *root, const struct pci_dev_info *port,
+		   const struct pci_dev_info *dev, struct link_hop **hops, size_t *n)
+{
+	struct link_hop h = {};
+	struct link_hop *grown;
+	int r;
+
+	snprintf(h.port, sizeof(h.port), "%s", port->addr);
+	snprintf(h.dev, sizeof(h.dev), "%s", dev->addr);
+	r = link_read(root, port->addr, &h.port_link);
+	if (r >= 0)
+		r = link_read(root, dev->addr, &h.dev_link);
+	if (r < 0)
+		return r;
+	if (!h.port_link.present && !h.dev_link.present)
+		return 0; /* conventional PCI: no PCIe link to judge */
+	link_hop_judge(&h);
+	grown = reallocarray(*hops, *n + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	*hops = grown;
+	grown[(*n)++] = h;
+	return 0;
+}
+
+int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
+		      struct link_hop **hops, size_t *n)
+{
+	for (int i = (int)ep; inv->devs[i].parent >= 0; i = inv->devs[i].parent) {
+		int up = inv->devs[i].parent;
+		int r;
+
+		if (!link_port_faces_down(inv, up))
+			continue; /* inside a switch: upstream to downstream port is no link */
+		if (hop_known(*hops, *n, inv->devs[up].addr))
+			break; /* everything above is collected already */
+		r = hop_add(root, &inv->devs[up], &inv->devs[i], hops, n);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int cmp_hop(const void *a, const void *b)
+{
+	return strcmp(((const struct link_hop *)a)->dev, ((const struct link_hop *)b)->dev);
+}
+
+void link_hops_sort(struct link_hop *hops, size_t n)
+{
+	if (n > 1)
+		qsort(hops, n, sizeof(*hops), cmp_hop);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The links module ([Links]): every hop from the selected endpoints up to their root ports
+ * against what both ends can do. Check only; it reads at verify time, after the other
+ * modules wrote, like a fresh `check` would.
+ */
+#include "log.h"
+#include "run.h"
+#include "topo/links-config.h"
+#include "topo/links.h"
+#include "topo/topo.h"
+
+#define CHECK_LINK "pcie.link"
+
+static const char remedy_degraded[] =
+	"lspci -vv -s %s (LnkCap vs LnkSta); reseat the card or its riser and check the "
+	"slot's lane setting (bifurcation) in the firmware; a link trains again only on a "
+	"reset or reboot";
+static const char remedy_slow[] =
+	"lspci -vv -s %s (LnkSta); check the slot's speed setting in the firmware, the riser "
+	"or retimer; a link trains again only on a reset or reboot";
+static const char remedy_idle[] =
+	"GPUs lower their link speed when idle (power saving): compare under load "
+	"(nvidia-smi -q -d PCIE, or lspci -vv -s %s while busy); if it stays low, check the "
+	"slot's speed setting in the firmware and the riser";
+
+static enum verdict degraded_verdict(enum links_degraded d)
+{
+	switch (d) {
+	case LINKS_DEGRADED_FAIL:
+		return VERDICT_FAIL;
+	case LINKS_DEGRADED_IGNORE:
+		return VERDICT_SKIP;
+	default:
+		return VERDICT_WARN;
+	}
+}
+
+/* A GPU or accelerator: the kind that lowers its link speed when idle. */
+static bool idles_slow(const struct pci_inventory *inv, const char *addr)
+{
+	const struct pci_dev_info *d = pci_inventory_find(inv, addr);
+	uint32_t base = d ? d->id.class_code >> 16 : 0;
+
+	return base == 0x03 || base == 0x12;
+}
+
+static int hop_result(struct run *run, const struct pci_inventory *inv, const struct link_hop *h)
+{
+	enum verdict bad = degraded_verdict(run->cfg->links->degraded);
+	char text[256], expected[64], remedy[512];
+	const char *fmt = NULL;
+	enum verdict v = VERDICT_PASS;
+
+	link_hop_describe(h, text, sizeof(text));
+	snprintf(expected, sizeof(expected), "%s x%d (what both ends can do)",
+		 link_gen_to_string(h->cap_gen), h->cap_width);
+	switch (h->state) {
+	case HOP_OK:
+		break;
+	case HOP_DEGRADED:
+		v = bad, fmt = remedy_degraded;
+		break;
+	case HOP_SLOW:
+		/* idle downtraining is normal: a warning at most, never a failure */
+		if (idles_slow(inv, h->dev))
+			v = bad == VERDICT_SKIP ? VERDICT_SKIP : VERDICT_WARN, fmt = remedy_idle;
+		else
+			v = bad, fmt = remedy_slow;
+		break;
+	case HOP_UNKNOWN:
+		v = bad == VERDICT_FAIL ? VERDICT_UNKNOWN : bad;
+		snprintf(expected, sizeof(expected), "a readable link state");
+		break;
+	}
+	if (fmt)
+		snprintf(remedy, sizeof(remedy), fmt, h->dev);
+	return results_add(&run->results, v, CHECK_LINK, h->dev, expected, text,
+			   fmt ? remedy : NULL);
+}
+
+/* Select=, or else the GPUs, accelerators and NICs as `hostprep topology` classifies them. */
+static bool selected(const struct run *run, const struct pci_inventory *inv, size_t i)
+{
+	const struct links_config *lc = run->cfg->links;
+
+	if (lc->n_select)
+		return links_config_selects(lc, &inv->devs[i].id);
+	return topo_classify(run->cfg->topo, inv, i) >= 0;
+}
+
+static int links_judge(struct run *run, struct pci_backend *b, struct pci_inventory *inv)
+{
+	_cleanup_(freep) struct link_hop *hops = NULL;
+	size_t n = 0, endpoints = 0;
+	int r;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct pci_dev_info *d = &inv->devs[i];
+
+		if (d->id.class_code >> 8 == 0x0604 || !selected(run, inv, i))
+			continue;
+		endpoints++;
+		/* the PCIe port types on the path, when config space gives them */
+		r = topo_load_path_caps(b, inv, i);
+		if (r == -ENOMEM)
+			return r;
+		r = link_hops_collect(run->root, inv, i, &hops, &n);
+		if (r < 0)
+			return r;
+	}
+	if (endpoints == 0)
+		return results_add(&run->results, VERDICT_SKIP, CHECK_LINK, "host",
+				   "the [Links] endpoints", "no PCI function matches", NULL);
+	link_hops_sort(hops, n);
+	for (size_t i = 0; i < n; i++) {
+		r = hop_result(run, inv, &hops[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int links_verify(struct run *run)
+{
+	_cleanup_(pcib_closep) struct pci_backend *b = NULL;
+	struct pci_inventory inv = {};
+	int r;
+
+	if (!run->cfg->links)
+		return 0; /* no [Links] section: nothing read, nothing reported */
+	r = pcib_open(&b, run->root);
+	if (r >= 0)
+		r = pcib_scan(b, &inv);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_LINK, "host",
+				    "readable PCI devices", NULL,
+				    "cannot enumerate PCI devices: %s", strerror(-r));
+	r = links_judge(run, b, &inv);
+	pci_inventory_done(&inv);
+	return r;
+}
+
+const struct run_module run_module_links = {
+	.name = "links",
+	.verify = links_verify,
+};

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The topology module: [Topology] ExpectP2P= as results ("topology.p2p"), one per pair.
+ * Check only; it reads the tree at verify time, so after an apply it sees the ACS
+ * Control words the acs module left (and the kernel kept).
+ */
+#include "log.h"
+#include "run.h"
+#include "topo/topo.h"
+
+#define CHECK_P2P    "topology.p2p"
+#define EXPECTED_P2P "P2P not redirected by ACS"
+
+struct pair_ctx {
+	struct run *run;
+	const struct topo_view *v;
+	const struct topo_expect *e;
+	size_t n_pairs;
+};
+
+static const struct topo_endpoint *endpoint_of(const struct topo_view *v, size_t dev)
+{
+	for (size_t i = 0; i < v->topo.n; i++)
+		if (v->topo.eps[i].dev == dev)
+			return &v->topo.eps[i];
+	return NULL;
+}
+
+/* An endpoint's label, or the bare address for a device the classification left out. */
+static void dev_label(const struct topo_view *v, size_t dev, char *buf, size_t size)
+{
+	const struct topo_endpoint *e = endpoint_of(v, dev);
+
+	if (e)
+		topo_endpoint_label(v, e, buf, size);
+	else
+		snprintf(buf, size, "%s", v->inv.devs[dev].addr);
+}
+
+/* With NUMA when both are endpoints (their numa_node was read), else the PCI part. */
+static enum topo_dist pair_distance(const struct topo_view *v, size_t a, size_t b)
+{
+	const struct topo_endpoint *ea = endpoint_of(v, a), *eb = endpoint_of(v, b);
+
+	if (ea && eb)
+		return topo_endpoint_distance(&v->inv, ea, eb);
+	return topo_pci_distance(&v->inv, a, b);
+}
+
+static enum verdict p2p_verdict(enum topo_p2p p)
+{
+	switch (p) {
+	case TOPO_P2P_DIRECT:
+		return VERDICT_PASS;
+	case TOPO_P2P_REDIRECTED:
+		return VERDICT_FAIL;
+	case TOPO_P2P_UNKNOWN:
+		return VERDICT_UNKNOWN;
+	case TOPO_P2P_ROOT_COMPLEX:
+		break;
+	}
+	return VERDICT_WARN; /* not ACS's to decide: the expectation cannot be checked here */
+}
+
+/* "0000:18:00.0 0000:18:02.0": the redirecting ports, for the remedy. */
+static void redirecting_ports(const struct topo_view *v, const struct topo_path *p, char *buf,
+			      size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < p->n_ports; k++)
+		if (p->ports[k].state == TOPO_ACS_KNOWN && p->ports[k].redirect)
+			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+					len ? " " : "", v->inv.devs[p->ports[k].dev].addr);
+}
+
+static int pair_result(struct pair_ctx *c, size_t a, size_t b)
+{
+	_cleanup_(freep) char *verdict = NULL, *object = NULL, *remedy = NULL;
+	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24], ports[128];
+	struct topo_path p;
+	int r;
+
+	topo_pair_ports(&c->v->inv, a, b, &p);
+	r = topo_path_describe(c->v, &p, &verdict);
+	if (r < 0)
+		return r;
+	dev_label(c->v, a, la, sizeof(la));
+	dev_label(c->v, b, lb, sizeof(lb));
+	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
+		return -ENOMEM;
+	redirecting_ports(c->v, &p, ports, sizeof(ports));
+	if (p.p2p == TOPO_P2P_REDIRECTED &&
+	    asprintf(&remedy,
+		     "Select %s in an [ACS:NAME] rule (its default Mask=x0x00xx clears RR, CR "
+		     "and EC) and run hostprep apply",
+		     ports) < 0)
+		return -ENOMEM;
+	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup("Run hostprep check as root")))
+		return -ENOMEM;
+	c->n_pairs++;
+	return results_addf(&c->run->results, p2p_verdict(p.p2p), CHECK_P2P, object, EXPECTED_P2P,
+			    remedy, "%s (%s, from ExpectP2P=%s)", verdict,
+			    topo_dist_to_string(pair_distance(c->v, a, b)), c->e->text);
+}
+
+/* Every GPU with the NIC or NICs nearest to it (all of those at the smallest class). */
+static int expect_nearest(struct pair_ctx *c)
+{
+	const struct topology *t = &c->v->topo;
+	int r;
+
+	for (size_t i = 0; i < t->n; i++) {
+		enum topo_dist best = _TOPO_DIST_MAX;
+
+		if (t->eps[i].kind != TOPO_GPU)
+			continue;
+		for (size_t j = 0; j < t->n; j++)
+			if (t->eps[j].kind == TOPO_NIC) {
+				enum topo_dist d =
+					topo_endpoint_distance(&c->v->inv, &t->eps[i], &t->eps[j]);
+
+				best = d < best ? d : best;
+			}
+		for (size_t j = 0; j < t->n; j++) {
+			if (t->eps[j].kind != TOPO_NIC ||
+			    topo_endpoint_distance(&c->v->inv, &t->eps[i], &t->eps[j]) != best)
+				continue;
+			r = pair_result(c, t->eps[i].dev, t->eps[j].dev);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* Every GPU pair that meets below a switch: across a host bridge ACS has no say. */
+static int expect_gpu_gpu(struct pair_ctx *c)
+{
+	const struct topology *t = &c->v->topo;
+	int r;
+
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = i + 1; j < t->n; j++) {
+			if (t->eps[i].kind != TOPO_GPU || t->eps[j].kind != TOPO_GPU ||
+			    topo_pci_distance(&c->v->inv, t->eps[i].dev, t->eps[j].dev) > TOPO_PXB)
+				continue;
+			r = pair_result(c, t->eps[i].dev, t->eps[j].dev);
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
+
+static bool matches(const struct selector *s, const struct pci_dev_info *d)
+{
+	return selector_match_ident(s, &d->id);
+}
+
+/* SELECTOR~SELECTOR: every pair of two distinct functions, each unordered pair once. */
+static int expect_pair(struct pair_ctx *c, struct pci_backend *b, struct pci_inventory *inv)
+{
+	int r;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		if (!matches(&c->e->a, &inv->devs[i]))
+			continue;
+		for (size_t j = 0; j < inv->n; j++) {
+			if (i == j || !matches(&c->e->b, &inv->devs[j]) ||
+			    (j < i && matches(&c->e->a, &inv->devs[j]) &&
+			     matches(&c->e->b, &inv->devs[i])))
+				continue;
+			/* Devices outside the endpoint set: their paths' capabilities too. */
+			(void)topo_load_path_caps(b, inv, i);
+			(void)topo_load_path_caps(b, inv, j);
+			r = pair_result(c, i, j);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int no_pair(struct pair_ctx *c)
+{
+	const char *why = c->e->kind == TOPO_EXPECT_PAIR ? "the selectors match no pair of devices"
+			  : c->e->kind == TOPO_EXPECT_GPU_GPU
+				  ? "no GPU pair meets below a PCIe switch"
+				  : "no GPU with a NIC";
+	/* A selector that matches nothing is a config mistake; the built-in sets may be empty. */
+	enum verdict v = c->e->kind == TOPO_EXPECT_PAIR ? VERDICT_FAIL : VERDICT_SKIP;
+
+	return results_addf(&c->run->results, v, CHECK_P2P, "host", EXPECTED_P2P, NULL,
+			    "%s (ExpectP2P=%s)", why, c->e->text);
+}
+
+static int expect_one(struct run *run, struct topo_view *v, const struct topo_expect *e)
+{
+	struct pair_ctx c = { .run = run, .v = v, .e = e };
+	int r;
+
+	switch (e->kind) {
+	case TOPO_EXPECT_GPU_NIC_NEAREST:
+		r = expect_nearest(&c);
+		break;
+	case TOPO_EXPECT_GPU_GPU:
+		r = expect_gpu_gpu(&c);
+		break;
+	default:
+		r = expect_pair(&c, v->pci, &v->inv);
+		break;
+	}
+	if (r >= 0 && c.n_pairs == 0)
+		r = no_pair(&c);
+	return r;
+}
+
+static int topo_verify_step(struct run *run)
+{
+	const struct topo_config *tc = run->cfg->topo;
+	struct topo_view v;
+	int r;
+
+	if (!tc || tc->n_expect == 0)
+		return 0; /* no expectation: nothing read, nothing reported */
+	r = topo_view_open(&v, run->root, tc);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_P2P, "host", EXPECTED_P2P,
+				    NULL, "cannot enumerate PCI devices: %s", strerror(-r));
+	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
+		r = expect_one(run, &v, &tc->expect[i]);
+	topo_view_done(&v);
+	return r;
+}
+
+const struct run_module run_module_topology = {
+	.name = "topology",
+	.verify = topo_verify_step,
+};

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* [Topology]: the config part (keys in topo.h). */
+
+#include "log.h"
+#include "topo/topo.h"
+
+static bool is_section(const char *name)
+{
+	return streq(name, "Topology");
+}
+
+static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	struct topo_config *tc = *state;
+
+	if (!tc) {
+		tc = calloc(1, sizeof(*tc));
+		if (!tc)
+			return -ENOMEM;
+		tc->at = *at;
+		*state = tc;
+	} else if (tc->header_file == file_no) {
+		return config_error_at(at, "duplicate section [Topology] (first at line %u)",
+				       tc->header_line);
+	}
+	tc->header_file = file_no;
+	tc->header_line = at->line;
+	return 0;
+}
+
+static void selectors_reset(struct selector_entry **v, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		free((*v)[i].text);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+static void expect_reset(struct topo_config *tc)
+{
+	for (size_t i = 0; i < tc->n_expect; i++)
+		free(tc->expect[i].text);
+	free(tc->expect);
+	tc->expect = NULL;
+	tc->n_expect = 0;
+}
+
+/* One endpoint selector: the [ACS:*] syntax, but a set of devices, never a path. */
+static int parse_endpoint_selector(const char *key, const char *word, struct selector *ret,
+				   const struct origin *at)
+{
+	const char *reason = NULL;
+
+	if (selector_parse(word, ret, &reason) < 0)
+		return config_error_at(at, "%s=: invalid selector '%s': %s", key, word, reason);
+	if (ret->upstream)
+		return config_error_at(
+			at,
+			"%s=: '%s': upstream: selects bridges on a path, not endpoints "
+			"(name the devices themselves)",
+			key, word);
+	return 0;
+}
+
+static int selector_add(struct selector_entry **v, size_t *n, const char *key, const char *word,
+			const struct origin *at)
+{
+	struct selector_entry *grown;
+	struct selector sel;
+	char *text;
+	int r;
+
+	r = parse_endpoint_selector(key, word, &sel, at);
+	if (r < 0)
+		return r;
+	if (*n >= TOPO_MAX_SELECTORS)
+		return config_error_at(at, "%s=: too many selectors (at most %d)", key,
+				       TOPO_MAX_SELECTORS);
+	text = strdup(word);
+	grown = text ? reallocarray(*v, *n + 1, sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(text);
+		return -ENOMEM;
+	}
+	*v = grown;
+	(*v)[(*n)++] = (struct selector_entry){ .sel = sel, .text = text, .at = *at };
+	return 0;
+}
+
+/* List key: accumulates; an empty assignment resets to the built-in classification. */
+static int assign_selectors(struct selector_entry **v, size_t *n, bool *set, const char *key,
+			    const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	if (value[0] == '\0') {
+		selectors_reset(v, n);
+		*set = false;
+		return 0;
+	}
+	*set = true;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		r = selector_add(v, n, key, w, at);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_expect(const char *word, struct topo_expect *e, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = NULL;
+	char *tilde;
+	int r;
+
+	if (streq(word, "gpu:nic-nearest")) {
+		e->kind = TOPO_EXPECT_GPU_NIC_NEAREST;
+		return 0;
+	}
+	if (streq(word, "gpu:gpu")) {
+		e->kind = TOPO_EXPECT_GPU_GPU;
+		return 0;
+	}
+	tilde = strchr(word, '~');
+	if (!tilde)
+		return config_error_at(at,
+				       "ExpectP2P=: invalid pair '%s' (gpu:nic-nearest, gpu:gpu or "
+				       "SELECTOR~SELECTOR)",
+				       word);
+	copy = strndup(word, (size_t)(tilde - word));
+	if (!copy)
+		return -ENOMEM;
+	e->kind = TOPO_EXPECT_PAIR;
+	r = parse_endpoint_selector("ExpectP2P", copy, &e->a, at);
+	if (r >= 0)
+		r = parse_endpoint_selector("ExpectP2P", tilde + 1, &e->b, at);
+	return r;
+}
+
+static int expect_add(struct topo_config *tc, const char *word, const struct origin *at)
+{
+	struct topo_expect e = { .at = *at }, *grown;
+	int r;
+
+	r = parse_expect(word, &e, at);
+	if (r < 0)
+		return r;
+	if (tc->n_expect >= TOPO_MAX_EXPECT)
+		return config_error_at(at, "ExpectP2P=: too many pairs (at most %d)",
+				       TOPO_MAX_EXPECT);
+	e.text = strdup(word);
+	grown = e.text ? reallocarray(tc->expect, tc->n_expect + 1, sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(e.text);
+		return -ENOMEM;
+	}
+	tc->expect = grown;
+	tc->expect[tc->n_expect++] = e;
+	return 0;
+}
+
+static int assign_expect(struct topo_config *tc, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	if (value[0] == '\0') {
+		expect_reset(tc);
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		r = expect_add(tc, w, at);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	struct topo_config *tc = state;
+
+	if (streq(key, "Accelerators"))
+		return assign_selectors(&tc->accel, &tc->n_accel, &tc->accel_set, key, value, at);
+	if (streq(key, "NICs"))
+		return assign_selectors(&tc->nics, &tc->n_nics, &tc->nics_set, key, value, at);
+	if (streq(key, "ExpectP2P"))
+		return assign_expect(tc, value, at);
+	return config_error_at(
+		at,
+		"unknown key '%s' in [Topology] section (expected Accelerators, NICs or "
+		"ExpectP2P)",
+		key);
+}
+
+static int finish(const void *state)
+{
+	return 0; /* every key stands alone */
+}
+
+static size_t list_lines(size_t n)
+{
+	return n ? n : 1;
+}
+
+static size_t n_lines(const void *state)
+{
+	const struct topo_config *tc = state;
+
+	if (!tc)
+		return 0;
+	return list_lines(tc->n_accel) + list_lines(tc->n_nics) + list_lines(tc->n_expect);
+}
+
+/* A list dumps as its values; an empty one as one empty assignment (reads back the same). */
+static int selector_lines(const struct topo_config *tc, const char *key,
+			  const struct selector_entry *v, size_t n, config_line_fn fn, void *ud)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = fn(ud, "Topology", key, v[i].text, &v[i].at, true);
+	if (n == 0)
+		r = fn(ud, "Topology", key, "", &(struct origin){}, true);
+	return r;
+}
+
+static int lines(const void *state, config_line_fn fn, void *ud)
+{
+	const struct topo_config *tc = state;
+	int r;
+
+	if (!tc)
+		return 0;
+	r = selector_lines(tc, "Accelerators", tc->accel, tc->n_accel, fn, ud);
+	if (r >= 0)
+		r = selector_lines(tc, "NICs", tc->nics, tc->n_nics, fn, ud);
+	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
+		r = fn(ud, "Topology", "ExpectP2P", tc->expect[i].text, &tc->expect[i].at, true);
+	if (r >= 0 && tc->n_expect == 0)
+		r = fn(ud, "Topology", "ExpectP2P", "", &(struct origin){}, true);
+	return r;
+}
+
+static void part_free(void *state)
+{
+	struct topo_config *tc = state;
+
+	if (!tc)
+		return;
+	selectors_reset(&tc->accel, &tc->n_accel);
+	selectors_reset(&tc->nics, &tc->n_nics);
+	expect_reset(tc);
+	free(tc);
+}
+
+const struct config_part topo_config_part = {
+	.headers = "[Topology]",
+	.offset = offsetof(struct config, topo),
+	.is_section = is_section,
+	.section = section,
+	.assign = assign,
+	.finish = finish,
+	.n_lines = n_lines,
+	.lines = lines,
+	.free = part_free,
+};

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `hostprep topology`: the matrix, the devices and the P2P verdict of every pair, as text
+ * or JSON (docs/topology-schema.md). Each part is a section below; a new part (PCIe links
+ * per hop, the GPU map) is one more entry in sections[] with its own two functions.
+ */
+#include <json-c/json.h>
+
+#include "log.h"
+#include "topo/gpus.h"
+#include "topo/links.h"
+#include "topo/topo.h"
+
+#define TOPO_SCHEMA_VERSION 1
+
+int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg)
+{
+	int r;
+
+	*v = (struct topo_view){ .root = root };
+	r = pcib_open(&v->pci, root);
+	if (r >= 0)
+		r = pcib_scan(v->pci, &v->inv);
+	if (r >= 0)
+		r = topo_build(&v->topo, root, cfg, &v->inv);
+	if (r >= 0) {
+		/* A port whose capabilities cannot be read stays "unknown" in the verdicts. */
+		int k = topo_load_caps(v->pci, &v->inv, &v->topo);
+
+		if (k == -ENOMEM)
+			r = k;
+		else if (k < 0)
+			log_debug_errno(k, "Failed to read some capabilities, ignoring: %m");
+	}
+	if (r < 0)
+		topo_view_done(v);
+	return r;
+}
+
+void topo_view_done(struct topo_view *v)
+{
+	topo_done(&v->topo);
+	pci_inventory_done(&v->inv);
+	pcib_close(v->pci);
+	*v = (struct topo_view){};
+}
+
+static const char *dev_addr(const struct topo_view *v, size_t dev)
+{
+	return v->inv.devs[dev].addr;
+}
+
+static void endpoint_id(const struct topo_endpoint *e, char buf[static 16])
+{
+	snprintf(buf, 16, "%s%u", topo_kind_to_string(e->kind), e->index);
+}
+
+void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
+			 size_t size)
+{
+	char id[16];
+
+	endpoint_id(e, id);
+	snprintf(buf, size, "%s (%s)", id, e->name);
+}
+
+/* ---- verdict phrases ---- */
+
+static int describe_redirected(const struct topo_view *v, const struct topo_path *p, FILE *f)
+{
+	bool first = true;
+
+	fputs("redirected at ", f);
+	for (size_t k = 0; k < p->n_ports; k++) {
+		const struct topo_port *pt = &p->ports[k];
+		char bits[16];
+
+		if (pt->state != TOPO_ACS_KNOWN || !pt->redirect)
+			continue;
+		fprintf(f, "%s%s%s (%s on)", first ? "" : ", ",
+			pt->role == TOPO_PORT_FUNCTION ? "function " : "", dev_addr(v, pt->dev),
+			topo_acs_bits(pt->redirect, bits, sizeof(bits)));
+		first = false;
+	}
+	return 0;
+}
+
+static int describe_unknown(const struct topo_view *v, const struct topo_path *p, FILE *f)
+{
+	bool first = true;
+
+	fputs("unknown: ", f);
+	for (size_t k = 0; k < p->n_ports; k++) {
+		const struct topo_port *pt = &p->ports[k];
+
+		if (pt->state != TOPO_ACS_NEEDS_ROOT && pt->state != TOPO_ACS_UNREADABLE)
+			continue;
+		fprintf(f, "%s%s %s", first ? "" : ", ", dev_addr(v, pt->dev),
+			pt->state == TOPO_ACS_NEEDS_ROOT
+				? "ACS needs root to read"
+				: pci_dev_state_to_string(v->inv.devs[pt->dev].state));
+		first = false;
+	}
+	return 0;
+}
+
+int topo_path_describe(const struct topo_view *v, const struct topo_path *p, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -ENOMEM;
+	switch (p->p2p) {
+	case TOPO_P2P_DIRECT:
+		fputs("direct", f);
+		break;
+	case TOPO_P2P_REDIRECTED:
+		describe_redirected(v, p, f);
+		break;
+	case TOPO_P2P_UNKNOWN:
+		describe_unknown(v, p, f);
+		break;
+	case TOPO_P2P_ROOT_COMPLEX:
+		fputs(p->dist == TOPO_PHB
+			      ? "through the host bridge: the root complex decides, "
+				"not ACS"
+			      : "across host bridges: the root complexes decide, not ACS",
+		      f);
+		break;
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+int topo_for_each_pair(const struct topo_view *v, topo_pair_fn fn, void *ud)
+{
+	const struct topology *t = &v->topo;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->eps[i].kind != TOPO_GPU)
+			continue;
+		for (size_t j = i + 1; j < t->n; j++) {
+			struct topo_path p;
+			int r;
+
+			topo_pair_ports(&v->inv, t->eps[i].dev, t->eps[j].dev, &p);
+			if (p.dist > TOPO_PHB)
+				continue;
+			r = fn(v, &t->eps[i], &t->eps[j], &p, ud);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void numa_text(const struct topo_endpoint *e, char buf[static 16])
+{
+	if (e->numa_node < 0)
+		snprintf(buf, 16, "N/A");
+	else
+		snprintf(buf, 16, "%d", e->numa_node);
+}
+
+static int matrix_text(const struct topo_view *v, FILE *f)
+{
+	const struct topology *t = &v->topo;
+	char id[16], numa[16];
+
+	fprintf(f, "%-8s", "");
+	for (size_t j = 0; j < t->n; j++) {
+		endpoint_id(&t->eps[j], id);
+		fprintf(f, "%-7s", id);
+	}
+	fprintf(f, "%-6s%s\n", "NUMA", "CPUs");
+	for (size_t i = 0; i < t->n; i++) {
+		endpoint_id(&t->eps[i], id);
+		fprintf(f, "%-8s", id);
+		for (size_t j = 0; j < t->n; j++)
+			fprintf(f, "%-7s",
+				i == j ? " X"
+				       : topo_dist_to_string(topo_endpoint_distance(
+						 &v->inv, &t->eps[i], &t->eps[j])));
+		numa_text(&t->eps[i], numa);
+		fprintf(f, "%-6s%s\n", numa, t->eps[i].cpulist ? t->eps[i].cpulist : "N/A");
+	}
+	return 0;
+}
+
+static int legend_text(const struct topo_view *v, FILE *f)
+{
+	const struct topology *t = &v->topo;
+	char id[16];
+
+	fputs("\nLegend:\n", f);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct topo_endpoint *e = &t->eps[i];
+		const struct pci_dev_info *d = &v->inv.devs[e->dev];
+
+		endpoint_id(e, id);
+		if (streq(e->name, d->addr))
+			fprintf(f, "  %s: %s", id, d->addr);
+		else
+			fprintf(f, "  %s: %s (%s)", id, e->name, d->addr);
+		if (d->state != PCI_DEV_OK)
+			fprintf(f, " [%s]", pci_dev_state_to_string(d->state));
+		fputc('\n', f);
+	}
+	fputs("\n  X    = self\n"
+	      "  PIX  = through at most one PCIe switch\n"
+	      "  PXB  = through several PCIe switches, not through a host bridge\n"
+	      "  PHB  = through a PCIe host bridge (root ports of one root complex)\n"
+	      "  NODE = across host bridges within one NUMA node\n"
+	      "  SYS  = across NUMA nodes (the SMP interconnect)\n",
+	      f);
+	return 0;
+}
+
+static int pair_line(const struct topo_view *v, const struct topo_endpoint *a,
+		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
+{
+	_cleanup_(freep) char *verdict = NULL;
+	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24];
+	int r;
+
+	r = topo_path_describe(v, p, &verdict);
+	if (r < 0)
+		return r;
+	topo_endpoint_label(v, a, la, sizeof(la));
+	topo_endpoint_label(v, b, lb, sizeof(lb));
+	fprintf(ud, "  %s \u2194 %s %s: %s\n", la, lb, topo_dist_to_string(p->dist), verdict);
+	return 0;
+}
+
+static int pairs_text(const struct topo_view *v, FILE *f)
+{
+	if (v->topo.n_kind[TOPO_GPU] == 0)
+		return 0;
+	fputs("\nP2P paths (GPU pairs and GPU-NIC pairs at PIX, PXB, PHB):\n", f);
+	return topo_for_each_pair(v, pair_line, f);
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *device_json(const struct topo_view *v, const struct topo_endpoint *e)
+{
+	struct json_object *o = json_object_new_object();
+	const struct pci_dev_info *d = &v->inv.devs[e->dev];
+	char id[16];
+
+	endpoint_id(e, id);
+	json_object_object_add(o, "id", json_object_new_string(id));
+	json_object_object_add(o, "kind",
+			       json_object_new_string(e->kind == TOPO_GPU ? "gpu" : "nic"));
+	json_object_object_add(o, "address", json_object_new_string(d->addr));
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	json_object_object_add(o, "state",
+			       json_object_new_string(pci_dev_state_to_string(d->state)));
+	json_object_object_add(o, "numa_node",
+			       e->numa_node < 0 ? NULL : json_object_new_int(e->numa_node));
+	json_object_object_add(o, "cpulist", str_or_null(e->cpulist));
+	return o;
+}
+
+static int devices_json(const struct topo_view *v, struct json_object *doc)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < v->topo.n; i++)
+		json_object_array_add(a, device_json(v, &v->topo.eps[i]));
+	json_object_object_add(doc, "devices", a);
+	return 0;
+}
+
+static int matrix_json(const struct topo_view *v, struct json_object *doc)
+{
+	const struct topology *t = &v->topo;
+	struct json_object *rows = json_object_new_array();
+
+	for (size_t i = 0; i < t->n; i++) {
+		struct json_object *row = json_object_new_array();
+
+		for (size_t j = 0; j < t->n; j++)
+			json_object_array_add(
+				row, json_object_new_string(
+					     i == j ? "X"
+						    : topo_dist_to_string(topo_endpoint_distance(
+							      &v->inv, &t->eps[i], &t->eps[j]))));
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(doc, "matrix", rows);
+	return 0;
+}
+
+static const char *p2p_to_string(enum topo_p2p p)
+{
+	static const char *const names[] = {
+		[TOPO_P2P_DIRECT] = "direct",
+		[TOPO_P2P_REDIRECTED] = "redirected",
+		[TOPO_P2P_UNKNOWN] = "unknown",
+		[TOPO_P2P_ROOT_COMPLEX] = "root-complex",
+	};
+	return names[p];
+}
+
+static const char *acs_state_to_string(enum topo_acs_state s)
+{
+	static const char *const names[] = {
+		[TOPO_ACS_KNOWN] = "known",
+		[TOPO_ACS_NONE] = "none",
+		[TOPO_ACS_NEEDS_ROOT] = "needs-root",
+		[TOPO_ACS_UNREADABLE] = "unreadable",
+	};
+	return names[s];
+}
+
+static struct json_object *port_json(const struct topo_view *v, const struct topo_port *pt)
+{
+	struct json_object *o = json_object_new_object(), *bits = json_object_new_array();
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} names[] = { { TOPO_ACS_RR, "RR" }, { TOPO_ACS_CR, "CR" }, { TOPO_ACS_EC, "EC" } };
+	char ctrl[8];
+
+	json_object_object_add(o, "address", json_object_new_string(dev_addr(v, pt->dev)));
+	json_object_object_add(
+		o, "role",
+		json_object_new_string(pt->role == TOPO_PORT_INGRESS ? "ingress" : "function"));
+	json_object_object_add(o, "acs", json_object_new_string(acs_state_to_string(pt->state)));
+	snprintf(ctrl, sizeof(ctrl), "0x%04x", pt->ctrl);
+	json_object_object_add(o, "control",
+			       pt->state == TOPO_ACS_KNOWN ? json_object_new_string(ctrl) : NULL);
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		if (pt->redirect & names[k].bit)
+			json_object_array_add(bits, json_object_new_string(names[k].name));
+	json_object_object_add(o, "redirect", bits);
+	return o;
+}
+
+static int pair_json(const struct topo_view *v, const struct topo_endpoint *a,
+		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
+{
+	struct json_object *o = json_object_new_object(), *ports = json_object_new_array();
+	_cleanup_(freep) char *verdict = NULL;
+	char ia[16], ib[16];
+	int r;
+
+	r = topo_path_describe(v, p, &verdict);
+	if (r < 0) {
+		json_object_put(o);
+		json_object_put(ports);
+		return r;
+	}
+	endpoint_id(a, ia);
+	endpoint_id(b, ib);
+	json_object_object_add(o, "a", json_object_new_string(ia));
+	json_object_object_add(o, "b", json_object_new_string(ib));
+	json_object_object_add(o, "distance", json_object_new_string(topo_dist_to_string(p->dist)));
+	json_object_object_add(o, "p2p", json_object_new_string(p2p_to_string(p->p2p)));
+	for (size_t k = 0; k < p->n_ports; k++)
+		json_object_array_add(ports, port_json(v, &p->ports[k]));
+	json_object_object_add(o, "ports", ports);
+	json_object_object_add(o, "verdict", json_object_new_string(verdict));
+	json_object_array_add(ud, o);
+	return 0;
+}
+
+static int pairs_json(const struct topo_view *v, struct json_object *doc)
+{
+	struct json_object *a = json_object_new_array();
+
+	json_object_object_add(doc, "pairs", a);
+	return topo_for_each_pair(v, pair_json, a);
+}
+
+/*
+ * The parts of the output, in order. A section prints its text (a blank line first,
+ * except the first) and adds its member to the JSON document; either may be NULL.
+ */
+struct topo_section {
+	int (*text)(const struct topo_view *v, FILE *f);
+	int (*json)(const struct topo_view *v, struct json_object *doc);
+};
+
+static const struct topo_section sections[] = {
+	{ matrix_text, matrix_json },	    { legend_text, devices_json },
+	{ pairs_text, pairs_json },	    { links_show_text, links_show_json },
+	{ gpus_show_text, gpus_show_json },
+};
+
+int topo_show_text(const struct topo_view *v, FILE *f)
+{
+	int r;
+
+	if (v->topo.n == 0) {
+		fputs("No GPU, accelerator or NIC found.\n", f);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		if (!sections[i].text)
+			continue;
+		r = sections[i].text(v, f);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+struct json_object *topo_show_json(const struct topo_view *v)
+{
+	struct json_object *doc = json_object_new_object();
+
+	if (!doc)
+		return NULL;
+	json_object_object_add(doc, "schema", json_object_new_int(TOPO_SCHEMA_VERSION));
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		if (sections[i].json && sections[i].json(v, doc) < 0) {
+			json_object_put(doc);
+			return NULL;
+		}
+	}
+	return doc;
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Classification, distance classes and pair ports: pure functions of the inventory. */
+#include "topo/topo.h"
+
+/* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
+#define TOPO_DEPTH_MAX 32
+
+#define PCIE_TYPE_ROOT_PORT  4
+#define PCIE_TYPE_UPSTREAM   5
+#define PCIE_TYPE_DOWNSTREAM 6
+
+enum hop_role {
+	HOP_ROOT_PORT,
+	HOP_UPSTREAM,
+	HOP_DOWNSTREAM,
+	HOP_BRIDGE, /* a PCI(-X) bridge or anything else that is not a switch port */
+};
+
+/* The function and every bridge above it, top (on a root bus) first. */
+struct chain {
+	size_t dev[TOPO_DEPTH_MAX];
+	enum hop_role role[TOPO_DEPTH_MAX];
+	size_t n;
+};
+
+static bool ident_known(const struct pci_ident *id)
+{
+	return id->vendor != 0xffff && id->class_code != 0xffffff;
+}
+
+bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_dev_info *d = &inv->devs[i];
+	uint32_t cls = d->id.class_code >> 8;
+
+	if (!ident_known(&d->id))
+		return false;
+	if (cls == 0x0302 || cls == 0x1200)
+		return true;
+	if (cls != 0x0300 && cls != 0x0380)
+		return false;
+	/* A display controller counts only from a GPU vendor, and not on a root bus. */
+	if (d->id.vendor != 0x10de && d->id.vendor != 0x1002 && d->id.vendor != 0x8086)
+		return false;
+	return d->parent >= 0;
+}
+
+bool topo_is_nic(const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_dev_info *d = &inv->devs[i];
+
+	return ident_known(&d->id) && (d->id.class_code >> 16) == 0x02;
+}
+
+static bool selected(const struct selector_entry *v, size_t n, const struct pci_dev_info *d)
+{
+	for (size_t k = 0; k < n; k++)
+		if (selector_match_ident(&v[k].sel, &d->id))
+			return true;
+	return false;
+}
+
+int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_dev_info *d = &inv->devs[i];
+	bool accel, nic;
+
+	accel = cfg && cfg->accel_set ? selected(cfg->accel, cfg->n_accel, d)
+				      : topo_is_accelerator(inv, i);
+	if (accel)
+		return TOPO_GPU;
+	nic = cfg && cfg->nics_set ? selected(cfg->nics, cfg->n_nics, d) : topo_is_nic(inv, i);
+	return nic ? TOPO_NIC : -1;
+}
+
+/*
+ * The role of each bridge from the PCIe type when it was read, else from its place:
+ * a root port on the root bus, then upstream and downstream ports in turn.
+ */
+static enum hop_role role_of(int pcie_type, enum hop_role expected)
+{
+	switch (pcie_type) {
+	case PCIE_TYPE_ROOT_PORT:
+		return HOP_ROOT_PORT;
+	case PCIE_TYPE_UPSTREAM:
+		return HOP_UPSTREAM;
+	case PCIE_TYPE_DOWNSTREAM:
+		return HOP_DOWNSTREAM;
+	case -1:
+		return expected;
+	default:
+		return HOP_BRIDGE;
+	}
+}
+
+static void chain_build(const struct pci_inventory *inv, size_t i, struct chain *c)
+{
+	size_t up[TOPO_DEPTH_MAX], n = 0;
+	enum hop_role expected = HOP_ROOT_PORT;
+	int p = (int)i;
+
+	while (p >= 0 && n < TOPO_DEPTH_MAX) {
+		up[n++] = (size_t)p;
+		p = inv->devs[p].parent;
+	}
+	c->n = n;
+	for (size_t k = 0; k < n; k++) {
+		c->dev[k] = up[n - 1 - k];
+		c->role[k] = role_of(inv->devs[c->dev[k]].pcie_type, expected);
+		expected = c->role[k] == HOP_UPSTREAM ? HOP_DOWNSTREAM : HOP_UPSTREAM;
+	}
+}
+
+/* The switch a bridge belongs to: its upstream port. SIZE_MAX for a root port. */
+static size_t switch_of(const struct chain *c, size_t k)
+{
+	switch (c->role[k]) {
+	case HOP_ROOT_PORT:
+		return SIZE_MAX;
+	case HOP_DOWNSTREAM:
+		return k > 0 && c->role[k - 1] == HOP_UPSTREAM ? c->dev[k - 1] : c->dev[k];
+	default:
+		return c->dev[k];
+	}
+}
+
+static bool same_device(const struct pci_inventory *inv, size_t a, size_t b)
+{
+	const struct pci_dev_info *x = &inv->devs[a], *y = &inv->devs[b];
+
+	return x->parent == y->parent && x->id.domain == y->id.domain && x->id.bus == y->id.bus &&
+	       x->id.dev == y->id.dev;
+}
+
+static size_t common_prefix(const struct chain *x, const struct chain *y)
+{
+	size_t p = 0;
+
+	while (p < x->n && p < y->n && x->dev[p] == y->dev[p])
+		p++;
+	return p;
+}
+
+/* Distinct switches on the bridges of one side below the meeting point, into sw. */
+static size_t add_switches(const struct chain *c, size_t from, size_t *sw, size_t n)
+{
+	for (size_t k = from; k + 1 < c->n; k++) {
+		size_t s = switch_of(c, k);
+		bool seen = false;
+
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = sw[j] == s;
+		if (!seen && s != SIZE_MAX && n < 2 * TOPO_DEPTH_MAX + 1)
+			sw[n++] = s;
+	}
+	return n;
+}
+
+static bool same_root_bus(const struct pci_inventory *inv, size_t x, size_t y)
+{
+	const struct pci_dev_info *a = &inv->devs[x], *b = &inv->devs[y];
+
+	return a->id.domain == b->id.domain && a->id.bus == b->id.bus;
+}
+
+/* The PCI distance, and where the paths meet (p: length of the common prefix). */
+static enum topo_dist pci_distance(const struct pci_inventory *inv, const struct chain *ca,
+				   const struct chain *cb, size_t *ret_p)
+{
+	size_t sw[2 * TOPO_DEPTH_MAX + 1], n = 0, p = common_prefix(ca, cb);
+
+	*ret_p = p;
+	if (p == 0)
+		return same_root_bus(inv, ca->dev[0], cb->dev[0]) ? TOPO_PHB : TOPO_NODE;
+	if (p == ca->n || p == cb->n)
+		return TOPO_PIX; /* one is above the other: no switch between them */
+	if (ca->role[p - 1] == HOP_ROOT_PORT)
+		return TOPO_PHB;
+	sw[n++] = switch_of(ca, p - 1);
+	n = add_switches(ca, p, sw, n);
+	n = add_switches(cb, p, sw, n);
+	return n > 1 ? TOPO_PXB : TOPO_PIX;
+}
+
+enum topo_dist topo_pci_distance(const struct pci_inventory *inv, size_t a, size_t b)
+{
+	struct chain ca, cb;
+	size_t p;
+
+	if (a != b && same_device(inv, a, b))
+		return TOPO_PIX;
+	chain_build(inv, a, &ca);
+	chain_build(inv, b, &cb);
+	return pci_distance(inv, &ca, &cb, &p);
+}
+
+enum topo_dist topo_distance(const struct pci_inventory *inv, size_t a, int numa_a, size_t b,
+			     int numa_b)
+{
+	enum topo_dist d = topo_pci_distance(inv, a, b);
+
+	if (d != TOPO_NODE)
+		return d;
+	if (numa_a < 0 && numa_b < 0)
+		return TOPO_NODE;
+	return numa_a == numa_b ? TOPO_NODE : TOPO_SYS;
+}
+
+enum topo_dist topo_endpoint_distance(const struct pci_inventory *inv,
+				      const struct topo_endpoint *a, const struct topo_endpoint *b)
+{
+	return topo_distance(inv, a->dev, a->numa_node, b->dev, b->numa_node);
+}
+
+static void port_eval(const struct pci_inventory *inv, size_t dev, enum topo_port_role role,
+		      struct topo_port *ret)
+{
+	const struct pci_dev_info *d = &inv->devs[dev];
+
+	*ret = (struct topo_port){ .dev = dev, .role = role };
+	if (d->state != PCI_DEV_OK)
+		ret->state = TOPO_ACS_UNREADABLE;
+	else if (d->cfg != PCI_CFG_FULL)
+		ret->state = TOPO_ACS_NEEDS_ROOT;
+	else if (!d->has_acs)
+		ret->state = TOPO_ACS_NONE;
+	else {
+		ret->state = TOPO_ACS_KNOWN;
+		ret->ctrl = d->acs_ctrl;
+		ret->redirect = d->acs_ctrl & TOPO_ACS_REDIRECT;
+	}
+}
+
+static enum topo_p2p path_verdict(const struct topo_path *path)
+{
+	bool unknown = false;
+
+	for (size_t k = 0; k < path->n_ports; k++) {
+		const struct topo_port *pt = &path->ports[k];
+
+		if (pt->state == TOPO_ACS_KNOWN && pt->redirect)
+			return TOPO_P2P_REDIRECTED;
+		if (pt->state == TOPO_ACS_NEEDS_ROOT || pt->state == TOPO_ACS_UNREADABLE)
+			unknown = true;
+	}
+	return unknown ? TOPO_P2P_UNKNOWN : TOPO_P2P_DIRECT;
+}
+
+void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret)
+{
+	struct chain ca, cb;
+	size_t p;
+
+	*ret = (struct topo_path){ .p2p = TOPO_P2P_ROOT_COMPLEX };
+	chain_build(inv, a, &ca);
+	chain_build(inv, b, &cb);
+	if (a != b && same_device(inv, a, b)) {
+		ret->dist = TOPO_PIX;
+		port_eval(inv, a, TOPO_PORT_FUNCTION, &ret->ports[0]);
+		port_eval(inv, b, TOPO_PORT_FUNCTION, &ret->ports[1]);
+		ret->n_ports = 2;
+		ret->p2p = path_verdict(ret);
+		return;
+	}
+	ret->dist = pci_distance(inv, &ca, &cb, &p);
+	if (ret->dist > TOPO_PXB)
+		return;
+	if (p < ca.n && p < cb.n) {
+		/* Below the upstream port: the downstream ports each side enters; else functions.
+		 */
+		enum topo_port_role role =
+			ca.role[p - 1] == HOP_UPSTREAM ? TOPO_PORT_INGRESS : TOPO_PORT_FUNCTION;
+
+		port_eval(inv, ca.dev[p], role, &ret->ports[0]);
+		port_eval(inv, cb.dev[p], role, &ret->ports[1]);
+		ret->n_ports = 2;
+	}
+	ret->p2p = path_verdict(ret);
+}
+
+const char *topo_acs_bits(uint16_t mask, char *buf, size_t size)
+{
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} bits[] = { { TOPO_ACS_RR, "RR" }, { TOPO_ACS_CR, "CR" }, { TOPO_ACS_EC, "EC" } };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < ARRAY_SIZE(bits); k++)
+		if (mask & bits[k].bit)
+			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+					len ? " " : "", bits[k].name);
+	if (!len)
+		snprintf(buf, size, "none");
+	return buf;
+}
+
+const char *topo_dist_to_string(enum topo_dist d)
+{
+	static const char *const names[] = {
+		[TOPO_PIX] = "PIX",   [TOPO_PXB] = "PXB", [TOPO_PHB] = "PHB",
+		[TOPO_NODE] = "NODE", [TOPO_SYS] = "SYS",
+	};
+	return d >= 0 && d < _TOPO_DIST_MAX ? names[d] : "?";
+}
+
+const char *topo_kind_to_string(enum topo_kind k)
+{
+	return k == TOPO_GPU ? "GPU" : "NIC";
+}

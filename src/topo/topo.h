@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "config.h"
+#include "pci.h"
+#include "selector.h"
+#include "sysroot.h"
+
+/*
+ * PCIe topology from sysfs alone: which functions are GPUs/accelerators and NICs, how far
+ * apart two of them are (the classes nvidia-smi and NCCL print), and, for a pair that
+ * meets below a PCIe switch, which ports' ACS Control decides whether the pair's
+ * peer-to-peer traffic is redirected to the root complex.
+ *
+ * Everything below except topo_build() and topo_load_caps() is a pure function of the
+ * inventory (struct pci_inventory, parents from the sysfs links) and of the endpoint
+ * facts topo_build() read, so unit tests run on hand-built inventories.
+ *
+ *   [Topology]
+ *     Accelerators=SELECTOR...  list; replaces the built-in GPU/accelerator classification
+ *     NICs=SELECTOR...          list; replaces the built-in NIC classification
+ *     ExpectP2P=PAIRS...        list; pairs whose P2P path must not be redirected:
+ *                               gpu:nic-nearest  every GPU with its nearest NIC(s)
+ *                               gpu:gpu          every GPU pair that meets below a switch
+ *                               SELECTOR~SELECTOR every pair of the two device sets
+ *   SELECTOR is the [ACS:*] Select= syntax without "upstream:". No [Topology] section:
+ *   the built-in classification and no expectation (nothing is checked).
+ */
+
+#define TOPO_NAME_MAX	    64
+#define TOPO_MAX_SELECTORS  CONFIG_MAX_SELECTORS
+#define TOPO_MAX_EXPECT	    32
+#define TOPO_PAIR_PORTS_MAX 2
+
+/* ACS Control bits (PCIe r6.0 7.7.8.3). */
+#define TOPO_ACS_SV 0x0001
+#define TOPO_ACS_TB 0x0002
+#define TOPO_ACS_RR 0x0004
+#define TOPO_ACS_CR 0x0008
+#define TOPO_ACS_UF 0x0010
+#define TOPO_ACS_EC 0x0020
+#define TOPO_ACS_DT 0x0040
+/*
+ * The bits that turn a pair's peer-to-peer TLPs away from the direct route at the port
+ * where they enter the switch (the set the kernel's pci=disable_acs_redir= clears). UF is
+ * not among them: Upstream Forwarding only says what a port does with TLPs that were
+ * already redirected from below (send them on up instead of back down the same link);
+ * it never turns a direct TLP away, so it cannot make a direct path redirected.
+ */
+#define TOPO_ACS_REDIRECT (TOPO_ACS_RR | TOPO_ACS_CR | TOPO_ACS_EC)
+
+enum topo_kind {
+	TOPO_GPU,
+	TOPO_NIC,
+	_TOPO_KIND_MAX,
+};
+
+/* Ordered nearest first, as nvidia-smi topo -m and NCCL's PATH_* are. */
+enum topo_dist {
+	TOPO_PIX,  /* the paths meet inside one PCIe switch (upstream + downstream ports) */
+	TOPO_PXB,  /* more than one switch, not through a root port or host bridge */
+	TOPO_PHB,  /* same root bus (host bridge), through root port(s) */
+	TOPO_NODE, /* different host bridges, same NUMA node */
+	TOPO_SYS,  /* different NUMA nodes, or a NUMA node unknown on one side only */
+	_TOPO_DIST_MAX,
+};
+
+struct topo_endpoint {
+	enum topo_kind kind;
+	size_t dev;		  /* index into pci_inventory.devs */
+	unsigned index;		  /* GPU<index> / NIC<index>, by PCI address within the kind */
+	char name[TOPO_NAME_MAX]; /* NIC: RDMA device, else netdev, else address; GPU: address */
+	int numa_node;		  /* -1: unknown (no file, -1 in it, unreadable) */
+	char *cpulist;		  /* local_cpulist as the kernel prints it; NULL if unknown */
+};
+
+struct topology {
+	struct topo_endpoint *eps; /* GPUs first, then NICs, each by PCI address */
+	size_t n;
+	size_t n_kind[_TOPO_KIND_MAX];
+};
+
+/* The [Topology] section; NULL in struct config until its first header. */
+enum topo_expect_kind {
+	TOPO_EXPECT_GPU_NIC_NEAREST,
+	TOPO_EXPECT_GPU_GPU,
+	TOPO_EXPECT_PAIR,
+};
+
+struct topo_expect {
+	enum topo_expect_kind kind;
+	struct selector a, b; /* TOPO_EXPECT_PAIR */
+	char *text;	      /* as written */
+	struct origin at;
+};
+
+struct topo_config {
+	struct origin at;
+	unsigned header_file, header_line;
+	struct selector_entry *accel; /* Accelerators=; n_accel 0 and !accel_set: built-in */
+	size_t n_accel;
+	bool accel_set;
+	struct selector_entry *nics;
+	size_t n_nics;
+	bool nics_set;
+	struct topo_expect *expect;
+	size_t n_expect;
+};
+
+extern const struct config_part topo_config_part;
+
+/* ---- classification (pure) ---- */
+
+/*
+ * Built-in classification of one function: class 0302 (3D controller) and 1200
+ * (processing accelerator) of any vendor; 0300/0380 only of NVIDIA, AMD, Intel and only
+ * behind a bridge (not the integrated or BMC VGA on a root bus; ASPEED 1a03 and Matrox
+ * 102b never). NIC: class 02xx. Unknown ids (all-ones) are neither.
+ */
+bool topo_is_accelerator(const struct pci_inventory *inv, size_t i);
+bool topo_is_nic(const struct pci_inventory *inv, size_t i);
+/*
+ * The kind of devs[i] under cfg (NULL: built-in): -1 if neither. With Accelerators=
+ * or NICs= set, that list replaces the built-in test for its kind; a device both lists
+ * select is an accelerator.
+ */
+int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i);
+
+/* ---- reading the endpoints' facts (through the root prefix) ---- */
+
+/*
+ * Classify every function of inv and read each endpoint's name, numa_node and
+ * local_cpulist below <root>/sys/bus/pci/devices/ADDR. SR-IOV virtual functions (a
+ * physfn link) are skipped: hundreds of them would say nothing the PF does not.
+ * Missing files leave the fact unknown; only -ENOMEM fails.
+ */
+int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
+	       const struct pci_inventory *inv);
+void topo_done(struct topology *t);
+/*
+ * pcib_load_caps() for every endpoint of t and every bridge above it, so that the pure
+ * functions below may read cfg/pcie_type/has_acs/acs_*. First error wins, the others
+ * are still loaded.
+ */
+int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struct topology *t);
+/* Same for one device and its bridges (for callers with their own endpoint sets). */
+int topo_load_path_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i);
+
+/* ---- distance (pure) ---- */
+
+/*
+ * The PCI part of the distance: PIX, PXB or PHB when the two functions share a root bus,
+ * else TOPO_NODE ("different host bridges"; the caller's NUMA nodes decide NODE/SYS).
+ * A switch is an upstream port with its downstream ports; the type comes from the PCIe
+ * capability, or without it (unprivileged) from the position below the root port
+ * (root port, then upstream/downstream pairs). Two functions of one device are PIX.
+ */
+enum topo_dist topo_pci_distance(const struct pci_inventory *inv, size_t a, size_t b);
+/*
+ * topo_pci_distance() refined by NUMA for different host bridges: same node → NODE,
+ * different nodes → SYS. numa_node -1 (unknown) on both sides is NODE (a kernel without
+ * NUMA information has one node: CONFIG_NUMA off, or firmware without proximity data);
+ * unknown on one side only is SYS (nothing proves the two are local to each other).
+ */
+enum topo_dist topo_distance(const struct pci_inventory *inv, size_t a, int numa_a, size_t b,
+			     int numa_b);
+enum topo_dist topo_endpoint_distance(const struct pci_inventory *inv,
+				      const struct topo_endpoint *a, const struct topo_endpoint *b);
+const char *topo_dist_to_string(enum topo_dist d); /* "PIX" ... "SYS" */
+const char *topo_kind_to_string(enum topo_kind k); /* "GPU", "NIC" */
+
+/* ---- the ports whose ACS decides a pair (pure; caps loaded first) ---- */
+
+enum topo_port_role {
+	TOPO_PORT_INGRESS,  /* downstream port just below the lowest common switch */
+	TOPO_PORT_FUNCTION, /* a function of a multi-function device (its own ACS) */
+};
+
+enum topo_acs_state {
+	TOPO_ACS_KNOWN,	     /* ctrl read */
+	TOPO_ACS_NONE,	     /* no ACS capability: nothing redirects here */
+	TOPO_ACS_NEEDS_ROOT, /* config space beyond 64 bytes unreadable: unknown, not "none" */
+	TOPO_ACS_UNREADABLE, /* the port is gone or not responding */
+};
+
+struct topo_port {
+	size_t dev;
+	enum topo_port_role role;
+	enum topo_acs_state state;
+	uint16_t ctrl;	   /* ACS Control, TOPO_ACS_KNOWN only */
+	uint16_t redirect; /* ctrl & TOPO_ACS_REDIRECT, TOPO_ACS_KNOWN only */
+};
+
+enum topo_p2p {
+	TOPO_P2P_DIRECT,       /* every deciding port known and none redirects */
+	TOPO_P2P_REDIRECTED,   /* at least one port redirects (RR/CR/EC on) */
+	TOPO_P2P_UNKNOWN,      /* none known to redirect, some unknown (needs root, dead) */
+	TOPO_P2P_ROOT_COMPLEX, /* PHB/NODE/SYS: the root complex decides, not ACS */
+};
+
+struct topo_path {
+	enum topo_dist dist; /* PCI part, as topo_pci_distance() */
+	enum topo_p2p p2p;
+	struct topo_port ports[TOPO_PAIR_PORTS_MAX];
+	size_t n_ports;
+};
+
+/*
+ * For a PIX/PXB pair: the ports whose ACS Control decides whether P2P between a and b
+ * is redirected. A request is redirected where it enters the switch that would route it
+ * to the peer, so these are the two downstream ports of the lowest common switch the
+ * paths enter (one per side); switches further down forward it upstream anyway and are
+ * not listed. For two functions of one multi-function device, the functions themselves.
+ * PHB/NODE/SYS: no ports, p2p TOPO_P2P_ROOT_COMPLEX.
+ */
+void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret);
+/* "RR CR" for the redirect bits of mask; "none" when empty. buf >= 16. */
+const char *topo_acs_bits(uint16_t mask, char *buf, size_t size);
+
+/* ---- the `hostprep topology` view (topo-show.c) ---- */
+
+/* One read of the host: inventory, endpoints, capabilities of every port on their paths. */
+struct topo_view {
+	const struct sysroot *root; /* for the sections that read more (links, GPU map) */
+	struct pci_backend *pci;
+	struct pci_inventory inv;
+	struct topology topo;
+};
+
+/* -ENOMEM, or the PCI enumeration's error (logged by the caller). */
+int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg);
+void topo_view_done(struct topo_view *v);
+/* "GPU0 (0000:03:00.0)", "NIC1 (mlx5_2)". */
+void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
+			 size_t size);
+/*
+ * The verdict of a path as one phrase: "direct", "redirected at 0000:02:08.0 (RR CR on)",
+ * "unknown: ACS of 0000:02:08.0 needs root", "through the host bridge: the root complex
+ * decides, not ACS". malloc'd.
+ */
+int topo_path_describe(const struct topo_view *v, const struct topo_path *p, char **ret);
+/*
+ * The pairs the report covers, in order: every GPU↔GPU and GPU↔NIC pair whose PCI
+ * distance is at most PHB. fn returns <0 to stop.
+ */
+typedef int (*topo_pair_fn)(const struct topo_view *v, const struct topo_endpoint *a,
+			    const struct topo_endpoint *b, const struct topo_path *p, void *ud);
+int topo_for_each_pair(const struct topo_view *v, topo_pair_fn fn, void *ud);
+
+struct json_object;
+int topo_show_text(const struct topo_view *v, FILE *f);
+/* The document of docs/topology-schema.md; NULL on ENOMEM. */
+struct json_object *topo_show_json(const struct topo_view *v);

@@ -1,0 +1,24 @@
+# IOMMU reads follow what [IOMMU] Expect= needs (issue 11): with Expect=any no group's
+# type file is read (the result says "on", units and group count); with a mode to check
+# every type is read, and the groups' members and drivers only when the mode misses it
+# (the remedy names them).
+command -v strace >/dev/null || { fail "strace missing"; exit 1; }
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+iommu_opens() { # CONF -> "types N members N" for one check under strace
+	useconf "$1"
+	strace -f -y -e trace=open,openat -o "$T/$1.strace" "$BIN" --root "$R" --no-color check \
+		</dev/null >"$T/out" 2>"$T/err"
+	echo "\$ strace hostprep check ($1) -> exit $?" >>"$T/transcript"
+	echo "types $(grep -Ec 'iommu_groups(/[0-9]+|>, "[0-9]+)/type"' "$T/$1.strace")" \
+		"members $(grep -Ec 'iommu_groups(/[0-9]+|>, "[0-9]+)/devices"' "$T/$1.strace")"
+}
+newroot dgx8
+got=$(iommu_opens gpu-p2p)
+[ "$got" = "types 0 members 0" ] || fail "Expect=any: read group types or members: $got"
+expect_grep out '^PASS +iommu\.mode +host +any +on \(units: dmar0,dmar1; groups: 39, type not read for Expect=any;'
+got=$(iommu_opens iommu-translated)
+[ "$got" = "types 39 members 0" ] || fail "Expect=translated (met): want 39 types, no members: $got"
+expect_grep out '^PASS +iommu\.mode +host +translated +translated \(units: dmar0,dmar1; groups: 39 DMA;'
+got=$(iommu_opens iommu-pt)
+[ "$got" = "types 39 members 39" ] || fail "Expect=passthrough (missed): want types and members: $got"
+expect_grep out '^FAIL +iommu\.mode +host +passthrough +translated '

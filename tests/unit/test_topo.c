@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * src/topo: classification, distance classes and the ports that decide a pair, on a
+ * hand-built inventory (sorted by address as pcib_scan() leaves it):
+ *
+ *   0000:00:01.0 root port (host bridge 0000:00)
+ *   └ 01:00.0 switch 1 upstream
+ *     ├ 02:00.0 downstream  ACS ctrl 0x001d (SV RR CR UF)
+ *     │ └ 03:00.0 GPU0 (10de 0302)
+ *     └ 02:01.0 downstream  ACS ctrl 0x0010 (UF only)
+ *       └ 04:00.0 switch 2 upstream
+ *         ├ 05:00.0 downstream ACS ctrl 0x0020 (EC)
+ *         │ └ 06:00.0 GPU1
+ *         └ 05:01.0 downstream ACS ctrl 0x0000
+ *           └ 07:00.0 / 07:00.1 NIC0/NIC1, one two-function device, ACS ctrl 0x0004 / 0
+ *   0000:00:02.0 root port (same host bridge)
+ *   └ 08:00.0 GPU2
+ *   0000:40:01.0 root port (host bridge 0000:40)
+ *   └ 41:00.0 NIC2
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "topo/topo.h"
+
+enum {
+	RP_A,
+	RP_B,
+	USP1,
+	DSP1A,
+	DSP1B,
+	GPU0,
+	USP2,
+	DSP2A,
+	DSP2B,
+	GPU1,
+	NIC0,
+	NIC1,
+	GPU2,
+	RP_C,
+	NIC2,
+	N_DEVS
+};
+
+static struct pci_dev_info devs[N_DEVS];
+static struct pci_inventory inv = { .devs = devs, .n = N_DEVS };
+
+static void dev(int i, uint8_t bus, uint8_t d, uint8_t fn, int parent, int type, uint16_t vendor,
+		uint32_t class_code)
+{
+	devs[i] = (struct pci_dev_info){
+		.id = { .bus = bus, .dev = d, .func = fn, .vendor = vendor, .device = 0x1234,
+			.class_code = class_code },
+		.parent = parent,
+		.pcie_type = type,
+		.cfg = PCI_CFG_FULL,
+	};
+	snprintf(devs[i].addr, sizeof(devs[i].addr), "0000:%02x:%02x.%x", bus, d, fn);
+}
+
+static void acs(int i, uint16_t ctrl)
+{
+	devs[i].has_acs = true;
+	devs[i].acs_off = 0x148;
+	devs[i].acs_cap = 0x007f;
+	devs[i].acs_ctrl = ctrl;
+}
+
+static int setup(void **state)
+{
+	dev(RP_A, 0x00, 0x01, 0, -1, 4, 0x8086, 0x060400);
+	dev(RP_B, 0x00, 0x02, 0, -1, 4, 0x8086, 0x060400);
+	dev(USP1, 0x01, 0x00, 0, RP_A, 5, 0x10b5, 0x060400);
+	dev(DSP1A, 0x02, 0x00, 0, USP1, 6, 0x10b5, 0x060400);
+	dev(DSP1B, 0x02, 0x01, 0, USP1, 6, 0x10b5, 0x060400);
+	dev(GPU0, 0x03, 0x00, 0, DSP1A, 0, 0x10de, 0x030200);
+	dev(USP2, 0x04, 0x00, 0, DSP1B, 5, 0x10b5, 0x060400);
+	dev(DSP2A, 0x05, 0x00, 0, USP2, 6, 0x10b5, 0x060400);
+	dev(DSP2B, 0x05, 0x01, 0, USP2, 6, 0x10b5, 0x060400);
+	dev(GPU1, 0x06, 0x00, 0, DSP2A, 0, 0x10de, 0x030200);
+	dev(NIC0, 0x07, 0x00, 0, DSP2B, 0, 0x15b3, 0x020700);
+	dev(NIC1, 0x07, 0x00, 1, DSP2B, 0, 0x15b3, 0x020700);
+	dev(GPU2, 0x08, 0x00, 0, RP_B, 0, 0x10de, 0x030200);
+	dev(RP_C, 0x40, 0x01, 0, -1, 4, 0x8086, 0x060400);
+	dev(NIC2, 0x41, 0x00, 0, RP_C, 0, 0x15b3, 0x020000);
+	acs(RP_A, 0x001d);
+	acs(DSP1A, 0x001d);
+	acs(DSP1B, 0x0010);
+	acs(DSP2A, 0x0020);
+	acs(DSP2B, 0x0000);
+	acs(NIC0, 0x0004);
+	acs(NIC1, 0x0000);
+	return 0;
+}
+
+/* What an unprivileged scan leaves: no PCIe type, no ACS, 64 bytes of config space. */
+static void unprivileged(void)
+{
+	for (int i = 0; i < N_DEVS; i++) {
+		devs[i].pcie_type = -1;
+		devs[i].cfg = PCI_CFG_LIMITED;
+		devs[i].has_acs = false;
+	}
+}
+
+static void test_classify(void **state)
+{
+	assert_true(topo_is_accelerator(&inv, GPU0));
+	assert_false(topo_is_accelerator(&inv, NIC0));
+	assert_true(topo_is_nic(&inv, NIC0));
+	assert_true(topo_is_nic(&inv, NIC2)); /* 0200 Ethernet counts as well as 0207 */
+	assert_false(topo_is_nic(&inv, USP1));
+	assert_int_equal(topo_classify(NULL, &inv, GPU1), TOPO_GPU);
+	assert_int_equal(topo_classify(NULL, &inv, NIC1), TOPO_NIC);
+	assert_int_equal(topo_classify(NULL, &inv, DSP2B), -1);
+
+	/* A BMC VGA (ASPEED) behind a bridge is not a GPU; an NVIDIA VGA is; on a root bus not. */
+	devs[GPU2].id.class_code = 0x030000;
+	devs[GPU2].id.vendor = 0x1a03;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.vendor = 0x10de;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].parent = -1;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	/* Processing accelerators of any vendor (Gaudi: 1da3 class 1200). */
+	devs[GPU2].id.vendor = 0x1da3;
+	devs[GPU2].id.class_code = 0x120000;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	/* Unknown ids (a dead device without sysfs ids) are nothing. */
+	devs[GPU2].id.vendor = 0xffff;
+	devs[GPU2].id.class_code = 0xffffff;
+	assert_int_equal(topo_classify(NULL, &inv, GPU2), -1);
+}
+
+static void test_classify_config(void **state)
+{
+	struct selector_entry nvme = { .text = (char *)"class:0108" };
+	struct topo_config cfg = { .accel = &nvme, .n_accel = 1, .accel_set = true };
+	const char *reason;
+
+	assert_int_equal(selector_parse("class:0207", &nvme.sel, &reason), 0);
+	/* Accelerators= replaces the built-in test: now the InfiniBand NICs are "GPUs". */
+	assert_int_equal(topo_classify(&cfg, &inv, NIC0), TOPO_GPU);
+	assert_int_equal(topo_classify(&cfg, &inv, GPU0), -1);
+	/* NICs= not set: the built-in NIC test still applies to the rest. */
+	assert_int_equal(topo_classify(&cfg, &inv, NIC2), TOPO_NIC);
+	cfg.nics_set = true; /* set and empty of matches: no NIC at all */
+	assert_int_equal(topo_classify(&cfg, &inv, NIC2), -1);
+}
+
+static void test_distance(void **state)
+{
+	assert_int_equal(topo_pci_distance(&inv, GPU1, NIC0), TOPO_PIX);
+	assert_int_equal(topo_pci_distance(&inv, NIC0, NIC1), TOPO_PIX);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, GPU1), TOPO_PXB);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, NIC0), TOPO_PXB);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, GPU2), TOPO_PHB);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, NIC2), TOPO_NODE);
+	/* Symmetric. */
+	assert_int_equal(topo_pci_distance(&inv, NIC0, GPU0), TOPO_PXB);
+	/* NUMA: known and different → SYS; same → NODE; both unknown → NODE; one → SYS. */
+	assert_int_equal(topo_distance(&inv, GPU0, 0, NIC2, 1), TOPO_SYS);
+	assert_int_equal(topo_distance(&inv, GPU0, 1, NIC2, 1), TOPO_NODE);
+	assert_int_equal(topo_distance(&inv, GPU0, -1, NIC2, -1), TOPO_NODE);
+	assert_int_equal(topo_distance(&inv, GPU0, 0, NIC2, -1), TOPO_SYS);
+	/* NUMA never changes a pair below one host bridge. */
+	assert_int_equal(topo_distance(&inv, GPU0, 0, GPU2, 1), TOPO_PHB);
+}
+
+static void test_distance_unprivileged(void **state)
+{
+	unprivileged();
+	assert_int_equal(topo_pci_distance(&inv, GPU1, NIC0), TOPO_PIX);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, GPU1), TOPO_PXB);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, GPU2), TOPO_PHB);
+	assert_int_equal(topo_pci_distance(&inv, GPU0, NIC2), TOPO_NODE);
+}
+
+static void test_pair_ports_pxb(void **state)
+{
+	struct topo_path p;
+
+	/* Paths enter switch 1 at 02:00.0 (RR CR on) and 02:01.0 (UF only: not a redirect). */
+	topo_pair_ports(&inv, GPU0, GPU1, &p);
+	assert_int_equal(p.dist, TOPO_PXB);
+	assert_int_equal(p.n_ports, 2);
+	assert_int_equal(p.ports[0].dev, DSP1A);
+	assert_int_equal(p.ports[0].role, TOPO_PORT_INGRESS);
+	assert_int_equal(p.ports[0].redirect, TOPO_ACS_RR | TOPO_ACS_CR);
+	assert_int_equal(p.ports[1].dev, DSP1B);
+	assert_int_equal(p.ports[1].state, TOPO_ACS_KNOWN);
+	assert_int_equal(p.ports[1].redirect, 0);
+	assert_int_equal(p.p2p, TOPO_P2P_REDIRECTED);
+
+	/* Switch 2's ports are not on the list: it forwards GPU1's request upstream anyway. */
+	acs(DSP1A, 0x0011);
+	topo_pair_ports(&inv, GPU0, GPU1, &p);
+	assert_int_equal(p.p2p, TOPO_P2P_DIRECT);
+}
+
+static void test_pair_ports_pix(void **state)
+{
+	struct topo_path p;
+
+	topo_pair_ports(&inv, GPU1, NIC0, &p);
+	assert_int_equal(p.dist, TOPO_PIX);
+	assert_int_equal(p.n_ports, 2);
+	assert_int_equal(p.ports[0].dev, DSP2A);
+	assert_int_equal(p.ports[0].redirect, TOPO_ACS_EC);
+	assert_int_equal(p.ports[1].dev, DSP2B);
+	assert_int_equal(p.p2p, TOPO_P2P_REDIRECTED);
+	/* A port without ACS does not redirect. */
+	devs[DSP2A].has_acs = false;
+	topo_pair_ports(&inv, GPU1, NIC0, &p);
+	assert_int_equal(p.ports[0].state, TOPO_ACS_NONE);
+	assert_int_equal(p.p2p, TOPO_P2P_DIRECT);
+}
+
+static void test_pair_ports_functions(void **state)
+{
+	struct topo_path p;
+
+	topo_pair_ports(&inv, NIC0, NIC1, &p);
+	assert_int_equal(p.dist, TOPO_PIX);
+	assert_int_equal(p.n_ports, 2);
+	assert_int_equal(p.ports[0].dev, NIC0);
+	assert_int_equal(p.ports[0].role, TOPO_PORT_FUNCTION);
+	assert_int_equal(p.ports[0].redirect, TOPO_ACS_RR);
+	assert_int_equal(p.p2p, TOPO_P2P_REDIRECTED);
+}
+
+static void test_pair_ports_root_complex(void **state)
+{
+	struct topo_path p;
+
+	topo_pair_ports(&inv, GPU0, GPU2, &p);
+	assert_int_equal(p.dist, TOPO_PHB);
+	assert_int_equal(p.n_ports, 0);
+	assert_int_equal(p.p2p, TOPO_P2P_ROOT_COMPLEX);
+	topo_pair_ports(&inv, GPU0, NIC2, &p);
+	assert_int_equal(p.p2p, TOPO_P2P_ROOT_COMPLEX);
+}
+
+static void test_pair_ports_needs_root(void **state)
+{
+	struct topo_path p;
+
+	unprivileged();
+	topo_pair_ports(&inv, GPU0, GPU1, &p);
+	assert_int_equal(p.ports[0].dev, DSP1A);
+	assert_int_equal(p.ports[0].state, TOPO_ACS_NEEDS_ROOT);
+	assert_int_equal(p.p2p, TOPO_P2P_UNKNOWN); /* never "direct" or "no ACS" */
+	/* A known redirect on one side outweighs an unknown on the other. */
+	devs[DSP1A].cfg = PCI_CFG_FULL;
+	acs(DSP1A, 0x0004);
+	topo_pair_ports(&inv, GPU0, GPU1, &p);
+	assert_int_equal(p.p2p, TOPO_P2P_REDIRECTED);
+	/* A dead port is unreadable, not free of ACS. */
+	devs[DSP1B].state = PCI_DEV_DEAD;
+	devs[DSP1A].acs_ctrl = 0;
+	topo_pair_ports(&inv, GPU0, GPU1, &p);
+	assert_int_equal(p.ports[1].state, TOPO_ACS_UNREADABLE);
+	assert_int_equal(p.p2p, TOPO_P2P_UNKNOWN);
+}
+
+static void test_acs_bits(void **state)
+{
+	char buf[16];
+
+	assert_string_equal(topo_acs_bits(0x001d & TOPO_ACS_REDIRECT, buf, sizeof(buf)), "RR CR");
+	assert_string_equal(topo_acs_bits(TOPO_ACS_REDIRECT, buf, sizeof(buf)), "RR CR EC");
+	assert_string_equal(topo_acs_bits(0, buf, sizeof(buf)), "none");
+	assert_string_equal(topo_dist_to_string(TOPO_PXB), "PXB");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_classify, setup),
+		cmocka_unit_test_setup(test_classify_config, setup),
+		cmocka_unit_test_setup(test_distance, setup),
+		cmocka_unit_test_setup(test_distance_unprivileged, setup),
+		cmocka_unit_test_setup(test_pair_ports_pxb, setup),
+		cmocka_unit_test_setup(test_pair_ports_pix, setup),
+		cmocka_unit_test_setup(test_pair_ports_functions, setup),
+		cmocka_unit_test_setup(test_pair_ports_root_complex, setup),
+		cmocka_unit_test_setup(test_pair_ports_needs_root, setup),
+		cmocka_unit_test_setup(test_acs_bits, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,44 @@
+# Issue 11: how long hostprep.service keeps the boot waiting when nothing has to be
+# waited for (no link wait, no module load): the shipped vendor rule over two root ports
+# with NICs and an x3130 switch, Apply=yes, IOMMU Expect=any. No emulated IOMMU: under
+# TCG on a loaded host its interrupt remapping can fail the kernel's timer check at boot.
+# Prints the unit's activation time (systemd's InactiveExit -> ActiveEnter, what
+# systemd-analyze blame shows) and the process's own run time; the VM tier shows them on
+# the scenario's line.
+# Target 50 ms; TCG emulation is slower than hardware, so the number is printed, not
+# asserted (the scenario fails when the unit did not succeed or has no timestamps).
+QEMU_DEVICES="$(qemu_rootport_nic 2) $(qemu_rootport_nic 3 e1000e) $(qemu_switch 4 2)"
+HOSTPREP_CONF_PATH=/etc/hostprep/hostprep.conf.d/50-site.conf
+HOSTPREP_CONF='[Host]
+Apply=yes
+
+[IOMMU]
+Expect=any'
+
+ms_between() { # UNIT FROM_PROP TO_PROP -> milliseconds (3 decimals), or nothing
+	local a b
+	a=$(unit_prop "$1" "$2")
+	b=$(unit_prop "$1" "$3")
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" != 0 ] && [ "$b" -ge "$a" ] || return 0
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", (b - a) / 1000 }'
+}
+
+guest_check() {
+	local act run ref
+	assert_booted_service
+	assert_eq "$(systemctl show -p Result hostprep.service)" Result=success "hostprep.service result"
+	act=$(ms_between hostprep.service InactiveExitTimestampMonotonic ActiveEnterTimestampMonotonic)
+	run=$(ms_between hostprep.service ExecMainStartTimestampMonotonic ExecMainExitTimestampMonotonic)
+	# for scale: a unit that runs one tiny process (kmod static-nodes), same boot, same load
+	ref=$(ms_between kmod-static-nodes.service InactiveExitTimestampMonotonic \
+		ActiveEnterTimestampMonotonic)
+	if [ -n "$act" ] && [ -n "$run" ]; then
+		ok "hostprep.service activation ${act} ms (process ${run} ms)"
+		echo "activation ${act} ms, process ${run} ms (target 50 ms);" \
+			"kmod-static-nodes.service ${ref:-?} ms in the same boot" >"$VMT_SHARE/summary"
+	else
+		fail "no activation timestamps for hostprep.service ('$act' '$run')"
+	fi
+	run_cmd systemd-analyze blame --no-pager
+	note "$(grep -E ' hostprep\.service$' <<<"$OUT")"
+}
