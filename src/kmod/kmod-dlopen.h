@@ -3,6 +3,8 @@
 
 #include <libkmod.h>
 
+#include "dlopen-lib.h"
+
 /*
  * libkmod (and the libcrypto it links) is loaded with dlopen() the first time
  * a [Module:*] rule needs the module index, as systemd does: a run without
@@ -12,22 +14,25 @@
  */
 #define KMOD_SONAME "libkmod.so.2"
 
-extern typeof(kmod_new) *sym_kmod_new;
-extern typeof(kmod_unref) *sym_kmod_unref;
-extern typeof(kmod_set_log_fn) *sym_kmod_set_log_fn;
-extern typeof(kmod_load_resources) *sym_kmod_load_resources;
-extern typeof(kmod_list_next) *sym_kmod_list_next;
-extern typeof(kmod_module_new_from_name) *sym_kmod_module_new_from_name;
-extern typeof(kmod_module_new_from_name_lookup) *sym_kmod_module_new_from_name_lookup;
-extern typeof(kmod_module_unref) *sym_kmod_module_unref;
-extern typeof(kmod_module_get_name) *sym_kmod_module_get_name;
-extern typeof(kmod_module_get_path) *sym_kmod_module_get_path;
-extern typeof(kmod_module_get_info) *sym_kmod_module_get_info;
-extern typeof(kmod_module_info_get_key) *sym_kmod_module_info_get_key;
-extern typeof(kmod_module_info_get_value) *sym_kmod_module_info_get_value;
-extern typeof(kmod_module_info_free_list) *sym_kmod_module_info_free_list;
-extern typeof(kmod_module_probe_insert_module) *sym_kmod_module_probe_insert_module;
-extern typeof(kmod_module_remove_module) *sym_kmod_module_remove_module;
+#define KMOD_SYMS(X)                        \
+	X(kmod_new)                         \
+	X(kmod_unref)                       \
+	X(kmod_set_log_fn)                  \
+	X(kmod_load_resources)              \
+	X(kmod_list_next)                   \
+	X(kmod_module_new_from_name)        \
+	X(kmod_module_new_from_name_lookup) \
+	X(kmod_module_unref)                \
+	X(kmod_module_get_name)             \
+	X(kmod_module_get_path)             \
+	X(kmod_module_get_info)             \
+	X(kmod_module_info_get_key)         \
+	X(kmod_module_info_get_value)       \
+	X(kmod_module_info_free_list)       \
+	X(kmod_module_probe_insert_module)  \
+	X(kmod_module_remove_module)
+
+KMOD_SYMS(DLOPEN_DECLARE)
 
 /*
  * Load libkmod once per process and resolve every symbol above. 0, or

@@ -4,6 +4,8 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
+#include "dlopen-lib.h"
+
 /*
  * libibverbs (and the libnl-3/libnl-route-3 it links, whose constructors read
  * files) is loaded with dlopen() only when [Port:*] rules read ports through
@@ -14,16 +16,20 @@
  */
 #define VERBS_SONAME "libibverbs.so.1"
 
-extern typeof(ibv_get_device_list) *sym_ibv_get_device_list;
-extern typeof(ibv_free_device_list) *sym_ibv_free_device_list;
-extern typeof(ibv_get_device_name) *sym_ibv_get_device_name;
-extern typeof(ibv_open_device) *sym_ibv_open_device;
-extern typeof(ibv_close_device) *sym_ibv_close_device;
-extern typeof(ibv_get_async_event) *sym_ibv_get_async_event;
-extern typeof(ibv_ack_async_event) *sym_ibv_ack_async_event;
-extern typeof(ibv_event_type_str) *sym_ibv_event_type_str;
-extern typeof(ibv_query_port) *sym_ibv_query_port; /* the compat entry the inline falls back to */
-extern typeof(_ibv_query_gid_ex) *sym__ibv_query_gid_ex;
+/* ibv_query_port: the compat entry verbs.h's inline falls back to */
+#define VERBS_SYMS(X)           \
+	X(ibv_get_device_list)  \
+	X(ibv_free_device_list) \
+	X(ibv_get_device_name)  \
+	X(ibv_open_device)      \
+	X(ibv_close_device)     \
+	X(ibv_get_async_event)  \
+	X(ibv_ack_async_event)  \
+	X(ibv_event_type_str)   \
+	X(ibv_query_port)       \
+	X(_ibv_query_gid_ex)
+
+VERBS_SYMS(DLOPEN_DECLARE)
 
 /* verbs.h's inline ibv_query_port(), calling through the table. */
 static inline int verbs_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *a)
