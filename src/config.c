@@ -544,67 +544,92 @@ static int parse_mask(struct loader *l, const struct conf_event *ev)
 	return 0;
 }
 
-static void selector_list_free(struct selector_entry *list, size_t n)
+int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *word), void *ctx)
 {
-	for (size_t i = 0; i < n; i++)
-		free(list[i].text);
-	free(list);
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, BLANKS, &save); w; w = strtok_r(NULL, BLANKS, &save)) {
+		int k = fn(ctx, w);
+
+		if (k == -ENOMEM)
+			return k;
+		if (k == -E2BIG)
+			return -EINVAL; /* the list is full: the next words would only repeat it */
+		if (k < 0 && r == 0)
+			r = k;
+	}
+	return r;
 }
 
-static int selector_append(struct loader *l, const struct conf_event *ev, const char *word,
-			   struct selector_entry **list, size_t *n)
+int config_selector_list_add(struct selector_entry **list, size_t *n, size_t max, const char *key,
+			     const struct selector *sel, const char *word, const struct origin *at)
 {
 	struct selector_entry *grown;
-	struct selector sel;
-	const char *reason;
 	char *text;
 
-	if (selector_parse_acs(word, &sel, &reason) < 0)
-		return conf_error(l, &ev->at, "%s=: invalid selector '%s': %s", ev->name, word,
-				  reason);
+	if (*n >= max) {
+		config_error_at(at, "%s=: too many selectors (at most %zu)", key, max);
+		return -E2BIG;
+	}
 	text = strdup(word);
-	if (!text)
-		return -ENOMEM;
-	grown = reallocarray(*list, *n + 1, sizeof(**list));
+	grown = text ? reallocarray(*list, *n + 1, sizeof(**list)) : NULL;
 	if (!grown) {
 		free(text);
 		return -ENOMEM;
 	}
-	grown[(*n)++] = (struct selector_entry){ .sel = sel, .text = text, .at = ev->at };
+	grown[(*n)++] = (struct selector_entry){ .sel = *sel, .text = text, .at = *at };
 	*list = grown;
 	return 0;
+}
+
+void config_selector_list_clear(struct selector_entry **list, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		free((*list)[i].text);
+	free(*list);
+	*list = NULL;
+	*n = 0;
+}
+
+struct acs_words {
+	struct loader *l;
+	const struct conf_event *ev;
+	struct selector_entry **list;
+	size_t *n;
+};
+
+static int acs_word(void *ctx, const char *word)
+{
+	struct acs_words *w = ctx;
+	struct selector sel;
+	const char *reason;
+	int r;
+
+	if (selector_parse_acs(word, &sel, &reason) < 0)
+		return conf_error(w->l, &w->ev->at, "%s=: invalid selector '%s': %s", w->ev->name,
+				  word, reason);
+	r = config_selector_list_add(w->list, w->n, CONFIG_MAX_SELECTORS, w->ev->name, &sel, word,
+				     &w->ev->at);
+	if (r == -E2BIG)
+		loader_fail(w->l, -EINVAL);
+	return r;
 }
 
 /* Values accumulate across assignments and files; an empty assignment resets the list. */
 static int parse_selector_list(struct loader *l, const struct conf_event *ev,
 			       struct selector_entry **list, size_t *n)
 {
-	_cleanup_(freep) char *copy = NULL;
-	char *save = NULL;
-	int r = 0;
+	struct acs_words w = { .l = l, .ev = ev, .list = list, .n = n };
 
 	if (ev->value[0] == '\0') {
-		selector_list_free(*list, *n);
-		*list = NULL;
-		*n = 0;
+		config_selector_list_clear(list, n);
 		return 0;
 	}
-	copy = strdup(ev->value);
-	if (!copy)
-		return -ENOMEM;
-	for (char *w = strtok_r(copy, BLANKS, &save); w; w = strtok_r(NULL, BLANKS, &save)) {
-		int k;
-
-		if (*n >= CONFIG_MAX_SELECTORS)
-			return conf_error(l, &ev->at, "%s=: too many selectors (at most %d)",
-					  ev->name, CONFIG_MAX_SELECTORS);
-		k = selector_append(l, ev, w, list, n);
-		if (k == -ENOMEM)
-			return k;
-		if (k < 0)
-			r = k; /* logged; check the other words too */
-	}
-	return r;
+	return config_for_each_word(ev->value, acs_word, &w);
 }
 
 static int parse_select(struct loader *l, const struct conf_event *ev)
@@ -1486,8 +1511,8 @@ static int load_layered(struct loader *l, char *const *explicit_files)
 static void rule_done(struct acs_rule *rule)
 {
 	free(rule->name);
-	selector_list_free(rule->select, rule->n_select);
-	selector_list_free(rule->exclude, rule->n_exclude);
+	config_selector_list_clear(&rule->select, &rule->n_select);
+	config_selector_list_clear(&rule->exclude, &rule->n_exclude);
 }
 
 void config_done(struct config *c)

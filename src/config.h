@@ -121,6 +121,23 @@ int config_set_boolean(const char *key, const char *value, const struct origin *
 		       bool *ret, struct origin *ret_at);
 
 /*
+ * A list key's words (blank-separated; an empty value is the caller's reset and is never
+ * passed here): fn(ctx, word) for each in order. Every word is tried, so each bad one is
+ * reported; the first error is returned. -ENOMEM stops at once, and so does -E2BIG (a full
+ * list, already reported), returned as -EINVAL.
+ */
+int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *word), void *ctx);
+
+/*
+ * Append a parsed selector, with the word as written and where, to a list of at most max:
+ * 0, -ENOMEM, or "KEY=: too many selectors" and -E2BIG (see config_for_each_word()).
+ */
+int config_selector_list_add(struct selector_entry **list, size_t *n, size_t max, const char *key,
+			     const struct selector *sel, const char *word, const struct origin *at);
+/* Free a list and leave it empty. */
+void config_selector_list_clear(struct selector_entry **list, size_t *n);
+
+/*
  * A module's own configuration sections ([Module:*], [Port:*], [Bond:*] ...). config.c
  * lexes every file and hands the events of a section the part claims to it; the part logs
  * "file:line: reason" itself and returns -EINVAL, which config.c counts like its own errors

@@ -64,63 +64,39 @@ static int assign_degraded(struct links_config *lc, const char *value, const str
 			       value);
 }
 
-static void select_reset(struct links_config *lc)
-{
-	for (size_t i = 0; i < lc->n_select; i++)
-		free(lc->select[i].text);
-	free(lc->select);
-	lc->select = NULL;
-	lc->n_select = 0;
-}
+struct select_words {
+	struct links_config *lc;
+	const struct origin *at;
+};
 
-static int select_add(struct links_config *lc, const char *word, const struct origin *at)
+static int select_word(void *ctx, const char *word)
 {
-	struct selector_entry *grown;
+	struct select_words *w = ctx;
 	struct selector sel;
 	const char *reason;
-	char *text;
 
 	if (selector_parse(word, &sel, &reason) < 0)
-		return config_error_at(at, "Select=: invalid selector '%s': %s", word, reason);
+		return config_error_at(w->at, "Select=: invalid selector '%s': %s", word, reason);
 	if (sel.upstream)
 		return config_error_at(
-			at,
+			w->at,
 			"Select=: '%s': [Links] selects endpoints, every hop up to the "
 			"root port is checked anyway (drop upstream:)",
 			word);
-	if (lc->n_select >= LINKS_MAX_SELECTORS)
-		return config_error_at(at, "Select=: too many selectors (at most %d)",
-				       LINKS_MAX_SELECTORS);
-	text = strdup(word);
-	grown = text ? reallocarray(lc->select, lc->n_select + 1, sizeof(*grown)) : NULL;
-	if (!grown) {
-		free(text);
-		return -ENOMEM;
-	}
-	grown[lc->n_select++] = (struct selector_entry){ .sel = sel, .text = text, .at = *at };
-	lc->select = grown;
-	return 0;
+	return config_selector_list_add(&w->lc->select, &w->lc->n_select, LINKS_MAX_SELECTORS,
+					"Select", &sel, word, w->at);
 }
 
 /* List: whitespace-separated, accumulates; an empty assignment goes back to the default. */
 static int assign_select(struct links_config *lc, const char *value, const struct origin *at)
 {
-	_cleanup_(freep) char *copy = strdup(value);
-	char *save = NULL;
-	int r;
+	struct select_words w = { .lc = lc, .at = at };
 
-	if (!copy)
-		return -ENOMEM;
 	if (value[0] == '\0') {
-		select_reset(lc);
+		config_selector_list_clear(&lc->select, &lc->n_select);
 		return 0;
 	}
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		r = select_add(lc, w, at);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return config_for_each_word(value, select_word, &w);
 }
 
 static int assign(void *state, const char *key, const char *value, const struct origin *at)
@@ -170,7 +146,7 @@ static void part_free(void *state)
 
 	if (!lc)
 		return;
-	select_reset(lc);
+	config_selector_list_clear(&lc->select, &lc->n_select);
 	free(lc);
 }
 

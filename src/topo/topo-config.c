@@ -28,15 +28,6 @@ static int section(void **state, const char *name, const struct origin *at, unsi
 	return 0;
 }
 
-static void selectors_reset(struct selector_entry **v, size_t *n)
-{
-	for (size_t i = 0; i < *n; i++)
-		free((*v)[i].text);
-	free(*v);
-	*v = NULL;
-	*n = 0;
-}
-
 static void expect_reset(struct topo_config *tc)
 {
 	for (size_t i = 0; i < tc->n_expect; i++)
@@ -63,53 +54,38 @@ static int parse_endpoint_selector(const char *key, const char *word, struct sel
 	return 0;
 }
 
-static int selector_add(struct selector_entry **v, size_t *n, const char *key, const char *word,
-			const struct origin *at)
+struct selector_words {
+	struct selector_entry **v;
+	size_t *n;
+	const char *key;
+	const struct origin *at;
+};
+
+static int selector_word(void *ctx, const char *word)
 {
-	struct selector_entry *grown;
+	struct selector_words *w = ctx;
 	struct selector sel;
-	char *text;
 	int r;
 
-	r = parse_endpoint_selector(key, word, &sel, at);
+	r = parse_endpoint_selector(w->key, word, &sel, w->at);
 	if (r < 0)
 		return r;
-	if (*n >= TOPO_MAX_SELECTORS)
-		return config_error_at(at, "%s=: too many selectors (at most %d)", key,
-				       TOPO_MAX_SELECTORS);
-	text = strdup(word);
-	grown = text ? reallocarray(*v, *n + 1, sizeof(*grown)) : NULL;
-	if (!grown) {
-		free(text);
-		return -ENOMEM;
-	}
-	*v = grown;
-	(*v)[(*n)++] = (struct selector_entry){ .sel = sel, .text = text, .at = *at };
-	return 0;
+	return config_selector_list_add(w->v, w->n, TOPO_MAX_SELECTORS, w->key, &sel, word, w->at);
 }
 
 /* List key: accumulates; an empty assignment resets to the built-in classification. */
 static int assign_selectors(struct selector_entry **v, size_t *n, bool *set, const char *key,
 			    const char *value, const struct origin *at)
 {
-	_cleanup_(freep) char *copy = strdup(value);
-	char *save = NULL;
-	int r;
+	struct selector_words w = { .v = v, .n = n, .key = key, .at = at };
 
-	if (!copy)
-		return -ENOMEM;
 	if (value[0] == '\0') {
-		selectors_reset(v, n);
+		config_selector_list_clear(v, n);
 		*set = false;
 		return 0;
 	}
 	*set = true;
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		r = selector_add(v, n, key, w, at);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return config_for_each_word(value, selector_word, &w);
 }
 
 static int parse_expect(const char *word, struct topo_expect *e, const struct origin *at)
@@ -142,17 +118,25 @@ static int parse_expect(const char *word, struct topo_expect *e, const struct or
 	return r;
 }
 
-static int expect_add(struct topo_config *tc, const char *word, const struct origin *at)
+struct expect_words {
+	struct topo_config *tc;
+	const struct origin *at;
+};
+
+static int expect_word(void *ctx, const char *word)
 {
-	struct topo_expect e = { .at = *at }, *grown;
+	struct expect_words *w = ctx;
+	struct topo_config *tc = w->tc;
+	struct topo_expect e = { .at = *w->at }, *grown;
 	int r;
 
-	r = parse_expect(word, &e, at);
+	r = parse_expect(word, &e, w->at);
 	if (r < 0)
 		return r;
-	if (tc->n_expect >= TOPO_MAX_EXPECT)
-		return config_error_at(at, "ExpectP2P=: too many pairs (at most %d)",
-				       TOPO_MAX_EXPECT);
+	if (tc->n_expect >= TOPO_MAX_EXPECT) {
+		config_error_at(w->at, "ExpectP2P=: too many pairs (at most %d)", TOPO_MAX_EXPECT);
+		return -E2BIG;
+	}
 	e.text = strdup(word);
 	grown = e.text ? reallocarray(tc->expect, tc->n_expect + 1, sizeof(*grown)) : NULL;
 	if (!grown) {
@@ -166,22 +150,13 @@ static int expect_add(struct topo_config *tc, const char *word, const struct ori
 
 static int assign_expect(struct topo_config *tc, const char *value, const struct origin *at)
 {
-	_cleanup_(freep) char *copy = strdup(value);
-	char *save = NULL;
-	int r;
+	struct expect_words w = { .tc = tc, .at = at };
 
-	if (!copy)
-		return -ENOMEM;
 	if (value[0] == '\0') {
 		expect_reset(tc);
 		return 0;
 	}
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		r = expect_add(tc, w, at);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return config_for_each_word(value, expect_word, &w);
 }
 
 static int assign(void *state, const char *key, const char *value, const struct origin *at)
@@ -256,8 +231,8 @@ static void part_free(void *state)
 
 	if (!tc)
 		return;
-	selectors_reset(&tc->accel, &tc->n_accel);
-	selectors_reset(&tc->nics, &tc->n_nics);
+	config_selector_list_clear(&tc->accel, &tc->n_accel);
+	config_selector_list_clear(&tc->nics, &tc->n_nics);
 	expect_reset(tc);
 	free(tc);
 }

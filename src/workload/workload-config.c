@@ -33,9 +33,11 @@ static int unit_add(struct workload_config *wc, const char *name, const struct o
 	for (size_t i = 0; i < wc->n_units; i++)
 		if (streq(wc->units[i].name, name))
 			return 0; /* listed twice: one check is enough */
-	if (wc->n_units >= WORKLOAD_MAX_UNITS)
-		return config_error_at(at, "MemlockUnits=: too many units (at most %d)",
-				       WORKLOAD_MAX_UNITS);
+	if (wc->n_units >= WORKLOAD_MAX_UNITS) {
+		config_error_at(at, "MemlockUnits=: too many units (at most %d)",
+				WORKLOAD_MAX_UNITS);
+		return -E2BIG;
+	}
 	copy = strdup(name);
 	grown = copy ? reallocarray(wc->units, wc->n_units + 1, sizeof(*grown)) : NULL;
 	if (!grown) {
@@ -69,30 +71,32 @@ static int section(void **state, const char *name, const struct origin *at, unsi
 	return 0;
 }
 
+struct unit_words {
+	struct workload_config *wc;
+	const struct origin *at;
+};
+
+static int unit_word(void *ctx, const char *word)
+{
+	struct unit_words *w = ctx;
+
+	if (!workload_unit_name_valid(word))
+		return config_error_at(w->at,
+				       "MemlockUnits=: invalid unit name '%s' (a service unit, "
+				       "like containerd.service)",
+				       word);
+	return unit_add(w->wc, word, w->at);
+}
+
 /* List key: whitespace-separated; the first assignment replaces the default list. */
 static int assign_units(struct workload_config *wc, const char *value, const struct origin *at)
 {
-	_cleanup_(freep) char *copy = strdup(value);
-	char *save = NULL;
-	int r;
+	struct unit_words w = { .wc = wc, .at = at };
 
-	if (!copy)
-		return -ENOMEM;
 	if (!wc->units_set || value[0] == '\0')
 		units_reset(wc);
 	wc->units_set = true;
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		if (!workload_unit_name_valid(w))
-			return config_error_at(
-				at,
-				"MemlockUnits=: invalid unit name '%s' (a service unit, "
-				"like containerd.service)",
-				w);
-		r = unit_add(wc, w, at);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return config_for_each_word(value, unit_word, &w);
 }
 
 static int assign_min(struct workload_config *wc, const char *value, const struct origin *at)

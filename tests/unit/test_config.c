@@ -16,8 +16,8 @@
 #include "config.h"
 #include "log.h"
 
-#define MAIN_USR "usr/lib/hostprep/hostprep.conf"
-#define MAIN_ETC "etc/hostprep/hostprep.conf"
+#define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
+#define MAIN_ETC   "etc/hostprep/hostprep.conf"
 #define DROPIN_USR "usr/lib/hostprep/hostprep.conf.d/"
 #define DROPIN_RUN "run/hostprep/hostprep.conf.d/"
 #define DROPIN_ETC "etc/hostprep/hostprep.conf.d/"
@@ -453,10 +453,12 @@ static void test_indented_selector_is_continuation(void **state)
 		   "[ACS:gpu]\nSelect=upstream:class:0302\n    upstream:class:0300\n"
 		   "[Host]\n  no-key-yet: x\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_ETC, 3, "continuation lines are not supported: put the value on "
-					"the 'Select=' line (line 2)");
-	assert_error_at(f, MAIN_ETC, 5, "indented line without '=': continuation lines are not "
-					"supported");
+	assert_error_at(f, MAIN_ETC, 3,
+			"continuation lines are not supported: put the value on "
+			"the 'Select=' line (line 2)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"indented line without '=': continuation lines are not "
+			"supported");
 	assert_null(strstr(f->err, "not ':'"));
 	assert_int_equal(count_lines(f->err), 2);
 }
@@ -897,8 +899,7 @@ static char *shipped_conf(void)
 	const char *me = __FILE__, *tail = strstr(me, "tests/unit/");
 	char *path;
 
-	assert_true(asprintf(&path, "%.*sconf/hostprep.conf", tail ? (int)(tail - me) : 0, me) >
-		    0);
+	assert_true(asprintf(&path, "%.*sconf/hostprep.conf", tail ? (int)(tail - me) : 0, me) > 0);
 	return path;
 }
 
@@ -1092,8 +1093,9 @@ static void test_syntax_error_in_rule_does_not_cascade(void **state)
 {
 	struct fixture *f = *state;
 
-	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect: class:0302\n[ACS:nic]\nSelect=class:0207\n"
-				"[ACS:nic]\nSelect=class:0200\n");
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect: class:0302\n[ACS:nic]\nSelect=class:0207\n"
+		   "[ACS:nic]\nSelect=class:0200\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
 	assert_error_at(f, MAIN_ETC, 2, "expected '=' between key and value");
 	assert_error_at(f, MAIN_ETC, 5, "duplicate section [ACS:nic]");
@@ -1119,10 +1121,13 @@ static void test_messages_escape_config_bytes(void **state)
 {
 	struct fixture *f = *state;
 
-	write_file(f, MAIN_ETC, "[Host]\nApply=\x1b[2J\x1b[31mREADY\rx\n"
-				"[IOMMU]\nExp\x7f" "ect=\xff\xfe\n"
-				"[Bad\x1b(0Name\x07]\n"
-				"[ACS:gpu]\nSelect=class:03\xc2\x9b" "1m caf\xc3\xa9\n");
+	write_file(f, MAIN_ETC,
+		   "[Host]\nApply=\x1b[2J\x1b[31mREADY\rx\n"
+		   "[IOMMU]\nExp\x7f"
+		   "ect=\xff\xfe\n"
+		   "[Bad\x1b(0Name\x07]\n"
+		   "[ACS:gpu]\nSelect=class:03\xc2\x9b"
+		   "1m caf\xc3\xa9\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
 	for (const char *p = f->err; *p; p++)
 		if (*p != '\n' && ((unsigned char)*p < 0x20 || *p == 0x7f))
@@ -1160,12 +1165,12 @@ static void test_log_escape(void **state)
 		{ "\x1b[31m", "\\x1b[31m" },
 		{ "del\x7f", "del\\x7f" },
 		{ "caf\xc3\xa9 \xe2\x9c\x93", "caf\xc3\xa9 \xe2\x9c\x93" }, /* valid UTF-8 kept */
-		{ "\xc2\x9b", "\\xc2\\x9b" },				 /* C1 CSI */
-		{ "\xe2\x80\xae", "\\xe2\\x80\\xae" },			 /* RLO */
-		{ "\xc0\xaf", "\\xc0\\xaf" },				 /* overlong '/' */
-		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },			 /* surrogate */
-		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },		 /* > U+10FFFF */
-		{ "cut\xe2\x9c", "cut\\xe2\\x9c" },			 /* truncated */
+		{ "\xc2\x9b", "\\xc2\\x9b" },				    /* C1 CSI */
+		{ "\xe2\x80\xae", "\\xe2\\x80\\xae" },			    /* RLO */
+		{ "\xc0\xaf", "\\xc0\\xaf" },				    /* overlong '/' */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },			    /* surrogate */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },		    /* > U+10FFFF */
+		{ "cut\xe2\x9c", "cut\\xe2\\x9c" },			    /* truncated */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1214,8 +1219,9 @@ static void test_dump_round_trip(void **state)
 	char *files[2] = { tree_path(f, "snap/99-snapshot.conf"), NULL };
 	char *first, *again, *layered;
 
-	write_file(f, MAIN_USR, "[Host]\nApply=yes\n[ACS:gpu]\nSelect=upstream:10de:* class:0302\n"
-				"Mask=0000000\n");
+	write_file(f, MAIN_USR,
+		   "[Host]\nApply=yes\n[ACS:gpu]\nSelect=upstream:10de:* class:0302\n"
+		   "Mask=0000000\n");
 	write_file(f, DROPIN_ETC "50-site.conf",
 		   "[ACS:gpu]\nExclude=0000:3a:00.0\n[IOMMU]\nExpect=passthrough\n"
 		   "[ACS:nic]\nSelect=upstream:15b3:*\nEnabled=no\n");
@@ -1246,6 +1252,58 @@ static void test_dump_round_trip(void **state)
 	free(again);
 	free(layered);
 	free(files[0]);
+}
+
+struct words_seen {
+	char seen[8][16];
+	size_t n;
+};
+
+static int word_fn(void *ctx, const char *word)
+{
+	struct words_seen *w = ctx;
+
+	snprintf(w->seen[w->n++], sizeof(w->seen[0]), "%s", word);
+	if (strcmp(word, "bad") == 0)
+		return -EINVAL;
+	if (strcmp(word, "full") == 0)
+		return -E2BIG;
+	return 0;
+}
+
+/* Every word of a list key is tried (each bad one reported), a full list stops. */
+static void test_for_each_word(void **state)
+{
+	struct words_seen w = {};
+
+	assert_int_equal(config_for_each_word(" a\tbad  b bad c ", word_fn, &w), -EINVAL);
+	assert_int_equal(w.n, 5);
+	assert_string_equal(w.seen[0], "a");
+	assert_string_equal(w.seen[4], "c");
+	w.n = 0;
+	assert_int_equal(config_for_each_word("a full b", word_fn, &w), -EINVAL);
+	assert_int_equal(w.n, 2);
+	w.n = 0;
+	assert_int_equal(config_for_each_word("a b", word_fn, &w), 0);
+	assert_int_equal(w.n, 2);
+}
+
+static void test_selector_list_limit(void **state)
+{
+	struct selector_entry *list = NULL;
+	struct origin at = { .file = "x.conf", .line = 3 };
+	struct selector sel = {};
+	size_t n = 0;
+
+	assert_int_equal(config_selector_list_add(&list, &n, 2, "Select", &sel, "a", &at), 0);
+	assert_int_equal(config_selector_list_add(&list, &n, 2, "Select", &sel, "b", &at), 0);
+	assert_int_equal(config_selector_list_add(&list, &n, 2, "Select", &sel, "c", &at), -E2BIG);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[1].text, "b");
+	assert_int_equal(list[1].at.line, 3);
+	config_selector_list_clear(&list, &n);
+	assert_null(list);
+	assert_int_equal(n, 0);
 }
 
 int main(void)
@@ -1288,6 +1346,8 @@ int main(void)
 		T(test_messages_escape_config_bytes),
 		T(test_messages_escape_file_names),
 		cmocka_unit_test(test_log_escape),
+		cmocka_unit_test(test_for_each_word),
+		cmocka_unit_test(test_selector_list_limit),
 		T(test_dump_round_trip),
 		T(test_colon_separator_rejected),
 		T(test_inline_comments),
