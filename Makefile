@@ -172,7 +172,9 @@ check-pkg:
 	@tests/deps.sh pkg
 	@tests/pkg/run.sh $(B)/pkg-test
 
+# pkg deps too: the HOSTPREP_INSTALL=deb scenarios install the .deb built here
 check-vm: all
+	@tests/deps.sh pkg
 	@tests/vm/run.sh
 
 # The QEMU tier runs whenever QEMU and the image tools can be installed; a
@@ -222,7 +224,8 @@ install: all
 	install -Dm644 $(B)/70-hostprep.rules $(DESTDIR)$(UDEVRULESDIR)/70-hostprep.rules
 	install -Dm755 $(B)/hostprep.sleep $(DESTDIR)$(SLEEPDIR)/hostprep
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -Dm644 docs/report-schema.md $(DESTDIR)$(DOCDIR)/report-schema.md
+	for d in report-schema topology-schema gpus-schema; do \
+		install -Dm644 docs/$$d.md $(DESTDIR)$(DOCDIR)/$$d.md || exit 1; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
 	install -Dm644 examples/npd/hostprep-plugin.json \
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json

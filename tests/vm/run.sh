@@ -145,11 +145,14 @@ hmp_start() {
 	HMP_PIDS=($!)
 }
 hmp_stop() {
-	local p
+	local p kids
 	{
+		# the loop first, then its children: killed the other way round, the loop's
+		# shell printed "Terminated" for its sleep into the tier's output
 		for p in "${HMP_PIDS[@]}"; do
-			pkill -P "$p"
+			kids=$(pgrep -P "$p")
 			kill "$p"
+			[ -z "$kids" ] || kill $kids
 		done
 		wait "${HMP_PIDS[@]}"
 	} 2>/dev/null
