@@ -55,7 +55,8 @@ static void pci_log(int prio, const char *msg, va_list ap)
 	log_full(prio, "libpci: %s", s);
 }
 
-static _Noreturn void pci_error_cb(char *msg, ...)
+/* the attribute, not _Noreturn: clang makes it part of the type libpci's hook has */
+static __attribute__((noreturn)) void pci_error_cb(char *msg, ...)
 {
 	va_list ap;
 

@@ -443,7 +443,7 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 			 struct results *rs)
 {
 	const struct pfile_desc *d = p->d;
-	_cleanup_(freep) char *data = NULL, *remedy = NULL;
+	_cleanup_(freep) char *data = NULL;
 	_cleanup_(pfile_now_done) struct pfile_now back = {};
 	char name[64];
 	int r;
