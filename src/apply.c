@@ -6,8 +6,6 @@
 #include "log.h"
 #include "record.h"
 
-#define DEVPATH_MAX 512
-
 /*
  * ACS Control bits by capability (PCIe 6.0, 7.7.8): bits 0..6 are the
  * controls of Capability bits 0..6; bits 7..12 (I/O Request Blocking, DSP
@@ -18,14 +16,6 @@
 #define ACS_CTRL_ENHANCED_BITS 0x1f80u
 #define ACS_CTRL_RESERVED_BITS 0xe000u
 #define PCI_CFG_NOT_RESPONDING 0xffffu
-
-/* One "acs" line: the Control word hostprep found before its first write to the port. */
-struct original {
-	char addr[PCI_ADDR_LEN];
-	unsigned off;
-	uint16_t ctrl;
-	char devpath[DEVPATH_MAX]; /* the device's sysfs directory; "" when unknown */
-};
 
 enum line_use {
 	LINE_ORIGINAL, /* intact, a valid acs line: restored */
@@ -56,7 +46,7 @@ static uint16_t ctrl_allowed(uint16_t cap)
 }
 
 /* The 0.1.0 form, to recognise its lines; new lines always carry a path field and a seal. */
-static int format_original(const struct original *o, bool legacy, char *buf, size_t size)
+int acs_original_format(const struct original *o, bool legacy, char *buf, size_t size)
 {
 	if (legacy)
 		return snprintf(buf, size, "acs %s 0x%03x 0x%04x%s%s", o->addr, o->off, o->ctrl,
@@ -117,7 +107,7 @@ static int fields_to_original(char **f, size_t n, bool legacy, struct original *
  * and the line must be what we would write for those values (canonical
  * address, lowercase, single spaces). Then the values must make sense.
  */
-static int parse_original(const char *body, bool legacy, struct original *o)
+int acs_original_parse(const char *body, bool legacy, struct original *o)
 {
 	_cleanup_(freep) char *copy = strdup(body);
 	char again[RECORD_LINE_MAX + 1], *f[5];
@@ -128,7 +118,7 @@ static int parse_original(const char *body, bool legacy, struct original *o)
 	n = split_fields(copy, f, ARRAY_SIZE(f));
 	if (fields_to_original(f, n, legacy, o) < 0)
 		return -EBADMSG;
-	format_original(o, legacy, again, sizeof(again));
+	acs_original_format(o, legacy, again, sizeof(again));
 	if (!streq(again, body))
 		return -EBADMSG;
 	if (o->off < 0x100 || o->off > 0xff8 || (o->off & 3) || (o->ctrl & ACS_CTRL_RESERVED_BITS))
@@ -149,7 +139,7 @@ static int classify_line(struct acs_record *ar, size_t i)
 		ar->use[i] = LINE_OTHER;
 		return 0;
 	}
-	r = parse_original(l->body, l->state == RECORD_LINE_UNSIGNED, &ar->o[i]);
+	r = acs_original_parse(l->body, l->state == RECORD_LINE_UNSIGNED, &ar->o[i]);
 	if (r == -ENOMEM)
 		return r;
 	ar->use[i] = r < 0				? LINE_INVALID
@@ -290,7 +280,7 @@ static int record_original(const struct apply_env *env, struct acs_record *ar, c
 
 	snprintf(o.addr, sizeof(o.addr), "%s", addr);
 	device_path(env->root, addr, o.devpath);
-	format_original(&o, false, body, sizeof(body));
+	acs_original_format(&o, false, body, sizeof(body));
 	r = record_append(&ar->rec, body);
 	return r < 0 ? r : acs_record_sync(ar, before);
 }

@@ -16,6 +16,24 @@
  * mismatch is a "fail", never a silent success: kernel lockdown makes the
  * write fail with EPERM (and setpci exits 0 there).
  */
+#define DEVPATH_MAX 512
+
+/* One "acs" line: the Control word hostprep found before its first write to the port. */
+struct original {
+	char addr[PCI_ADDR_LEN];
+	unsigned off;
+	uint16_t ctrl;
+	char devpath[DEVPATH_MAX]; /* the device's sysfs directory; "" when unknown */
+};
+
+/*
+ * An "acs" record line's body, exactly as acs_original_format() writes it (legacy: 0.1.0's
+ * lines, without checksum, devpath optional), with an offset and Control word that can be
+ * an ACS capability's: 0, -EBADMSG, -ENOMEM. The fuzzer checks the round trip.
+ */
+int acs_original_parse(const char *body, bool legacy, struct original *o);
+int acs_original_format(const struct original *o, bool legacy, char *buf, size_t size);
+
 struct apply_env {
 	const struct sysroot *root;
 	struct pci_backend *pci;

@@ -116,6 +116,26 @@ def record():
             put("record", None, s)
 
 
+def recordlines():
+    clean("recordlines")
+    grub = "/etc/default/grub.d/50-hostprep-acs.cfg"
+    dropin = b'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX pci=config_acs=x0x00xx@pci:10b5:8796"\n'
+    crc = "%08x" % zlib.crc32(dropin)
+    acs = seal("acs 0000:15:01.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01.0")
+    kmod = seal("file /etc/modprobe.d/hostprep.conf absent")
+    put("recordlines", "grub-absent", "\n".join([
+        acs, seal("file %s absent" % grub), seal("wrote %s %d %s" % (grub, len(dropin), crc)),
+        kmod]) + "\n")
+    put("recordlines", "grub-bytes", "\n".join([
+        seal("file %s bytes 31 0badc0de 0644" % grub),
+        seal("wrote %s %d %s" % (grub, len(dropin), crc)), kmod]) + "\n")
+    put("recordlines", "grub-damaged", "\n".join([
+        seal("file %s absent" % grub)[:-2] + "00", "acs 0000:15:01.0 0x220 0x001d",
+        seal("wrote %s %d %s" % (grub, len(dropin), crc)), acs]) + "\n")
+    put("recordlines", "acs-legacy", "acs 0000:15:01.0 0x220 0x001d\n"
+        "acs 0000:17:00.0 0xf24 0x001d /sys/devices/pci0000:15\n" + acs + "\n")
+
+
 def report():
     clean("report")
     for f in sorted(glob.glob(os.path.join(top, "tests/fake/golden/*.json"))):
@@ -138,6 +158,7 @@ def main():
     config()
     cmdline()
     record()
+    recordlines()
     report()
     from_unit("selector", ["test_selector.c"],
               ["0000:3a:00.0", "3a:00.0", "10b5:8796", "10b5:*", "*:1234", "class:06",
