@@ -49,13 +49,85 @@ const char *acs_write_refused_remedy(const char *osrelease)
 }
 
 /* This run's own result of a check on a port, if any. */
-static const struct result *find_result(const struct results *rs, const char *check,
-					const char *addr, enum verdict v)
+/*
+ * What this run did to ports before verify: its acs.write failures and acs.revert
+ * passes, sorted by object for lookup (a 4096-function host has thousands of targets;
+ * scanning every result per port was quadratic). The strings are the results' own: they
+ * stay put when verify's results_add() moves the array.
+ */
+struct prior_entry {
+	const char *object, *check, *remedy;
+	size_t order;
+};
+
+struct prior {
+	struct prior_entry *v;
+	size_t n;
+};
+
+static bool prior_kind(const struct result *res)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (streq(rs->items[i].check, check) && streq(rs->items[i].object, addr) &&
-		    rs->items[i].verdict == v)
-			return &rs->items[i];
+	return (res->verdict == VERDICT_FAIL && streq(res->check, "acs.write")) ||
+	       (res->verdict == VERDICT_PASS && streq(res->check, "acs.revert"));
+}
+
+static int cmp_prior(const void *a, const void *b)
+{
+	const struct prior_entry *x = a, *y = b;
+	int c = strcmp(x->object, y->object);
+
+	if (!c)
+		c = strcmp(x->check, y->check);
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int prior_build(const struct results *rs, struct prior *ret)
+{
+	*ret = (struct prior){};
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct result *res = &rs->items[i];
+
+		if (!prior_kind(res))
+			continue;
+		if (!ret->v) {
+			ret->v = calloc(rs->n, sizeof(*ret->v));
+			if (!ret->v)
+				return -ENOMEM;
+		}
+		ret->v[ret->n++] = (struct prior_entry){ .object = res->object,
+							 .check = res->check,
+							 .remedy = res->remedy,
+							 .order = i };
+	}
+	if (ret->n)
+		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_prior);
+	return 0;
+}
+
+static void prior_done(struct prior *p)
+{
+	free(p->v);
+}
+
+/* The port's first (in result order) result of that check, or NULL. */
+static const struct prior_entry *find_result(const struct prior *p, const char *check,
+					     const char *addr)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) { /* the first entry not below (addr, check, 0) */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(p->v[mid].object, addr);
+
+		if (!c)
+			c = strcmp(p->v[mid].check, check);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->n && streq(p->v[lo].object, addr) && streq(p->v[lo].check, check))
+		return &p->v[lo];
 	return NULL;
 }
 
@@ -64,14 +136,14 @@ static const struct result *find_result(const struct results *rs, const char *ch
  * and one that revert restored on purpose is no drift. Only otherwise did something
  * else (hotplug, reset, resume, driver bind) rewrite ACS.
  */
-static const char *port_remedy(const struct results *rs, const char *addr, bool apply_enabled,
+static const char *port_remedy(const struct prior *prior, const char *addr, bool apply_enabled,
 			       bool boot_form)
 {
-	const struct result *w = find_result(rs, "acs.write", addr, VERDICT_FAIL);
+	const struct prior_entry *w = find_result(prior, "acs.write", addr);
 
 	if (w)
 		return w->remedy ? w->remedy : "see the acs.write result for this port";
-	if (find_result(rs, "acs.revert", addr, VERDICT_PASS))
+	if (find_result(prior, "acs.revert", addr))
 		return "restored on purpose by hostprep revert; hostprep apply applies the "
 		       "policy again";
 	return drift_remedy(apply_enabled, boot_form);
@@ -127,7 +199,7 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
 		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
-		      struct results *rs)
+		      const struct prior *prior, struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
 	char expected[96], bits[64];
@@ -148,10 +220,10 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
 		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
 				    d->acs_ctrl, bits);
-	return results_addf(
-		rs, VERDICT_FAIL, "acs", t->addr, expected,
-		port_remedy(rs, t->addr, apply_enabled, kernel_has_boot_form(osrelease, &t->mask)),
-		"0x%04x (%s)", d->acs_ctrl, bits);
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
+			    port_remedy(prior, t->addr, apply_enabled,
+					kernel_has_boot_form(osrelease, &t->mask)),
+			    "0x%04x (%s)", d->acs_ctrl, bits);
 }
 
 /* A rule that matches nothing is usually a typo or the wrong host: say so. */
@@ -197,12 +269,15 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 	       const char *osrelease, struct results *rs)
 {
 	enum pci_limited_cause why = pci_limited_cause();
-	int r = verify_idle(p, rs);
+	_cleanup_(prior_done) struct prior prior = {};
+	int r = prior_build(rs, &prior);
 
+	if (r >= 0)
+		r = verify_idle(p, rs);
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++) {
 		const struct acs_target *t = &p->targets[i];
 
-		r = verify_one(t, inv, apply_enabled, osrelease, why, rs);
+		r = verify_one(t, inv, apply_enabled, osrelease, why, &prior, rs);
 		if (r >= 0 && !apply_enabled && !t->declared)
 			r = make_advisory(&rs->items[rs->n - 1]);
 	}

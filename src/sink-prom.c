@@ -49,31 +49,67 @@ static void put_label_value(FILE *f, const char *v)
 	}
 }
 
-static bool same_series(const struct result *a, const struct result *b)
+static int cmp_series(const void *x, const void *y, void *ctx)
 {
-	return a->verdict == b->verdict && streq(a->check, b->check) && streq(a->object, b->object);
+	const struct results *rs = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct result *a = &rs->items[i], *b = &rs->items[j];
+	int c = strcmp(a->check, b->check);
+
+	if (!c)
+		c = strcmp(a->object, b->object);
+	if (!c)
+		c = (a->verdict > b->verdict) - (a->verdict < b->verdict);
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * counts[i]: how many results share result i's labels when i is the first of them,
+ * else 0. Sorted, not compared pairwise: thousands of ports made this quadratic.
+ */
+static int series_counts(const struct results *rs, size_t **ret)
+{
+	_cleanup_(freep) size_t *order = calloc(rs->n + 1, sizeof(*order));
+	size_t *counts = calloc(rs->n + 1, sizeof(*counts));
+
+	if (!order || !counts) {
+		free(counts);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		order[i] = i;
+	qsort_r(order, rs->n, sizeof(*order), cmp_series, (void *)rs);
+	for (size_t k = 0, first = 0; k < rs->n; k++) {
+		const struct result *a = &rs->items[order[first]], *b = &rs->items[order[k]];
+
+		if (k > first && !(a->verdict == b->verdict && streq(a->check, b->check) &&
+				   streq(a->object, b->object)))
+			first = k;
+		counts[order[first]]++; /* order[first]: the group's first result */
+	}
+	*ret = counts;
+	return 0;
 }
 
 /* Two results with the same labels are one series whose value counts them (no duplicates). */
-static void put_checks(FILE *f, const struct results *rs)
+static int put_checks(FILE *f, const struct results *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		size_t count = 0;
-		bool seen = false;
+	_cleanup_(freep) size_t *counts = NULL;
+	int r = series_counts(rs, &counts);
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = same_series(&rs->items[j], &rs->items[i]);
-		if (seen)
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!counts[i])
 			continue;
-		for (size_t j = i; j < rs->n; j++)
-			count += same_series(&rs->items[j], &rs->items[i]);
 		fputs("hostprep_check{check=\"", f);
 		put_label_value(f, rs->items[i].check);
 		fputs("\",object=\"", f);
 		put_label_value(f, rs->items[i].object);
 		fprintf(f, "\",verdict=\"%s\"} %zu\n", verdict_to_string(rs->items[i].verdict),
-			count);
+			counts[i]);
 	}
+	return 0;
 }
 
 static void put_header(FILE *f, const char *name, const char *help)
@@ -97,7 +133,10 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	fprintf(f, "hostprep_ready %d\n", s.ready);
 	put_header(f, "hostprep_check",
 		   "Results of the last hostprep run with these check, object and verdict.");
-	put_checks(f, &r->results);
+	if (put_checks(f, &r->results) < 0) {
+		fclose(f);
+		return -ENOMEM;
+	}
 	put_header(f, "hostprep_last_run_timestamp_seconds",
 		   "When the last hostprep run finished (UNIX time).");
 	fprintf(f, "hostprep_last_run_timestamp_seconds %llu\n", (unsigned long long)r->time_sec);
