@@ -678,6 +678,8 @@ static int cmd_env(const struct options *o)
 	return 0;
 }
 
+static char topo_stdout_buf[256 * 1024];
+
 /* `hostprep topology`: GPUs/NICs, distance classes and the ACS verdict of each P2P path. */
 static int cmd_topology(const struct options *o)
 {
@@ -695,6 +697,8 @@ static int cmd_topology(const struct options *o)
 	r = topo_view_open(&v, &root, cfg.topo);
 	if (r < 0)
 		return log_error_errno(r, "Failed to read the PCI topology: %m");
+	/* The matrix grows with the square of the endpoints: write it in large blocks. */
+	setvbuf(stdout, topo_stdout_buf, _IOFBF, sizeof(topo_stdout_buf));
 	if (o->json) {
 		struct json_object *j = topo_show_json(&v);
 

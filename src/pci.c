@@ -44,6 +44,9 @@ struct pci_backend {
 	int devices_fd;	  /* <root>/sys/bus/pci/devices, or negative errno */
 	struct dev_slot *slots;
 	size_t n_slots;
+	/* pcib_scan_caps(): whose capabilities to load during the scan */
+	bool (*want_caps)(const struct pci_dev_info *info, void *ud);
+	void *want_ud;
 };
 
 static void pci_log(int prio, const char *msg, va_list ap)
@@ -520,6 +523,8 @@ static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev
 static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 {
 	_cleanup_(freep) struct dev_entry *ents = NULL;
+	_cleanup_(freep) int *parent = NULL;
+	_cleanup_(freep) bool *below = NULL; /* a function want_caps took is below it */
 	struct pci_inventory inv = {};
 	size_t n = 0;
 	int r;
@@ -532,25 +537,47 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 	b->n_slots = 0;
 	b->slots = calloc(n ? n : 1, sizeof(*b->slots));
 	inv.devs = calloc(n ? n : 1, sizeof(*inv.devs));
-	if (!inv.devs || !b->slots) {
+	parent = calloc(n ? n : 1, sizeof(*parent));
+	below = calloc(n ? n : 1, sizeof(*below));
+	if (!inv.devs || !b->slots || !parent || !below) {
 		free(inv.devs);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
+		struct dev_entry key = {};
+		const struct dev_entry *p = NULL;
+
+		if (ents[i].parent[0]) {
+			memcpy(key.addr, ents[i].parent, sizeof(key.addr));
+			p = bsearch(&key, ents, n, sizeof(*ents), cmp_entry);
+		}
+		parent[i] = p ? (int)(p - ents) : -1;
+	}
+	/*
+	 * Last address first: a bridge's secondary bus numbers above its own, so its
+	 * functions are read before it and pcib_scan_caps() knows whether it is on the path
+	 * of a function it loads (the bridge is then loaded too). Any other order only costs
+	 * pcib_load_caps() a second open later.
+	 */
+	for (size_t i = n; i-- > 0;) {
+		bool want;
+
 		r = scan_one(b, &ents[i], &b->slots[i], &inv.devs[i]);
 		if (r < 0) {
 			free(inv.devs);
 			return r;
 		}
+		want = b->want_caps && (below[i] || b->want_caps(&inv.devs[i], b->want_ud));
+		/* Now, while libpci still has this function's config open (it caches one fd). */
+		if (want && !inv.devs[i].caps_loaded)
+			load_caps(&b->slots[i], &inv.devs[i]);
+		if (want && parent[i] >= 0)
+			below[parent[i]] = true;
 	}
 	b->n_slots = n;
 	inv.n = n;
-	for (size_t i = 0; i < n; i++) {
-		const struct pci_dev_info *p =
-			ents[i].parent[0] ? pci_inventory_find(&inv, ents[i].parent) : NULL;
-
-		inv.devs[i].parent = p ? (int)(p - inv.devs) : -1;
-	}
+	for (size_t i = 0; i < n; i++)
+		inv.devs[i].parent = parent[i];
 	*ret = inv;
 	return 0;
 }
@@ -583,6 +610,19 @@ void pcib_closep(struct pci_backend **b)
 int pcib_scan(struct pci_backend *b, struct pci_inventory *ret)
 {
 	return b->ops->scan(b, ret);
+}
+
+int pcib_scan_caps(struct pci_backend *b, struct pci_inventory *ret,
+		   bool (*want)(const struct pci_dev_info *info, void *ud), void *ud)
+{
+	int r;
+
+	b->want_caps = want;
+	b->want_ud = ud;
+	r = pcib_scan(b, ret);
+	b->want_caps = NULL;
+	b->want_ud = NULL;
+	return r;
 }
 
 int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret)

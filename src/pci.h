@@ -77,6 +77,15 @@ int pcib_open(struct pci_backend **ret, const struct sysroot *root);
 void pcib_close(struct pci_backend *b);
 void pcib_closep(struct pci_backend **b);
 int pcib_scan(struct pci_backend *b, struct pci_inventory *ret);
+/*
+ * pcib_scan(), and pcib_load_caps() for every function want() accepts and every bridge
+ * above one, right after its header while libpci still holds its config file open: one
+ * open per function instead of two, for a caller that needs the chains of many
+ * functions (topology: every endpoint and the bridges above it). want() sees the
+ * identity and address; parent is not set yet.
+ */
+int pcib_scan_caps(struct pci_backend *b, struct pci_inventory *ret,
+		   bool (*want)(const struct pci_dev_info *info, void *ud), void *ud);
 int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
 /*

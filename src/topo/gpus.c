@@ -147,15 +147,13 @@ static void nearest_nics(const struct topo_view *v, struct gpu_entry *g)
 
 	for (size_t j = 0; j < t->n; j++)
 		if (t->eps[j].kind == TOPO_NIC) {
-			enum topo_dist d =
-				topo_endpoint_distance(&v->inv, &t->eps[g->ep], &t->eps[j]);
+			enum topo_dist d = topo_ep_distance(t, &v->inv, g->ep, j);
 
 			if (d < best)
 				best = d;
 		}
 	for (size_t j = 0; j < t->n && g->n_nics < GPU_NICS_MAX; j++)
-		if (t->eps[j].kind == TOPO_NIC &&
-		    topo_endpoint_distance(&v->inv, &t->eps[g->ep], &t->eps[j]) == best)
+		if (t->eps[j].kind == TOPO_NIC && topo_ep_distance(t, &v->inv, g->ep, j) == best)
 			g->nics[g->n_nics++] = (struct gpu_nic){ .ep = j, .dist = best };
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* PCIe link state per hop: parse, read, judge (see links.h). */
+#include <fcntl.h>
 #include <stdio.h>
 
-#include "fileio.h"
 #include "log.h"
 #include "topo/links.h"
+#include "topo/topo.h"
 
 #define PCI_CLASS_BRIDGE_PCI 0x0604
 #define PCI_EXP_TYPE_ROOT    4
@@ -57,28 +58,27 @@ const char *link_gen_to_string(int gen)
 	return gen >= 0 && gen <= LINK_GEN_MAX ? gen_name[gen] : gen_name[0];
 }
 
-/* One attribute: 1 read, 0 absent, <0 unreadable. *ret 0 for absent/unknown values. */
-static int read_attr(const struct sysroot *root, const char *addr, const char *attr,
-		     int (*parse)(const char *), int *ret)
+/*
+ * One attribute below the device's directory (dfd, or the error that opening it gave):
+ * 1 read, 0 absent, <0 unreadable. *ret 0 for absent/unknown values.
+ */
+static int read_attr(int dfd, const char *addr, const char *attr, int (*parse)(const char *),
+		     int *ret)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/%s", addr, attr);
-	_cleanup_(freep) char *line = NULL;
+	char line[TOPO_ATTR_MAX + 1];
 	int r;
 
 	*ret = 0;
-	if (!path)
-		return -ENOMEM;
-	r = read_one_line(path, &line);
-	if (r == -ENOENT)
+	r = dfd < 0 ? dfd : topo_attr_read(dfd, attr, line, sizeof(line));
+	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0) {
-		log_debug_errno(r, "Failed to read %s: %m", path);
+		log_debug_errno(r, "Failed to read %s/%s: %m", addr, attr);
 		return r == -ENOMEM ? r : 1; /* present (a PCIe function) but unreadable */
 	}
 	r = parse(line);
 	if (r < 0)
-		log_debug("%s: unexpected value '%s', ignoring", path, line);
+		log_debug("%s/%s: unexpected value '%s', ignoring", addr, attr, line);
 	*ret = r < 0 ? 0 : r;
 	return 1;
 }
@@ -95,10 +95,15 @@ int link_read(const struct sysroot *root, const char *addr, struct link_attrs *r
 		{ "max_link_speed", link_parse_speed, &ret->max_gen },
 		{ "max_link_width", link_parse_width, &ret->max_width },
 	};
+	/* The device's directory once: each attribute is then one short lookup. */
+	_cleanup_(closep) int dfd =
+		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 
 	*ret = (struct link_attrs){};
+	if (dfd == -ENOMEM)
+		return dfd;
 	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
-		int r = read_attr(root, addr, attrs[i].name, attrs[i].parse, attrs[i].field);
+		int r = read_attr(dfd, addr, attrs[i].name, attrs[i].parse, attrs[i].field);
 
 		if (r < 0)
 			return r;

@@ -118,14 +118,13 @@ static int expect_nearest(struct pair_ctx *c)
 			continue;
 		for (size_t j = 0; j < t->n; j++)
 			if (t->eps[j].kind == TOPO_NIC) {
-				enum topo_dist d =
-					topo_endpoint_distance(&c->v->inv, &t->eps[i], &t->eps[j]);
+				enum topo_dist d = topo_ep_distance(t, &c->v->inv, i, j);
 
 				best = d < best ? d : best;
 			}
 		for (size_t j = 0; j < t->n; j++) {
 			if (t->eps[j].kind != TOPO_NIC ||
-			    topo_endpoint_distance(&c->v->inv, &t->eps[i], &t->eps[j]) != best)
+			    topo_ep_distance(t, &c->v->inv, i, j) != best)
 				continue;
 			r = pair_result(c, t->eps[i].dev, t->eps[j].dev);
 			if (r < 0)
@@ -144,7 +143,7 @@ static int expect_gpu_gpu(struct pair_ctx *c)
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = i + 1; j < t->n; j++) {
 			if (t->eps[i].kind != TOPO_GPU || t->eps[j].kind != TOPO_GPU ||
-			    topo_pci_distance(&c->v->inv, t->eps[i].dev, t->eps[j].dev) > TOPO_PXB)
+			    topo_ep_distance(t, &c->v->inv, i, j) > TOPO_PXB) /* NUMA: NODE/SYS */
 				continue;
 			r = pair_result(c, t->eps[i].dev, t->eps[j].dev);
 			if (r < 0)

@@ -1,26 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The endpoints and what sysfs says about them: names, NUMA node, CPU list. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
 #include "log.h"
 #include "topo/topo.h"
 
-/* The first entry of <dev>/<sub>/ in name order (mlx5_0 before mlx5_1); -ENOENT if none. */
-static int first_entry(const struct sysroot *root, const char *addr, const char *sub,
-		       char name[static TOPO_NAME_MAX])
+int topo_attr_read(int dfd, const char *name, char *buf, size_t size)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/%s", addr, sub);
+	_cleanup_(closep) int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	ssize_t k;
+	size_t n;
+
+	if (fd < 0)
+		return -errno;
+	do
+		k = read(fd, buf, size);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return -errno;
+	if ((size_t)k >= size)
+		return -EFBIG;
+	buf[k] = '\0';
+	n = strcspn(buf, "\n");
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* The first entry of <dev>/<sub>/ in name order (mlx5_0 before mlx5_1); -ENOENT if none. */
+static int first_entry(int dfd, const char *sub, char name[static TOPO_NAME_MAX])
+{
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
 	bool found = false;
+	int fd;
 
-	if (!path)
-		return -ENOMEM;
-	dir = opendir(path);
-	if (!dir)
+	fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
 
@@ -33,65 +61,41 @@ static int first_entry(const struct sysroot *root, const char *addr, const char 
 	return found ? 0 : -ENOENT;
 }
 
-static int read_attr(const struct sysroot *root, const char *addr, const char *attr, char **ret)
+static void read_numa(int dfd, int *ret)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/%s", addr, attr);
-
-	if (!path)
-		return -ENOMEM;
-	return read_one_line(path, ret);
-}
-
-static int read_numa(const struct sysroot *root, const char *addr, int *ret)
-{
-	_cleanup_(freep) char *line = NULL;
-	char *end;
+	char line[TOPO_ATTR_MAX + 1], *end;
 	long v;
-	int r;
 
 	*ret = -1;
-	r = read_attr(root, addr, "numa_node", &line);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return 0;
+	if (topo_attr_read(dfd, "numa_node", line, sizeof(line)) < 0)
+		return;
 	errno = 0;
 	v = strtol(line, &end, 10);
 	if (!errno && end != line && !*end && v >= 0 && v < 65536)
 		*ret = (int)v;
-	return 0;
 }
 
-static int is_virtfn(const struct sysroot *root, const char *addr)
+static bool is_virtfn(int dfd)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s/physfn", addr);
 	struct stat st;
 
-	if (!path)
-		return -ENOMEM;
-	return lstat(path, &st) == 0;
+	return fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-static int endpoint_facts(const struct sysroot *root, const struct pci_dev_info *d,
-			  struct topo_endpoint *ep)
+/* Relative to the device's directory (dfd): one walk of the root and the device link. */
+static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_endpoint *ep)
 {
+	char line[TOPO_ATTR_MAX + 1];
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
-	if (ep->kind == TOPO_NIC) {
-		r = first_entry(root, d->addr, "infiniband", ep->name);
-		if (r < 0 && r != -ENOMEM)
-			r = first_entry(root, d->addr, "net", ep->name);
-		if (r == -ENOMEM)
-			return r;
-	}
-	r = read_numa(root, d->addr, &ep->numa_node);
-	if (r < 0)
-		return r;
-	r = read_attr(root, d->addr, "local_cpulist", &ep->cpulist);
-	return r == -ENOMEM ? r : 0;
+	if (ep->kind == TOPO_NIC && first_entry(dfd, "infiniband", ep->name) < 0)
+		(void)first_entry(dfd, "net", ep->name);
+	read_numa(dfd, &ep->numa_node);
+	r = topo_attr_read(dfd, "local_cpulist", line, sizeof(line));
+	if (r >= 0 && !(ep->cpulist = strdup(line)))
+		return -ENOMEM;
+	return 0;
 }
 
 static int endpoint_add(struct topology *t, enum topo_kind kind, size_t dev)
@@ -117,17 +121,21 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 	int r;
 
 	for (size_t i = 0; i < inv->n; i++) {
+		_cleanup_(closep) int dfd = -EBADF;
+
 		if (topo_classify(cfg, inv, i) != (int)kind)
 			continue;
-		r = is_virtfn(root, inv->devs[i].addr);
-		if (r < 0)
-			return r;
-		if (r > 0)
+		dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
+				     inv->devs[i].addr);
+		if (dfd == -ENOMEM)
+			return dfd;
+		if (dfd >= 0 && is_virtfn(dfd))
 			continue;
 		r = endpoint_add(t, kind, i);
 		if (r < 0)
 			return r;
-		r = endpoint_facts(root, &inv->devs[i], &t->eps[t->n - 1]);
+		/* No directory (a dangling entry): every fact stays unknown. */
+		r = dfd >= 0 ? endpoint_facts(dfd, &inv->devs[i], &t->eps[t->n - 1]) : 0;
 		if (r < 0)
 			return r;
 	}
@@ -150,6 +158,7 @@ int topo_build(struct topology *t, const struct sysroot *root, const struct topo
 
 void topo_done(struct topology *t)
 {
+	topo_paths_done(t);
 	for (size_t i = 0; i < t->n; i++)
 		free(t->eps[i].cpulist);
 	free(t->eps);

@@ -20,7 +20,7 @@ int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct
 	*v = (struct topo_view){ .root = root };
 	r = pcib_open(&v->pci, root);
 	if (r >= 0)
-		r = pcib_scan(v->pci, &v->inv);
+		r = pcib_scan_caps(v->pci, &v->inv, topo_wants_caps, (void *)cfg);
 	if (r >= 0)
 		r = topo_build(&v->topo, root, cfg, &v->inv);
 	if (r >= 0) {
@@ -32,6 +32,8 @@ int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct
 		else if (k < 0)
 			log_debug_errno(k, "Failed to read some capabilities, ignoring: %m");
 	}
+	if (r >= 0)
+		r = topo_paths_build(&v->topo, &v->inv);
 	if (r < 0)
 		topo_view_done(v);
 	return r;
@@ -104,14 +106,9 @@ static int describe_unknown(const struct topo_view *v, const struct topo_path *p
 	return 0;
 }
 
-int topo_path_describe(const struct topo_view *v, const struct topo_path *p, char **ret)
+/* The phrase of topo_path_describe(), into f. */
+static void path_describe(const struct topo_view *v, const struct topo_path *p, FILE *f)
 {
-	_cleanup_(freep) char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return -ENOMEM;
 	switch (p->p2p) {
 	case TOPO_P2P_DIRECT:
 		fputs("direct", f);
@@ -130,6 +127,17 @@ int topo_path_describe(const struct topo_view *v, const struct topo_path *p, cha
 		      f);
 		break;
 	}
+}
+
+int topo_path_describe(const struct topo_view *v, const struct topo_path *p, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -ENOMEM;
+	path_describe(v, p, f);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(buf);
@@ -147,7 +155,10 @@ int topo_for_each_pair(const struct topo_view *v, topo_pair_fn fn, void *ud)
 			struct topo_path p;
 			int r;
 
-			topo_pair_ports(&v->inv, t->eps[i].dev, t->eps[j].dev, &p);
+			if (topo_ep_distance(t, &v->inv, i, j) > TOPO_PHB)
+				continue; /* NUMA only turns NODE into SYS: PCI distance is above
+					     PHB */
+			topo_ep_pair_ports(t, &v->inv, i, j, &p);
 			if (p.dist > TOPO_PHB)
 				continue;
 			r = fn(v, &t->eps[i], &t->eps[j], &p, ud);
@@ -168,29 +179,56 @@ static void numa_text(const struct topo_endpoint *e, char buf[static 16])
 		snprintf(buf, 16, "%d", e->numa_node);
 }
 
+/* "%-7s" of each cell, without a printf per cell: a matrix has n^2 of them. */
+#define CELL_W 7
+
+static char *cell_put(char *at, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(at, s, n);
+	if (n < CELL_W) {
+		memset(at + n, ' ', CELL_W - n);
+		n = CELL_W;
+	}
+	return at + n;
+}
+
 static int matrix_text(const struct topo_view *v, FILE *f)
 {
 	const struct topology *t = &v->topo;
-	char id[16], numa[16];
+	char id[16], numa[16], cells[_TOPO_DIST_MAX][CELL_W], self[CELL_W];
+	/* One row: the ids may be longer than a cell (NIC1000), the distances are not. */
+	_cleanup_(freep) char *row = malloc(t->n * 16 + 1);
+	char *at;
 
-	fprintf(f, "%-8s", "");
+	if (!row)
+		return -ENOMEM;
+	for (int d = 0; d < _TOPO_DIST_MAX; d++)
+		cell_put(cells[d], topo_dist_to_string(d));
+	cell_put(self, " X");
+	at = row;
 	for (size_t j = 0; j < t->n; j++) {
 		endpoint_id(&t->eps[j], id);
-		fprintf(f, "%-7s", id);
+		at = cell_put(at, id);
 	}
+	fprintf(f, "%-8s", "");
+	fwrite(row, 1, at - row, f);
 	fprintf(f, "%-6s%s\n", "NUMA", "CPUs");
 	for (size_t i = 0; i < t->n; i++) {
+		at = row;
+		for (size_t j = 0; j < t->n; j++) {
+			memcpy(at, i == j ? self : cells[topo_ep_distance(t, &v->inv, i, j)],
+			       CELL_W);
+			at += CELL_W;
+		}
 		endpoint_id(&t->eps[i], id);
-		fprintf(f, "%-8s", id);
-		for (size_t j = 0; j < t->n; j++)
-			fprintf(f, "%-7s",
-				i == j ? " X"
-				       : topo_dist_to_string(topo_endpoint_distance(
-						 &v->inv, &t->eps[i], &t->eps[j])));
 		numa_text(&t->eps[i], numa);
+		fprintf(f, "%-8s", id);
+		fwrite(row, 1, at - row, f);
 		fprintf(f, "%-6s%s\n", numa, t->eps[i].cpulist ? t->eps[i].cpulist : "N/A");
 	}
-	return 0;
+	return ferror(f) ? -EIO : 0;
 }
 
 static int legend_text(const struct topo_view *v, FILE *f)
@@ -222,20 +260,18 @@ static int legend_text(const struct topo_view *v, FILE *f)
 	return 0;
 }
 
+/* Straight into f: a big tree has hundreds of thousands of these lines. */
 static int pair_line(const struct topo_view *v, const struct topo_endpoint *a,
 		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
 {
-	_cleanup_(freep) char *verdict = NULL;
-	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24];
-	int r;
+	FILE *f = ud;
 
-	r = topo_path_describe(v, p, &verdict);
-	if (r < 0)
-		return r;
-	topo_endpoint_label(v, a, la, sizeof(la));
-	topo_endpoint_label(v, b, lb, sizeof(lb));
-	fprintf(ud, "  %s \u2194 %s %s: %s\n", la, lb, topo_dist_to_string(p->dist), verdict);
-	return 0;
+	fprintf(f, "  %s%u (%s) \u2194 %s%u (%s) %s: ", topo_kind_to_string(a->kind), a->index,
+		a->name, topo_kind_to_string(b->kind), b->index, b->name,
+		topo_dist_to_string(p->dist));
+	path_describe(v, p, f);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
 }
 
 static int pairs_text(const struct topo_view *v, FILE *f)
@@ -286,19 +322,25 @@ static int devices_json(const struct topo_view *v, struct json_object *doc)
 static int matrix_json(const struct topo_view *v, struct json_object *doc)
 {
 	const struct topology *t = &v->topo;
-	struct json_object *rows = json_object_new_array();
+	struct json_object *rows = json_object_new_array(), *cells[_TOPO_DIST_MAX], *self;
 
+	/* One string object per class, referenced from every cell that holds it. */
+	for (int d = 0; d < _TOPO_DIST_MAX; d++)
+		cells[d] = json_object_new_string(topo_dist_to_string(d));
+	self = json_object_new_string("X");
 	for (size_t i = 0; i < t->n; i++) {
 		struct json_object *row = json_object_new_array();
 
 		for (size_t j = 0; j < t->n; j++)
 			json_object_array_add(
-				row, json_object_new_string(
-					     i == j ? "X"
-						    : topo_dist_to_string(topo_endpoint_distance(
-							      &v->inv, &t->eps[i], &t->eps[j]))));
+				row,
+				json_object_get(
+					i == j ? self : cells[topo_ep_distance(t, &v->inv, i, j)]));
 		json_object_array_add(rows, row);
 	}
+	for (int d = 0; d < _TOPO_DIST_MAX; d++)
+		json_object_put(cells[d]);
+	json_object_put(self);
 	json_object_object_add(doc, "matrix", rows);
 	return 0;
 }

@@ -16,11 +16,15 @@ enum hop_role {
 	HOP_BRIDGE, /* a PCI(-X) bridge or anything else that is not a switch port */
 };
 
-/* The function and every bridge above it, top (on a root bus) first. */
-struct chain {
-	size_t dev[TOPO_DEPTH_MAX];
-	enum hop_role role[TOPO_DEPTH_MAX];
-	size_t n;
+/*
+ * The function and every bridge above it, top (on a root bus) first. Built once per
+ * endpoint by topo_paths_build() (struct topology keeps them), or on the stack by the
+ * functions that take two device indices.
+ */
+struct topo_chain {
+	uint32_t dev[TOPO_DEPTH_MAX];
+	uint8_t role[TOPO_DEPTH_MAX]; /* enum hop_role */
+	uint32_t n;
 };
 
 static bool ident_known(const struct pci_ident *id)
@@ -28,9 +32,9 @@ static bool ident_known(const struct pci_ident *id)
 	return id->vendor != 0xffff && id->class_code != 0xffffff;
 }
 
-bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
+/* topo_is_accelerator() of a function, given whether it sits behind a bridge. */
+static bool accelerator_ident(const struct pci_dev_info *d, bool behind_bridge)
 {
-	const struct pci_dev_info *d = &inv->devs[i];
 	uint32_t cls = d->id.class_code >> 8;
 
 	if (!ident_known(&d->id))
@@ -42,14 +46,22 @@ bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
 	/* A display controller counts only from a GPU vendor, and not on a root bus. */
 	if (d->id.vendor != 0x10de && d->id.vendor != 0x1002 && d->id.vendor != 0x8086)
 		return false;
-	return d->parent >= 0;
+	return behind_bridge;
+}
+
+bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
+{
+	return accelerator_ident(&inv->devs[i], inv->devs[i].parent >= 0);
+}
+
+static bool nic_ident(const struct pci_dev_info *d)
+{
+	return ident_known(&d->id) && (d->id.class_code >> 16) == 0x02;
 }
 
 bool topo_is_nic(const struct pci_inventory *inv, size_t i)
 {
-	const struct pci_dev_info *d = &inv->devs[i];
-
-	return ident_known(&d->id) && (d->id.class_code >> 16) == 0x02;
+	return nic_ident(&inv->devs[i]);
 }
 
 static bool selected(const struct selector_entry *v, size_t n, const struct pci_dev_info *d)
@@ -60,17 +72,27 @@ static bool selected(const struct selector_entry *v, size_t n, const struct pci_
 	return false;
 }
 
-int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i)
+static int classify_ident(const struct topo_config *cfg, const struct pci_dev_info *d,
+			  bool behind_bridge)
 {
-	const struct pci_dev_info *d = &inv->devs[i];
 	bool accel, nic;
 
 	accel = cfg && cfg->accel_set ? selected(cfg->accel, cfg->n_accel, d)
-				      : topo_is_accelerator(inv, i);
+				      : accelerator_ident(d, behind_bridge);
 	if (accel)
 		return TOPO_GPU;
-	nic = cfg && cfg->nics_set ? selected(cfg->nics, cfg->n_nics, d) : topo_is_nic(inv, i);
+	nic = cfg && cfg->nics_set ? selected(cfg->nics, cfg->n_nics, d) : nic_ident(d);
 	return nic ? TOPO_NIC : -1;
+}
+
+int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i)
+{
+	return classify_ident(cfg, &inv->devs[i], inv->devs[i].parent >= 0);
+}
+
+bool topo_wants_caps(const struct pci_dev_info *d, void *cfg)
+{
+	return classify_ident(cfg, d, true) >= 0;
 }
 
 /*
@@ -93,26 +115,26 @@ static enum hop_role role_of(int pcie_type, enum hop_role expected)
 	}
 }
 
-static void chain_build(const struct pci_inventory *inv, size_t i, struct chain *c)
+static void chain_build(const struct pci_inventory *inv, size_t i, struct topo_chain *c)
 {
-	size_t up[TOPO_DEPTH_MAX], n = 0;
+	uint32_t up[TOPO_DEPTH_MAX], n = 0;
 	enum hop_role expected = HOP_ROOT_PORT;
 	int p = (int)i;
 
 	while (p >= 0 && n < TOPO_DEPTH_MAX) {
-		up[n++] = (size_t)p;
+		up[n++] = (uint32_t)p;
 		p = inv->devs[p].parent;
 	}
 	c->n = n;
-	for (size_t k = 0; k < n; k++) {
+	for (uint32_t k = 0; k < n; k++) {
 		c->dev[k] = up[n - 1 - k];
-		c->role[k] = role_of(inv->devs[c->dev[k]].pcie_type, expected);
+		c->role[k] = (uint8_t)role_of(inv->devs[c->dev[k]].pcie_type, expected);
 		expected = c->role[k] == HOP_UPSTREAM ? HOP_DOWNSTREAM : HOP_UPSTREAM;
 	}
 }
 
 /* The switch a bridge belongs to: its upstream port. SIZE_MAX for a root port. */
-static size_t switch_of(const struct chain *c, size_t k)
+static size_t switch_of(const struct topo_chain *c, size_t k)
 {
 	switch (c->role[k]) {
 	case HOP_ROOT_PORT:
@@ -132,7 +154,7 @@ static bool same_device(const struct pci_inventory *inv, size_t a, size_t b)
 	       x->id.dev == y->id.dev;
 }
 
-static size_t common_prefix(const struct chain *x, const struct chain *y)
+static size_t common_prefix(const struct topo_chain *x, const struct topo_chain *y)
 {
 	size_t p = 0;
 
@@ -142,7 +164,7 @@ static size_t common_prefix(const struct chain *x, const struct chain *y)
 }
 
 /* Distinct switches on the bridges of one side below the meeting point, into sw. */
-static size_t add_switches(const struct chain *c, size_t from, size_t *sw, size_t n)
+static size_t add_switches(const struct topo_chain *c, size_t from, size_t *sw, size_t n)
 {
 	for (size_t k = from; k + 1 < c->n; k++) {
 		size_t s = switch_of(c, k);
@@ -164,8 +186,8 @@ static bool same_root_bus(const struct pci_inventory *inv, size_t x, size_t y)
 }
 
 /* The PCI distance, and where the paths meet (p: length of the common prefix). */
-static enum topo_dist pci_distance(const struct pci_inventory *inv, const struct chain *ca,
-				   const struct chain *cb, size_t *ret_p)
+static enum topo_dist pci_distance(const struct pci_inventory *inv, const struct topo_chain *ca,
+				   const struct topo_chain *cb, size_t *ret_p)
 {
 	size_t sw[2 * TOPO_DEPTH_MAX + 1], n = 0, p = common_prefix(ca, cb);
 
@@ -182,28 +204,40 @@ static enum topo_dist pci_distance(const struct pci_inventory *inv, const struct
 	return n > 1 ? TOPO_PXB : TOPO_PIX;
 }
 
-enum topo_dist topo_pci_distance(const struct pci_inventory *inv, size_t a, size_t b)
+/* The PCI distance of the two chains' functions. */
+static enum topo_dist chains_distance(const struct pci_inventory *inv, const struct topo_chain *ca,
+				      const struct topo_chain *cb)
 {
-	struct chain ca, cb;
-	size_t p;
+	size_t a = ca->dev[ca->n - 1], b = cb->dev[cb->n - 1], p;
 
 	if (a != b && same_device(inv, a, b))
 		return TOPO_PIX;
-	chain_build(inv, a, &ca);
-	chain_build(inv, b, &cb);
-	return pci_distance(inv, &ca, &cb, &p);
+	return pci_distance(inv, ca, cb, &p);
 }
 
-enum topo_dist topo_distance(const struct pci_inventory *inv, size_t a, int numa_a, size_t b,
-			     int numa_b)
+enum topo_dist topo_pci_distance(const struct pci_inventory *inv, size_t a, size_t b)
 {
-	enum topo_dist d = topo_pci_distance(inv, a, b);
+	struct topo_chain ca, cb;
 
+	chain_build(inv, a, &ca);
+	chain_build(inv, b, &cb);
+	return chains_distance(inv, &ca, &cb);
+}
+
+/* The PCI part refined by the NUMA nodes of both ends (see topo_distance()). */
+static enum topo_dist numa_refine(enum topo_dist d, int numa_a, int numa_b)
+{
 	if (d != TOPO_NODE)
 		return d;
 	if (numa_a < 0 && numa_b < 0)
 		return TOPO_NODE;
 	return numa_a == numa_b ? TOPO_NODE : TOPO_SYS;
+}
+
+enum topo_dist topo_distance(const struct pci_inventory *inv, size_t a, int numa_a, size_t b,
+			     int numa_b)
+{
+	return numa_refine(topo_pci_distance(inv, a, b), numa_a, numa_b);
 }
 
 enum topo_dist topo_endpoint_distance(const struct pci_inventory *inv,
@@ -246,14 +280,12 @@ static enum topo_p2p path_verdict(const struct topo_path *path)
 	return unknown ? TOPO_P2P_UNKNOWN : TOPO_P2P_DIRECT;
 }
 
-void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret)
+static void chains_pair_ports(const struct pci_inventory *inv, const struct topo_chain *ca,
+			      const struct topo_chain *cb, struct topo_path *ret)
 {
-	struct chain ca, cb;
-	size_t p;
+	size_t a = ca->dev[ca->n - 1], b = cb->dev[cb->n - 1], p;
 
 	*ret = (struct topo_path){ .p2p = TOPO_P2P_ROOT_COMPLEX };
-	chain_build(inv, a, &ca);
-	chain_build(inv, b, &cb);
 	if (a != b && same_device(inv, a, b)) {
 		ret->dist = TOPO_PIX;
 		port_eval(inv, a, TOPO_PORT_FUNCTION, &ret->ports[0]);
@@ -262,20 +294,90 @@ void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct
 		ret->p2p = path_verdict(ret);
 		return;
 	}
-	ret->dist = pci_distance(inv, &ca, &cb, &p);
+	ret->dist = pci_distance(inv, ca, cb, &p);
 	if (ret->dist > TOPO_PXB)
 		return;
-	if (p < ca.n && p < cb.n) {
+	if (p < ca->n && p < cb->n) {
 		/* Below the upstream port: the downstream ports each side enters; else functions.
 		 */
 		enum topo_port_role role =
-			ca.role[p - 1] == HOP_UPSTREAM ? TOPO_PORT_INGRESS : TOPO_PORT_FUNCTION;
+			ca->role[p - 1] == HOP_UPSTREAM ? TOPO_PORT_INGRESS : TOPO_PORT_FUNCTION;
 
-		port_eval(inv, ca.dev[p], role, &ret->ports[0]);
-		port_eval(inv, cb.dev[p], role, &ret->ports[1]);
+		port_eval(inv, ca->dev[p], role, &ret->ports[0]);
+		port_eval(inv, cb->dev[p], role, &ret->ports[1]);
 		ret->n_ports = 2;
 	}
 	ret->p2p = path_verdict(ret);
+}
+
+void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret)
+{
+	struct topo_chain ca, cb;
+
+	chain_build(inv, a, &ca);
+	chain_build(inv, b, &cb);
+	chains_pair_ports(inv, &ca, &cb, ret);
+}
+
+/* ---- the same per endpoint pair, from chains built once ---- */
+
+/* Index of pair i < j in the upper triangle of an n x n matrix without its diagonal. */
+static size_t tri_index(size_t n, size_t i, size_t j)
+{
+	return i * n - i * (i + 1) / 2 + (j - i - 1);
+}
+
+void topo_paths_done(struct topology *t)
+{
+	free(t->chains);
+	free(t->dist);
+	t->chains = NULL;
+	t->dist = NULL;
+}
+
+int topo_paths_build(struct topology *t, const struct pci_inventory *inv)
+{
+	size_t n = t->n;
+
+	topo_paths_done(t);
+	if (n == 0)
+		return 0;
+	t->chains = calloc(n, sizeof(*t->chains));
+	t->dist = n > 1 ? malloc(n * (n - 1) / 2) : NULL;
+	if (!t->chains || (n > 1 && !t->dist)) {
+		topo_paths_done(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		chain_build(inv, t->eps[i].dev, &t->chains[i]);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *row = t->dist + tri_index(n, i, i + 1);
+
+		for (size_t j = i + 1; j < n; j++)
+			row[j - i - 1] = (uint8_t)numa_refine(
+				chains_distance(inv, &t->chains[i], &t->chains[j]),
+				t->eps[i].numa_node, t->eps[j].numa_node);
+	}
+	return 0;
+}
+
+enum topo_dist topo_ep_distance(const struct topology *t, const struct pci_inventory *inv, size_t i,
+				size_t j)
+{
+	if (!t->dist || i == j)
+		return topo_endpoint_distance(inv, &t->eps[i], &t->eps[j]);
+	return (enum topo_dist)(i < j ? t->dist[tri_index(t->n, i, j)]
+				      : t->dist[tri_index(t->n, j, i)]);
+}
+
+void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *inv, size_t i,
+			size_t j, struct topo_path *ret)
+{
+	if (!t->chains) {
+		topo_pair_ports(inv, t->eps[i].dev, t->eps[j].dev, ret);
+		return;
+	}
+	chains_pair_ports(inv, &t->chains[i], &t->chains[j], ret);
 }
 
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size)

@@ -76,10 +76,15 @@ struct topo_endpoint {
 	char *cpulist;		  /* local_cpulist as the kernel prints it; NULL if unknown */
 };
 
+struct topo_chain; /* an endpoint's path up to its root bus (topo.c) */
+
 struct topology {
 	struct topo_endpoint *eps; /* GPUs first, then NICs, each by PCI address */
 	size_t n;
 	size_t n_kind[_TOPO_KIND_MAX];
+	/* topo_paths_build(): NULL until then (the per-pair functions then walk the tree) */
+	struct topo_chain *chains; /* per endpoint */
+	uint8_t *dist;		   /* enum topo_dist of every pair i < j, row by row */
 };
 
 /* The [Topology] section; NULL in struct config until its first header. */
@@ -127,6 +132,13 @@ bool topo_is_nic(const struct pci_inventory *inv, size_t i);
  * select is an accelerator.
  */
 int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i);
+/*
+ * For pcib_scan_caps() (cfg: the const struct topo_config *, may be NULL): whether the
+ * function may be an endpoint, from its identity alone (the parent is not known yet, so
+ * a display controller on a root bus is taken too). Only a shortcut: topo_load_caps()
+ * still loads any function it skipped.
+ */
+bool topo_wants_caps(const struct pci_dev_info *d, void *cfg);
 
 /* ---- reading the endpoints' facts (through the root prefix) ---- */
 
@@ -136,6 +148,15 @@ int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv
  * physfn link) are skipped: hundreds of them would say nothing the PF does not.
  * Missing files leave the fact unknown; only -ENOMEM fails.
  */
+/*
+ * One sysfs attribute below an open directory: openat, one read(2) (sysfs hands out an
+ * attribute whole, a page at most; a fake tree's small regular files read whole too),
+ * close. The first line, trailing blanks stripped, into buf (size > TOPO_ATTR_MAX);
+ * -errno, -EFBIG when it does not fit.
+ */
+#define TOPO_ATTR_MAX 4096
+int topo_attr_read(int dfd, const char *name, char *buf, size_t size);
+
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv);
 void topo_done(struct topology *t);
@@ -169,6 +190,18 @@ enum topo_dist topo_distance(const struct pci_inventory *inv, size_t a, int numa
 enum topo_dist topo_endpoint_distance(const struct pci_inventory *inv,
 				      const struct topo_endpoint *a, const struct topo_endpoint *b);
 const char *topo_dist_to_string(enum topo_dist d); /* "PIX" ... "SYS" */
+
+/*
+ * The same per pair of endpoints (indices into t->eps), for views that ask about every
+ * pair: topo_paths_build() walks each endpoint's parents once (caps loaded first: the
+ * roles come from the PCIe types) and keeps the distance of every pair (n*(n-1)/2
+ * bytes), so a pair costs a lookup instead of two walks up the tree. -ENOMEM.
+ * Without it, topo_ep_*() compute as topo_endpoint_distance()/topo_pair_ports().
+ */
+int topo_paths_build(struct topology *t, const struct pci_inventory *inv);
+void topo_paths_done(struct topology *t);
+enum topo_dist topo_ep_distance(const struct topology *t, const struct pci_inventory *inv, size_t i,
+				size_t j);
 const char *topo_kind_to_string(enum topo_kind k); /* "GPU", "NIC" */
 
 /* ---- the ports whose ACS decides a pair (pure; caps loaded first) ---- */
@@ -216,6 +249,8 @@ struct topo_path {
  * PHB/NODE/SYS: no ports, p2p TOPO_P2P_ROOT_COMPLEX.
  */
 void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret);
+void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *inv, size_t i,
+			size_t j, struct topo_path *ret);
 /* "RR CR" for the redirect bits of mask; "none" when empty. buf >= 16. */
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size);
 

@@ -266,6 +266,38 @@ static void test_pair_ports_needs_root(void **state)
 	assert_int_equal(p.p2p, TOPO_P2P_UNKNOWN);
 }
 
+/* The cached chains and pair distances answer as the walks do, for every pair. */
+static void test_paths_cache(void **state)
+{
+	static const int numa[] = { 0, 0, -1, 1 };
+	struct topo_endpoint eps[N_DEVS];
+	struct topology t = { .eps = eps, .n = N_DEVS };
+
+	(void)state;
+	for (size_t i = 0; i < N_DEVS; i++)
+		eps[i] = (struct topo_endpoint){ .dev = i, .numa_node = numa[i % 4] };
+	assert_int_equal(topo_paths_build(&t, &inv), 0);
+	for (size_t i = 0; i < N_DEVS; i++)
+		for (size_t j = 0; j < N_DEVS; j++) {
+			struct topo_path a, b;
+
+			assert_int_equal(topo_ep_distance(&t, &inv, i, j),
+					 topo_endpoint_distance(&inv, &eps[i], &eps[j]));
+			topo_ep_pair_ports(&t, &inv, i, j, &a);
+			topo_pair_ports(&inv, i, j, &b);
+			assert_int_equal(a.dist, b.dist);
+			assert_int_equal(a.p2p, b.p2p);
+			assert_int_equal(a.n_ports, b.n_ports);
+			for (size_t k = 0; k < a.n_ports; k++) {
+				assert_int_equal(a.ports[k].dev, b.ports[k].dev);
+				assert_int_equal(a.ports[k].role, b.ports[k].role);
+				assert_int_equal(a.ports[k].state, b.ports[k].state);
+				assert_int_equal(a.ports[k].ctrl, b.ports[k].ctrl);
+			}
+		}
+	topo_paths_done(&t);
+}
+
 static void test_acs_bits(void **state)
 {
 	char buf[16];
@@ -288,6 +320,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pair_ports_functions, setup),
 		cmocka_unit_test_setup(test_pair_ports_root_complex, setup),
 		cmocka_unit_test_setup(test_pair_ports_needs_root, setup),
+		cmocka_unit_test_setup(test_paths_cache, setup),
 		cmocka_unit_test_setup(test_acs_bits, setup),
 	};
 
