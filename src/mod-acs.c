@@ -27,8 +27,10 @@ static void acs_release(struct run *run)
 }
 
 /*
- * The scan read only each function's header; the capability chains are read
- * here for the functions a rule can select, and nowhere else before the plan.
+ * The scan read each function's header, and the capability chains of what a rule can
+ * select while it had the function open (plan_wants_caps()); this catches any it could
+ * not place then (a parent listed after its child), and nothing else is read before
+ * the plan.
  */
 static int acs_load_caps(struct run *run)
 {
@@ -57,7 +59,7 @@ static int acs_scan(struct run *run)
 	acs_release(run);
 	r = pcib_open(&run->pci, run->root);
 	if (r >= 0)
-		r = pcib_scan(run->pci, &run->pci_inv);
+		r = pcib_scan_caps(run->pci, &run->pci_inv, plan_wants_caps, (void *)run->cfg);
 	if (r >= 0)
 		r = acs_load_caps(run);
 	if (r == -ENOMEM)

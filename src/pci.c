@@ -45,7 +45,7 @@ struct pci_backend {
 	struct dev_slot *slots;
 	size_t n_slots;
 	/* pcib_scan_caps(): whose capabilities to load during the scan */
-	bool (*want_caps)(const struct pci_dev_info *info, void *ud);
+	unsigned (*want_caps)(const struct pci_dev_info *info, void *ud);
 	void *want_ud;
 };
 
@@ -524,7 +524,7 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 {
 	_cleanup_(freep) struct dev_entry *ents = NULL;
 	_cleanup_(freep) int *parent = NULL;
-	_cleanup_(freep) bool *below = NULL; /* a function want_caps took is below it */
+	_cleanup_(freep) bool *below = NULL; /* below it, a function wants the bridges above */
 	struct pci_inventory inv = {};
 	size_t n = 0;
 	int r;
@@ -560,18 +560,18 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 	 * pcib_load_caps() a second open later.
 	 */
 	for (size_t i = n; i-- > 0;) {
-		bool want;
+		unsigned want;
 
 		r = scan_one(b, &ents[i], &b->slots[i], &inv.devs[i]);
 		if (r < 0) {
 			free(inv.devs);
 			return r;
 		}
-		want = b->want_caps && (below[i] || b->want_caps(&inv.devs[i], b->want_ud));
+		want = b->want_caps ? b->want_caps(&inv.devs[i], b->want_ud) : 0;
 		/* Now, while libpci still has this function's config open (it caches one fd). */
-		if (want && !inv.devs[i].caps_loaded)
+		if ((below[i] || (want & PCI_WANT_SELF)) && !inv.devs[i].caps_loaded)
 			load_caps(&b->slots[i], &inv.devs[i]);
-		if (want && parent[i] >= 0)
+		if ((below[i] || (want & PCI_WANT_ABOVE)) && parent[i] >= 0)
 			below[parent[i]] = true;
 	}
 	b->n_slots = n;
@@ -613,7 +613,7 @@ int pcib_scan(struct pci_backend *b, struct pci_inventory *ret)
 }
 
 int pcib_scan_caps(struct pci_backend *b, struct pci_inventory *ret,
-		   bool (*want)(const struct pci_dev_info *info, void *ud), void *ud)
+		   unsigned (*want)(const struct pci_dev_info *info, void *ud), void *ud)
 {
 	int r;
 

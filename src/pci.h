@@ -78,14 +78,18 @@ void pcib_close(struct pci_backend *b);
 void pcib_closep(struct pci_backend **b);
 int pcib_scan(struct pci_backend *b, struct pci_inventory *ret);
 /*
- * pcib_scan(), and pcib_load_caps() for every function want() accepts and every bridge
- * above one, right after its header while libpci still holds its config file open: one
- * open per function instead of two, for a caller that needs the chains of many
- * functions (topology: every endpoint and the bridges above it). want() sees the
- * identity and address; parent is not set yet.
+ * pcib_scan(), and pcib_load_caps() right after a function's header while libpci still
+ * holds its config file open (one open per function instead of two): for every function
+ * want() answers PCI_WANT_SELF for, and every bridge above one it answers PCI_WANT_ABOVE
+ * for. want() sees the identity and address; parent is not set yet. Topology wants
+ * endpoints and their paths; check wants what a rule can select (plan_wants_caps()).
  */
+enum {
+	PCI_WANT_SELF = 1 << 0,
+	PCI_WANT_ABOVE = 1 << 1,
+};
 int pcib_scan_caps(struct pci_backend *b, struct pci_inventory *ret,
-		   bool (*want)(const struct pci_dev_info *info, void *ud), void *ud);
+		   unsigned (*want)(const struct pci_dev_info *info, void *ud), void *ud);
 int pcib_read16(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 int pcib_write16(struct pci_backend *b, const char *addr, unsigned off, uint16_t val);
 /*

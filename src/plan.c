@@ -121,6 +121,24 @@ static void want_upstream(const struct pci_inventory *inv, size_t i, bool *want)
 		want[p] = true;
 }
 
+unsigned plan_wants_caps(const struct pci_dev_info *d, void *config)
+{
+	const struct config *c = config;
+	unsigned want = 0;
+
+	for (size_t r = 0; r < c->n_acs; r++) {
+		const struct acs_rule *rule = &c->acs[r];
+
+		if (!rule->enabled)
+			continue;
+		for (size_t s = 0; s < rule->n_select; s++)
+			if (selector_match_ident(&rule->select[s].sel, &d->id))
+				want |= rule->select[s].sel.upstream ? PCI_WANT_ABOVE
+								     : PCI_WANT_SELF;
+	}
+	return want;
+}
+
 int plan_candidates(const struct config *c, const struct pci_inventory *inv, bool *want)
 {
 	size_t n = 0;

@@ -71,6 +71,11 @@ struct plan_doc {
  * The caller runs pcib_load_caps() on them before plan_build().
  */
 int plan_candidates(const struct config *c, const struct pci_inventory *inv, bool *want);
+/*
+ * The same decision for one function during the scan (pcib_scan_caps(), ud: the config):
+ * PCI_WANT_SELF for a Select= match, PCI_WANT_ABOVE for an upstream: match.
+ */
+unsigned plan_wants_caps(const struct pci_dev_info *d, void *config);
 /* -EINVAL (logged with both rules' file:line) when two rules force a bit both ways. */
 int plan_build(const struct config *c, const struct pci_inventory *inv, struct plan *ret);
 /* Read the capabilities the rules' p2p: selectors need (call before plan_build()). */

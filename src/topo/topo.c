@@ -90,9 +90,9 @@ int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv
 	return classify_ident(cfg, &inv->devs[i], inv->devs[i].parent >= 0);
 }
 
-bool topo_wants_caps(const struct pci_dev_info *d, void *cfg)
+unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
 {
-	return classify_ident(cfg, d, true) >= 0;
+	return classify_ident(cfg, d, true) >= 0 ? PCI_WANT_SELF | PCI_WANT_ABOVE : 0;
 }
 
 /*

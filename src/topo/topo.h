@@ -138,7 +138,7 @@ int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv
  * a display controller on a root bus is taken too). Only a shortcut: topo_load_caps()
  * still loads any function it skipped.
  */
-bool topo_wants_caps(const struct pci_dev_info *d, void *cfg);
+unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
 
 /* ---- reading the endpoints' facts (through the root prefix) ---- */
 
