@@ -290,6 +290,9 @@ static int results_from_json(struct json_object *o, struct results *rs)
 		r = result_from_json(json_object_array_get_idx(a, i), i, rs);
 		if (r < 0)
 			return r;
+		/* Read: free its part of the tree, so the results reuse that memory. */
+		if (json_object_array_put_idx(a, i, NULL) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
