@@ -549,44 +549,56 @@ static void port_reason(const struct port_view *v, const struct kacs_eval *cfg,
 }
 
 /* "0000:15:01.0, 0000:16:01.0: why; 0000:37:01.0: why" with equal reasons grouped. */
+struct reason {
+	char *why;
+	char *ports;	 /* "addr, addr, ..." */
+	size_t len, cap; /* of ports: it grows by doubling, not by a copy per port */
+};
+
 struct reasons {
-	char **why;
-	char **ports;
+	struct reason *v;
 	size_t n;
 };
 
-static int grow(char ***v, size_t n)
+static int ports_append(struct reason *e, const char *addr)
 {
-	char **p = reallocarray(*v, n, sizeof(**v));
+	size_t k = strlen(addr), need = e->len + 2 + k + 1;
 
-	if (!p)
-		return -ENOMEM;
-	*v = p;
+	if (need > e->cap) {
+		size_t cap = e->cap * 2 > need ? e->cap * 2 : need;
+		char *p = realloc(e->ports, cap);
+
+		if (!p)
+			return -ENOMEM;
+		e->ports = p;
+		e->cap = cap;
+	}
+	memcpy(e->ports + e->len, ", ", 2);
+	memcpy(e->ports + e->len + 2, addr, k + 1);
+	e->len += 2 + k;
 	return 0;
 }
 
 static int reasons_add(struct reasons *r, const char *addr, const char *why)
 {
-	char *s;
+	struct reason *v, *e;
 
-	for (size_t i = 0; i < r->n; i++) {
-		if (!streq(r->why[i], why))
-			continue;
-		if (asprintf(&s, "%s, %s", r->ports[i], addr) < 0)
-			return -ENOMEM;
-		free(r->ports[i]);
-		r->ports[i] = s;
-		return 0;
-	}
-	if (grow(&r->why, r->n + 1) < 0 || grow(&r->ports, r->n + 1) < 0)
+	for (size_t i = 0; i < r->n; i++)
+		if (streq(r->v[i].why, why))
+			return ports_append(&r->v[i], addr);
+	v = reallocarray(r->v, r->n + 1, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
-	r->why[r->n] = strdup(why);
-	r->ports[r->n] = strdup(addr);
-	if (!r->why[r->n] || !r->ports[r->n]) {
-		free(r->why[r->n]);
-		free(r->ports[r->n]);
+	r->v = v;
+	e = &r->v[r->n];
+	*e = (struct reason){ .why = strdup(why), .ports = strdup(addr) };
+	if (!e->why || !e->ports) {
+		free(e->why);
+		free(e->ports);
 		return -ENOMEM;
 	}
+	e->len = strlen(addr);
+	e->cap = e->len + 1;
 	r->n++;
 	return 0;
 }
@@ -594,11 +606,10 @@ static int reasons_add(struct reasons *r, const char *addr, const char *why)
 static void reasons_done(struct reasons *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->why[i]);
-		free(r->ports[i]);
+		free(r->v[i].why);
+		free(r->v[i].ports);
 	}
-	free(r->why);
-	free(r->ports);
+	free(r->v);
 }
 
 /* One reason for every port names no port. */
@@ -612,9 +623,9 @@ static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 		return NULL;
 	fputs(prefix, f);
 	if (all && r->n == 1)
-		fputs(r->why[0], f);
+		fputs(r->v[0].why, f);
 	for (size_t i = 0; !(all && r->n == 1) && i < r->n; i++)
-		fprintf(f, "%s%s: %s", i ? "; " : "", r->ports[i], r->why[i]);
+		fprintf(f, "%s%s: %s", i ? "; " : "", r->v[i].ports, r->v[i].why);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

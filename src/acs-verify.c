@@ -247,8 +247,9 @@ static int verify_idle(const struct plan *p, struct results *rs)
  * hostprep may not change it (Apply=no). Its result is advice, so a fresh install
  * on a stock host neither fails its unit nor closes a gate on it.
  */
-static int make_advisory(struct result *res)
+static int make_advisory(struct results *rs)
 {
+	struct result *res = &rs->items[rs->n - 1];
 	char *remedy = NULL;
 
 	if (res->verdict != VERDICT_FAIL && res->verdict != VERDICT_UNKNOWN)
@@ -259,8 +260,7 @@ static int make_advisory(struct result *res)
 		     "readiness)",
 		     strempty(res->remedy), res->remedy ? " " : "") < 0)
 		return -ENOMEM;
-	free(res->remedy);
-	res->remedy = remedy;
+	results_set_last_remedy(rs, remedy);
 	res->verdict = VERDICT_WARN;
 	return 0;
 }
@@ -279,7 +279,7 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 
 		r = verify_one(t, inv, apply_enabled, osrelease, why, &prior, rs);
 		if (r >= 0 && !apply_enabled && !t->declared)
-			r = make_advisory(&rs->items[rs->n - 1]);
+			r = make_advisory(rs);
 	}
 	return r;
 }

@@ -132,18 +132,9 @@ static int open_temp(char *tmp)
 	return -EBUSY;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode)
+/* The temp file's end: mode, fsync, rename, fsync(dir); r < 0 (the write failed): unlink. */
+static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, int r)
 {
-	_cleanup_(freep) char *tmp = NULL;
-	_cleanup_(closep) int fd = -1;
-	int r;
-
-	if (asprintf(&tmp, "%s" TEMP_SUFFIX "XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = open_temp(tmp);
-	if (fd < 0)
-		return fd;
-	r = write_full(fd, data, size);
 	if (r >= 0 && fchmod(fd, mode) < 0)
 		r = -errno;
 	if (r >= 0 && fsync(fd) < 0)
@@ -155,6 +146,92 @@ int write_file_atomic(const char *path, const void *data, size_t size, mode_t mo
 		return r;
 	}
 	return fsync_parent_dir(path);
+}
+
+static int open_temp_for(const char *path, char **ret_tmp)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	int fd;
+
+	if (asprintf(&tmp, "%s" TEMP_SUFFIX "XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = open_temp(tmp);
+	if (fd < 0)
+		return fd;
+	*ret_tmp = TAKE_PTR(tmp);
+	return fd;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	_cleanup_(closep) int fd = -1;
+
+	fd = open_temp_for(path, &tmp);
+	if (fd < 0)
+		return fd;
+	return finish_temp(fd, tmp, path, mode, write_full(fd, data, size));
+}
+
+/* A stdio stream onto write_full(): every byte goes through write(2), the first error kept. */
+struct fd_stream {
+	int fd;
+	int err; /* negative errno of the first failed write */
+};
+
+static ssize_t fd_stream_write(void *cookie, const char *buf, size_t size)
+{
+	struct fd_stream *s = cookie;
+	int r;
+
+	if (s->err < 0)
+		return -1;
+	r = write_full(s->fd, buf, size);
+	if (r < 0) {
+		s->err = r;
+		errno = -r;
+		return -1;
+	}
+	return (ssize_t)size;
+}
+
+#define STREAM_BUF_SIZE (32 * 1024) /* a small report in one write(2) */
+
+static int fill_fd(int fd, int (*fill)(FILE *f, void *userdata), void *userdata)
+{
+	static const cookie_io_functions_t io = { .write = fd_stream_write };
+	_cleanup_(freep) char *buf = malloc(STREAM_BUF_SIZE);
+	struct fd_stream s = { .fd = fd };
+	FILE *f;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	f = fopencookie(&s, "w", io);
+	if (!f)
+		return -ENOMEM;
+	if (setvbuf(f, buf, _IOFBF, STREAM_BUF_SIZE) != 0) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	r = fill(f, userdata);
+	if (fclose(f) != 0 && r >= 0) /* flushes; the fd is ours, the cookie has no close */
+		r = s.err < 0 ? s.err : -EIO;
+	if (r >= 0 && s.err < 0)
+		r = s.err;
+	return r;
+}
+
+int write_file_atomic_stream(const char *path, mode_t mode, int (*fill)(FILE *f, void *userdata),
+			     void *userdata)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	_cleanup_(closep) int fd = -1;
+
+	fd = open_temp_for(path, &tmp);
+	if (fd < 0)
+		return fd;
+	return finish_temp(fd, tmp, path, mode, fill_fd(fd, fill, userdata));
 }
 
 static bool is_temp_name(const char *name)

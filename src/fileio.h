@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "macro.h"
@@ -17,6 +18,13 @@ int read_one_line_at(int dfd, const char *path, char **ret);
 int write_full(int fd, const void *data, size_t size);
 /* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir). */
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
+/*
+ * The same, the bytes written by fill() to a buffered stream as it makes them, so that a
+ * large file is never held whole. Each buffer flush is a write(2) of the temp file; the
+ * first failure (-errno) is returned, or fill()'s own negative errno.
+ */
+int write_file_atomic_stream(const char *path, mode_t mode, int (*fill)(FILE *f, void *userdata),
+			     void *userdata);
 /*
  * Remove the "*.tmp-XXXXXX" files of write_file_atomic() in dir whose writer is gone (a
  * kill -9 mid-write): only in a directory that holds nothing but hostprep's own files.

@@ -27,16 +27,23 @@ static __thread int pci_last_errno;
 #define PCI_SYSFS_LINK_MAX 1024
 
 /*
- * What the scan kept of a function's header so that pcib_load_caps() can walk
- * its chains later without reading the header again; parallel to the
- * inventory the last scan returned.
+ * What the scan kept of a function: its address, and of its header what
+ * pcib_load_caps() needs to walk the chains later without reading the
+ * header again; parallel to the inventory the last scan returned.
  */
 struct dev_slot {
-	struct pci_dev *dev;
+	uint32_t domain;
+	uint8_t bus, dev, func;
 	uint8_t cap_ptr;
 	bool cap_list; /* Status.CapList */
 };
 
+/*
+ * libpci's struct pci_dev is over 400 bytes: one per function was most of a
+ * scan's memory at thousands of functions. Only one exists at a time, for the
+ * function being read or written (cur); switching to another frees it, which
+ * also closes libpci's cached config fd, as opening the next one would have.
+ */
 struct pci_backend {
 	const struct pci_backend_ops *ops;
 	struct pci_access *acc;
@@ -44,6 +51,7 @@ struct pci_backend {
 	int devices_fd;	  /* <root>/sys/bus/pci/devices, or negative errno */
 	struct dev_slot *slots;
 	size_t n_slots;
+	struct pci_dev *cur;
 	/* pcib_scan_caps(): whose capabilities to load during the scan */
 	unsigned (*want_caps)(const struct pci_dev_info *info, void *ud);
 	void *want_ud;
@@ -173,8 +181,10 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 
 static void libpci_close(struct pci_backend *b)
 {
+	if (b->cur)
+		pci_free_dev(b->cur);
 	if (b->acc)
-		pci_cleanup(b->acc); /* frees every device linked by scan */
+		pci_cleanup(b->acc);
 	free(b->slots);
 	free(b->sysfs_path);
 	if (b->devices_fd >= 0)
@@ -182,6 +192,21 @@ static void libpci_close(struct pci_backend *b)
 	free(b);
 }
 
+/* libpci's device for a slot: the current one, or a new one in its place. */
+static struct pci_dev *slot_dev(struct pci_backend *b, const struct dev_slot *slot)
+{
+	struct pci_dev *d = b->cur;
+
+	if (d && (uint32_t)d->domain == slot->domain && d->bus == slot->bus &&
+	    d->dev == slot->dev && d->func == slot->func)
+		return d;
+	if (d)
+		pci_free_dev(d);
+	b->cur = pci_get_dev(b->acc, (int)slot->domain, slot->bus, slot->dev, slot->func);
+	return b->cur;
+}
+
+/* Only the functions of the last scan: an address it did not list is -ENODEV. */
 static struct pci_dev *find_dev(struct pci_backend *b, const char *addr)
 {
 	uint32_t domain;
@@ -189,10 +214,12 @@ static struct pci_dev *find_dev(struct pci_backend *b, const char *addr)
 
 	if (pci_address_parse(addr, &domain, &bus, &dev, &func) < 0)
 		return NULL;
-	for (struct pci_dev *d = b->acc->devices; d; d = d->next)
-		if ((uint32_t)d->domain == domain && d->bus == bus && d->dev == dev &&
-		    d->func == func)
-			return d;
+	for (size_t i = 0; i < b->n_slots; i++) {
+		const struct dev_slot *s = &b->slots[i];
+
+		if (s->domain == domain && s->bus == bus && s->dev == dev && s->func == func)
+			return slot_dev(b, s);
+	}
 	return NULL;
 }
 
@@ -248,9 +275,8 @@ static uint32_t le32(const uint8_t *p)
  * it). The first read past byte 64 also tells whether the kernel hands out
  * more than the header: without CAP_SYS_ADMIN it does not.
  */
-static void walk_caps(const struct dev_slot *slot, struct pci_dev_info *info)
+static void walk_caps(struct pci_dev *dev, const struct dev_slot *slot, struct pci_dev_info *info)
 {
-	struct pci_dev *dev = slot->dev;
 	uint8_t cap[4];
 	unsigned pos = slot->cap_ptr & ~3u;
 
@@ -351,12 +377,13 @@ static void ident_from_sysfs(struct pci_backend *b, struct pci_dev_info *info)
  * pcib_load_caps() for the few functions a rule can select, since on real
  * hardware every config dword is a bus transaction.
  */
-static void fill_dev(struct pci_backend *b, struct dev_slot *slot, struct pci_dev_info *info)
+static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot *slot,
+		     struct pci_dev_info *info)
 {
 	uint8_t hdr[PCI_HDR_SIZE];
 	int r;
 
-	r = cfg_read(slot->dev, 0, hdr, sizeof(hdr));
+	r = cfg_read(dev, 0, hdr, sizeof(hdr));
 	if (r < 0 || le16(hdr + PCI_VENDOR_ID) == 0xffff) {
 		info->state = r < 0 ? PCI_DEV_GONE : PCI_DEV_DEAD;
 		info->err = r < 0 ? r : -EIO;
@@ -374,12 +401,17 @@ static void fill_dev(struct pci_backend *b, struct dev_slot *slot, struct pci_de
 	slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
 }
 
-static void load_caps(const struct dev_slot *slot, struct pci_dev_info *info)
+static int load_caps(struct pci_backend *b, const struct dev_slot *slot, struct pci_dev_info *info)
 {
+	struct pci_dev *dev = slot_dev(b, slot);
+
+	if (!dev)
+		return -ENOMEM;
 	info->caps_loaded = true;
-	walk_caps(slot, info);
+	walk_caps(dev, slot, info);
 	if (info->cfg == PCI_CFG_FULL && info->pcie_type >= 0)
-		walk_ext_caps(slot->dev, info);
+		walk_ext_caps(dev, info);
+	return 0;
 }
 
 /* One sys/bus/pci/devices entry: its address and its parent's, from the link. */
@@ -444,13 +476,18 @@ static int read_entry(int dfd, const char *name, struct dev_entry *e)
 	return 0;
 }
 
-static int push_entry(struct dev_entry **v, size_t *n, const struct dev_entry *e)
+/* Doubling: growing by one entry left a trail of freed blocks in the heap. */
+static int push_entry(struct dev_entry **v, size_t *n, size_t *alloc, const struct dev_entry *e)
 {
-	struct dev_entry *nv = reallocarray(*v, *n + 1, sizeof(**v));
+	if (*n == *alloc) {
+		size_t k = *alloc ? *alloc * 2 : 64;
+		struct dev_entry *nv = reallocarray(*v, k, sizeof(**v));
 
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*alloc = k;
+	}
 	(*v)[(*n)++] = *e;
 	return 0;
 }
@@ -459,7 +496,7 @@ static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *r
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	_cleanup_(freep) struct dev_entry *v = NULL;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 	struct dirent *de;
 	int fd;
 
@@ -481,7 +518,7 @@ static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *r
 
 		if (de->d_name[0] == '.' || read_entry(dirfd(dir), de->d_name, &e) < 0)
 			continue;
-		r = push_entry(&v, &n, &e);
+		r = push_entry(&v, &n, &alloc, &e);
 		if (r < 0)
 			return r;
 	}
@@ -509,14 +546,11 @@ static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev
 		.pcie_type = -1,
 	};
 	snprintf(info->addr, sizeof(info->addr), "%s", e->addr);
-	dev = pci_get_dev(b->acc, (int)domain, bus, devn, func);
+	*slot = (struct dev_slot){ .domain = domain, .bus = bus, .dev = devn, .func = func };
+	dev = slot_dev(b, slot);
 	if (!dev)
 		return -ENOMEM;
-	/* Linked so pcib_read16/write16 find it and pci_cleanup frees it. */
-	dev->next = b->acc->devices;
-	b->acc->devices = dev;
-	*slot = (struct dev_slot){ .dev = dev };
-	fill_dev(b, slot, info);
+	fill_dev(b, dev, slot, info);
 	return 0;
 }
 
@@ -570,7 +604,11 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 		want = b->want_caps ? b->want_caps(&inv.devs[i], b->want_ud) : 0;
 		/* Now, while libpci still has this function's config open (it caches one fd). */
 		if ((below[i] || (want & PCI_WANT_SELF)) && !inv.devs[i].caps_loaded)
-			load_caps(&b->slots[i], &inv.devs[i]);
+			r = load_caps(b, &b->slots[i], &inv.devs[i]);
+		if (r < 0) {
+			free(inv.devs);
+			return r;
+		}
 		if ((below[i] || (want & PCI_WANT_ABOVE)) && parent[i] >= 0)
 			below[parent[i]] = true;
 	}
@@ -645,12 +683,11 @@ int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i)
 	if (info->caps_loaded)
 		return 0;
 	/* The slots belong to this backend's last scan; inv must be that scan's. */
-	if (inv->n != b->n_slots || b->slots[i].dev->domain != (int)info->id.domain ||
-	    b->slots[i].dev->bus != info->id.bus || b->slots[i].dev->dev != info->id.dev ||
-	    b->slots[i].dev->func != info->id.func)
+	if (inv->n != b->n_slots || b->slots[i].domain != info->id.domain ||
+	    b->slots[i].bus != info->id.bus || b->slots[i].dev != info->id.dev ||
+	    b->slots[i].func != info->id.func)
 		return -ESTALE;
-	load_caps(&b->slots[i], info);
-	return 0;
+	return load_caps(b, &b->slots[i], info);
 }
 
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret)

@@ -195,13 +195,12 @@ int render_text(const struct report *r, FILE *f, bool color)
 
 int render_json(const struct report *r, FILE *f)
 {
-	_cleanup_(freep) char *s = NULL;
 	int k;
 
-	k = report_to_json_string(r, &s);
+	k = report_print_json(r, f);
 	if (k < 0)
 		return k;
-	if (fputs(s, f) == EOF || fflush(f) != 0)
+	if (fflush(f) != 0 || ferror(f))
 		return -EIO;
 	return 0;
 }

@@ -56,134 +56,136 @@ static int parse_time(const char *s, uint64_t *ret)
 	return 0;
 }
 
-/* ---- building ---- */
+/* ---- writing ---- */
 
-/* Takes ownership of v, also on failure; v == NULL from a constructor means ENOMEM. */
-static int json_add(struct json_object *o, const char *key, struct json_object *v)
+/*
+ * The report is streamed, never held whole (at 1400 results a json-c tree and its
+ * string were most of a check's memory): the bytes are those json-c prints for the
+ * whole tree with JSON_FLAGS (two-space indent, "key": value, an empty array as
+ * "[\n  ]"), and json-c itself escapes every string. Key order is part of the format:
+ * golden tests compare bytes.
+ */
+static int print_string(FILE *f, const char *s)
 {
-	if (!v)
+	_cleanup_(json_object_putp) struct json_object *o = json_object_new_string(strempty(s));
+	const char *t;
+
+	if (!o)
 		return -ENOMEM;
-	if (json_object_object_add(o, key, v) < 0) {
-		json_object_put(v);
+	t = json_object_to_json_string_ext(o, JSON_FLAGS);
+	if (!t)
 		return -ENOMEM;
-	}
+	fputs(t, f);
 	return 0;
 }
 
-static int json_add_string(struct json_object *o, const char *key, const char *s)
+/* `<indent>"key": "value"` and ",\n" (or "\n" after the last member). */
+static int print_member(FILE *f, const char *indent, const char *key, const char *s, bool last)
 {
-	return json_add(o, key, json_object_new_string(strempty(s)));
-}
-
-static struct json_object *summary_to_json(const struct summary *s)
-{
-	_cleanup_(json_object_putp) struct json_object *o = json_object_new_object();
-	int r = 0;
-
-	if (!o)
-		return NULL;
-	/* Keys in enum order: pass, skip, warn, unknown, fail — then total. */
-	for (int v = 0; v < _VERDICT_MAX && r >= 0; v++)
-		r = json_add(o, verdict_to_string(v), json_object_new_int64((int64_t)s->count[v]));
-	if (r >= 0)
-		r = json_add(o, "total", json_object_new_int64((int64_t)s->total));
-	return r < 0 ? NULL : TAKE_PTR(o);
-}
-
-static struct json_object *result_to_json(const struct result *res)
-{
-	_cleanup_(json_object_putp) struct json_object *o = json_object_new_object();
 	int r;
 
-	if (!o)
-		return NULL;
-	r = json_add_string(o, "check", res->check);
+	fprintf(f, "%s\"%s\": ", indent, key);
+	r = print_string(f, s);
+	fputs(last ? "\n" : ",\n", f);
+	return r;
+}
+
+static void print_summary(FILE *f, const struct summary *s)
+{
+	fputs("  \"summary\": {\n", f);
+	/* Keys in enum order: pass, skip, warn, unknown, fail — then total. */
+	for (int v = 0; v < _VERDICT_MAX; v++)
+		fprintf(f, "    \"%s\": %zu,\n", verdict_to_string(v), s->count[v]);
+	fprintf(f, "    \"total\": %zu\n  },\n", s->total);
+}
+
+static int print_result(FILE *f, const struct result *res)
+{
+	static const char in[] = "      ";
+	int r;
+
+	fputs("    {\n", f);
+	r = print_member(f, in, "check", res->check, false);
 	if (r >= 0)
-		r = json_add_string(o, "object", res->object);
+		r = print_member(f, in, "object", res->object, false);
 	if (r >= 0)
-		r = json_add_string(o, "expected", res->expected);
+		r = print_member(f, in, "expected", res->expected, false);
 	if (r >= 0)
-		r = json_add_string(o, "actual", res->actual);
+		r = print_member(f, in, "actual", res->actual, false);
 	if (r >= 0)
-		r = json_add_string(o, "verdict", verdict_to_string(res->verdict));
+		r = print_member(f, in, "verdict", verdict_to_string(res->verdict), false);
 	if (r >= 0 && res->remedy)
-		r = json_add_string(o, "remedy", res->remedy);
-	else if (r >= 0 && json_object_object_add(o, "remedy", NULL) < 0)
-		r = -ENOMEM; /* a NULL value is JSON null */
-	return r < 0 ? NULL : TAKE_PTR(o);
+		r = print_member(f, in, "remedy", res->remedy, true);
+	else if (r >= 0)
+		fprintf(f, "%s\"remedy\": null\n", in); /* no next step */
+	fputs("    }", f);
+	return r;
 }
 
-static struct json_object *results_to_json(const struct results *rs)
+/* The pretty JSON and its trailing newline; stream errors are the caller's (ferror). */
+static int print_report(FILE *f, const struct report *rep)
 {
-	_cleanup_(json_object_putp) struct json_object *a = json_object_new_array();
-
-	if (!a)
-		return NULL;
-	for (size_t i = 0; i < rs->n; i++) {
-		struct json_object *o = result_to_json(&rs->items[i]);
-
-		if (!o)
-			return NULL;
-		if (json_object_array_add(a, o) < 0) {
-			json_object_put(o);
-			return NULL;
-		}
-	}
-	return TAKE_PTR(a);
-}
-
-/* Key order is part of the format: golden tests compare bytes. */
-static int report_to_json(const struct report *rep, struct json_object **ret)
-{
-	_cleanup_(json_object_putp) struct json_object *o = json_object_new_object();
+	static const char in[] = "  ";
 	char when[REPORT_TIME_MAX];
 	struct summary s;
 	int r;
 
-	if (!o)
-		return -ENOMEM;
 	r = report_format_time(rep->time_sec, when, sizeof(when));
 	if (r < 0)
 		return r;
 	results_summarize(&rep->results, &s);
 
-	r = json_add(o, "schema", json_object_new_int(REPORT_SCHEMA_VERSION));
+	fprintf(f, "{\n%s\"schema\": %d,\n", in, REPORT_SCHEMA_VERSION);
+	r = print_member(f, in, "version", rep->version, false);
 	if (r >= 0)
-		r = json_add_string(o, "version", rep->version);
+		r = print_member(f, in, "command", rep->command, false);
 	if (r >= 0)
-		r = json_add_string(o, "command", rep->command);
+		r = print_member(f, in, "host", rep->host, false);
 	if (r >= 0)
-		r = json_add_string(o, "host", rep->host);
-	if (r >= 0)
-		r = json_add_string(o, "time", when);
-	if (r >= 0)
-		r = json_add(o, "apply", json_object_new_boolean(rep->applied));
-	if (r >= 0)
-		r = json_add(o, "ready", json_object_new_boolean(s.ready));
-	if (r >= 0)
-		r = json_add(o, "summary", summary_to_json(&s));
-	if (r >= 0)
-		r = json_add(o, "results", results_to_json(&rep->results));
+		r = print_member(f, in, "time", when, false);
 	if (r < 0)
 		return r;
-	*ret = TAKE_PTR(o);
+	fprintf(f, "%s\"apply\": %s,\n", in, rep->applied ? "true" : "false");
+	fprintf(f, "%s\"ready\": %s,\n", in, s.ready ? "true" : "false");
+	print_summary(f, &s);
+	fprintf(f, "%s\"results\": [\n", in);
+	for (size_t i = 0; i < rep->results.n && r >= 0; i++) {
+		if (i > 0)
+			fputs(",\n", f);
+		r = print_result(f, &rep->results.items[i]);
+	}
+	if (r < 0)
+		return r;
+	fputs(rep->results.n ? "\n  ]\n}\n" : "  ]\n}\n", f);
 	return 0;
+}
+
+int report_print_json(const struct report *rep, FILE *f)
+{
+	int r;
+
+	r = print_report(f, rep);
+	if (r < 0)
+		return r;
+	return ferror(f) ? -EIO : 0;
 }
 
 int report_to_json_string(const struct report *rep, char **ret)
 {
-	_cleanup_(json_object_putp) struct json_object *o = NULL;
-	const char *s;
+	_cleanup_(freep) char *buf = NULL;
+	size_t size;
+	FILE *f;
 	int r;
 
-	r = report_to_json(rep, &o);
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	r = print_report(f, rep);
+	if (fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
 	if (r < 0)
 		return r;
-	s = json_object_to_json_string_ext(o, JSON_FLAGS);
-	if (!s)
-		return -ENOMEM;
-	if (asprintf(ret, "%s\n", s) < 0)
-		return -ENOMEM;
+	*ret = TAKE_PTR(buf);
 	return 0;
 }
 
@@ -288,6 +290,9 @@ static int results_from_json(struct json_object *o, struct results *rs)
 		r = result_from_json(json_object_array_get_idx(a, i), i, rs);
 		if (r < 0)
 			return r;
+		/* Read: free its part of the tree, so the results reuse that memory. */
+		if (json_object_array_put_idx(a, i, NULL) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -424,24 +429,30 @@ int report_from_json_string(const char *s, struct report *ret)
 /* ---- the file ---- */
 
 /* Neither logs I/O errors: the caller decides whether a missing report file is fatal. */
+static int fill_report(FILE *f, void *userdata)
+{
+	return print_report(f, userdata);
+}
+
 int report_write(const struct report *rep, const struct sysroot *root)
 {
 	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
-	_cleanup_(freep) char *dir = NULL, *json = NULL;
+	_cleanup_(freep) char *dir = NULL;
+	char when[REPORT_TIME_MAX];
 	int r;
 
 	if (!path)
 		return -ENOMEM;
+	r = report_format_time(rep->time_sec, when, sizeof(when)); /* fails before any mkdir */
+	if (r < 0)
+		return r;
 	dir = strndup(path, strrchr(path, '/') - path);
 	if (!dir)
 		return -ENOMEM;
-	r = report_to_json_string(rep, &json);
-	if (r < 0)
-		return r;
 	r = mkdir_parents(dir, 0755);
 	if (r < 0)
 		return r;
-	return write_file_atomic(path, json, strlen(json), 0644);
+	return write_file_atomic_stream(path, 0644, fill_report, (void *)rep);
 }
 
 int report_read(struct report *ret, const struct sysroot *root)

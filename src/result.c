@@ -39,19 +39,55 @@ int verdict_to_syslog_priority(enum verdict v)
 	}
 }
 
+/* Which strings a result shares with the one before it (results_add). */
+enum {
+	SHARED_CHECK = 1 << 0,
+	SHARED_OBJECT = 1 << 1,
+	SHARED_EXPECTED = 1 << 2,
+	SHARED_ACTUAL = 1 << 3,
+	SHARED_REMEDY = 1 << 4,
+};
+
+static void free_own(char *s, uint8_t shared, uint8_t bit)
+{
+	if (!(shared & bit))
+		free(s);
+}
+
 static void result_done(struct result *r)
 {
-	free(r->check);
-	free(r->object);
-	free(r->expected);
-	free(r->actual);
-	free(r->remedy);
+	free_own(r->check, r->shared, SHARED_CHECK);
+	free_own(r->object, r->shared, SHARED_OBJECT);
+	free_own(r->expected, r->shared, SHARED_EXPECTED);
+	free_own(r->actual, r->shared, SHARED_ACTUAL);
+	free_own(r->remedy, r->shared, SHARED_REMEDY);
+}
+
+/*
+ * The previous result's string when equal (a check of 1400 ports repeats its remedy
+ * and expectation 1400 times), else a copy; NULL stays NULL. -ENOMEM.
+ */
+static int share_or_dup(const char *s, const char *prev, uint8_t bit, struct result *r, char **ret)
+{
+	if (!s) {
+		*ret = NULL;
+		return 0;
+	}
+	if (prev && streq(s, prev)) {
+		*ret = (char *)prev;
+		r->shared |= bit;
+		return 0;
+	}
+	*ret = strdup(s);
+	return *ret ? 0 : -ENOMEM;
 }
 
 int results_add(struct results *rs, enum verdict v, const char *check, const char *object,
 		const char *expected, const char *actual, const char *remedy)
 {
+	const struct result *p;
 	struct result *r;
+	int k;
 
 	if (rs->n == rs->alloc) {
 		size_t alloc = rs->alloc ? rs->alloc * 2 : 16;
@@ -62,21 +98,33 @@ int results_add(struct results *rs, enum verdict v, const char *check, const cha
 		rs->items = items;
 		rs->alloc = alloc;
 	}
+	p = rs->n ? &rs->items[rs->n - 1] : &(const struct result){};
 	r = &rs->items[rs->n];
-	*r = (struct result){
-		.check = strdup(strempty(check)),
-		.object = strdup(strempty(object)),
-		.expected = strdup(strempty(expected)),
-		.actual = strdup(strempty(actual)),
-		.verdict = v,
-		.remedy = remedy ? strdup(remedy) : NULL,
-	};
-	if (!r->check || !r->object || !r->expected || !r->actual || (remedy && !r->remedy)) {
+	*r = (struct result){ .verdict = v };
+	k = share_or_dup(strempty(check), p->check, SHARED_CHECK, r, &r->check);
+	if (k >= 0)
+		k = share_or_dup(strempty(object), p->object, SHARED_OBJECT, r, &r->object);
+	if (k >= 0)
+		k = share_or_dup(strempty(expected), p->expected, SHARED_EXPECTED, r, &r->expected);
+	if (k >= 0)
+		k = share_or_dup(strempty(actual), p->actual, SHARED_ACTUAL, r, &r->actual);
+	if (k >= 0)
+		k = share_or_dup(remedy, p->remedy, SHARED_REMEDY, r, &r->remedy);
+	if (k < 0) {
 		result_done(r);
-		return -ENOMEM;
+		return k;
 	}
 	rs->n++;
 	return 0;
+}
+
+void results_set_last_remedy(struct results *rs, char *remedy)
+{
+	struct result *r = &rs->items[rs->n - 1];
+
+	free_own(r->remedy, r->shared, SHARED_REMEDY);
+	r->remedy = remedy;
+	r->shared &= ~SHARED_REMEDY;
 }
 
 int results_addf(struct results *rs, enum verdict v, const char *check, const char *object,

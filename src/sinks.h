@@ -19,6 +19,8 @@ int render_json(const struct report *r, FILE *f);
 
 /* The same pretty JSON as render_json, with its trailing newline; malloc'd. */
 int report_to_json_string(const struct report *r, char **ret);
+/* The same, streamed to f as it is made (no tree, no whole string); -EIO on a stream error. */
+int report_print_json(const struct report *r, FILE *f);
 /*
  * Strict: schema must be REPORT_SCHEMA_VERSION (-EPROTO), every field present
  * and typed, "ready"/"summary" consistent with "results" (-EBADMSG). Unknown
