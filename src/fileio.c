@@ -132,12 +132,18 @@ static int open_temp(char *tmp)
 	return -EBUSY;
 }
 
-/* The temp file's end: mode, fsync, rename, fsync(dir); r < 0 (the write failed): unlink. */
-static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, int r)
+/*
+ * The temp file's end: mode, fsync, rename, fsync(dir) (no fsyncs for WRITE_VOLATILE);
+ * r < 0 (the write failed): unlink.
+ */
+static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, enum write_mode wm,
+		       int r)
 {
+	bool durable = wm == WRITE_DURABLE;
+
 	if (r >= 0 && fchmod(fd, mode) < 0)
 		r = -errno;
-	if (r >= 0 && fsync(fd) < 0)
+	if (r >= 0 && durable && fsync(fd) < 0)
 		r = -errno;
 	if (r >= 0 && rename(tmp, path) < 0)
 		r = -errno;
@@ -145,7 +151,7 @@ static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, i
 		unlink(tmp);
 		return r;
 	}
-	return fsync_parent_dir(path);
+	return durable ? fsync_parent_dir(path) : 0;
 }
 
 static int open_temp_for(const char *path, char **ret_tmp)
@@ -162,7 +168,8 @@ static int open_temp_for(const char *path, char **ret_tmp)
 	return fd;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode)
+int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode,
+		      enum write_mode wm)
 {
 	_cleanup_(freep) char *tmp = NULL;
 	_cleanup_(closep) int fd = -1;
@@ -170,7 +177,7 @@ int write_file_atomic(const char *path, const void *data, size_t size, mode_t mo
 	fd = open_temp_for(path, &tmp);
 	if (fd < 0)
 		return fd;
-	return finish_temp(fd, tmp, path, mode, write_full(fd, data, size));
+	return finish_temp(fd, tmp, path, mode, wm, write_full(fd, data, size));
 }
 
 /* A stdio stream onto write_full(): every byte goes through write(2), the first error kept. */
@@ -222,8 +229,8 @@ static int fill_fd(int fd, int (*fill)(FILE *f, void *userdata), void *userdata)
 	return r;
 }
 
-int write_file_atomic_stream(const char *path, mode_t mode, int (*fill)(FILE *f, void *userdata),
-			     void *userdata)
+int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
+			     int (*fill)(FILE *f, void *userdata), void *userdata)
 {
 	_cleanup_(freep) char *tmp = NULL;
 	_cleanup_(closep) int fd = -1;
@@ -231,7 +238,7 @@ int write_file_atomic_stream(const char *path, mode_t mode, int (*fill)(FILE *f,
 	fd = open_temp_for(path, &tmp);
 	if (fd < 0)
 		return fd;
-	return finish_temp(fd, tmp, path, mode, fill_fd(fd, fill, userdata));
+	return finish_temp(fd, tmp, path, mode, wm, fill_fd(fd, fill, userdata));
 }
 
 static bool is_temp_name(const char *name)

@@ -16,15 +16,30 @@ int read_one_line_at(int dfd, const char *path, char **ret);
 
 /* Write all of data, retrying short writes and EINTR; -errno of the write that failed. */
 int write_full(int fd, const void *data, size_t size);
-/* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir). */
-int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
+/*
+ * How durable an atomic write is. Both write a locked "<path>.tmp-XXXXXX" and rename it
+ * over path, so a reader sees the old or the new file whole and a kill -9 at any point
+ * leaves one of them. WRITE_DURABLE also fsyncs the file before the rename and the
+ * directory after it, so the new file survives a power loss: the originals record, the
+ * modprobe.d and GRUB drop-ins, files other systems read from /var/lib. WRITE_VOLATILE
+ * skips both fsyncs: for files under /run (report.json, rdma.env, gpus.json), which a
+ * power loss removes anyway and whose fsyncs cost ~2 ms per run on a disk-backed --root.
+ */
+enum write_mode {
+	WRITE_DURABLE,
+	WRITE_VOLATILE,
+};
+
+/* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir) (see enum write_mode). */
+int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode,
+		      enum write_mode wm);
 /*
  * The same, the bytes written by fill() to a buffered stream as it makes them, so that a
  * large file is never held whole. Each buffer flush is a write(2) of the temp file; the
  * first failure (-errno) is returned, or fill()'s own negative errno.
  */
-int write_file_atomic_stream(const char *path, mode_t mode, int (*fill)(FILE *f, void *userdata),
-			     void *userdata);
+int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
+			     int (*fill)(FILE *f, void *userdata), void *userdata);
 /*
  * Remove the "*.tmp-XXXXXX" files of write_file_atomic() in dir whose writer is gone (a
  * kill -9 mid-write): only in a directory that holds nothing but hostprep's own files.

@@ -338,7 +338,7 @@ static int write_and_read_back(const char *path, const void *want, size_t size)
 	*strrchr(dir, '/') = '\0';
 	r = mkdir_parents(dir, 0755);
 	if (r >= 0)
-		r = write_file_atomic(path, want, size, 0644);
+		r = write_file_atomic(path, want, size, 0644, WRITE_DURABLE);
 	if (r >= 0)
 		r = pfile_now_read(path, &back);
 	if (r >= 0 && !pfile_now_is(&back, want, size))
@@ -460,7 +460,7 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 			"not restored: the backup %s is damaged or missing (size or crc32 "
 			"differ from the record); hostprep's file left in place",
 			name);
-	r = write_file_atomic(path, data, p->orig_size, p->orig_mode);
+	r = write_file_atomic(path, data, p->orig_size, p->orig_mode, WRITE_DURABLE);
 	if (r >= 0)
 		r = pfile_now_read(path, &back);
 	if (r >= 0 && !file_is(&back, p->orig_size, p->orig_crc))

@@ -371,7 +371,7 @@ int record_rewrite(struct record *rec, const bool *drop)
 	}
 	if (fclose(f) != 0)
 		return -ENOMEM;
-	return write_file_atomic(rec->path, buf, size, 0600);
+	return write_file_atomic(rec->path, buf, size, 0600, WRITE_DURABLE);
 }
 
 int record_remove_if_empty(struct record *rec)
@@ -396,7 +396,7 @@ int record_backup_save(const struct sysroot *root, const void *data, size_t size
 		return -ENOMEM;
 	r = mkdir_parent_of(path);
 	if (r >= 0)
-		r = write_file_atomic(path, data, size, 0600);
+		r = write_file_atomic(path, data, size, 0600, WRITE_DURABLE);
 	if (r < 0)
 		return r;
 	*ret_crc = crc;

@@ -452,7 +452,7 @@ int report_write(const struct report *rep, const struct sysroot *root)
 	r = mkdir_parents(dir, 0755);
 	if (r < 0)
 		return r;
-	return write_file_atomic_stream(path, 0644, fill_report, (void *)rep);
+	return write_file_atomic_stream(path, 0644, WRITE_VOLATILE, fill_report, (void *)rep);
 }
 
 int report_read(struct report *ret, const struct sysroot *root)

@@ -630,5 +630,5 @@ int rdma_env_write(const struct rdma_run *rr)
 	r = mkdir_parents(dir, 0755);
 	if (r < 0 && r != -EEXIST)
 		return r;
-	return write_file_atomic(path, content, strlen(content), 0644);
+	return write_file_atomic(path, content, strlen(content), 0644, WRITE_VOLATILE);
 }

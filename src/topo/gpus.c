@@ -450,5 +450,5 @@ int gpu_map_write(const struct gpu_map *m, const struct topo_view *v, const stru
 	r = mkdir_parents(dir, 0755);
 	if (r < 0 && r != -EEXIST)
 		return r;
-	return write_file_atomic(path, text, strlen(text), 0644);
+	return write_file_atomic(path, text, strlen(text), 0644, WRITE_VOLATILE);
 }

@@ -219,7 +219,7 @@ static void put(struct tree *t, const char *rel, const char *text)
 	*strrchr(path, '/') = '\0';
 	assert_int_equal(mkdir_parents(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s", t->dir, rel);
-	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644), 0);
+	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644, WRITE_DURABLE), 0);
 }
 
 static int tree_setup(void **state)

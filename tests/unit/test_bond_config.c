@@ -23,7 +23,7 @@ static void tmp_write(struct tmp *t, int i, const char *text)
 
 	snprintf(path, sizeof(path), "%s/%d.conf", t->dir, i);
 	strcpy(t->path[i], path);
-	assert_int_equal(write_file_atomic(t->path[i], text, strlen(text), 0644), 0);
+	assert_int_equal(write_file_atomic(t->path[i], text, strlen(text), 0644, WRITE_DURABLE), 0);
 }
 
 static int setup(void **state)

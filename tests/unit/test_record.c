@@ -52,7 +52,7 @@ static void put(const struct fixture *f, const void *data, size_t size)
 
 	assert_int_equal(mkdir_parents(dir, 0755), 0);
 	free(dir);
-	assert_int_equal(write_file_atomic(f->path, data, size, 0600), 0);
+	assert_int_equal(write_file_atomic(f->path, data, size, 0600, WRITE_DURABLE), 0);
 }
 
 static size_t get(const struct fixture *f, char **ret)
@@ -295,7 +295,7 @@ static void test_backup_roundtrip(void **state)
 
 		memcpy(bad, orig, sizeof(orig));
 		bad[0] = 'O';
-		assert_int_equal(write_file_atomic(p, bad, sizeof(bad), 0600), 0);
+		assert_int_equal(write_file_atomic(p, bad, sizeof(bad), 0600, WRITE_DURABLE), 0);
 	}
 	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig), &back), -EBADMSG);
 	assert_null(back);

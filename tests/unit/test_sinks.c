@@ -602,9 +602,9 @@ static void test_report_read_errors(void **state)
 	assert_true(asprintf(&dir, "%s/run/hostprep", tmpl) > 0);
 	assert_true(asprintf(&path, "%s/report.json", dir) > 0);
 	assert_int_equal(mkdir_parents(dir, 0755), 0);
-	assert_int_equal(write_file_atomic(path, "{\"schema\": 2}\n", 14, 0644), 0);
+	assert_int_equal(write_file_atomic(path, "{\"schema\": 2}\n", 14, 0644, WRITE_DURABLE), 0);
 	assert_int_equal(report_read(&back, &root), -EPROTO);
-	assert_int_equal(write_file_atomic(path, small_json, 200, 0644), 0);
+	assert_int_equal(write_file_atomic(path, small_json, 200, 0644, WRITE_DURABLE), 0);
 	assert_int_equal(report_read(&back, &root), -EBADMSG);
 	assert_null(back.host);
 	free(path);
