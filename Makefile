@@ -34,10 +34,11 @@ SLEEPDIR   ?= /usr/lib/systemd/system-sleep
 SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
-PKGS     := libpci libsystemd inih json-c zlib
-# dlopen()ed when a rule needs them (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c):
+PKGS     := libpci inih json-c zlib
+# dlopen()ed when first needed (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c,
+# src/sd-dlopen.c):
 # headers only, not linked
-PKGS_DL  := libkmod libibverbs
+PKGS_DL  := libkmod libibverbs libsystemd
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-unused-parameter -Wno-format-nonliteral

@@ -34,6 +34,22 @@ struct dlopen_lib {
 };
 
 /*
+ * The pointers of LIST (defined here) and the library's one static struct dlopen_lib var,
+ * in the library's .c file.
+ */
+#define DLOPEN_LIB(var, LIST, soname_, needed_by_, install_)                  \
+	LIST(DLOPEN_DEFINE)                                                   \
+	static const struct dlopen_sym var##_syms[] = { LIST(DLOPEN_ENTRY) }; \
+	static struct dlopen_lib var = {                                      \
+		.soname = (soname_),                                          \
+		.needed_by = (needed_by_),                                    \
+		.install = (install_),                                        \
+		.syms = var##_syms,                                           \
+		.n_syms = sizeof(var##_syms) / sizeof(var##_syms[0]),         \
+		.state = 1,                                                   \
+	}
+
+/*
  * Load the library once per process and resolve every symbol: 0, or
  * -EOPNOTSUPP (logged once at the given level, naming the library, what needs
  * it, dlerror() and the package to install). On failure every pointer is NULL.

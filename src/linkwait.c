@@ -16,12 +16,12 @@
 #include <linux/rtnetlink.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <systemd/sd-event.h>
 #include <time.h>
 
 #include "linkwait.h"
 #include "log.h"
 #include "rdma/rdma-verbs.h"
+#include "sd-dlopen.h"
 #include "sinks.h"
 
 /* The deadline fires after pending io: an event that came in time counts. */
@@ -53,7 +53,8 @@ uint64_t linkwait_now_usec(void)
 static void waiter_done(struct waiter *w)
 {
 	/* sources first (they refer to the contexts' fds), then the contexts */
-	w->event = sd_event_unref(w->event);
+	if (w->event)
+		w->event = sym_sd_event_unref(w->event);
 	for (size_t i = 0; i < w->n_devs; i++)
 		if (w->devs[i].ctx)
 			sym_ibv_close_device(w->devs[i].ctx);
@@ -62,14 +63,14 @@ static void waiter_done(struct waiter *w)
 }
 
 /*
- * Hand a source to the loop: floating, it lives until sd_event_unref(), and
+ * Hand a source to the loop: floating, it lives until sym_sd_event_unref(), and
  * our reference from sd_event_add_*() is dropped (else every source leaks).
  */
 static int float_source(sd_event_source *s)
 {
-	int r = sd_event_source_set_floating(s, 1);
+	int r = sym_sd_event_source_set_floating(s, 1);
 
-	sd_event_source_unref(s);
+	sym_sd_event_source_unref(s);
 	return r;
 }
 
@@ -96,7 +97,7 @@ static int recheck(struct waiter *w)
 	r = w->t->ready(w->t->userdata, &status);
 	if (r != 0) {
 		free(status);
-		return sd_event_exit(w->event, r < 0 ? r : 1);
+		return sym_sd_event_exit(w->event, r < 0 ? r : 1);
 	}
 	publish_status(w, status);
 	return 0;
@@ -118,7 +119,7 @@ static int on_netlink(sd_event_source *s, int fd, uint32_t revents, void *userda
 		if (errno == EAGAIN)
 			break;
 		log_warning_errno(errno, "Failed to read link events, waiting without them: %m");
-		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		sym_sd_event_source_set_enabled(s, SD_EVENT_OFF);
 		break;
 	}
 	return recheck(userdata);
@@ -136,13 +137,13 @@ static int netlink_open(struct waiter *w)
 		return -errno;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	r = sd_event_add_io(w->event, &s, fd, EPOLLIN, on_netlink, w);
+	r = sym_sd_event_add_io(w->event, &s, fd, EPOLLIN, on_netlink, w);
 	if (r < 0)
 		return r;
 	/* the source owns the fd from here; it stays floating with the loop */
-	(void)sd_event_source_set_io_fd_own(s, 1);
+	(void)sym_sd_event_source_set_io_fd_own(s, 1);
 	TAKE_FD(fd);
-	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
+	(void)sym_sd_event_source_set_priority(s, PRIORITY_EVENTS);
 	return float_source(s);
 }
 
@@ -178,7 +179,7 @@ static int on_verbs(sd_event_source *s, int fd, uint32_t revents, void *userdata
 	if (gone) {
 		/* the device went away (unbind, reset): its netdev's events remain */
 		log_debug("%s: device gone, re-checking on link events only", d->name);
-		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		sym_sd_event_source_set_enabled(s, SD_EVENT_OFF);
 		wake = true;
 	}
 	return wake ? recheck(d->w) : 0;
@@ -209,10 +210,10 @@ static int verbs_watch(struct waiter *w, struct verbs_dev *d, struct ibv_device 
 	flags = fcntl(d->ctx->async_fd, F_GETFL);
 	if (flags < 0 || fcntl(d->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
 		return -errno;
-	r = sd_event_add_io(w->event, &s, d->ctx->async_fd, EPOLLIN, on_verbs, d);
+	r = sym_sd_event_add_io(w->event, &s, d->ctx->async_fd, EPOLLIN, on_verbs, d);
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_priority(s, PRIORITY_EVENTS);
+	(void)sym_sd_event_source_set_priority(s, PRIORITY_EVENTS);
 	return float_source(s);
 }
 
@@ -252,7 +253,7 @@ static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct waiter *w = userdata;
 
-	return sd_event_exit(w->event, 0);
+	return sym_sd_event_exit(w->event, 0);
 }
 
 /*
@@ -274,11 +275,11 @@ static int on_recheck(sd_event_source *s, uint64_t usec, void *userdata)
 	struct waiter *w = userdata;
 	int r;
 
-	r = sd_event_source_set_time(s, usec + w->t->recheck_usec);
+	r = sym_sd_event_source_set_time(s, usec + w->t->recheck_usec);
 	if (r >= 0)
-		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+		r = sym_sd_event_source_set_enabled(s, SD_EVENT_ON);
 	if (r < 0)
-		return sd_event_exit(w->event, r);
+		return sym_sd_event_exit(w->event, r);
 	return recheck(w);
 }
 
@@ -288,15 +289,15 @@ static int timers_setup(struct waiter *w, uint64_t deadline_usec)
 	int r;
 
 	/* accuracy 1 µs: the default (250 ms) would make the deadline late */
-	r = sd_event_add_time(w->event, &s, CLOCK_MONOTONIC, deadline_usec, 1, on_deadline, w);
+	r = sym_sd_event_add_time(w->event, &s, CLOCK_MONOTONIC, deadline_usec, 1, on_deadline, w);
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_priority(s, PRIORITY_DEADLINE);
+	(void)sym_sd_event_source_set_priority(s, PRIORITY_DEADLINE);
 	r = float_source(s);
 	if (r < 0 || !w->t->recheck_usec)
 		return r;
-	r = sd_event_add_time_relative(w->event, &s, CLOCK_MONOTONIC, w->t->recheck_usec, 1000,
-				       on_recheck, w);
+	r = sym_sd_event_add_time_relative(w->event, &s, CLOCK_MONOTONIC, w->t->recheck_usec, 1000,
+					   on_recheck, w);
 	if (r < 0)
 		return r;
 	return float_source(s);
@@ -306,7 +307,10 @@ static int waiter_setup(struct waiter *w, uint64_t deadline_usec)
 {
 	int r;
 
-	r = sd_event_new(&w->event);
+	r = dlopen_libsystemd(LOG_ERR);
+	if (r < 0)
+		return r;
+	r = sym_sd_event_new(&w->event);
 	if (r < 0)
 		return log_error_errno(r, "Failed to create an event loop: %m");
 	r = netlink_open(w);
@@ -345,5 +349,5 @@ int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64
 	r = recheck(&w);
 	if (r < 0)
 		return r;
-	return sd_event_loop(w.event);
+	return sym_sd_event_loop(w.event);
 }

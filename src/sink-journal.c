@@ -7,10 +7,9 @@
 #include <stdarg.h>
 #include <sys/uio.h>
 #include <syslog.h>
-#include <systemd/sd-daemon.h>
-#include <systemd/sd-journal.h>
 
 #include "log.h"
+#include "sd-dlopen.h"
 #include "sinks.h"
 
 /* The summary entry is the largest: 6 fixed fields, 5 counts, the total. */
@@ -116,7 +115,7 @@ static int send_fields(struct fields *fl, int built)
 		fields_done(fl);
 		return built;
 	}
-	r = sd_journal_sendv(fl->iov, (int)fl->n);
+	r = sym_sd_journal_sendv(fl->iov, (int)fl->n);
 	fields_done(fl);
 	if (r < 0)
 		log_debug_errno(r, "Failed to send to the journal: %m");
@@ -148,8 +147,11 @@ int sink_journal(const struct report *rep)
 	/*
 	 * sd_journal_send() reports success when the journal socket is absent,
 	 * so ask first whether systemd (and with it journald) runs this host.
+	 * Without libsystemd there is no journal to talk to either.
 	 */
-	r = sd_booted() > 0 ? journal_send_all(rep, line) : 0;
+	r = 0;
+	if (dlopen_libsystemd(LOG_DEBUG) == 0 && sym_sd_booted() > 0)
+		r = journal_send_all(rep, line);
 	if (r < 0)
 		return log_error_errno(r, "Failed to build journal entries: %m");
 	if (r == 0) /* no journald (container, chroot, journald down): one line instead */
@@ -162,12 +164,19 @@ int sink_notify_status(const char *status)
 	int r;
 
 	/*
-	 * Not started by systemd: nothing to tell. sd_notifyf() would return 0 as well, but
-	 * only after faulting in some 190 KiB of libsystemd, a twentieth of a check's memory.
+	 * Not started by systemd: nothing to tell. sd_notify() would return 0 as well, but
+	 * only after loading libsystemd (sd-dlopen.h) and faulting in some 190 KiB of it.
 	 */
 	if (!getenv("NOTIFY_SOCKET"))
 		return 0;
-	r = sd_notifyf(0, "STATUS=%s", status);
+	r = dlopen_libsystemd(LOG_WARNING);
+	if (r == 0) {
+		_cleanup_(freep) char *msg = NULL;
+
+		if (asprintf(&msg, "STATUS=%s", status) < 0)
+			return log_oom();
+		r = sym_sd_notify(0, msg);
+	}
 	if (r < 0)
 		log_warning_errno(r, "Failed to send STATUS= to the service manager, ignoring: %m");
 	return 0;

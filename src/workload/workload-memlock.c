@@ -6,9 +6,8 @@
  * below what it registers. Read from systemd over the system bus, never from unit files:
  * drop-ins, presets and the manager's DefaultLimitMEMLOCK= all end up in the property.
  */
-#include <systemd/sd-bus.h>
-
 #include "run.h"
+#include "sd-dlopen.h"
 #include "workload/workload.h"
 
 #define SD_DEST		 "org.freedesktop.systemd1"
@@ -32,7 +31,8 @@ static void unit_seen_done(struct unit_seen *u)
 
 static void bus_unrefp(sd_bus **b)
 {
-	sd_bus_flush_close_unref(*b);
+	if (*b)
+		sym_sd_bus_flush_close_unref(*b);
 }
 
 /*
@@ -51,11 +51,17 @@ static int open_bus(const struct run *run, sd_bus **ret, char **reason)
 				 "read that host's systemd)");
 		return *reason ? -ENXIO : -ENOMEM;
 	}
-	r = sd_bus_open_system(&bus);
-	if (r >= 0)
-		r = sd_bus_set_method_call_timeout(bus, BUS_TIMEOUT_USEC);
+	r = dlopen_libsystemd(LOG_DEBUG);
 	if (r < 0) {
-		sd_bus_flush_close_unref(bus);
+		*reason = strdup("cannot load " SYSTEMD_SONAME " (install libsystemd0 or "
+				 "systemd-libs) to ask systemd over the system bus");
+		return *reason ? r : -ENOMEM;
+	}
+	r = sym_sd_bus_open_system(&bus);
+	if (r >= 0)
+		r = sym_sd_bus_set_method_call_timeout(bus, BUS_TIMEOUT_USEC);
+	if (r < 0) {
+		sym_sd_bus_flush_close_unref(bus);
 		if (asprintf(reason, "cannot connect to the system bus%s%s: %s", addr ? " at " : "",
 			     strempty(addr), strerror(-r)) < 0)
 			return -ENOMEM;
@@ -68,19 +74,20 @@ static int open_bus(const struct run *run, sd_bus **ret, char **reason)
 /* The unit's object path: GetUnit, or LoadUnit for a unit the manager has not loaded. */
 static int unit_path(sd_bus *bus, const char *unit, char **ret, sd_bus_error *e)
 {
-	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp_dl) sd_bus_message *reply = NULL;
 	const char *path;
 	int r;
 
-	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetUnit", e, &reply, "s", unit);
-	if (r < 0 && sd_bus_error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit")) {
-		sd_bus_error_free(e);
-		r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "LoadUnit", e, &reply,
-				       "s", unit);
+	r = sym_sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetUnit", e, &reply, "s",
+				   unit);
+	if (r < 0 && sym_sd_bus_error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit")) {
+		sym_sd_bus_error_free(e);
+		r = sym_sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "LoadUnit", e, &reply,
+					   "s", unit);
 	}
 	if (r < 0)
 		return r;
-	r = sd_bus_message_read(reply, "o", &path);
+	r = sym_sd_bus_message_read(reply, "o", &path);
 	if (r < 0)
 		return r;
 	*ret = strdup(path);
@@ -94,22 +101,22 @@ static int read_unit(sd_bus *bus, const char *unit, struct unit_seen *u, sd_bus_
 
 	r = unit_path(bus, unit, &path, e);
 	if (r >= 0)
-		r = sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "LoadState", e,
-					       &u->load_state);
+		r = sym_sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "LoadState", e,
+						   &u->load_state);
 	if (r >= 0)
-		r = sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "ActiveState", e,
-					       &u->active_state);
+		r = sym_sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "ActiveState", e,
+						   &u->active_state);
 	if (r < 0 || !streq(u->load_state, "loaded"))
 		return r;
-	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCK", e, 't',
-					&u->hard);
+	r = sym_sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCK", e, 't',
+					    &u->hard);
 	if (r < 0)
 		return r;
-	r = sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCKSoft", e, 't',
-					&u->soft);
+	r = sym_sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "LimitMEMLOCKSoft", e,
+					    't', &u->soft);
 	/* A systemd without the *Soft properties has soft = hard. */
-	if (r < 0 && sd_bus_error_has_name(e, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
-		sd_bus_error_free(e);
+	if (r < 0 && sym_sd_bus_error_has_name(e, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
+		sym_sd_bus_error_free(e);
 		u->soft = u->hard;
 		r = 0;
 	}
@@ -165,7 +172,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t min,
 		      const char *expected)
 {
-	_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_error_free_dl) sd_bus_error e = SD_BUS_ERROR_NULL;
 	struct unit_seen u = {};
 	int r;
 
@@ -178,7 +185,7 @@ static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t m
 		r = results_addf(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit, expected,
 				 "check that systemd answers on the system bus (busctl status)",
 				 "cannot read it over D-Bus: %s",
-				 sd_bus_error_is_set(&e) ? e.message : strerror(-r));
+				 sym_sd_bus_error_is_set(&e) ? e.message : strerror(-r));
 	else
 		r = verdict_for(run, unit, &u, min, expected);
 	unit_seen_done(&u);

@@ -14,6 +14,7 @@
 #include "kmod/kmod-dlopen.h"
 #include "macro.h"
 #include "rdma/rdma-verbs.h"
+#include "sd-dlopen.h"
 
 #define CHECK_RESOLVED(name) \
 	if (!sym_##name)     \
@@ -30,6 +31,18 @@ static void test_libibverbs(void **state)
 {
 	assert_int_equal(dlopen_libibverbs(), 0);
 	VERBS_SYMS(CHECK_RESOLVED)
+}
+
+static void test_libsystemd(void **state)
+{
+	assert_int_equal(dlopen_libsystemd(LOG_ERR), 0);
+	SYSTEMD_SYMS(CHECK_RESOLVED)
+	/* the cleanup helpers sd-bus.h would have inlined take NULL like the originals */
+	sd_bus_message *m = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+
+	sd_bus_message_unrefp_dl(&m);
+	sd_bus_error_free_dl(&e);
 }
 
 static void *p_a, *p_b;
@@ -71,6 +84,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_libkmod),
 		cmocka_unit_test(test_libibverbs),
+		cmocka_unit_test(test_libsystemd),
 		cmocka_unit_test(test_missing_library),
 		cmocka_unit_test(test_missing_symbol),
 	};
