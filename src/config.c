@@ -68,6 +68,35 @@ int config_error_at(const struct origin *at, const char *fmt, ...)
 	return -EINVAL;
 }
 
+int config_header_enter(struct config_header *h, const char *prefix, const char *name,
+			const struct origin *at, unsigned file_no)
+{
+	if (h->line && h->file == file_no)
+		return config_error_at(at, "duplicate section [%s%s] (first at line %u)", prefix,
+				       name, h->line);
+	h->file = file_no;
+	h->line = at->line;
+	return 0;
+}
+
+int config_singleton_enter(void **state, size_t size, const char *section, const struct origin *at,
+			   unsigned file_no)
+{
+	struct config_singleton *head = *state;
+	bool created = !head;
+	int r;
+
+	if (created) {
+		head = calloc(1, size);
+		if (!head)
+			return -ENOMEM;
+		head->at = *at;
+		*state = head;
+	}
+	r = config_header_enter(&head->header, section, "", at, file_no);
+	return r < 0 ? r : created;
+}
+
 int config_set_boolean(const char *key, const char *value, const struct origin *at, bool dflt,
 		       bool *ret, struct origin *ret_at)
 {
@@ -563,6 +592,18 @@ int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *wor
 			r = k;
 	}
 	return r;
+}
+
+int config_parse_endpoint_selector(const char *key, const char *word, struct selector *ret,
+				   const struct origin *at, const char *upstream_why)
+{
+	const char *reason = NULL;
+
+	if (selector_parse(word, ret, &reason) < 0)
+		return config_error_at(at, "%s=: invalid selector '%s': %s", key, word, reason);
+	if (ret->upstream)
+		return config_error_at(at, "%s=: '%s': %s", key, word, upstream_why);
+	return 0;
 }
 
 int config_selector_list_add(struct selector_entry **list, size_t *n, size_t max, const char *key,

@@ -114,6 +114,45 @@ int config_parse_timespan(const char *s, uint64_t *ret_usec);
  */
 _printf_(2, 3) int config_error_at(const struct origin *at, const char *fmt, ...);
 /*
+ * The last header of a section or rule ([Module:x], [Port:x], [Bond:x], [Sysctl], ...): a
+ * second header for the same one in the same file is a mistake, in a later file or drop-in
+ * it extends it (systemd's merge). line 0: not seen yet.
+ */
+struct config_header {
+	unsigned file; /* the loader's file number */
+	unsigned line;
+};
+
+/*
+ * Enter the section "[<prefix><name>]" at a header: "duplicate section [...] (first at
+ * line N)" and -EINVAL when h was last entered in the same file, else h records this one.
+ */
+int config_header_enter(struct config_header *h, const char *prefix, const char *name,
+			const struct origin *at, unsigned file_no);
+
+/*
+ * A section that exists once ([Sysctl], [Topology], [Links], [Workload]): its state struct
+ * begins with this head (checked by CONFIG_SINGLETON_ENTER).
+ */
+struct config_singleton {
+	struct origin at; /* the first header */
+	struct config_header header;
+};
+
+/*
+ * Enter such a section at a header: the first header allocates *state (size bytes,
+ * zeroed, head.at = at) and returns 1; a later one returns 0, or -EINVAL for a duplicate
+ * within one file (config_header_enter); -ENOMEM.
+ */
+int config_singleton_enter(void **state, size_t size, const char *section, const struct origin *at,
+			   unsigned file_no);
+#define CONFIG_SINGLETON_ENTER(state, type, section, at, file_no)                             \
+	({                                                                                    \
+		_Static_assert(offsetof(type, head) == 0, #type " must begin with its head"); \
+		config_singleton_enter(state, sizeof(type), section, at, file_no);            \
+	})
+
+/*
  * A yes/no key of a part: an empty value restores dflt and clears *ret_at; anything else
  * must be a boolean (config_parse_boolean), else "KEY=: invalid boolean" and -EINVAL.
  */
@@ -134,6 +173,13 @@ int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *wor
  */
 int config_selector_list_add(struct selector_entry **list, size_t *n, size_t max, const char *key,
 			     const struct selector *sel, const char *word, const struct origin *at);
+/*
+ * One selector word of a key that names endpoints (devices, not the bridges above them):
+ * "KEY=: invalid selector 'w': reason", or for an upstream: selector "KEY=: 'w': " and
+ * upstream_why; -EINVAL.
+ */
+int config_parse_endpoint_selector(const char *key, const char *word, struct selector *ret,
+				   const struct origin *at, const char *upstream_why);
 /* Free a list and leave it empty. */
 void config_selector_list_clear(struct selector_entry **list, size_t *n);
 
@@ -161,6 +207,18 @@ struct config_part {
 	int (*lines)(const void *state, config_line_fn fn, void *userdata);
 	void (*free)(void *state);
 };
+
+/*
+ * A part's table, from its file's static part_section, part_assign, part_finish,
+ * part_n_lines, part_lines and part_free: field is its state pointer in struct config.
+ */
+#define CONFIG_PART(field, headers_, is_section_)                                            \
+	{                                                                                    \
+		.headers = (headers_), .offset = offsetof(struct config, field),             \
+		.is_section = (is_section_), .section = part_section, .assign = part_assign, \
+		.finish = part_finish, .n_lines = part_n_lines, .lines = part_lines,         \
+		.free = part_free,                                                           \
+	}
 
 extern const struct config_part *const config_parts[];
 extern const size_t n_config_parts;

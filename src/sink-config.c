@@ -154,17 +154,7 @@ static void part_free(void *state)
 	free(sc);
 }
 
-const struct config_part sinks_config_part = {
-	.headers = "[" SECTION "]",
-	.offset = offsetof(struct config, sinks),
-	.is_section = is_section,
-	.section = part_section,
-	.assign = part_assign,
-	.finish = part_finish,
-	.n_lines = part_n_lines,
-	.lines = part_lines,
-	.free = part_free,
-};
+const struct config_part sinks_config_part = CONFIG_PART(sinks, "[" SECTION "]", is_section);
 
 bool sinks_prometheus_on(const struct config *c)
 {

@@ -57,18 +57,15 @@ static int enter_bond(struct bond_config *bc, const char *name, const struct ori
 				       "bytes, no '/', ':' or whitespace, not '.' or '..')",
 				       name, BOND_IFNAME_MAX);
 	rule = rule_find(bc, name);
-	if (rule && rule->header_file == file_no)
-		return config_error_at(at,
-				       "duplicate section [" BOND_PREFIX "%s] (first at line %u)",
-				       name, rule->header_line);
 	if (!rule) {
 		r = rule_add(bc, name, at);
 		if (r < 0)
 			return r;
 		rule = &bc->rules[bc->n_rules - 1];
 	}
-	rule->header_file = file_no;
-	rule->header_line = at->line;
+	r = config_header_enter(&rule->header, BOND_PREFIX, name, at, file_no);
+	if (r < 0)
+		return r;
 	bc->cur = rule - bc->rules;
 	return 0;
 }
@@ -258,14 +255,5 @@ static void part_free(void *state)
 	free(bc);
 }
 
-const struct config_part bond_config_part = {
-	.headers = "[" BOND_PREFIX "IFNAME]",
-	.offset = offsetof(struct config, bond),
-	.is_section = is_section,
-	.section = part_section,
-	.assign = part_assign,
-	.finish = part_finish,
-	.n_lines = part_n_lines,
-	.lines = part_lines,
-	.free = part_free,
-};
+const struct config_part bond_config_part =
+	CONFIG_PART(bond, "[" BOND_PREFIX "IFNAME]", is_section);

@@ -34,7 +34,7 @@ struct bond_rule {
 	struct origin miimon_at;
 	char *rdma; /* NULL: no LAG device asked for */
 	struct origin rdma_at;
-	unsigned header_file, header_line; /* for duplicates within one file */
+	struct config_header header; /* for duplicates within one file */
 };
 
 struct bond_config {

@@ -85,18 +85,15 @@ static int enter_module(struct kmod_config *kc, const char *raw, const struct or
 			at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)", raw,
 			KMOD_NAME_MAX);
 	rule = rule_find(kc, name);
-	if (rule && rule->header_file == file_no)
-		return config_error_at(at,
-				       "duplicate section [" MODULE_PREFIX "%s] (first at line %u)",
-				       name, rule->header_line);
 	if (!rule) {
 		r = rule_add(kc, name, at);
 		if (r < 0)
 			return r;
 		rule = &kc->rules[kc->n_rules - 1];
 	}
-	rule->header_file = file_no;
-	rule->header_line = at->line;
+	r = config_header_enter(&rule->header, MODULE_PREFIX, name, at, file_no);
+	if (r < 0)
+		return r;
 	kc->cur = rule - kc->rules;
 	kc->in_gpudirect = false;
 	return 0;
@@ -470,14 +467,5 @@ static void part_free(void *state)
 	kmod_config_free(state);
 }
 
-const struct config_part kmod_config_part = {
-	.headers = "[Module:NAME] or [GPUDirect]",
-	.offset = offsetof(struct config, kmod),
-	.is_section = kmod_config_is_section,
-	.section = part_section,
-	.assign = part_assign,
-	.finish = part_finish,
-	.n_lines = part_n_lines,
-	.lines = part_lines,
-	.free = part_free,
-};
+const struct config_part kmod_config_part =
+	CONFIG_PART(kmod, "[Module:NAME] or [GPUDirect]", kmod_config_is_section);

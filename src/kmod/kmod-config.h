@@ -66,7 +66,7 @@ struct kmod_rule {
 	struct origin min_version_at;
 	struct kmod_param_want *params;
 	size_t n_params;
-	unsigned header_file, header_line; /* for duplicates within one file */
+	struct config_header header; /* for duplicates within one file */
 };
 
 struct kmod_config {

@@ -61,18 +61,15 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
 			PORT_NAME_MAX);
 	rule = rule_find(*pc, rn);
-	if (rule && rule->header_file == file_no)
-		return config_error_at(at,
-				       "duplicate section [" PORT_PREFIX "%s] (first at line %u)",
-				       rn, rule->header_line);
 	if (!rule) {
 		r = rule_add(*pc, rn, at);
 		if (r < 0)
 			return r;
 		rule = &(*pc)->rules[(*pc)->n_rules - 1];
 	}
-	rule->header_file = file_no;
-	rule->header_line = at->line;
+	r = config_header_enter(&rule->header, PORT_PREFIX, rn, at, file_no);
+	if (r < 0)
+		return r;
 	(*pc)->cur = (size_t)(rule - (*pc)->rules);
 	return 0;
 }
@@ -577,14 +574,5 @@ static void part_free(void *state)
 	port_config_free(state);
 }
 
-const struct config_part port_config_part = {
-	.headers = "[" PORT_PREFIX "NAME]",
-	.offset = offsetof(struct config, port),
-	.is_section = port_config_is_section,
-	.section = part_section,
-	.assign = part_assign,
-	.finish = part_finish,
-	.n_lines = part_n_lines,
-	.lines = part_lines,
-	.free = part_free,
-};
+const struct config_part port_config_part =
+	CONFIG_PART(port, "[" PORT_PREFIX "NAME]", port_config_is_section);

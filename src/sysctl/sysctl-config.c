@@ -9,23 +9,11 @@ static bool is_section(const char *name)
 	return streq(name, "Sysctl");
 }
 
-static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
 {
-	struct sysctl_config *sc = *state;
+	int r = CONFIG_SINGLETON_ENTER(state, struct sysctl_config, "Sysctl", at, file_no);
 
-	if (!sc) {
-		sc = calloc(1, sizeof(*sc));
-		if (!sc)
-			return -ENOMEM;
-		sc->at = *at;
-		*state = sc;
-	} else if (sc->header_file == file_no) {
-		return config_error_at(at, "duplicate section [Sysctl] (first at line %u)",
-				       sc->header_line);
-	}
-	sc->header_file = file_no;
-	sc->header_line = at->line;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 static void expect_reset(struct sysctl_config *sc)
@@ -69,7 +57,7 @@ static int expect_set(struct sysctl_config *sc, char *name, char *value, const s
 	return 0;
 }
 
-static int assign(void *state, const char *key, const char *value, const struct origin *at)
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct sysctl_config *sc = state;
 	char *name = NULL, *v = NULL;
@@ -91,19 +79,19 @@ static int assign(void *state, const char *key, const char *value, const struct 
 	return expect_set(sc, name, v, at);
 }
 
-static int finish(const void *state)
+static int part_finish(const void *state)
 {
 	return 0; /* settings are independent */
 }
 
-static size_t n_lines(const void *state)
+static size_t part_n_lines(const void *state)
 {
 	const struct sysctl_config *sc = state;
 
 	return sc ? (sc->n_expect ? sc->n_expect : 1) : 0;
 }
 
-static int lines(const void *state, config_line_fn fn, void *ud)
+static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
 	const struct sysctl_config *sc = state;
 	int r = 0;
@@ -111,7 +99,7 @@ static int lines(const void *state, config_line_fn fn, void *ud)
 	if (!sc)
 		return 0;
 	if (sc->n_expect == 0) /* keep the section (and its emptiness) in the dump */
-		return fn(ud, "Sysctl", "Expect", "", &sc->at, true);
+		return fn(ud, "Sysctl", "Expect", "", &sc->head.at, true);
 	for (size_t i = 0; r >= 0 && i < sc->n_expect; i++) {
 		_cleanup_(freep) char *line = NULL;
 
@@ -132,14 +120,4 @@ static void part_free(void *state)
 	free(sc);
 }
 
-const struct config_part sysctl_config_part = {
-	.headers = "[Sysctl]",
-	.offset = offsetof(struct config, sysctl),
-	.is_section = is_section,
-	.section = section,
-	.assign = assign,
-	.finish = finish,
-	.n_lines = n_lines,
-	.lines = lines,
-	.free = part_free,
-};
+const struct config_part sysctl_config_part = CONFIG_PART(sysctl, "[Sysctl]", is_section);

@@ -29,8 +29,7 @@ struct sysctl_expect {
 };
 
 struct sysctl_config {
-	struct origin at; /* first [Sysctl] header */
-	unsigned header_file, header_line;
+	struct config_singleton head; /* must come first */
 	struct sysctl_expect *expect;
 	size_t n_expect;
 };

@@ -28,23 +28,11 @@ static bool is_section(const char *name)
 	return streq(name, "Links");
 }
 
-static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
 {
-	struct links_config *lc = *state;
+	int r = CONFIG_SINGLETON_ENTER(state, struct links_config, "Links", at, file_no);
 
-	if (!lc) {
-		lc = calloc(1, sizeof(*lc));
-		if (!lc)
-			return -ENOMEM;
-		lc->at = *at;
-		*state = lc;
-	} else if (lc->header_file == file_no) {
-		return config_error_at(at, "duplicate section [Links] (first at line %u)",
-				       lc->header_line);
-	}
-	lc->header_file = file_no;
-	lc->header_line = at->line;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 static int assign_degraded(struct links_config *lc, const char *value, const struct origin *at)
@@ -73,16 +61,13 @@ static int select_word(void *ctx, const char *word)
 {
 	struct select_words *w = ctx;
 	struct selector sel;
-	const char *reason;
+	int r;
 
-	if (selector_parse(word, &sel, &reason) < 0)
-		return config_error_at(w->at, "Select=: invalid selector '%s': %s", word, reason);
-	if (sel.upstream)
-		return config_error_at(
-			w->at,
-			"Select=: '%s': [Links] selects endpoints, every hop up to the "
-			"root port is checked anyway (drop upstream:)",
-			word);
+	r = config_parse_endpoint_selector("Select", word, &sel, w->at,
+					   "[Links] selects endpoints, every hop up to the root "
+					   "port is checked anyway (drop upstream:)");
+	if (r < 0)
+		return r;
 	return config_selector_list_add(&w->lc->select, &w->lc->n_select, LINKS_MAX_SELECTORS,
 					"Select", &sel, word, w->at);
 }
@@ -99,7 +84,7 @@ static int assign_select(struct links_config *lc, const char *value, const struc
 	return config_for_each_word(value, select_word, &w);
 }
 
-static int assign(void *state, const char *key, const char *value, const struct origin *at)
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct links_config *lc = state;
 
@@ -111,19 +96,19 @@ static int assign(void *state, const char *key, const char *value, const struct 
 		at, "unknown key '%s' in [Links] section (expected Degraded or Select)", key);
 }
 
-static int finish(const void *state)
+static int part_finish(const void *state)
 {
 	return 0; /* two keys that cannot contradict each other */
 }
 
-static size_t n_lines(const void *state)
+static size_t part_n_lines(const void *state)
 {
 	const struct links_config *lc = state;
 
 	return lc ? 1 + (lc->n_select ? lc->n_select : 1) : 0;
 }
 
-static int lines(const void *state, config_line_fn fn, void *ud)
+static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
 	const struct links_config *lc = state;
 	int r;
@@ -150,14 +135,4 @@ static void part_free(void *state)
 	free(lc);
 }
 
-const struct config_part links_config_part = {
-	.headers = "[Links]",
-	.offset = offsetof(struct config, links),
-	.is_section = is_section,
-	.section = section,
-	.assign = assign,
-	.finish = finish,
-	.n_lines = n_lines,
-	.lines = lines,
-	.free = part_free,
-};
+const struct config_part links_config_part = CONFIG_PART(links, "[Links]", is_section);

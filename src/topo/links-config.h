@@ -27,8 +27,7 @@ enum links_degraded {
 };
 
 struct links_config {
-	struct origin at; /* first [Links] header */
-	unsigned header_file, header_line;
+	struct config_singleton head; /* must come first */
 	enum links_degraded degraded;
 	struct origin degraded_at;
 	struct selector_entry *select; /* none: the default classes */

@@ -9,23 +9,11 @@ static bool is_section(const char *name)
 	return streq(name, "Topology");
 }
 
-static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
 {
-	struct topo_config *tc = *state;
+	int r = CONFIG_SINGLETON_ENTER(state, struct topo_config, "Topology", at, file_no);
 
-	if (!tc) {
-		tc = calloc(1, sizeof(*tc));
-		if (!tc)
-			return -ENOMEM;
-		tc->at = *at;
-		*state = tc;
-	} else if (tc->header_file == file_no) {
-		return config_error_at(at, "duplicate section [Topology] (first at line %u)",
-				       tc->header_line);
-	}
-	tc->header_file = file_no;
-	tc->header_line = at->line;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 static void expect_reset(struct topo_config *tc)
@@ -38,20 +26,13 @@ static void expect_reset(struct topo_config *tc)
 }
 
 /* One endpoint selector: the [ACS:*] syntax, but a set of devices, never a path. */
+/* Topology keys name GPUs and NICs; the path between them is what is measured. */
 static int parse_endpoint_selector(const char *key, const char *word, struct selector *ret,
 				   const struct origin *at)
 {
-	const char *reason = NULL;
-
-	if (selector_parse(word, ret, &reason) < 0)
-		return config_error_at(at, "%s=: invalid selector '%s': %s", key, word, reason);
-	if (ret->upstream)
-		return config_error_at(
-			at,
-			"%s=: '%s': upstream: selects bridges on a path, not endpoints "
-			"(name the devices themselves)",
-			key, word);
-	return 0;
+	return config_parse_endpoint_selector(key, word, ret, at,
+					      "upstream: selects bridges on a path, not endpoints "
+					      "(name the devices themselves)");
 }
 
 struct selector_words {
@@ -159,7 +140,7 @@ static int assign_expect(struct topo_config *tc, const char *value, const struct
 	return config_for_each_word(value, expect_word, &w);
 }
 
-static int assign(void *state, const char *key, const char *value, const struct origin *at)
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct topo_config *tc = state;
 
@@ -176,7 +157,7 @@ static int assign(void *state, const char *key, const char *value, const struct 
 		key);
 }
 
-static int finish(const void *state)
+static int part_finish(const void *state)
 {
 	return 0; /* every key stands alone */
 }
@@ -186,7 +167,7 @@ static size_t list_lines(size_t n)
 	return n ? n : 1;
 }
 
-static size_t n_lines(const void *state)
+static size_t part_n_lines(const void *state)
 {
 	const struct topo_config *tc = state;
 
@@ -208,7 +189,7 @@ static int selector_lines(const struct topo_config *tc, const char *key,
 	return r;
 }
 
-static int lines(const void *state, config_line_fn fn, void *ud)
+static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
 	const struct topo_config *tc = state;
 	int r;
@@ -237,14 +218,4 @@ static void part_free(void *state)
 	free(tc);
 }
 
-const struct config_part topo_config_part = {
-	.headers = "[Topology]",
-	.offset = offsetof(struct config, topo),
-	.is_section = is_section,
-	.section = section,
-	.assign = assign,
-	.finish = finish,
-	.n_lines = n_lines,
-	.lines = lines,
-	.free = part_free,
-};
+const struct config_part topo_config_part = CONFIG_PART(topo, "[Topology]", is_section);

@@ -102,8 +102,7 @@ struct topo_expect {
 };
 
 struct topo_config {
-	struct origin at;
-	unsigned header_file, header_line;
+	struct config_singleton head; /* must come first */
 	struct selector_entry *accel; /* Accelerators=; n_accel 0 and !accel_set: built-in */
 	size_t n_accel;
 	bool accel_set;

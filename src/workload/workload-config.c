@@ -49,25 +49,15 @@ static int unit_add(struct workload_config *wc, const char *name, const struct o
 	return 0;
 }
 
-static int section(void **state, const char *name, const struct origin *at, unsigned file_no)
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
 {
-	struct workload_config *wc = *state;
+	int r = CONFIG_SINGLETON_ENTER(state, struct workload_config, "Workload", at, file_no);
 
-	if (!wc) {
-		wc = calloc(1, sizeof(*wc));
-		if (!wc)
+	if (r <= 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(default_units); i++) /* created: the defaults */
+		if (unit_add(*state, default_units[i], &(struct origin){}) < 0)
 			return -ENOMEM;
-		wc->at = *at;
-		*state = wc;
-		for (size_t i = 0; i < ARRAY_SIZE(default_units); i++)
-			if (unit_add(wc, default_units[i], &(struct origin){}) < 0)
-				return -ENOMEM;
-	} else if (wc->header_file == file_no) {
-		return config_error_at(at, "duplicate section [Workload] (first at line %u)",
-				       wc->header_line);
-	}
-	wc->header_file = file_no;
-	wc->header_line = at->line;
 	return 0;
 }
 
@@ -145,7 +135,7 @@ static int assign_netns(struct workload_config *wc, const char *value, const str
 			       value);
 }
 
-static int assign(void *state, const char *key, const char *value, const struct origin *at)
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct workload_config *wc = state;
 
@@ -163,19 +153,19 @@ static int assign(void *state, const char *key, const char *value, const struct 
 			       key);
 }
 
-static int finish(const void *state)
+static int part_finish(const void *state)
 {
 	return 0; /* every key stands alone: nothing can contradict across files */
 }
 
-static size_t n_lines(const void *state)
+static size_t part_n_lines(const void *state)
 {
 	const struct workload_config *wc = state;
 
 	return wc ? 3 + wc->n_units + (wc->n_units == 0) : 0;
 }
 
-static int lines(const void *state, config_line_fn fn, void *ud)
+static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
 	const struct workload_config *wc = state;
 	char size[32] = "";
@@ -187,7 +177,7 @@ static int lines(const void *state, config_line_fn fn, void *ud)
 		r = fn(ud, "Workload", "MemlockUnits", wc->units[i].name, &wc->units[i].at, true);
 	/* An emptied list must dump as one, or it would read back as the default list. */
 	if (wc->n_units == 0)
-		r = fn(ud, "Workload", "MemlockUnits", "", &wc->at, true);
+		r = fn(ud, "Workload", "MemlockUnits", "", &wc->head.at, true);
 	if (wc->min_set)
 		workload_format_size(wc->min_memlock, size, sizeof(size));
 	if (r >= 0)
@@ -211,14 +201,4 @@ static void part_free(void *state)
 	free(wc);
 }
 
-const struct config_part workload_config_part = {
-	.headers = "[Workload]",
-	.offset = offsetof(struct config, workload),
-	.is_section = is_section,
-	.section = section,
-	.assign = assign,
-	.finish = finish,
-	.n_lines = n_lines,
-	.lines = lines,
-	.free = part_free,
-};
+const struct config_part workload_config_part = CONFIG_PART(workload, "[Workload]", is_section);

@@ -37,8 +37,7 @@ struct workload_unit {
 };
 
 struct workload_config {
-	struct origin at; /* first [Workload] header */
-	unsigned header_file, header_line;
+	struct config_singleton head; /* must come first */
 	struct workload_unit *units;
 	size_t n_units;
 	bool units_set; /* a MemlockUnits= line was seen (else the default list applies) */
