@@ -79,6 +79,35 @@ int config_header_enter(struct config_header *h, const char *prefix, const char 
 	return 0;
 }
 
+int config_rule_enter(void **rules, size_t *n, size_t size, size_t header_offset, size_t max,
+		      const void *tmpl, const char *prefix, const char *what,
+		      const struct origin *at, unsigned file_no)
+{
+	const char *name = tmpl;
+	size_t i;
+	int r;
+
+	for (i = 0; i < *n; i++)
+		if (streq((const char *)*rules + i * size, name))
+			break;
+	if (i == *n) {
+		char *grown;
+
+		if (*n >= max)
+			return config_error_at(at, "too many [%s%s] sections (at most %zu)", prefix,
+					       what, max);
+		grown = reallocarray(*rules, *n + 1, size);
+		if (!grown)
+			return -ENOMEM;
+		*rules = grown;
+		memcpy(grown + i * size, tmpl, size);
+		(*n)++;
+	}
+	r = config_header_enter((struct config_header *)((char *)*rules + i * size + header_offset),
+				prefix, name, at, file_no);
+	return r < 0 ? r : (int)i;
+}
+
 int config_singleton_enter(void **state, size_t size, const char *section, const struct origin *at,
 			   unsigned file_no)
 {

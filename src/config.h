@@ -131,6 +131,26 @@ int config_header_enter(struct config_header *h, const char *prefix, const char 
 			const struct origin *at, unsigned file_no);
 
 /*
+ * Enter the named rule "[<prefix><name>]" of a part ([Module:NAME], [Port:NAME],
+ * [Bond:IFNAME]), kept in an array of rule structs of size bytes that each begin with their
+ * name (a char array) and hold a struct config_header at header_offset: the rule of tmpl's
+ * name, or a copy of tmpl (named, with its defaults and first header) appended, at most max
+ * ("too many [<prefix><what>] sections (at most N)"). Returns the rule's index, -EINVAL
+ * (too many, or a duplicate header in one file) or -ENOMEM.
+ */
+int config_rule_enter(void **rules, size_t *n, size_t size, size_t header_offset, size_t max,
+		      const void *tmpl, const char *prefix, const char *what,
+		      const struct origin *at, unsigned file_no);
+#define CONFIG_RULE_ENTER(rules, n, max, tmpl, prefix, what, at, file_no)                       \
+	({                                                                                      \
+		_Static_assert(offsetof(typeof(**(rules)), name) == 0,                          \
+			       "a rule begins with its name");                                  \
+		config_rule_enter((void **)(rules), (n), sizeof(**(rules)),                     \
+				  offsetof(typeof(**(rules)), header), (max), (tmpl), (prefix), \
+				  (what), (at), (file_no));                                     \
+	})
+
+/*
  * A section that exists once ([Sysctl], [Topology], [Links], [Workload]): its state struct
  * begins with this head (checked by CONFIG_SINGLETON_ENTER).
  */

@@ -15,39 +15,14 @@ static bool is_section(const char *name)
 	return strneq(name, BOND_PREFIX, strlen(BOND_PREFIX));
 }
 
-static struct bond_rule *rule_find(struct bond_config *bc, const char *name)
+static int enter_bond(struct bond_config *bc, const char *name, const struct origin *at,
+		      unsigned file_no)
 {
-	for (size_t i = 0; i < bc->n_rules; i++)
-		if (streq(bc->rules[i].name, name))
-			return &bc->rules[i];
-	return NULL;
-}
-
-static int rule_add(struct bond_config *bc, const char *name, const struct origin *at)
-{
-	struct bond_rule *grown;
-
-	if (bc->n_rules >= BOND_MAX_RULES)
-		return config_error_at(at, "too many [" BOND_PREFIX "IFNAME] sections (at most %d)",
-				       BOND_MAX_RULES);
-	grown = reallocarray(bc->rules, bc->n_rules + 1, sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	bc->rules = grown;
-	grown[bc->n_rules] = (struct bond_rule){
+	struct bond_rule t = {
 		.at = *at,
 		.mode = BOND_MODE_ANY,
 		.miimon = true,
 	};
-	strcpy(grown[bc->n_rules].name, name);
-	bc->n_rules++;
-	return 0;
-}
-
-static int enter_bond(struct bond_config *bc, const char *name, const struct origin *at,
-		      unsigned file_no)
-{
-	struct bond_rule *rule;
 	int r;
 
 	if (!bond_ifname_valid(name))
@@ -56,17 +31,12 @@ static int enter_bond(struct bond_config *bc, const char *name, const struct ori
 				       "IFNAME] (1-%d "
 				       "bytes, no '/', ':' or whitespace, not '.' or '..')",
 				       name, BOND_IFNAME_MAX);
-	rule = rule_find(bc, name);
-	if (!rule) {
-		r = rule_add(bc, name, at);
-		if (r < 0)
-			return r;
-		rule = &bc->rules[bc->n_rules - 1];
-	}
-	r = config_header_enter(&rule->header, BOND_PREFIX, name, at, file_no);
+	strcpy(t.name, name);
+	r = CONFIG_RULE_ENTER(&bc->rules, &bc->n_rules, BOND_MAX_RULES, &t, BOND_PREFIX, "IFNAME",
+			      at, file_no);
 	if (r < 0)
 		return r;
-	bc->cur = rule - bc->rules;
+	bc->cur = r;
 	return 0;
 }
 

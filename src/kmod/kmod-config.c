@@ -44,57 +44,25 @@ bool kmod_config_is_section(const char *name)
 	return streq(name, "GPUDirect") || strneq(name, MODULE_PREFIX, strlen(MODULE_PREFIX));
 }
 
-static struct kmod_rule *rule_find(struct kmod_config *kc, const char *name)
+static int enter_module(struct kmod_config *kc, const char *raw, const struct origin *at,
+			unsigned file_no)
 {
-	for (size_t i = 0; i < kc->n_rules; i++)
-		if (streq(kc->rules[i].name, name))
-			return &kc->rules[i];
-	return NULL;
-}
-
-static int rule_add(struct kmod_config *kc, const char *name, const struct origin *at)
-{
-	struct kmod_rule *grown;
-
-	if (kc->n_rules >= KMOD_MAX_MODULES)
-		return config_error_at(at, "too many [" MODULE_PREFIX "NAME] sections (at most %d)",
-				       KMOD_MAX_MODULES);
-	grown = reallocarray(kc->rules, kc->n_rules + 1, sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	kc->rules = grown;
-	kc->rules[kc->n_rules] = (struct kmod_rule){
+	struct kmod_rule t = {
 		.at = *at,
 		.enabled = { .on = true },
 		.require = { .on = true },
 	};
-	strcpy(kc->rules[kc->n_rules].name, name);
-	kc->n_rules++;
-	return 0;
-}
-
-static int enter_module(struct kmod_config *kc, const char *raw, const struct origin *at,
-			unsigned file_no)
-{
-	char name[KMOD_NAME_MAX + 1];
-	struct kmod_rule *rule;
 	int r;
 
-	if (kmod_name_normalize(raw, name) < 0)
+	if (kmod_name_normalize(raw, t.name) < 0)
 		return config_error_at(
 			at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)", raw,
 			KMOD_NAME_MAX);
-	rule = rule_find(kc, name);
-	if (!rule) {
-		r = rule_add(kc, name, at);
-		if (r < 0)
-			return r;
-		rule = &kc->rules[kc->n_rules - 1];
-	}
-	r = config_header_enter(&rule->header, MODULE_PREFIX, name, at, file_no);
+	r = CONFIG_RULE_ENTER(&kc->rules, &kc->n_rules, KMOD_MAX_MODULES, &t, MODULE_PREFIX, "NAME",
+			      at, file_no);
 	if (r < 0)
 		return r;
-	kc->cur = rule - kc->rules;
+	kc->cur = r;
 	kc->in_gpudirect = false;
 	return 0;
 }

@@ -18,36 +18,11 @@ static bool valid_rule_name(const char *s)
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
 }
 
-static struct port_rule *rule_find(struct port_config *pc, const char *name)
-{
-	for (size_t i = 0; i < pc->n_rules; i++)
-		if (streq(pc->rules[i].name, name))
-			return &pc->rules[i];
-	return NULL;
-}
-
-static int rule_add(struct port_config *pc, const char *name, const struct origin *at)
-{
-	struct port_rule *grown;
-
-	if (pc->n_rules >= PORT_MAX_RULES)
-		return config_error_at(at, "too many [" PORT_PREFIX "NAME] sections (at most %d)",
-				       PORT_MAX_RULES);
-	grown = reallocarray(pc->rules, pc->n_rules + 1, sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	pc->rules = grown;
-	pc->rules[pc->n_rules] = (struct port_rule){ .at = *at };
-	strcpy(pc->rules[pc->n_rules].name, name);
-	pc->n_rules++;
-	return 0;
-}
-
 int port_config_section(struct port_config **pc, const char *name, const struct origin *at,
 			unsigned file_no)
 {
 	const char *rn = name + strlen(PORT_PREFIX);
-	struct port_rule *rule;
+	struct port_rule t = { .at = *at };
 	int r;
 
 	if (!*pc) {
@@ -60,17 +35,12 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 		return config_error_at(
 			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
 			PORT_NAME_MAX);
-	rule = rule_find(*pc, rn);
-	if (!rule) {
-		r = rule_add(*pc, rn, at);
-		if (r < 0)
-			return r;
-		rule = &(*pc)->rules[(*pc)->n_rules - 1];
-	}
-	r = config_header_enter(&rule->header, PORT_PREFIX, rn, at, file_no);
+	strcpy(t.name, rn);
+	r = CONFIG_RULE_ENTER(&(*pc)->rules, &(*pc)->n_rules, PORT_MAX_RULES, &t, PORT_PREFIX,
+			      "NAME", at, file_no);
 	if (r < 0)
 		return r;
-	(*pc)->cur = (size_t)(rule - (*pc)->rules);
+	(*pc)->cur = (size_t)r;
 	return 0;
 }
 

@@ -1306,6 +1306,41 @@ static void test_selector_list_limit(void **state)
 	assert_int_equal(n, 0);
 }
 
+struct test_rule {
+	char name[8];
+	int value;
+	struct config_header header;
+};
+
+/* The parts' named rules: found by name, appended as a copy, limited, duplicates per file. */
+static void test_rule_enter(void **state)
+{
+	struct test_rule *rules = NULL, t = { .name = "a", .value = 7 };
+	struct origin at = { .file = "x.conf", .line = 3 };
+	size_t n = 0;
+
+	assert_int_equal(CONFIG_RULE_ENTER(&rules, &n, 2, &t, "T:", "NAME", &at, 1), 0);
+	strcpy(t.name, "b");
+	t.value = 8;
+	at.line = 9;
+	assert_int_equal(CONFIG_RULE_ENTER(&rules, &n, 2, &t, "T:", "NAME", &at, 1), 1);
+	assert_int_equal(n, 2);
+	assert_int_equal(rules[0].value, 7);
+	assert_int_equal(rules[1].header.line, 9);
+	/* a third name: over the limit, nothing appended */
+	strcpy(t.name, "c");
+	assert_int_equal(CONFIG_RULE_ENTER(&rules, &n, 2, &t, "T:", "NAME", &at, 1), -EINVAL);
+	assert_int_equal(n, 2);
+	/* "a" again in the same file: a duplicate; in a later file: the same rule, extended */
+	strcpy(t.name, "a");
+	t.value = 99;
+	assert_int_equal(CONFIG_RULE_ENTER(&rules, &n, 2, &t, "T:", "NAME", &at, 1), -EINVAL);
+	assert_int_equal(CONFIG_RULE_ENTER(&rules, &n, 2, &t, "T:", "NAME", &at, 2), 0);
+	assert_int_equal(rules[0].value, 7); /* the template only seeds a new rule */
+	assert_int_equal(rules[0].header.file, 2);
+	free(rules);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1348,6 +1383,7 @@ int main(void)
 		cmocka_unit_test(test_log_escape),
 		cmocka_unit_test(test_for_each_word),
 		cmocka_unit_test(test_selector_list_limit),
+		cmocka_unit_test(test_rule_enter),
 		T(test_dump_round_trip),
 		T(test_colon_separator_rejected),
 		T(test_inline_comments),
