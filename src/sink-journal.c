@@ -161,6 +161,7 @@ int sink_journal(const struct report *rep)
 
 int sink_notify_status(const char *status)
 {
+	_cleanup_(freep) char *msg = NULL;
 	int r;
 
 	/*
@@ -169,14 +170,11 @@ int sink_notify_status(const char *status)
 	 */
 	if (!getenv("NOTIFY_SOCKET"))
 		return 0;
-	r = dlopen_libsystemd(LOG_WARNING);
-	if (r == 0) {
-		_cleanup_(freep) char *msg = NULL;
-
-		if (asprintf(&msg, "STATUS=%s", status) < 0)
-			return log_oom();
-		r = sym_sd_notify(0, msg);
-	}
+	if (dlopen_libsystemd(LOG_WARNING) < 0)
+		return 0; /* said once by the loader, not at every status */
+	if (asprintf(&msg, "STATUS=%s", status) < 0)
+		return log_oom();
+	r = sym_sd_notify(0, msg);
 	if (r < 0)
 		log_warning_errno(r, "Failed to send STATUS= to the service manager, ignoring: %m");
 	return 0;
