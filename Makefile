@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hostprep — plain Makefile, pkg-config for every library.
 #
-#   make              build build/hostprep
+#   make              build build/hostprep (the build dependencies: make run installs them)
 #   make check        install test deps if missing, unit + fake-host + VM tests
 #   make check-fast   unit + fake-host tests only (no QEMU)
 #   make check-crash  crash consistency: kills, full disk, read-only records (tests/crash)
@@ -46,6 +46,7 @@ ifeq ($(CI),true)
 WARN     += -Werror
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_DL) 2>/dev/null)
+PKG_OK     := $(shell pkg-config --exists $(PKGS) $(PKGS_DL) 2>/dev/null && echo yes)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
 	      -Isrc $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
@@ -60,13 +61,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 # One scdoc source per page in doc/; the roff is generated, never edited.
 MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
-.PHONY: all clean check check-fast check-unit check-fake check-crash check-vm check-asan check-doc run \
+.PHONY: all build-deps clean check check-fast check-unit check-fake check-crash check-vm check-asan check-doc run \
 	install deps deps-test bench format format-check man deb rpm check-pkg \
 	fuzz fuzz-build check-fuzz
 
 all: $(B)/hostprep
 
-$(B)/%.o: src/%.c | $(B)
+$(B)/%.o: src/%.c | $(B) build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -80,7 +81,17 @@ $(B)/tests/%: tests/unit/%.c $(LIBOBJS) | $(B)/tests
 $(B) $(B)/tests:
 	mkdir -p $@
 
-man: $(MAN_PAGES)
+# A plain build installs nothing (it runs inside dpkg-buildpackage and rpmbuild too);
+# it says what is missing and how to get it.
+build-deps:
+ifneq ($(PKG_OK),yes)
+	@echo "build dependencies missing (pkg-config: $(PKGS) $(PKGS_DL)):" \
+		"'make run' or 'tests/deps.sh runtime' installs them" >&2; exit 1
+endif
+
+man:
+	@tests/deps.sh runtime
+	@$(MAKE) --no-print-directory $(MAN_PAGES)
 
 $(B)/man/%: doc/%.scd
 	@mkdir -p $(dir $@)
@@ -103,21 +114,29 @@ run: deps
 		echo "hostprep check exit status: $$rc (0 ready, 1 not ready, 2 config, 3 internal)"; \
 		[ $$rc -le 1 ]
 
-check-unit: all $(UNIT_BINS)
+check-unit:
+	@tests/deps.sh test
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
-check-fake: all
+check-fake:
+	@tests/deps.sh test
+	@$(MAKE) --no-print-directory all
 	@tests/fake/run.sh $(B)/hostprep
 
 # Crash consistency: apply and revert killed at every write, fsync, rename and unlink
 # (before and after), a full disk and a read-only directory under the records; revert
 # must give back the original tree byte for byte (tests/crash/README.md).
-check-crash: all
+check-crash:
+	@tests/deps.sh test
+	@$(MAKE) --no-print-directory all
 	@tests/crash/run.py $(B)/hostprep
 
 # Man pages lint-clean and complete against the program and the shipped
 # config; bash completion against a --config file.
-check-doc: all man
+check-doc:
+	@tests/deps.sh test
+	@$(MAKE) --no-print-directory all $(MAN_PAGES)
 	@tests/doc/run.sh $(B)/hostprep $(MAN_PAGES)
 
 # Sanitizer flavour: the same unit and fake-host tiers against an ASan+UBSan
@@ -129,6 +148,7 @@ ASAN_ENV := ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 check-asan:
+	@tests/deps.sh test
 	$(MAKE) B=build-asan CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 		build-asan/hostprep $(UNIT_SRCS:tests/unit/%.c=build-asan/tests/%)
 	@$(ASAN_ENV) HOSTPREP_TIER=unit-asan tests/run-unit.sh build-asan/tests/test_*
@@ -174,8 +194,9 @@ check-pkg:
 	@tests/pkg/run.sh $(B)/pkg-test
 
 # pkg deps too: the HOSTPREP_INSTALL=deb scenarios install the .deb built here
-check-vm: all
-	@tests/deps.sh pkg
+check-vm:
+	@tests/deps.sh pkg vm
+	@$(MAKE) --no-print-directory all
 	@tests/vm/run.sh
 
 # The QEMU tier runs whenever QEMU and the image tools can be installed; a
@@ -207,7 +228,7 @@ bench:
 UNIT_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBDIR_HP@|$(LIBDIR_HP)|g' \
 	-e 's|@SYSTEMCTL@|$(SYSTEMCTL)|g'
 
-install: all
+install: all $(MAN_PAGES)
 	install -Dm755 $(B)/hostprep $(DESTDIR)$(BINDIR)/hostprep
 	install -Dm644 conf/hostprep.conf $(DESTDIR)$(LIBDIR_HP)/hostprep.conf
 	install -d $(DESTDIR)$(LIBDIR_HP)/hostprep.conf.d
@@ -232,7 +253,6 @@ install: all
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
 	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
 		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
-	$(MAKE) man
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
@@ -240,10 +260,12 @@ install: all
 
 # Packages from a clean export of the tracked files (packaging/build.sh).
 deb:
+	@tests/deps.sh pkg
 	packaging/build.sh deb $(B)/deb
 	@ls $(B)/deb/*.deb $(B)/deb/*.dsc
 
 rpm:
+	@tests/deps.sh pkg
 	packaging/build.sh rpm $(B)/rpm
 	@ls $(B)/rpm/RPMS/*/*.rpm $(B)/rpm/SRPMS/*.rpm
 

@@ -1,32 +1,59 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Install what a make target needs, only when missing. apt-get on
-# Debian/Ubuntu, dnf on Fedora/RHEL. Usage: tests/deps.sh runtime|test|bench|pkg|fuzz|vm
+# Install what a make target needs, only what is missing: apt-get on Debian/Ubuntu, dnf
+# on Fedora/RHEL. Every make target the README shows calls this first (the Makefile), and
+# tests/fresh proves on a minimal Debian 12 root that nothing else is needed.
+#
+#   tests/deps.sh KIND...     runtime  the build: make run, make man
+#                             test     runtime + what the unit, doc, fake-host, crash and
+#                                      sanitizer tiers execute (make check, check-*)
+#                             bench    runtime + make bench
+#                             pkg      runtime + make deb, make rpm, make check-pkg
+#                             fuzz     runtime + make fuzz, make check-fuzz
+#                             vm       the QEMU tier (tests/vm/deps.sh) + promtool
+#
+# Each package is here for a tool or a library a target runs; the comment says which.
+# Not listed: what every Debian system has (Priority: required, e.g. coreutils, findutils,
+# grep, sed, mawk, tar, gzip, util-linux: setpriv, unshare, flock; dpkg: dpkg-query).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-kind=${1:-runtime}
+[ $# -gt 0 ] || set -- runtime
 
-apt_build=(gcc make pkg-config libpci-dev libkmod-dev libibverbs-dev libsystemd-dev
-	   libinih-dev libjson-c-dev zlib1g-dev scdoc) # scdoc: make man
-apt_test=(libcmocka-dev python3 pciutils strace diffutils jq gcc
-	  dbus-daemon python3-dbus python3-gi # the fake systemd bus (tests/fake/dbus)
-	  mandoc groff-base bash zsh # tests/doc: man page lint, completion harnesses
-	  prometheus) # promtool: tests/fake 160-163 check hostprep.prom
-# make bench (tests/bench): strace counts syscalls and bytes, pciutils runs the NCCL loop
-apt_bench=(python3 pciutils strace gcc)
-dnf_bench=(python3 pciutils strace gcc)
-# the package tier (tests/pkg): debhelper builds the .deb, rpm has rpmbuild;
-# scdoc is a build dependency of both packages (the man pages)
-apt_pkg=(debhelper dpkg-dev lintian rpm rpmlint scdoc)
-# the fuzz tier (tests/fuzz): clang with libFuzzer (libclang_rt.fuzzer*.a: libclang-rt-14-dev
-# on Debian 12, compiler-rt on Fedora); libFuzzer's own ASan/UBSan runtimes come with them
+# --- Debian 12 ---
+apt_build=(gcc libc6-dev make pkg-config # cc, the C library's headers, pkg-config --cflags/--libs
+	   libpci-dev libkmod-dev libibverbs-dev libsystemd-dev libinih-dev libjson-c-dev zlib1g-dev
+	   scdoc) # the man pages (make man, make install, both packages)
+apt_test=(libcmocka-dev # tests/unit
+	  python3 # tests/fake/mkroot.py, tests/crash/run.py, the fixtures
+	  kmod # depmod, modinfo: tests/fake/kmod builds and checks real module trees
+	  pciutils # lspci, setpci: tests/fake lib.sh and topo_oracle.py read the fake config space
+	  strace # tests/fake 22, 65, 66, 67, 127: what the binary opens and writes
+	  diffutils # cmp, diff: goldens and byte-exact reverts
+	  jq # the JSON report, in nearly every case
+	  dbus-daemon python3-dbus python3-gi # tests/fake/dbus: a fake systemd on a private bus
+	  mandoc groff-base # tests/doc: the man pages lint-clean (mandoc -Tlint, groff -ww)
+	  bash zsh) # tests/doc: the bash and zsh completion harnesses
+	# and promtool (install_promtool): tests/fake 160-163 check hostprep.prom
+apt_bench=(python3 # tests/bench/bench.py, gen.py
+	   pciutils # lspci, setpci: the NCCL guide's loop it is measured against
+	   strace) # syscalls and bytes read per function
+apt_pkg=(debhelper dpkg-dev # make deb: dpkg-buildpackage, dh (debhelper-compat 13)
+	 git # packaging/build.sh exports the tracked files (git ls-files)
+	 xz-utils # the .debian.tar.xz and .orig.tar.xz of the source package
+	 lintian # tests/pkg: the .deb and .dsc lint-clean
+	 rpm rpmlint) # make rpm: rpmbuild (rpm); tests/pkg: rpmlint, rpm -qp
+# clang with libFuzzer (libclang_rt.fuzzer*.a is in libclang-rt-14-dev on Debian 12);
+# libFuzzer's ASan/UBSan runtimes come with it
 apt_fuzz=(clang-14 libclang-rt-14-dev)
-dnf_fuzz=(clang compiler-rt)
-dnf_pkg=(rpm-build rpmlint scdoc systemd-rpm-macros dpkg-dev debhelper lintian)
-dnf_build=(gcc make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
+
+# --- Fedora / RHEL with EPEL (same tools, Fedora's names) ---
+dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
-dnf_test=(libcmocka-devel python3 pciutils strace diffutils jq gcc
+dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh)
+dnf_bench=(python3 pciutils strace)
+dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
+dnf_fuzz=(clang compiler-rt)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -40,12 +67,19 @@ apt_missing() {
 	done
 }
 
+apt_updated=0
+apt_update() {
+	[ $apt_updated = 1 ] && return 0
+	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	apt_updated=1
+}
+
 install_apt() {
 	local missing
-	missing=$(apt_missing "$@")
+	missing=$(apt_missing "$@" | sort -u)
 	[ -z "$missing" ] && return 0
 	echo "deps: installing $(echo $missing)"
-	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	apt_update
 	# shellcheck disable=SC2086
 	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 }
@@ -58,21 +92,55 @@ install_dnf() {
 	sudo_maybe dnf install -y -q "${missing[@]}"
 }
 
-case "$kind" in
-runtime) apt_pkgs=("${apt_build[@]}"); dnf_pkgs=("${dnf_build[@]}") ;;
-test) apt_pkgs=("${apt_build[@]}" "${apt_test[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_test[@]}") ;;
-bench) apt_pkgs=("${apt_build[@]}" "${apt_bench[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_bench[@]}") ;;
-pkg) apt_pkgs=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
-fuzz) apt_pkgs=("${apt_build[@]}" "${apt_fuzz[@]}"); dnf_pkgs=("${dnf_build[@]}" "${dnf_fuzz[@]}") ;;
-vm) exec "$here/vm/deps.sh" ;;
-*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm" >&2; exit 2 ;;
-esac
+# promtool, the reference checker of the node_exporter textfile format (tests/fake
+# 160-163, tests/vm 40). Debian 12 ships it only inside the prometheus package, whose
+# server unit is enabled and started on install, and nothing lighter in Debian is as
+# strict (python3-prometheus-client 0.16's parser accepts what promtool 2.42 refuses: a
+# metric without HELP, a counter without _total, a label value with an invalid escape
+# such as "\q"; tried 2026-11-25). So promtool alone is taken from
+# that package: apt-get download (verified against the archive's signed index), the one
+# file extracted to /usr/local/bin. No server is installed, enabled or run. Any promtool
+# already on PATH is used as it is.
+install_promtool() {
+	local tmp
+	command -v promtool >/dev/null 2>&1 && return 0
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "deps: promtool missing: install it from https://prometheus.io/download/ (tests/fake 160-163 need it)" >&2
+		return 1
+	fi
+	echo "deps: installing promtool (from Debian's prometheus package, without the server)"
+	apt_update
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root prometheus) &&
+		dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb | tar -C "$tmp" -x ./usr/bin/promtool &&
+		sudo_maybe install -Dm755 "$tmp/usr/bin/promtool" /usr/local/bin/promtool ||
+		{ rm -rf "$tmp"; echo "deps: cannot install promtool" >&2; return 1; }
+	rm -rf "$tmp"
+}
 
-if command -v apt-get >/dev/null 2>&1; then
-	install_apt "${apt_pkgs[@]}"
-elif command -v dnf >/dev/null 2>&1; then
-	install_dnf "${dnf_pkgs[@]}"
-else
-	echo "deps: neither apt-get nor dnf found; install by hand: ${apt_pkgs[*]}" >&2
-	exit 1
+apt_pkgs=() dnf_pkgs=() promtool=0 vm=0
+for kind in "$@"; do
+	case "$kind" in
+	runtime) apt_pkgs+=("${apt_build[@]}"); dnf_pkgs+=("${dnf_build[@]}") ;;
+	test) apt_pkgs+=("${apt_build[@]}" "${apt_test[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_test[@]}")
+	      promtool=1 ;;
+	bench) apt_pkgs+=("${apt_build[@]}" "${apt_bench[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_bench[@]}") ;;
+	pkg) apt_pkgs+=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
+	fuzz) apt_pkgs+=("${apt_build[@]}" "${apt_fuzz[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_fuzz[@]}") ;;
+	vm) vm=1 promtool=1 ;;
+	*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm..." >&2; exit 2 ;;
+	esac
+done
+
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
+	if command -v apt-get >/dev/null 2>&1; then
+		install_apt "${apt_pkgs[@]}"
+	elif command -v dnf >/dev/null 2>&1; then
+		install_dnf "${dnf_pkgs[@]}"
+	else
+		echo "deps: neither apt-get nor dnf found; install by hand: ${apt_pkgs[*]}" >&2
+		exit 1
+	fi
 fi
+[ $vm = 0 ] || "$here/vm/deps.sh"
+[ $promtool = 0 ] || install_promtool

@@ -7,11 +7,14 @@
 set -u
 
 # command  -> Debian package / Fedora package
+# (tests/vm/build.sh: the guest image, the test modules built with gcc-12 and make against
+# Debian's headers; tests/vm/run.sh: qemu, pgrep for the monitor's helpers)
 deb_pkgs=(qemu-system-x86 mmdebstrap busybox-static e2fsprogs cpio kmod
-	  apt dpkg debian-archive-keyring util-linux gzip)
+	  apt dpkg debian-archive-keyring util-linux gzip gcc-12 make procps)
 # Programs whose presence means "installed" (in the same order as deb_pkgs)
 progs=(qemu-system-x86_64 mmdebstrap "/bin/busybox" mke2fs cpio depmod
-       apt-get dpkg-deb /usr/share/keyrings/debian-archive-keyring.gpg flock gzip)
+       apt-get dpkg-deb /usr/share/keyrings/debian-archive-keyring.gpg flock gzip gcc-12 make
+       pgrep)
 
 missing_progs() {
 	local i p
@@ -74,6 +77,8 @@ elif command -v dnf >/dev/null 2>&1; then
 		case ${deb_pkgs[$i]} in
 		qemu-system-x86) want+=(qemu-system-x86-core) ;;
 		busybox-static) want+=(busybox) ;;
+		gcc-12) want+=(gcc) ;;
+		procps) want+=(procps-ng) ;;
 		util-linux|gzip|apt|dpkg|debian-archive-keyring) want+=("${deb_pkgs[$i]}") ;;
 		*) want+=("${deb_pkgs[$i]}") ;;
 		esac
