@@ -58,9 +58,10 @@ t0=$(date +%s)
 	if [ ! -s "$TAR" ] || [ -n "$(find "$TAR" -mtime +"$MAX_AGE")" ]; then
 		echo "fresh: mmdebstrap --variant=minbase $SUITE -> $TAR"
 		mapfile -t src < <(host_sources)
-		mmdebstrap --quiet --variant=minbase "$SUITE" "$TAR.tmp" "${src[@]}" ||
-			{ rm -f "$TAR.tmp"; exit 1; }
-		mv "$TAR.tmp" "$TAR"
+		# (mmdebstrap picks the format by the name's ending)
+		mmdebstrap --quiet --variant=minbase "$SUITE" "$TAR.new.tar" "${src[@]}" ||
+			{ rm -f "$TAR.new.tar"; exit 1; }
+		mv "$TAR.new.tar" "$TAR"
 	fi
 ) 9>"$CACHE/.lock" || die "mmdebstrap failed"
 
