@@ -6,6 +6,8 @@
 #   make check-fast   unit + fake-host tests only (no QEMU)
 #   make check-crash  crash consistency: kills, full disk, read-only records (tests/crash)
 #   make check-pkg    build the .deb and .rpm, lint them, check their contents
+#   make check-fresh  make run + make check in a fresh minimal Debian 12 root (what CI runs;
+#                     FRESH_TARGETS= other targets; tests/fresh/run.sh)
 #   make run          install runtime deps if missing, apply --dry-run + check on this host
 #   make install DESTDIR= PREFIX=
 #   make deb / make rpm   packages from a clean export, into build/deb, build/rpm
@@ -63,7 +65,7 @@ MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
 .PHONY: all build-deps clean check check-fast check-unit check-fake check-crash check-vm check-asan check-doc run \
 	install deps deps-test bench format format-check man deb rpm check-pkg \
-	fuzz fuzz-build check-fuzz
+	fuzz fuzz-build check-fuzz check-fresh
 
 all: $(B)/hostprep
 
@@ -211,6 +213,12 @@ check: deps-test
 	if tests/deps.sh vm; then $(MAKE) --no-print-directory check-vm || exit 1; \
 	else echo "vm: SKIPPED: QEMU or the guest-image tools could not be installed"; fi; \
 	echo "time: check-vm $$(( $$(date +%s) - s )) s"
+
+# The README's commands on a minimal Debian 12 root (mmdebstrap minbase + make + git) with
+# a clean export of HEAD: proves that every target installs what it needs (.ci/run).
+FRESH_TARGETS ?= run check
+check-fresh:
+	@tests/fresh/run.sh $(FRESH_TARGETS)
 
 # tests/bench/: the launcher that measures a run, the raw-read floor, the
 # tree generator; strace and pciutils (the NCCL loop): tests/deps.sh bench.

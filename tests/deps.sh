@@ -37,7 +37,8 @@ apt_test=(libcmocka-dev # tests/unit
 apt_bench=(python3 # tests/bench/bench.py, gen.py
 	   pciutils # lspci, setpci: the NCCL guide's loop it is measured against
 	   strace) # syscalls and bytes read per function
-apt_pkg=(debhelper dpkg-dev # make deb: dpkg-buildpackage, dh (debhelper-compat 13)
+apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (debhelper-compat 13),
+	 # and dpkg-checkbuilddeps wants build-essential
 	 git # packaging/build.sh exports the tracked files (git ls-files)
 	 xz-utils # the .debian.tar.xz and .orig.tar.xz of the source package
 	 lintian # tests/pkg: the .deb and .dsc lint-clean

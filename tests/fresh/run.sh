@@ -18,6 +18,8 @@
 #   VMTEST_CACHE   the QEMU tier's guest image cache on the host (default
 #                  /var/cache/hostprep-vm), bind-mounted into the root: built once per machine
 #   FRESH_KEEP=1   keep the root afterwards (its path is printed)
+#   CASES, JOBS, BENCH_*, FUZZ_*, VMTEST_*: passed to the make (nothing else of the
+#                  caller's environment is)
 # Needs root (mounts, chroot); installs mmdebstrap when missing. The mounts (/proc, /sys,
 # /dev, the image cache) live in a private mount namespace: they go away with the run,
 # however it ends. Services are not started in the root (policy-rc.d), as in any chroot.
@@ -110,14 +112,25 @@ for t in "$@"; do
 done
 EOF
 chmod 755 "$ROOT/fresh-inner.sh"
+# The environment of a root login, plus the tests' own knobs (CASES, JOBS, BENCH_*,
+# FUZZ_*, VMTEST_* but the cache, which is the mount), nothing else of this shell's.
+keep=(HOME=/root TERM="${TERM:-dumb}")
+while IFS='=' read -r name _; do
+	case $name in
+	VMTEST_CACHE) ;;
+	CASES | JOBS | KEEP | BENCH_* | FUZZ_* | VMTEST_*) keep+=("$name=${!name}") ;;
+	esac
+done < <(env)
 # (the setup's time so far, minbase and export, is added to fresh-setup)
 unshare --mount --propagation private -- bash -c '
 	set -e
 	r=$1 vm=$2; shift 2
+	# / a mount point, as on a machine (tests/unit test_sinks remounts it private)
+	mount --bind "$r" "$r"
 	mount -t proc proc "$r/proc"
 	mount --rbind /sys "$r/sys"; mount --make-rslave "$r/sys"
 	mount --rbind /dev "$r/dev"; mount --make-rslave "$r/dev"
 	mount -t tmpfs tmpfs "$r/run"
 	mount --bind "$vm" "$r/var/cache/hostprep-vm"
-	exec chroot "$r" /fresh-inner.sh "$@"
-' _ "$ROOT" "$VMCACHE" "$(( $(date +%s) - t0 ))" "${targets[@]}"
+	exec chroot "$r" "$@"
+' _ "$ROOT" "$VMCACHE" env -i "${keep[@]}" /fresh-inner.sh "$(( $(date +%s) - t0 ))" "${targets[@]}"
