@@ -84,7 +84,10 @@ cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
 printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
 chmod 755 "$ROOT/usr/sbin/policy-rc.d"
 mkdir -p "$ROOT/src" "$ROOT/var/cache/hostprep-vm"
-git -C "$TOP" archive HEAD | tar -C "$ROOT/src" -xf -
+# (files 0644, directories 0755, as a clone with the usual umask: git archive's own
+# default, tar.umask 0002, makes them group-writable, and apply refuses such a config)
+chmod 755 "$ROOT"
+git -C "$TOP" -c tar.umask=0022 archive HEAD | tar -C "$ROOT/src" -xf -
 rev=$(git -C "$TOP" rev-parse --short HEAD)
 git -C "$ROOT/src" init -q
 git -C "$ROOT/src" add -A
