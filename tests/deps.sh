@@ -35,6 +35,7 @@ apt_test=(libcmocka-dev # tests/unit
 	  bash zsh) # tests/doc: the bash and zsh completion harnesses
 	# and promtool (install_promtool): tests/fake 160-163 check hostprep.prom
 apt_bench=(python3 # tests/bench/bench.py, gen.py
+	   kmod # depmod: bench.py builds its fake hosts with tests/fake/mkroot.py
 	   pciutils # lspci, setpci: the NCCL guide's loop it is measured against
 	   strace) # syscalls and bytes read per function
 apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (debhelper-compat 13),
@@ -52,7 +53,7 @@ dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdm
 	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
 dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh)
-dnf_bench=(python3 pciutils strace)
+dnf_bench=(python3 kmod pciutils strace)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)
 

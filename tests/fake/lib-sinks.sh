@@ -11,7 +11,7 @@ sink_dirs() {
 # expect_promtool FILE: the independent check of the exposition format
 expect_promtool() {
 	if ! command -v promtool >/dev/null; then
-		fail "promtool missing (apt-get install prometheus; tests/deps.sh test)"
+		fail "promtool missing (tests/deps.sh test installs it, without the Prometheus server)"
 		return
 	fi
 	promtool check metrics <"$1" >"$T/promtool.out" 2>&1 ||
