@@ -80,14 +80,15 @@ static int judge_mode(struct run *run, const struct node_want *w, const char *ob
 		      const char *expected, const struct stat *st)
 {
 	mode_t m = st->st_mode & 07777;
+	enum verdict v = workload_node_mode_verdict(m, st->st_uid, w->mode, w->strict_open);
 
-	if (w->strict_open && (m & w->mode) != w->mode)
+	if (v == VERDICT_FAIL)
 		return results_addf(&run->results, VERDICT_FAIL, CHECK, obj, expected,
 				    "restore mode 0666 (look for a local rule in /etc/udev/rules.d "
 				    "that overrides it), then udevadm trigger",
 				    "mode %04o: a pod that does not run as root cannot open it",
 				    (unsigned)m);
-	if (!w->strict_open && ((m & ~w->mode & 0777) || st->st_uid != 0))
+	if (v == VERDICT_WARN)
 		return results_addf(&run->results, VERDICT_WARN, CHECK, obj, expected,
 				    "unless unprivileged fabric management is wanted, restore "
 				    "root-only 0600 (remove the local udev rule), then udevadm "

@@ -154,7 +154,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 				    expected, "fix the unit (systemctl status %s)",
 				    "systemd cannot load the unit (LoadState=%s)", u->load_state);
 	limit_text(u, limit, sizeof(limit));
-	if (u->soft >= min)
+	if (workload_memlock_enough(u->soft, min))
 		return results_addf(&run->results, VERDICT_PASS, "workload.memlock", unit, expected,
 				    NULL, "%s", limit);
 	if (asprintf(&remedy,

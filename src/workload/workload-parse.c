@@ -135,3 +135,17 @@ int workload_parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_mino
 	*ret_minor = mi;
 	return 0;
 }
+
+bool workload_memlock_enough(uint64_t soft, uint64_t min)
+{
+	return soft >= min;
+}
+
+enum verdict workload_node_mode_verdict(unsigned mode, unsigned uid, unsigned want,
+					bool strict_open)
+{
+	mode &= 07777;
+	if (strict_open)
+		return (mode & want) == want ? VERDICT_PASS : VERDICT_FAIL;
+	return (mode & ~want & 0777) || uid != 0 ? VERDICT_WARN : VERDICT_PASS;
+}

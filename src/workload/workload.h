@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "result.h"
 
 /*
  * Pod and workload prerequisites ([Workload]): what a container needs from the host
@@ -65,6 +66,18 @@ const char *netns_expect_to_string(enum netns_expect e);
 bool workload_unit_name_valid(const char *s);
 /* "231:192" → major/minor; -EINVAL otherwise. */
 int workload_parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor);
+
+/* ---- verdicts (workload-parse.c), pure: what the checks decide from what they read ---- */
+
+/* MinMemlock= met: the soft limit (what a pod's processes get) is at least min. */
+bool workload_memlock_enough(uint64_t soft, uint64_t min);
+/*
+ * A device node's mode and owner against the stock ones (want: 0666 or 0600). strict_open:
+ * VERDICT_FAIL when the mode lacks a bit of want (a pod cannot open it). Otherwise
+ * VERDICT_WARN when it allows more than want or is not root's. Else VERDICT_PASS.
+ */
+enum verdict workload_node_mode_verdict(unsigned mode, unsigned uid, unsigned want,
+					bool strict_open);
 
 /* ---- checks; each reads fresh and adds its results (never "pass" on a read failure) ---- */
 

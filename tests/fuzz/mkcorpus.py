@@ -154,9 +154,63 @@ def from_unit(target, tests, extra=()):
         put(target, None, s)
 
 
+def pcicaps():
+    """Config spaces: real ones from the fake fixtures (mkroot.py), and hand-made chains
+    with the shapes that break walks: loops, pointers below 0x100 in extended space,
+    a capability cut by the end of the space, all-ones, short views."""
+    import struct
+    import subprocess
+    import tempfile
+    clean("pcicaps")
+    with tempfile.TemporaryDirectory() as tmp:
+        for fx, devs in (("dgx8", ["0000:15:01.0", "0000:17:00.0", "0000:16:00.0",
+                                   "0000:18:00.0"]),
+                         ("dgx8-nonroot", ["0000:15:01.0"]),
+                         ("vm-noacs", None)):
+            subprocess.run([sys.executable, os.path.join(top, "tests/fake/mkroot.py"), fx,
+                            os.path.join(tmp, fx)], check=True)
+            base = os.path.join(tmp, fx, "sys/bus/pci/devices")
+            for d in devs or sorted(os.listdir(base))[:3]:
+                cfg = os.path.join(base, d, "config")
+                if os.path.exists(cfg):
+                    put("pcicaps", fx + "-" + d.replace(":", "_"), open(cfg, "rb").read())
+
+    def space(ext, classic=None, size=4096, status=0x0010, cap_ptr=0x40):
+        b = bytearray(size)
+        hdr = struct.pack("<HHHH", 0x8086, 0x1234, 0x0000, status)
+        b[0:8] = hdr[:min(8, size)]
+        if size > 0x34:
+            b[0x34] = cap_ptr
+        for off, data in (classic or {0x40: bytes([0x10, 0x00, 0x42, 0x00])}).items():
+            b[off:off + len(data)] = data
+        for off, (cid, nxt, body) in ext.items():
+            b[off:off + 4] = struct.pack("<I", cid | 1 << 16 | nxt << 20)
+            b[off + 4:off + 4 + len(body)] = body
+        return bytes(b[:size])
+
+    acs = struct.pack("<HH", 0x005f, 0x001d)
+    put("pcicaps", "port-aer-acs", space({0x100: (0x0001, 0x148, b""), 0x148: (0x000d, 0, acs)}))
+    put("pcicaps", "ext-loop", space({0x100: (0x0001, 0x100, b"")}))
+    put("pcicaps", "ext-loop-two", space({0x100: (0x0001, 0x200, b""), 0x200: (0x0002, 0x100, b"")}))
+    put("pcicaps", "ext-next-below-0x100", space({0x100: (0x0001, 0x0c0, b"")}))
+    put("pcicaps", "acs-cut-by-end", space({0x100: (0x0001, 0xffc, b""), 0xffc: (0x000d, 0, b"")}))
+    put("pcicaps", "acs-at-0xff8", space({0x100: (0x0001, 0xff8, b""), 0xff8: (0x000d, 0, acs)}))
+    put("pcicaps", "acs-unaligned-next", space({0x100: (0x0001, 0x14b, b""), 0x148: (0x000d, 0, acs)}))
+    put("pcicaps", "classic-loop", space({0x100: (0x000d, 0, acs)},
+                                         classic={0x40: bytes([0x01, 0x40, 0, 0])}))
+    put("pcicaps", "classic-no-pcie", space({0x100: (0x000d, 0, acs)},
+                                            classic={0x40: bytes([0x01, 0x00, 0, 0])}))
+    put("pcicaps", "no-cap-list", space({0x100: (0x000d, 0, acs)}, status=0))
+    put("pcicaps", "conventional-256", space({}, size=256))
+    put("pcicaps", "header-only-64", space({}, size=64))
+    put("pcicaps", "all-ones", b"\xff" * 4096)
+    put("pcicaps", "empty", b"")
+
+
 def main():
     config()
     cmdline()
+    pcicaps()
     record()
     recordlines()
     report()

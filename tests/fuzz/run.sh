@@ -4,8 +4,13 @@
 # (tests/fuzz/corpus/TARGET, read only: new inputs go to a scratch dir) with its
 # dictionary. Fails on any crash, sanitizer report, leak, timeout or out-of-memory;
 # the input is kept in build-fuzz/artifacts/. Prints executions per target.
+# A target also fails when it exits without libFuzzer's closing statistics (it did not
+# run to its end: an exit() in the product, a crash libFuzzer never saw) and when it ran
+# fewer executions than its floor (tests/fuzz/floors: a target that stopped fuzzing,
+# e.g. every input now rejected before the parser, or a parser that became slow).
 # Usage: tests/fuzz/run.sh SECONDS BINDIR [TARGET...]
 #   FUZZ_JOBS=N  run N targets at once (default 1: the machine is shared)
+#   FUZZ_FLOORS=0  no floors (a run on a machine known to be overloaded)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 secs=${1:?usage: run.sh SECONDS BINDIR [TARGET...]}
@@ -48,19 +53,38 @@ for t in "${targets[@]}"; do
 done
 wait
 
+# floor TARGET: the fewest executions a run of at least 6 s must reach; empty when the
+# target has none (a new target gets one: that fails too)
+floor() {
+	[ "${FUZZ_FLOORS:-1}" = 1 ] && [ "$secs" -ge 6 ] || { echo 0; return; }
+	awk -v t="$1" '$1 == t { print $2 }' "$here/floors"
+}
+
 fail=0 total=0
 for t in "${targets[@]}"; do
 	log="$scratch/$t/log" rc=$(cat "$scratch/$t/rc")
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	execs=${execs:-0}
-	total=$((total + execs))
-	if [ "$rc" -ne 0 ]; then
+	total=$((total + ${execs:-0}))
+	min=$(floor "$t")
+	if [ "$rc" -eq 0 ] && { [ -z "$execs" ] || ! grep -q '^Done [0-9]* runs in' "$log"; }; then
 		fail=1
-		echo "fuzz: $t FAILED (exit $rc) after $execs executions:"
+		echo "fuzz: $t FAILED: exited 0 without libFuzzer's final statistics (did it run?):"
+		grep -v '^#\|^INFO:\|^\s*$' "$log" | tail -20
+	elif [ "$rc" -eq 0 ] && [ -z "$min" ]; then
+		fail=1
+		echo "fuzz: $t FAILED: no floor in tests/fuzz/floors ($execs executions in ${secs} s)"
+	elif [ "$rc" -eq 0 ] && [ "$execs" -lt "$min" ]; then
+		fail=1
+		echo "fuzz: $t FAILED: $execs executions in ${secs} s, below its floor of $min" \
+			"(tests/fuzz/floors; FUZZ_FLOORS=0 on an overloaded machine)"
+	elif [ "$rc" -ne 0 ]; then
+		fail=1
+		echo "fuzz: $t FAILED (exit $rc) after ${execs:-?} executions:"
 		grep -v '^#\|^INFO:\|^\s*$' "$log" | head -60
 		ls "$artifacts/$t-"* 2>/dev/null | sed 's/^/fuzz: input kept: /'
 	else
-		printf 'fuzz: %-14s %10s executions, no crash, leak or timeout\n' "$t" "$execs"
+		printf 'fuzz: %-16s %10s executions (floor %s), no crash, leak or timeout\n' "$t" \
+			"$execs" "$min"
 	fi
 done
 echo "fuzz: $total executions in $(( $(date +%s) - start )) s (${#targets[@]} targets, ${secs} s each)"

@@ -74,12 +74,63 @@ static void test_equal(void **state)
 	assert_false(sysctl_values_equal("", "0"));
 }
 
+/*
+ * The sysctl verdict's comparison, one row per edge: what the kernel prints (tabs between
+ * the words of a multi-value, a trailing newline) against what the config expects.
+ */
+static void test_equal_table(void **state)
+{
+	static const struct {
+		const char *kernel, *want;
+		bool equal;
+	} t[] = {
+		{ "1\n", "1", true },
+		{ "1", "1\n", true },
+		{ "1\n", "2", false },
+		{ "4096\t87380\t6291456\n", "4096 87380 6291456", true },
+		{ "4096\t87380\t6291456\n", "4096  87380\t6291456", true },
+		{ "4096\t87380\t6291456\n", "4096 87380 6291457", false },
+		{ "4096\t87380\t6291456\n", "4095 87380 6291456", false },
+		{ "4096\t87380\t6291456\n", "4096 87380", false },
+		{ "4096\t87380\n", "4096 87380 6291456", false },
+		{ "4096\t87380\n", "4096 87380 0", false },
+		{ " 1 \n", "1", true },
+		{ "\t", "", true },
+		{ "", "", true },
+		{ "", "0", false },
+		{ "0", "", false },
+		{ "007", "7", true },
+		{ "-0", "0", true },
+		{ "-1", "1", false },
+		{ "+1", "1", false },
+		{ "1.0", "1", false },
+		{ "0x10", "16", false },
+		{ "9223372036854775808", "9223372036854775808", true },
+		{ "9223372036854775808", "9223372036854775807", false },
+		{ "bbr\n", "bbr", true },
+		{ "BBR", "bbr", false },
+		{ "bbr", "bb", false },
+		{ "1 bbr", "01 bbr", true },
+		{ "1 bbr", "1 cubic", false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		if (sysctl_values_equal(t[i].kernel, t[i].want) != t[i].equal)
+			fail_msg("'%s' vs '%s': %s, want %s", t[i].kernel, t[i].want,
+				 t[i].equal ? "differ" : "equal", t[i].equal ? "equal" : "differ");
+		/* symmetric: which side is the kernel's does not matter */
+		if (sysctl_values_equal(t[i].want, t[i].kernel) != t[i].equal)
+			fail_msg("'%s' vs '%s' (swapped): not symmetric", t[i].want, t[i].kernel);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_parse_expect),
 		cmocka_unit_test(test_equal),
+		cmocka_unit_test(test_equal_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
 #     `make install DESTDIR=DIR PREFIX=/usr` - instead of running make, e.g.
 #     to try a deliberately broken build).
+# A boot whose guest check made no assertion fails.
 # Prints one line per scenario and closes with "N passed, N failed".
 set -uo pipefail
 
@@ -159,6 +160,14 @@ hmp_stop() {
 	HMP_PIDS=()
 }
 
+# guest_asserted LOG: the last boot's closing line ("# N checks, ...", runner.sh) counts
+# at least one assertion. A pass with nothing checked is no pass.
+guest_asserted() {
+	local n
+	n=$(sed -n 's/^# \([0-9]*\) checks, .*/\1/p' "$1" 2>/dev/null | tail -n 1)
+	[ "${n:-0}" -gt 0 ]
+}
+
 # --- one boot ---
 # run_scenario FILE: 0 when the guest check passed; else non-zero and the
 # reason in out/NAME/reason
@@ -256,6 +265,9 @@ run_scenario() {
 			grc=$(cat "$share/rc")
 			if [ "$grc" != 0 ]; then
 				echo "boot $boot: guest check exited $grc" >>"$dir/reason"
+				bad=1
+			elif ! guest_asserted "$share/guest.log"; then
+				echo "boot $boot: guest check made no assertion" >>"$dir/reason"
 				bad=1
 			fi
 		done

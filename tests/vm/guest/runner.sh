@@ -23,6 +23,11 @@ CHECK=guest_check
 	. "$S/scenario.sh"
 	$CHECK
 	rc=$?
+	# a check that asserted nothing proved nothing: it fails
+	if [ "$VMT_CHECKS" -eq 0 ]; then
+		echo "FAIL - $CHECK made no assertion (no ok/fail/assert_* ran)"
+		[ $rc -eq 0 ] && rc=1
+	fi
 	echo "# $VMT_CHECKS checks, $VMT_FAILS failed, $CHECK returned $rc"
 	[ "$VMT_FAILS" -gt 0 ] && [ $rc -eq 0 ] && rc=1
 	echo $rc >"$S/rc.tmp"
