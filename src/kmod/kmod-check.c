@@ -118,7 +118,7 @@ bool param_declared(const struct kmod_seen *s, const char *key)
 	return s->file_err == 0 && kmod_file_info_parm(&s->file, key) >= 0;
 }
 
-static const char *param_type(const struct kmod_seen *s, const char *key)
+const char *param_type(const struct kmod_seen *s, const char *key)
 {
 	int i = s->file_err == 0 ? kmod_file_info_parm(&s->file, key) : -1;
 

@@ -40,5 +40,7 @@ void kmod_run_free(struct kmod_run *k);
 
 /* The file modprobe would load declares the parameter (modinfo parm/parmtype). */
 bool param_declared(const struct kmod_seen *s, const char *key);
+/* The modinfo parmtype of key in the file modprobe would load ("" none, NULL no file). */
+const char *param_type(const struct kmod_seen *s, const char *key);
 /* The running value of rule->params[i] is the wanted one (compared by modinfo type). */
 bool param_ok(const struct kmod_seen *s, size_t i);
