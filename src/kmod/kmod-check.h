@@ -15,6 +15,7 @@ struct kmod_action {
 	size_t seen;   /* index into kmod_run.seen */
 	char *options; /* "compat_mode=Y" */
 	char *would;   /* what libkmod would run (dry run), "" when unknown */
+	char *refused; /* reload: why it would be refused now ("" it would run) */
 };
 
 struct kmod_run {
@@ -37,6 +38,13 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f);
 /* The same actions for the dry-run document: [{"module","action","would"|"options"}]. */
 struct json_object *kmod_run_plan_json(const struct kmod_run *k);
 void kmod_run_free(struct kmod_run *k);
+
+/*
+ * Why a reload of s would be refused now: "in use by ..." (refcnt, holders, processes with
+ * its devices open), or the network it would cut (kmod-net.h); "" when it would run.
+ */
+int kmod_reload_refusal(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
+			char **ret);
 
 /* The file modprobe would load declares the parameter (modinfo parm/parmtype). */
 bool param_declared(const struct kmod_seen *s, const char *key);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fileio.h"
 #include "kmod/kmod-check.h"
+#include "kmod/kmod-net.h"
 #include "kmod/kmod-persist.h"
 #include "log.h"
 #include "run.h"
@@ -61,6 +62,19 @@ static int module_users(struct kmod_run *k, const struct sysroot *root, const st
 		return r;
 	*ret = users_describe(&k->host, s);
 	return *ret ? 0 : -ENOMEM;
+}
+
+int kmod_reload_refusal(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
+			char **ret)
+{
+	_cleanup_(freep) char *users = NULL;
+	int r = module_users(k, root, s, &users);
+
+	if (r < 0)
+		return r;
+	if (*users)
+		return asprintf(ret, "in use by %s", users) < 0 ? -ENOMEM : 0;
+	return kmod_net_guard(root, s->rule->name, ret);
 }
 
 /* ---- apply ------------------------------------------------------------- */
@@ -135,6 +149,21 @@ static int reload_refused(struct run *run, const struct kmod_seen *s, const char
 			    "refused: in use by %s; nothing unloaded", users);
 }
 
+static int reload_cuts_network(struct run *run, const struct kmod_seen *s, const char *why,
+			       const char *options)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "reload %s from a console that does not depend on that link (BMC, serial), "
+		     "or put \"options %s %s\" in /etc/modprobe.d and reboot",
+		     s->rule->name, s->rule->name, options) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
+			    "reloaded with the wanted parameters", remedy,
+			    "refused: %s; nothing unloaded", why);
+}
+
 static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_action *a)
 {
 	const char *name = k->seen[a->seen].rule->name;
@@ -167,7 +196,7 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_action *a)
 {
 	const struct kmod_seen *s = &k->seen[a->seen];
-	_cleanup_(freep) char *users = NULL;
+	_cleanup_(freep) char *users = NULL, *net = NULL;
 	int r;
 
 	r = module_users(k, run->root, s, &users);
@@ -175,6 +204,12 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 		return r;
 	if (*users)
 		return reload_refused(run, s, users, a->options);
+	/* Never cut the node off: not under the link an admin or the fleet reaches it by. */
+	r = kmod_net_guard(run->root, s->rule->name, &net);
+	if (r < 0)
+		return r;
+	if (*net)
+		return reload_cuts_network(run, s, net, a->options);
 	if (!k->backend || k->backend->ops != &kmod_backend_real)
 		return results_addf(
 			&run->results, VERDICT_SKIP, "module.reload", s->rule->name,
@@ -465,7 +500,7 @@ static int param_missing(struct run *run, const struct kmod_seen *s, const char 
 static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const struct kmod_seen *s,
 			      const struct kmod_param_want *w, char **ret)
 {
-	_cleanup_(freep) char *users = NULL;
+	_cleanup_(freep) char *users = NULL, *net = NULL;
 	int r;
 
 	if (s->rule->reload == KMOD_RELOAD_NEVER)
@@ -479,6 +514,16 @@ static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const s
 	if (*users)
 		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", s->rule->name,
 				users);
+	r = kmod_net_guard(run->root, s->rule->name, &net);
+	if (r < 0)
+		return r;
+	if (*net)
+		return asprintf(
+			ret,
+			"hostprep will not reload it (%s): reload it from a console that does "
+			"not depend on that link, or set the option in /etc/modprobe.d and "
+			"reboot",
+			net);
 	return asprintf(ret, "hostprep apply (Reload=unused reloads %s with %s=%s)", s->rule->name,
 			w->key, w->value);
 }
