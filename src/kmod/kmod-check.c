@@ -17,6 +17,7 @@ static void seen_free(struct kmod_run *k)
 	k->seen = NULL;
 	k->n_seen = 0;
 	kmod_host_done(&k->host);
+	kmod_stack_done(&k->stack);
 }
 
 static void actions_free(struct kmod_run *k)
@@ -109,7 +110,7 @@ int kmod_run_scan(struct kmod_run *k, const struct run *run)
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	return kmod_stack_scan(k, run);
 }
 
 /* ---- plan -------------------------------------------------------------- */

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kmod/kmod-scan.h"
+#include "kmod/kmod-stack.h"
 #include "kmod/kmod.h"
 
 enum kmod_action_kind {
@@ -24,6 +25,7 @@ struct kmod_run {
 	struct kmod_host host;
 	struct kmod_seen *seen;
 	size_t n_seen;
+	struct kmod_stack stack; /* OFED on disk, the kernel's stack running */
 	struct kmod_action *actions;
 	size_t n_actions;
 	const char *reloading; /* the module a dry reload pretends is unloaded */

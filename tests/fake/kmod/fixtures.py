@@ -301,9 +301,34 @@ def virtio_nic(root):
           "st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n", 0o444)
 
 
+def ofed_inbox(root):
+    """MLNX_OFED 24.10 installed (updates/dkms, modprobe resolves there) but the kernel's
+    own stack running (loaded from the initramfs built before the install): no mlx_compat,
+    the inbox srcversions, no taint, no version file."""
+    install(root, KVER, inbox_mods() + ofed_mods(SRCV_NEW) + nvidia_mods(), BUILTIN)
+    inbox = {m.name: m.srcversion for m in inbox_mods()}
+    load(root, [
+        Loaded("rdma_ucm", inbox["rdma_ucm"]),
+        Loaded("mlx5_ib", inbox["mlx5_ib"]),
+        Loaded("rdma_cm", inbox["rdma_cm"], refcnt=1, holders=["rdma_ucm"]),
+        Loaded("ib_cm", inbox["ib_cm"], refcnt=1, holders=["rdma_cm"]),
+        Loaded("iw_cm", inbox["iw_cm"], refcnt=1, holders=["rdma_cm"]),
+        Loaded("ib_uverbs", inbox["ib_uverbs"], refcnt=2, holders=["rdma_ucm", "mlx5_ib"]),
+        Loaded("mlx5_core", inbox["mlx5_core"], refcnt=1, holders=["mlx5_ib"],
+               params={"prof_sel": "2"}),
+        Loaded("ib_core", inbox["ib_core"], refcnt=6,
+               holders=["rdma_ucm", "rdma_cm", "ib_cm", "iw_cm", "ib_uverbs", "mlx5_ib"],
+               params={"netns_mode": "Y"}),
+    ], BUILTIN_PARAMS)
+    mlx5_rdma_devices(root)
+    write(os.path.join(root, "etc", "depmod.d", "ubuntu.conf"),
+          "search updates ubuntu built-in\n")
+
+
 OVERLAYS = {
     "ofed-gpu": ("dgx8", ofed_gpu),
     "ofed-mixed": ("dgx8", ofed_mixed),
+    "ofed-inbox": ("dgx8", ofed_inbox),
     "erdma-std": ("vm-noacs", lambda r: erdma_vm(r)),
     "erdma-inuse": ("vm-noacs", lambda r: erdma_vm(r, user=True)),
     "erdma-compat": ("vm-noacs", lambda r: erdma_vm(r, compat="Y")),
