@@ -12,6 +12,8 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_ETC] = "/etc",
 	[SYSROOT_RUN] = "/run",
 	[SYSROOT_USR_LIB] = "/usr/lib",
+	[SYSROOT_USR_LOCAL_LIB] = "/usr/local/lib",
+	[SYSROOT_LIB] = "/lib",
 	[SYSROOT_LIB_MODULES] = "/lib/modules",
 	[SYSROOT_VAR_LIB] = "/var/lib",
 };

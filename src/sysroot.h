@@ -5,7 +5,7 @@
 
 /*
  * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib,
- * /lib/modules and /var/lib is built here and nowhere else, so the real binary can be
+ * /usr/local/lib, /lib and /var/lib is built here and nowhere else, so the real binary can be
  * pointed at a fake tree with --root DIR. No static caches: the prefix lives
  * in the struct the caller owns.
  */
@@ -16,6 +16,8 @@ enum sysroot_top {
 	SYSROOT_ETC,
 	SYSROOT_RUN,
 	SYSROOT_USR_LIB,
+	SYSROOT_USR_LOCAL_LIB, /* modprobe.d is read there too */
+	SYSROOT_LIB,	       /* /lib/modprobe.d (not merged with /usr/lib everywhere) */
 	SYSROOT_LIB_MODULES,
 	SYSROOT_VAR_LIB, /* state that must survive a reboot */
 	_SYSROOT_TOP_MAX,

@@ -3,6 +3,7 @@
 
 #include "kmod/kmod-backend.h"
 #include "kmod/kmod-dlopen.h"
+#include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-parse.h"
 #include "log.h"
 
@@ -272,24 +273,28 @@ const struct kmod_backend_ops kmod_backend_dry = {
 	.remove = remove_dry,
 };
 
-/* The host's own modprobe.d search (NULL) for /, else the same directories below the root. */
-static int config_paths(const struct sysroot *root, char *paths[4])
+/*
+ * modprobe.d as libkmod searches it by default, below the root (the same list for the host:
+ * kmod-modprobe.c walks it to name the file behind an option, and must read what libkmod
+ * reads). NULL-terminated.
+ */
+static int config_paths(const struct sysroot *root, char *paths[MODPROBE_DIRS_N + 1])
 {
-	if (sysroot_is_host(root))
-		return 0;
-	paths[0] = sysroot_path(root, SYSROOT_ETC, "modprobe.d");
-	paths[1] = sysroot_path(root, SYSROOT_RUN, "modprobe.d");
-	paths[2] = sysroot_path(root, SYSROOT_USR_LIB, "modprobe.d");
-	return paths[0] && paths[1] && paths[2] ? 0 : -ENOMEM;
+	paths[MODPROBE_DIRS_N] = NULL;
+	return modprobe_dirs(root, paths);
 }
 
-int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *ops,
-		      const struct sysroot *root, const char *osrelease)
+static void config_paths_free(char *paths[MODPROBE_DIRS_N + 1])
 {
-	_cleanup_(kmod_ctx_unrefp) struct kmod_ctx *ctx = NULL;
+	for (size_t i = 0; i < MODPROBE_DIRS_N; i++)
+		free(paths[i]);
+}
+
+/* A context over the root's index and modprobe.d; the caller logs. */
+static int ctx_new(const struct sysroot *root, const char *osrelease, struct kmod_ctx **ret)
+{
 	_cleanup_(freep) char *dir = NULL;
-	char *paths[4] = {};
-	struct kmod_backend *b;
+	char *paths[MODPROBE_DIRS_N + 1] = {};
 	int r;
 
 	if (!osrelease)
@@ -300,14 +305,41 @@ int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *
 	dir = sysroot_path(root, SYSROOT_LIB_MODULES, "%s", osrelease);
 	r = dir ? config_paths(root, paths) : -ENOMEM;
 	if (r >= 0) {
-		ctx = sym_kmod_new(dir, sysroot_is_host(root) ? NULL : (const char *const *)paths);
-		r = ctx ? 0 : -ENOMEM;
+		*ret = sym_kmod_new(dir, (const char *const *)paths);
+		r = *ret ? 0 : -ENOMEM;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
-		free(paths[i]);
+	config_paths_free(paths);
+	if (r >= 0)
+		sym_kmod_set_log_fn(*ret, kmod_log, NULL);
+	return r;
+}
+
+int kmod_backend_options(const struct sysroot *root, const char *osrelease, const char *name,
+			 char **ret)
+{
+	_cleanup_(kmod_ctx_unrefp) struct kmod_ctx *ctx = NULL;
+	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
+	int r;
+
+	r = ctx_new(root, osrelease, &ctx);
+	if (r >= 0)
+		r = sym_kmod_module_new_from_name(ctx, name, &mod);
 	if (r < 0)
 		return r;
-	sym_kmod_set_log_fn(ctx, kmod_log, NULL);
+	*ret = strdup(strempty(sym_kmod_module_get_options(mod)));
+	return *ret ? 0 : -ENOMEM;
+}
+
+int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *ops,
+		      const struct sysroot *root, const char *osrelease)
+{
+	_cleanup_(kmod_ctx_unrefp) struct kmod_ctx *ctx = NULL;
+	struct kmod_backend *b;
+	int r;
+
+	r = ctx_new(root, osrelease, &ctx);
+	if (r < 0)
+		return r;
 	/* One load of the indexes for every lookup of the run. */
 	r = sym_kmod_load_resources(ctx);
 	if (r < 0)

@@ -58,3 +58,11 @@ extern const struct kmod_backend_ops kmod_backend_dry;
 int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *ops,
 		      const struct sysroot *root, const char *osrelease);
 void kmod_backend_close(struct kmod_backend *b);
+
+/*
+ * The options libkmod passes when it loads name (kmod_module_get_options), read through a
+ * context of its own so that a modprobe.d file written during this run is seen. libkmod
+ * appends the command line of the running kernel (/proc/cmdline, whatever the root).
+ */
+int kmod_backend_options(const struct sysroot *root, const char *osrelease, const char *name,
+			 char **ret);

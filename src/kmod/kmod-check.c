@@ -17,6 +17,7 @@ static void seen_free(struct kmod_run *k)
 	k->seen = NULL;
 	k->n_seen = 0;
 	kmod_host_done(&k->host);
+	kmod_stack_done(&k->stack);
 }
 
 static void actions_free(struct kmod_run *k)
@@ -24,6 +25,7 @@ static void actions_free(struct kmod_run *k)
 	for (size_t i = 0; i < k->n_actions; i++) {
 		free(k->actions[i].options);
 		free(k->actions[i].would);
+		free(k->actions[i].refused);
 	}
 	free(k->actions);
 	k->actions = NULL;
@@ -108,7 +110,7 @@ int kmod_run_scan(struct kmod_run *k, const struct run *run)
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	return kmod_stack_scan(k, run);
 }
 
 /* ---- plan -------------------------------------------------------------- */
@@ -118,7 +120,7 @@ bool param_declared(const struct kmod_seen *s, const char *key)
 	return s->file_err == 0 && kmod_file_info_parm(&s->file, key) >= 0;
 }
 
-static const char *param_type(const struct kmod_seen *s, const char *key)
+const char *param_type(const struct kmod_seen *s, const char *key)
 {
 	int i = s->file_err == 0 ? kmod_file_info_parm(&s->file, key) : -1;
 
@@ -173,7 +175,8 @@ static int dry_actions(struct kmod_run *k, const char *name, const char *options
 	return r < 0 ? -ENOMEM : 0;
 }
 
-static int action_add(struct kmod_run *k, enum kmod_action_kind kind, size_t seen)
+static int action_add(struct kmod_run *k, const struct run *run, enum kmod_action_kind kind,
+		      size_t seen)
 {
 	struct kmod_action *grown = reallocarray(k->actions, k->n_actions + 1, sizeof(*grown));
 	struct kmod_action *a;
@@ -189,6 +192,12 @@ static int action_add(struct kmod_run *k, enum kmod_action_kind kind, size_t see
 		return -ENOMEM;
 	if (kind == KMOD_ACT_PERSIST)
 		return (a->would = strdup("")) ? 0 : -ENOMEM;
+	if (kind == KMOD_ACT_RELOAD) {
+		int r = kmod_reload_refusal(k, run->root, s, &a->refused);
+
+		if (r < 0)
+			return r;
+	}
 	return dry_actions(k, s->rule->name, a->options, kind == KMOD_ACT_RELOAD, &a->would);
 }
 
@@ -201,11 +210,11 @@ int kmod_run_plan(struct kmod_run *k, const struct run *run)
 		const struct kmod_seen *s = &k->seen[i];
 
 		if (s->rule->load.on && s->state == KS_NOT_LOADED && !s->deny_by)
-			r = action_add(k, KMOD_ACT_LOAD, i);
+			r = action_add(k, run, KMOD_ACT_LOAD, i);
 		else if (reload_fixes(s))
-			r = action_add(k, KMOD_ACT_RELOAD, i);
+			r = action_add(k, run, KMOD_ACT_RELOAD, i);
 		if (r >= 0 && s->rule->persist.on)
-			r = action_add(k, KMOD_ACT_PERSIST, i);
+			r = action_add(k, run, KMOD_ACT_PERSIST, i);
 	}
 	return r;
 }
@@ -222,7 +231,9 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f)
 			fprintf(f, "  load %s: %s\n", name, a->would);
 			break;
 		case KMOD_ACT_RELOAD:
-			fprintf(f, "  reload %s when unused (Reload=unused): %s\n", name, a->would);
+			fprintf(f, "  reload %s when unused (Reload=unused): %s%s%s\n", name,
+				a->would, a->refused && *a->refused ? " — refused now: " : "",
+				a->refused ? a->refused : "");
 			break;
 		case KMOD_ACT_PERSIST:
 			fprintf(f,
@@ -255,6 +266,11 @@ static struct json_object *action_json(const struct kmod_run *k, const struct km
 	    json_object_object_add(
 		    o, persist ? "options" : "would",
 		    json_object_new_string(strempty(persist ? a->options : a->would))) < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	if (a->refused && *a->refused &&
+	    json_object_object_add(o, "refused", json_object_new_string(a->refused)) < 0) {
 		json_object_put(o);
 		return NULL;
 	}

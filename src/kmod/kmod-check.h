@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kmod/kmod-scan.h"
+#include "kmod/kmod-stack.h"
 #include "kmod/kmod.h"
 
 enum kmod_action_kind {
@@ -15,6 +16,7 @@ struct kmod_action {
 	size_t seen;   /* index into kmod_run.seen */
 	char *options; /* "compat_mode=Y" */
 	char *would;   /* what libkmod would run (dry run), "" when unknown */
+	char *refused; /* reload: why it would be refused now ("" it would run) */
 };
 
 struct kmod_run {
@@ -23,6 +25,7 @@ struct kmod_run {
 	struct kmod_host host;
 	struct kmod_seen *seen;
 	size_t n_seen;
+	struct kmod_stack stack; /* OFED on disk, the kernel's stack running */
 	struct kmod_action *actions;
 	size_t n_actions;
 	const char *reloading; /* the module a dry reload pretends is unloaded */
@@ -38,7 +41,16 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f);
 struct json_object *kmod_run_plan_json(const struct kmod_run *k);
 void kmod_run_free(struct kmod_run *k);
 
+/*
+ * Why a reload of s would be refused now: "in use by ..." (refcnt, holders, processes with
+ * its devices open), or the network it would cut (kmod-net.h); "" when it would run.
+ */
+int kmod_reload_refusal(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
+			char **ret);
+
 /* The file modprobe would load declares the parameter (modinfo parm/parmtype). */
 bool param_declared(const struct kmod_seen *s, const char *key);
+/* The modinfo parmtype of key in the file modprobe would load ("" none, NULL no file). */
+const char *param_type(const struct kmod_seen *s, const char *key);
 /* The running value of rule->params[i] is the wanted one (compared by modinfo type). */
 bool param_ok(const struct kmod_seen *s, size_t i);

@@ -25,6 +25,7 @@
 	X(kmod_module_unref)                \
 	X(kmod_module_get_name)             \
 	X(kmod_module_get_path)             \
+	X(kmod_module_get_options)          \
 	X(kmod_module_get_info)             \
 	X(kmod_module_info_get_key)         \
 	X(kmod_module_info_get_value)       \

@@ -47,27 +47,22 @@ bool kmod_param_value_valid(const char *s)
 	return true;
 }
 
-/* The kernel's kstrtobool(): the first character decides, "on"/"of" need the second. */
+/*
+ * The spellings of a bool, whole words only: the kernel's kstrtobool() looks at the first
+ * character ("16" and "yesterday" are Y to it), but a wanted value compared that way would
+ * let a live "1" pass a wanted "16". Y/N is what param_get_bool prints.
+ */
 int kmod_param_bool(const char *s, char *ret)
 {
-	switch (s[0]) {
-	case 'y':
-	case 'Y':
-	case '1':
-		*ret = 'Y';
-		return 0;
-	case 'n':
-	case 'N':
-	case '0':
-		*ret = 'N';
-		return 0;
-	case 'o':
-	case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
+	static const char *const yes[] = { "Y", "y", "1", "yes", "on", "true" };
+	static const char *const no[] = { "N", "n", "0", "no", "off", "false" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
 			*ret = 'Y';
 			return 0;
 		}
-		if (s[1] == 'f' || s[1] == 'F') {
+		if (strcasecmp(s, no[i]) == 0) {
 			*ret = 'N';
 			return 0;
 		}
@@ -86,26 +81,73 @@ static bool integer_type(const char *type)
 	return false;
 }
 
-static bool integer_equal(const char *a, const char *b)
+/* The whole string as a signed 65-bit value (sign and magnitude), base 0 like kstrto*(s, 0). */
+static int integer_parse(const char *s, bool *neg, unsigned long long *mag)
 {
-	char *ea, *eb;
-	long long x, y;
+	char *end;
 
+	*neg = *s == '-';
+	s += *s == '-' || *s == '+';
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
 	errno = 0;
-	x = strtoll(a, &ea, 0);
-	y = strtoll(b, &eb, 0);
-	return errno == 0 && ea != a && eb != b && !*ea && !*eb && x == y;
+	*mag = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*neg &= *mag != 0; /* -0 is 0 */
+	return 0;
 }
 
-bool kmod_param_equal(const char *type, const char *have, const char *want)
+static bool integer_equal(const char *a, const char *b)
+{
+	unsigned long long x, y;
+	bool nx, ny;
+
+	return integer_parse(a, &nx, &x) == 0 && integer_parse(b, &ny, &y) == 0 && nx == ny &&
+	       x == y;
+}
+
+static bool scalar_equal(const char *type, const char *have, const char *want)
 {
 	char h, w;
 
 	if (type && (streq(type, "bool") || streq(type, "invbool")))
 		return kmod_param_bool(have, &h) == 0 && kmod_param_bool(want, &w) == 0 && h == w;
-	if (type && integer_type(type) && integer_equal(have, want))
-		return true;
+	if (type && integer_type(type))
+		return integer_equal(have, want);
 	return streq(have, want);
+}
+
+/* "array of T": the same number of elements, each equal as a T. */
+static bool array_equal(const char *type, const char *have, const char *want)
+{
+	char h[KMOD_VALUE_MAX + 1], w[KMOD_VALUE_MAX + 1];
+
+	for (;;) {
+		size_t nh = strcspn(have, ","), nw = strcspn(want, ",");
+
+		if (nh > KMOD_VALUE_MAX || nw > KMOD_VALUE_MAX)
+			return false;
+		memcpy(h, have, nh);
+		h[nh] = '\0';
+		memcpy(w, want, nw);
+		w[nw] = '\0';
+		if (!scalar_equal(type, h, w))
+			return false;
+		if (!have[nh] || !want[nw])
+			return !have[nh] && !want[nw];
+		have += nh + 1;
+		want += nw + 1;
+	}
+}
+
+bool kmod_param_equal(const char *type, const char *have, const char *want)
+{
+	static const char array[] = "array of ";
+
+	if (type && strneq(type, array, strlen(array)))
+		return array_equal(type + strlen(array), have, want);
+	return scalar_equal(type, have, want);
 }
 
 static const char *const live_state_names[_KMOD_STATE_MAX] = {

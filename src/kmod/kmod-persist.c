@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-persist.h"
 #include "log.h"
 #include "persist-file.h"
@@ -260,7 +262,8 @@ static int note_module(const struct run *run, const struct kmod_run *k,
 
 static int notes_collect(const struct run *run, const struct kmod_run *k,
 			 const struct kmod_rule **rules, size_t n_rules,
-			 const struct pfile_now *before, bool changed, struct notes *n)
+			 const struct pfile_now *before, bool changed, const bool *shadowed,
+			 struct notes *n)
 {
 	int r = 0;
 
@@ -270,6 +273,8 @@ static int notes_collect(const struct run *run, const struct kmod_run *k,
 	for (size_t i = 0; r >= 0 && i < n_rules; i++) {
 		_cleanup_(freep) char *line = options_line(rules[i]);
 
+		if (shadowed[i])
+			continue; /* the overriding line is the story, not the initramfs */
 		r = line ? note_module(run, k, rules[i],
 				       before->exists && has_line(before->data, before->size, line),
 				       changed, n)
@@ -288,17 +293,203 @@ static const char *notes_remedy(const struct notes *n)
 			   "(dracut: dracut -f), then reboot";
 }
 
-/* The result, turned into a warning (with the initramfs remedy) when there is a note. */
+/* ---- what libkmod will pass -------------------------------------------- */
+
+/*
+ * A persisted line only counts if it is what the next load gets: libkmod passes every
+ * options line of modprobe.d (libkmod's file order) and the command line's NAME.param=,
+ * and the kernel keeps the last value of a parameter. A later file (mlnx.conf,
+ * zz-site.conf) or the command line shadows hostprep.conf; an install line replaces the
+ * load altogether.
+ */
+struct shadow {
+	FILE *f;
+	char *text;
+	size_t size;
+	bool fail, warn;
+	bool *hit; /* per persisted rule: shadowed (then the initramfs is not the story) */
+};
+
+static bool from_persist_file(const struct modprobe_opt *o)
+{
+	size_t n = strlen(PERSIST_FILE);
+
+	return strneq(o->where, PERSIST_FILE, n) && o->where[n] == ':';
+}
+
+/*
+ * libkmod (the oracle) and the walk must read the same: on the host the whole string; under
+ * --root libkmod adds the running kernel's command line, not the tree's, so only the files'
+ * part is compared. A mismatch is logged, and on the host the verdict follows libkmod.
+ */
+static bool oracle_agrees(const struct run *run, const struct modprobe_eval *e, const char *libkmod)
+{
+	size_t n = strlen(e->files_options);
+
+	if (sysroot_is_host(run->root))
+		return streq(libkmod, e->options);
+	return strneq(libkmod, e->files_options, n) && (!n || !libkmod[n] || libkmod[n] == ' ');
+}
+
+static void shadow_note(struct shadow *sh, const char *fmt, ...) _printf_(2, 3);
+static void shadow_note(struct shadow *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("; ", sh->f);
+	va_start(ap, fmt);
+	vfprintf(sh->f, fmt, ap);
+	va_end(ap);
+}
+
+/* The walk's verdict, naming the file:line (or the command line) that wins. */
+static int shadow_by_walk(struct shadow *sh, const struct modprobe_eval *e, const char *type,
+			  const struct kmod_param_want *w)
+{
+	const struct modprobe_opt *o = modprobe_eval_last(e, w->key);
+
+	if (!o || from_persist_file(o) || kmod_param_equal(type, strempty(o->value), w->value))
+		return 0;
+	if (streq(o->where, "the kernel command line"))
+		shadow_note(sh,
+			    "the kernel command line's %s overrides hostprep.conf (the kernel "
+			    "keeps the last value)",
+			    o->line);
+	else
+		shadow_note(sh, "%s: %s overrides hostprep.conf (the kernel keeps the last value)",
+			    o->where, o->line);
+	return 1;
+}
+
+/* libkmod's verdict, when the walk does not agree with it. */
+static int shadow_by_libkmod(struct shadow *sh, const char *libkmod, const char *type,
+			     const struct kmod_rule *rule, const struct kmod_param_want *w)
+{
+	_cleanup_(freep) char *value = NULL;
+	int r = modprobe_options_last(libkmod, w->key, &value);
+
+	if (r < 0)
+		return r;
+	if (value && kmod_param_equal(type, value, w->value))
+		return 0;
+	shadow_note(sh,
+		    "libkmod passes %s %s%s%s, not %s=%s (from a source hostprep's reading of "
+		    "modprobe.d does not see)",
+		    rule->name, w->key, value ? "=" : " nothing", strempty(value), w->key,
+		    w->value);
+	return 1;
+}
+
+/* libkmod's options for the rule, or NULL when it cannot tell (the walk then decides). */
+static int oracle(const struct run *run, const struct kmod_rule *rule,
+		  const struct modprobe_eval *e, char **ret)
+{
+	_cleanup_(freep) char *libkmod = NULL;
+	int r;
+
+	*ret = NULL;
+	r = kmod_backend_options(run->root, run->host.osrelease, rule->name, &libkmod);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		log_debug_errno(r, "No libkmod options for %s (%m): the walk of modprobe.d decides",
+				rule->name);
+		return 0;
+	}
+	if (oracle_agrees(run, e, libkmod))
+		return 0;
+	log_warning("libkmod passes \"%s\" to %s, hostprep's walk of modprobe.d reads \"%s\"%s",
+		    libkmod, rule->name, sysroot_is_host(run->root) ? e->options : e->files_options,
+		    sysroot_is_host(run->root) ? ": the verdict follows libkmod" : "");
+	if (sysroot_is_host(run->root))
+		*ret = TAKE_PTR(libkmod);
+	return 0;
+}
+
+static int shadow_rule(const struct run *run, const struct kmod_run *k,
+		       const struct kmod_rule *rule, struct shadow *sh, bool *ret_hit)
+{
+	const struct kmod_seen *s = seen_of(k, rule);
+	_cleanup_(modprobe_eval_done) struct modprobe_eval e = {};
+	_cleanup_(freep) char *libkmod = NULL;
+	int r, hit = 0;
+
+	r = modprobe_eval(run->root, &run->host.cmdline, rule->name, &e);
+	if (r >= 0)
+		r = oracle(run, rule, &e, &libkmod);
+	for (size_t i = 0; r >= 0 && i < rule->n_params; i++) {
+		const struct kmod_param_want *w = &rule->params[i];
+		const char *type = s ? param_type(s, w->key) : NULL;
+
+		r = libkmod ? shadow_by_libkmod(sh, libkmod, type, rule, w)
+			    : shadow_by_walk(sh, &e, type, w);
+		hit |= r > 0;
+	}
+	if (r < 0)
+		return r;
+	if (e.install_where) {
+		shadow_note(sh,
+			    "%s: %s replaces the load (the options reach %s only through that "
+			    "command)",
+			    e.install_where, e.install_line, rule->name);
+		sh->warn = true;
+	}
+	sh->fail |= hit;
+	*ret_hit = hit;
+	return 0;
+}
+
+static int shadow_collect(const struct run *run, const struct kmod_run *k,
+			  const struct kmod_rule **rules, size_t n_rules, struct shadow *sh)
+{
+	int r = 0;
+
+	sh->hit = calloc(n_rules + 1, sizeof(bool));
+	if (!sh->hit)
+		return -ENOMEM;
+	sh->f = open_memstream(&sh->text, &sh->size);
+	if (!sh->f)
+		return -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < n_rules; i++)
+		r = shadow_rule(run, k, rules[i], sh, &sh->hit[i]);
+	if (fclose(sh->f) != 0 || !sh->text)
+		r = -ENOMEM;
+	sh->f = NULL;
+	return r;
+}
+
+static void shadow_done(struct shadow *sh)
+{
+	free(sh->text);
+	free(sh->hit);
+}
+
+#define SHADOW_REMEDY                                                                      \
+	"remove or change the overriding line (an options line in a modprobe.d file that " \
+	"sorts after hostprep.conf, or NAME.param= on the kernel command line, wins); an " \
+	"install line must pass $CMDLINE_OPTS to modprobe"
+
+/*
+ * The result: a fail when a persisted value is overridden, a warning (with the initramfs
+ * remedy) when there is a note or an install line.
+ */
 static int persist_result(struct results *rs, enum verdict v, const char *expected,
-			  const char *remedy, const struct notes *n, const char *actual)
+			  const char *remedy, const struct notes *n, const struct shadow *sh,
+			  const char *actual)
 {
 	bool note = n && n->text && *n->text;
+	bool shadow = sh && sh->text && *sh->text;
 
-	if (note && v == VERDICT_PASS)
+	if (shadow && v == VERDICT_PASS)
+		v = sh->fail ? VERDICT_FAIL : VERDICT_WARN;
+	else if (note && v == VERDICT_PASS)
 		v = VERDICT_WARN;
-	return results_addf(rs, v, "module.persist", PERSIST_FILE, expected,
-			    note && (!remedy || v == VERDICT_WARN) ? notes_remedy(n) : remedy,
-			    "%s%s", actual, note ? n->text : "");
+	if (shadow && !remedy)
+		remedy = SHADOW_REMEDY;
+	else if (note && (!remedy || v == VERDICT_WARN))
+		remedy = notes_remedy(n);
+	return results_addf(rs, v, "module.persist", PERSIST_FILE, expected, remedy, "%s%s%s",
+			    actual, shadow ? sh->text : "", note ? n->text : "");
 }
 
 /* ---- apply ------------------------------------------------------------- */
@@ -347,9 +538,21 @@ static int ctx_init(struct persist_ctx *c, struct run *run, struct kmod_run *k)
 	return content_build(c->rules, c->n_rules, &c->want, &c->want_size);
 }
 
-static int notes_done(struct notes *n, int r)
+static int notes_done(struct notes *n, struct shadow *sh, int r)
 {
 	free(n->text);
+	shadow_done(sh);
+	return r;
+}
+
+/* The shadowing and the initramfs notes of the file as it is now; before: as it was. */
+static int judge(struct persist_ctx *c, const struct pfile_now *before, bool changed,
+		 struct notes *n, struct shadow *sh)
+{
+	int r = shadow_collect(c->run, c->k, c->rules, c->n_rules, sh);
+
+	if (r >= 0)
+		r = notes_collect(c->run, c->k, c->rules, c->n_rules, before, changed, sh->hit, n);
 	return r;
 }
 
@@ -357,6 +560,7 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 {
 	_cleanup_(persist_ctx_done) struct persist_ctx c = {};
 	struct notes n = {};
+	struct shadow sh = {};
 	bool same;
 	int r;
 
@@ -372,18 +576,18 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 				    c.expected, NULL, "not written: cannot read it: %s",
 				    strerror(-r));
 	same = pfile_now_is(&c.now, c.want, c.want_size);
-	r = notes_collect(run, k, c.rules, c.n_rules, &c.now, !same, &n);
-	if (r < 0)
-		return notes_done(&n, r);
-	if (same)
-		return notes_done(&n, persist_result(&run->results, VERDICT_PASS, c.expected, NULL,
-						     &n, "already up to date"));
-	r = pfile_write(&persist_desc, run->root, &c.now, c.want, c.want_size, c.expected,
-			&run->results);
-	if (r > 0)
-		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n,
-				   "written, read back");
-	return notes_done(&n, r);
+	if (!same) {
+		r = pfile_write(&persist_desc, run->root, &c.now, c.want, c.want_size, c.expected,
+				&run->results);
+		if (r <= 0)
+			return r;
+	}
+	/* Judged after the write: the walk and libkmod read the file as the next load will. */
+	r = judge(&c, &c.now, !same, &n, &sh);
+	if (r >= 0)
+		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n, &sh,
+				   same ? "already up to date" : "written, read back");
+	return notes_done(&n, &sh, r);
 }
 
 /* ---- check ------------------------------------------------------------- */
@@ -394,6 +598,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 	_cleanup_(freep) char *missing = NULL;
 	size_t size = 0;
 	struct notes n = {};
+	struct shadow sh = {};
 	FILE *f;
 	int r;
 
@@ -425,11 +630,11 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 				    "hostprep apply (with [Host] Apply=yes it writes " PERSIST_FILE
 				    ")",
 				    "%s; lacks %s", c.now.exists ? "present" : "absent", missing);
-	r = notes_collect(run, k, c.rules, c.n_rules, &c.now, false, &n);
+	r = judge(&c, &c.now, false, &n, &sh);
 	if (r >= 0)
-		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n,
+		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n, &sh,
 				   "has every options line");
-	return notes_done(&n, r);
+	return notes_done(&n, &sh, r);
 }
 
 /* ---- revert ------------------------------------------------------------ */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fileio.h"
 #include "kmod/kmod-check.h"
+#include "kmod/kmod-net.h"
 #include "kmod/kmod-persist.h"
 #include "log.h"
 #include "run.h"
@@ -61,6 +62,19 @@ static int module_users(struct kmod_run *k, const struct sysroot *root, const st
 		return r;
 	*ret = users_describe(&k->host, s);
 	return *ret ? 0 : -ENOMEM;
+}
+
+int kmod_reload_refusal(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
+			char **ret)
+{
+	_cleanup_(freep) char *users = NULL;
+	int r = module_users(k, root, s, &users);
+
+	if (r < 0)
+		return r;
+	if (*users)
+		return asprintf(ret, "in use by %s", users) < 0 ? -ENOMEM : 0;
+	return kmod_net_guard(root, s->rule->name, ret);
 }
 
 /* ---- apply ------------------------------------------------------------- */
@@ -135,6 +149,21 @@ static int reload_refused(struct run *run, const struct kmod_seen *s, const char
 			    "refused: in use by %s; nothing unloaded", users);
 }
 
+static int reload_cuts_network(struct run *run, const struct kmod_seen *s, const char *why,
+			       const char *options)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "reload %s from a console that does not depend on that link (BMC, serial), "
+		     "or put \"options %s %s\" in /etc/modprobe.d and reboot",
+		     s->rule->name, s->rule->name, options) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
+			    "reloaded with the wanted parameters", remedy,
+			    "refused: %s; nothing unloaded", why);
+}
+
 static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_action *a)
 {
 	const char *name = k->seen[a->seen].rule->name;
@@ -167,7 +196,7 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_action *a)
 {
 	const struct kmod_seen *s = &k->seen[a->seen];
-	_cleanup_(freep) char *users = NULL;
+	_cleanup_(freep) char *users = NULL, *net = NULL;
 	int r;
 
 	r = module_users(k, run->root, s, &users);
@@ -175,6 +204,12 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 		return r;
 	if (*users)
 		return reload_refused(run, s, users, a->options);
+	/* Never cut the node off: not under the link an admin or the fleet reaches it by. */
+	r = kmod_net_guard(run->root, s->rule->name, &net);
+	if (r < 0)
+		return r;
+	if (*net)
+		return reload_cuts_network(run, s, net, a->options);
 	if (!k->backend || k->backend->ops != &kmod_backend_real)
 		return results_addf(
 			&run->results, VERDICT_SKIP, "module.reload", s->rule->name,
@@ -325,8 +360,11 @@ static int origin_evidence(const struct kmod_seen *s, const char *rel, char **re
 			s->ofed_dep ? "yes" : "no", *s->taint ? s->taint : "none");
 	if (live && !running_is_file(s))
 		fputc(')', f);
-	if (s->version || s->file.version)
-		fprintf(f, "; version %s", s->version ? s->version : s->file.version);
+	/* what runs and what is on disk, never one for the other */
+	if (s->version)
+		fprintf(f, "; running version %s", s->version);
+	if (s->file_err == 0 && s->file.version)
+		fprintf(f, "; file version %s", s->file.version);
 	fclose(f);
 	if (!out)
 		return -ENOMEM;
@@ -334,7 +372,7 @@ static int origin_evidence(const struct kmod_seen *s, const char *rel, char **re
 	return 0;
 }
 
-static int verify_origin(struct run *run, const struct kmod_seen *s)
+static int verify_origin(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
 {
 	const char *rel = file_rel(s, run->host.osrelease);
 	_cleanup_(freep) char *ev = NULL, *remedy = NULL;
@@ -352,15 +390,20 @@ static int verify_origin(struct run *run, const struct kmod_seen *s)
 		return results_addf(&run->results, VERDICT_PASS, "module.origin", s->rule->name,
 				    kmod_origin_to_string(want), NULL, "%s (%s)",
 				    kmod_origin_to_string(got), ev);
-	if (asprintf(&remedy,
-		     want == KMOD_ORIGIN_OFED
-			     ? "install MLNX_OFED's %s (DKMS) and reload the stack or reboot; "
-			       "update the initramfs (update-initramfs -u) so that boot loads the "
-			       "same copy"
-			     : "remove the out-of-tree %s (e.g. the OFED/DKMS package), run "
-			       "depmod, then "
-			       "reload or reboot",
-		     s->rule->name) < 0)
+	if (kmod_stack_has(k, s))
+		remedy = strdup(kmod_stack_see());
+	else if (asprintf(&remedy,
+			  want == KMOD_ORIGIN_OFED
+				  ? "install MLNX_OFED's %s (DKMS) and reload the stack or reboot; "
+				    "update the initramfs (update-initramfs -u) so that boot loads "
+				    "the "
+				    "same copy"
+				  : "remove the out-of-tree %s (e.g. the OFED/DKMS package), run "
+				    "depmod, then "
+				    "reload or reboot",
+			  s->rule->name) < 0)
+		remedy = NULL;
+	if (!remedy)
 		return -ENOMEM;
 	return results_addf(&run->results, VERDICT_FAIL, "module.origin", s->rule->name,
 			    kmod_origin_to_string(want), remedy, "%s (%s)",
@@ -369,27 +412,36 @@ static int verify_origin(struct run *run, const struct kmod_seen *s)
 			    ev);
 }
 
-static int verify_version(struct run *run, const struct kmod_seen *s)
+/* Judged on what runs; a module not loaded by the file that would load. */
+static int verify_version(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
 {
-	const char *have = s->version ? s->version : s->file.version;
+	bool live = kmod_state_present(s->state);
+	const char *have = live ? s->version : s->file.version;
+	const char *what = live ? "running" : "file, not loaded";
 	_cleanup_(freep) char *expected = NULL;
+	bool stack = kmod_stack_has(k, s);
 
 	if (!s->rule->min_version || s->state == KS_NOT_INSTALLED)
 		return 0;
 	if (asprintf(&expected, ">= %s", s->rule->min_version) < 0)
 		return -ENOMEM;
 	if (!have)
-		return results_addf(
-			&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
-			"install MLNX_OFED (its mlx5_core carries the version)",
-			"no version field (%s)", s->version ? "running" : "not an OFED build?");
+		return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name,
+				    expected,
+				    stack ? kmod_stack_see()
+					  : "install MLNX_OFED (its mlx5_core carries the version)",
+				    "no version field (%s%s%s%s)", what,
+				    live && s->file.version ? "; the file on disk has " : "",
+				    live && s->file.version ? s->file.version : "",
+				    !live || s->file.version ? "" : ", nor has the file on disk");
 	if (ofed_version_cmp(have, s->rule->min_version) >= 0)
 		return results_addf(&run->results, VERDICT_PASS, "module.version", s->rule->name,
-				    expected, NULL, "%s (%s)", have,
-				    s->version ? "running" : "file");
-	return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
-			    "install MLNX_OFED >= the minimum, then reload the stack or reboot",
-			    "%s (%s)", have, s->version ? "running" : "file");
+				    expected, NULL, "%s (%s)", have, what);
+	return results_addf(
+		&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
+		stack ? kmod_stack_see()
+		      : "install MLNX_OFED >= the minimum, then reload the stack or reboot",
+		"%s (%s)", have, what);
 }
 
 static int stale_remedy(struct kmod_run *k, const struct kmod_seen *s, char **ret)
@@ -428,6 +480,13 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 				    "the running module is the file on disk", NULL,
 				    "running srcversion %s; no module index to compare with: %s",
 				    s->srcversion, strerror(-k->backend_err));
+	if (kmod_stack_has(k, s))
+		return results_addf(
+			&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
+			"the running module is the file on disk", kmod_stack_see(),
+			"running: the kernel's own build (srcversion %s); on disk: OFED's "
+			"(srcversion %s, %s)",
+			s->srcversion, s->file.srcversion, rel);
 	if (stale_remedy(k, s, &remedy) < 0)
 		return -ENOMEM;
 	if (s->file_err < 0)
@@ -437,8 +496,8 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 				    s->srcversion);
 	return results_addf(&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
 			    "the running module is the file on disk", remedy,
-			    "a newer driver is installed but the old one is running: srcversion %s "
-			    "running, %s on disk (%s)",
+			    "the running module is not the file on disk: srcversion %s running, "
+			    "%s on disk (%s)",
 			    s->srcversion, s->file.srcversion, rel);
 }
 
@@ -465,7 +524,7 @@ static int param_missing(struct run *run, const struct kmod_seen *s, const char 
 static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const struct kmod_seen *s,
 			      const struct kmod_param_want *w, char **ret)
 {
-	_cleanup_(freep) char *users = NULL;
+	_cleanup_(freep) char *users = NULL, *net = NULL;
 	int r;
 
 	if (s->rule->reload == KMOD_RELOAD_NEVER)
@@ -479,6 +538,16 @@ static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const s
 	if (*users)
 		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", s->rule->name,
 				users);
+	r = kmod_net_guard(run->root, s->rule->name, &net);
+	if (r < 0)
+		return r;
+	if (*net)
+		return asprintf(
+			ret,
+			"hostprep will not reload it (%s): reload it from a console that does "
+			"not depend on that link, or set the option in /etc/modprobe.d and "
+			"reboot",
+			net);
 	return asprintf(ret, "hostprep apply (Reload=unused reloads %s with %s=%s)", s->rule->name,
 			w->key, w->value);
 }
@@ -557,9 +626,9 @@ static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_
 
 	if (r < 0 || (!kmod_state_present(s->state) && !s->rule->require.on))
 		return r;
-	r = verify_origin(run, s);
+	r = verify_origin(k, run, s);
 	if (r >= 0)
-		r = verify_version(run, s);
+		r = verify_version(k, run, s);
 	if (r >= 0)
 		r = verify_stale(k, run, s);
 	for (size_t i = 0; r >= 0 && i < s->rule->n_params; i++)
@@ -656,7 +725,7 @@ static int verify_gpudirect(struct kmod_run *k, struct run *run)
 
 int kmod_run_verify(struct kmod_run *k, struct run *run)
 {
-	int r = 0;
+	int r = kmod_stack_verify(k, run);
 
 	for (size_t i = 0; r >= 0 && i < k->n_seen; i++)
 		r = verify_module(k, run, &k->seen[i]);

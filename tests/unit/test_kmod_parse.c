@@ -53,6 +53,9 @@ static void test_param_values(void **state)
 	assert_int_equal(b, 'N');
 	assert_int_equal(kmod_param_bool("maybe", &b), -EINVAL);
 	assert_int_equal(kmod_param_bool("o", &b), -EINVAL);
+	assert_int_equal(kmod_param_bool("16", &b), -EINVAL);
+	assert_int_equal(kmod_param_bool("", &b), -EINVAL);
+	assert_int_equal(kmod_param_bool("yesterday", &b), -EINVAL);
 	assert_true(kmod_param_equal("bool", "Y", "1"));
 	assert_true(kmod_param_equal("bool", "N", "no"));
 	assert_false(kmod_param_equal("bool", "N", "Y"));
@@ -61,6 +64,85 @@ static void test_param_values(void **state)
 	assert_true(kmod_param_equal("charp", "abc", "abc"));
 	assert_false(kmod_param_equal("charp", "Y", "1"));
 	assert_false(kmod_param_equal(NULL, "Y", "y"));
+}
+
+/*
+ * Parameter value comparison edges (issue 17): a live value must never pass a wanted one
+ * by prefix or by the first character. have is what /sys/module/NAME/parameters/KEY reads
+ * (param_get_* output), want what the configuration says.
+ */
+static const struct param_case {
+	const char *type, *have, *want;
+	bool equal;
+} param_cases[] = {
+	/* integers: by value, the whole string */
+	{ "int", "1", "16", false },
+	{ "int", "16", "1", false },
+	{ "uint", "16", "0x10", true },
+	{ "uint", "16", "020", true }, /* base 0, as param_set_uint's kstrtouint(s, 0) */
+	{ "hexint", "0x10", "16", true },
+	{ "ulong", "18446744073709551615", "18446744073709551615", true },
+	{ "ulong", "18446744073709551615", "18446744073709551614", false },
+	{ "ulong", "18446744073709551615", "-1", false },
+	{ "long", "-1", "-1", true },
+	{ "int", "0", "-0", true },
+	{ "int", "16", "16abc", false },
+	{ "int", "", "0", false },
+	{ "int", "", "", false },
+	{ "int", "1", "", false },
+	/* bools: Y/y/1 (and the kernel's words), N/n/0; never a first-character match */
+	{ "bool", "Y", "1", true },
+	{ "bool", "Y", "y", true },
+	{ "bool", "Y", "Y", true },
+	{ "bool", "Y", "yes", true },
+	{ "bool", "Y", "on", true },
+	{ "bool", "Y", "16", false },
+	{ "bool", "Y", "10", false },
+	{ "bool", "Y", "yesterday", false },
+	{ "bool", "N", "0", true },
+	{ "bool", "N", "n", true },
+	{ "bool", "N", "N", true },
+	{ "bool", "N", "no", true },
+	{ "bool", "N", "off", true },
+	{ "bool", "N", "00", false },
+	{ "bool", "N", "nope", false },
+	{ "bool", "N", "Y", false },
+	{ "bool", "Y", "0", false },
+	{ "bool", "N", "", false },
+	{ "bool", "", "", false },
+	{ "invbool", "N", "n", true },
+	/* strings and unknown types: exact */
+	{ "charp", "abc", "abc", true },
+	{ "charp", "abc", "ab", false },
+	{ "charp", "ab", "abc", false },
+	{ "charp", "Y", "1", false },
+	{ "string", "", "", true },
+	{ NULL, "1", "16", false },
+	{ NULL, "Y", "y", false },
+	{ "", "16", "0x10", false },
+	/* arrays: element by element, same count */
+	{ "array of int", "1,2,3", "1,2,3", true },
+	{ "array of int", "1,2,3", "1,2,30", false },
+	{ "array of int", "1,2", "1,2,3", false },
+	{ "array of int", "16,0", "0x10,0", true },
+	{ "array of bool", "Y,N", "1,0", true },
+};
+
+static void test_param_compare(void **state)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof(param_cases) / sizeof(param_cases[0]); i++) {
+		const struct param_case *c = &param_cases[i];
+		bool got = kmod_param_equal(c->type, c->have, c->want);
+
+		if (got == c->equal)
+			continue;
+		print_error("kmod_param_equal(%s, \"%s\", \"%s\") = %d, want %d\n",
+			    c->type ? c->type : "NULL", c->have, c->want, got, c->equal);
+		bad++;
+	}
+	assert_int_equal(bad, 0);
 }
 
 static void test_proc_modules(void **state)
@@ -186,7 +268,7 @@ int main(void)
 		cmocka_unit_test(test_module_names),   cmocka_unit_test(test_param_values),
 		cmocka_unit_test(test_proc_modules),   cmocka_unit_test(test_initstate),
 		cmocka_unit_test(test_modinfo_fields), cmocka_unit_test(test_blacklists),
-		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_versions),   cmocka_unit_test(test_param_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,7 @@ newroot ofed-mixed
 useconf kmod-ofed
 hp check
 expect_rc 1
-expect_grep out '^FAIL +module\.stale +mlx5_core .*a newer driver is installed but the old one is running: srcversion 3F00D1E2A3B4C5D6E7F8091 running, 7B8C9D0E1F2A3B4C5D6E7F8 on disk'
+expect_grep out '^FAIL +module\.stale +mlx5_core .*the running module is not the file on disk: srcversion 3F00D1E2A3B4C5D6E7F8091 running, 7B8C9D0E1F2A3B4C5D6E7F8 on disk'
 expect_grep out '^FAIL +module\.origin +ib_core +ofed +inbox \('
 expect_grep out '^FAIL +module\.version +mlx5_core +>= 24\.10-1\.1\.4 +23\.10-1\.1\.9 \(running\)$'
 

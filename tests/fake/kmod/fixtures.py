@@ -256,12 +256,83 @@ def erdma_vm(root, *, loaded=True, compat="N", mainline=False, user=False):
     symlink("/dev/null", os.path.join(other, "fd", "0"))
 
 
+def virtio_nic(root):
+    """A VM whose management link eth0 is driven by virtio_net (unused, napi_tx=N): the
+    default route and the ssh sessions go through it; eth1 (e1000e) is a second network.
+    Routes and sockets as the kernel prints them (/proc/net/route, ipv6_route, tcp, tcp6)."""
+    net = os.path.join(root, "sys", "class", "net")
+    install(root, KVER, inbox_mods() + [
+        Mod("virtio_net", "kernel/drivers/net/virtio_net.ko", "3D9A0E5C1B7F2A4C6E8D0B1",
+            intree=True, license="GPL", parms=[("napi_tx", "bool", "")])], BUILTIN)
+    load(root, [Loaded("virtio_net", "3D9A0E5C1B7F2A4C6E8D0B1", params={"napi_tx": "N"})],
+         BUILTIN_PARAMS)
+    nics = (("eth0", "virtio0", "virtio", "virtio_net", "52:54:00:12:34:56"),
+            ("eth1", "0000:00:06.0", "pci", "e1000e", "52:54:00:ab:cd:ef"))
+    for i, (ifname, dev, bus, drv, mac) in enumerate(nics):
+        devdir = os.path.join(root, "sys", "devices", "pci0000:00", dev)
+        d = os.path.join(devdir, "net", ifname)
+        for k, v in (("ifindex", str(i + 2)), ("address", mac), ("operstate", "up")):
+            write(os.path.join(d, k), v + "\n", 0o444)
+        symlink(rel(d, net), os.path.join(net, ifname))
+        symlink(rel(devdir, d), os.path.join(d, "device"))
+        drvdir = os.path.join(root, "sys", "bus", bus, "drivers", drv)
+        symlink(rel(drvdir, devdir), os.path.join(devdir, "driver"))
+        symlink(rel(devdir, drvdir), os.path.join(drvdir, dev))
+        symlink("../../../../module/%s" % drv, os.path.join(drvdir, "module"))
+    hdr = ("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\t"
+           "Window\tIRTT\n")
+    write(os.path.join(root, "proc", "net", "route"), hdr +
+          "eth0\t00000000\t0100000A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+          "eth0\t0000000A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
+          "eth1\t0000090A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n", 0o444)
+    write(os.path.join(root, "proc", "net", "ipv6_route"),
+          "fe800000000000000000000000000000 40 00000000000000000000000000000000 00 "
+          "00000000000000000000000000000000 00000100 00000001 00000000 00000001     eth0\n"
+          "00000000000000000000000000000000 00 00000000000000000000000000000000 00 "
+          "00000000000000000000000000000000 ffffffff 00000001 00000000 00200200       lo\n",
+          0o444)
+    write(os.path.join(root, "proc", "net", "tcp"),
+          "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  "
+          "timeout inode\n"
+          "   0: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0"
+          "        0 1681 1 0000000000000000 100 0 0 10 0\n", 0o444)
+    write(os.path.join(root, "proc", "net", "tcp6"),
+          "  sl  local_address                         remote_address                        "
+          "st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n", 0o444)
+
+
+def ofed_inbox(root):
+    """MLNX_OFED 24.10 installed (updates/dkms, modprobe resolves there) but the kernel's
+    own stack running (loaded from the initramfs built before the install): no mlx_compat,
+    the inbox srcversions, no taint, no version file."""
+    install(root, KVER, inbox_mods() + ofed_mods(SRCV_NEW) + nvidia_mods(), BUILTIN)
+    inbox = {m.name: m.srcversion for m in inbox_mods()}
+    load(root, [
+        Loaded("rdma_ucm", inbox["rdma_ucm"]),
+        Loaded("mlx5_ib", inbox["mlx5_ib"]),
+        Loaded("rdma_cm", inbox["rdma_cm"], refcnt=1, holders=["rdma_ucm"]),
+        Loaded("ib_cm", inbox["ib_cm"], refcnt=1, holders=["rdma_cm"]),
+        Loaded("iw_cm", inbox["iw_cm"], refcnt=1, holders=["rdma_cm"]),
+        Loaded("ib_uverbs", inbox["ib_uverbs"], refcnt=2, holders=["rdma_ucm", "mlx5_ib"]),
+        Loaded("mlx5_core", inbox["mlx5_core"], refcnt=1, holders=["mlx5_ib"],
+               params={"prof_sel": "2"}),
+        Loaded("ib_core", inbox["ib_core"], refcnt=6,
+               holders=["rdma_ucm", "rdma_cm", "ib_cm", "iw_cm", "ib_uverbs", "mlx5_ib"],
+               params={"netns_mode": "Y"}),
+    ], BUILTIN_PARAMS)
+    mlx5_rdma_devices(root)
+    write(os.path.join(root, "etc", "depmod.d", "ubuntu.conf"),
+          "search updates ubuntu built-in\n")
+
+
 OVERLAYS = {
     "ofed-gpu": ("dgx8", ofed_gpu),
     "ofed-mixed": ("dgx8", ofed_mixed),
+    "ofed-inbox": ("dgx8", ofed_inbox),
     "erdma-std": ("vm-noacs", lambda r: erdma_vm(r)),
     "erdma-inuse": ("vm-noacs", lambda r: erdma_vm(r, user=True)),
     "erdma-compat": ("vm-noacs", lambda r: erdma_vm(r, compat="Y")),
     "erdma-mainline": ("vm-noacs", lambda r: erdma_vm(r, mainline=True)),
     "erdma-absent": ("vm-noacs", lambda r: erdma_vm(r, loaded=False)),
+    "virtio-nic": ("vm-noacs", virtio_nic),
 }

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "kmod/kmod-modprobe.h"
+#include "kmod/kmod-parse.h"
+
+#define MODPROBE_MAX_FILES 1024
+#define MODPROBE_MAX_LINE  (64 * 1024)
+
+static const enum sysroot_top dir_tops[MODPROBE_DIRS_N] = {
+	SYSROOT_ETC, SYSROOT_RUN, SYSROOT_USR_LOCAL_LIB, SYSROOT_USR_LIB, SYSROOT_LIB,
+};
+
+static const char *const dir_shown[MODPROBE_DIRS_N] = {
+	"/etc/modprobe.d",     "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+	"/usr/lib/modprobe.d", "/lib/modprobe.d",
+};
+
+int modprobe_dirs(const struct sysroot *root, char *ret[MODPROBE_DIRS_N])
+{
+	int r = 0;
+
+	for (size_t i = 0; i < MODPROBE_DIRS_N; i++) {
+		ret[i] = sysroot_path(root, dir_tops[i], "modprobe.d");
+		if (!ret[i])
+			r = -ENOMEM;
+	}
+	return r;
+}
+
+/* ---- the files, in libkmod's order ------------------------------------- */
+
+struct conf_file {
+	char *name;
+	size_t dir;
+};
+
+static int conf_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
+}
+
+/* libkmod's conf_files_filter_out: no dot files, *.conf or *.alias, no directories. */
+static bool conf_wanted(const char *dir, const char *n)
+{
+	size_t len = strlen(n);
+	_cleanup_(freep) char *path = NULL;
+	struct stat st;
+
+	if (n[0] == '.' || len < 6 ||
+	    (!streq(n + len - 5, ".conf") && !streq(n + len - 6, ".alias")))
+		return false;
+	if (asprintf(&path, "%s/%s", dir, n) < 0)
+		return false;
+	return !(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static bool conf_known(const struct conf_file *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(v[i].name, name))
+			return true;
+	return false;
+}
+
+static int conf_dir_add(char *const dirs[], size_t d, struct conf_file *v, size_t *n)
+{
+	_cleanup_(closedirp) DIR *dir = opendir(dirs[d]);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		if (!conf_wanted(dirs[d], de->d_name) || conf_known(v, *n, de->d_name))
+			continue;
+		if (*n >= MODPROBE_MAX_FILES)
+			return -E2BIG;
+		v[*n].name = strdup(de->d_name);
+		if (!v[*n].name)
+			return -ENOMEM;
+		v[*n].dir = d;
+		(*n)++;
+	}
+	return 0;
+}
+
+static void conf_files_free(struct conf_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* ---- one file ---------------------------------------------------------- */
+
+/* libkmod's freadline_wrapped: "\\\n" joins lines, a backslash before anything else is dropped. */
+static char *read_wrapped(FILE *f, unsigned *lineno, unsigned *first)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m;
+	int c, lines = 0;
+
+	c = getc(f);
+	if (c == EOF)
+		return NULL;
+	m = open_memstream(&buf, &size);
+	if (!m)
+		return NULL;
+	*first = *lineno + 1;
+	for (; c != EOF && c != '\n'; c = getc(f)) {
+		if (c == '\\') {
+			c = getc(f);
+			if (c == '\n') {
+				lines++;
+				continue;
+			}
+			if (c == EOF)
+				break;
+		}
+		if (size < MODPROBE_MAX_LINE)
+			fputc(c, m);
+	}
+	*lineno += lines + 1;
+	fclose(m);
+	return buf;
+}
+
+static void name_underscores(char *s)
+{
+	for (; *s; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+/* The kernel's next_arg(), simplified: blanks separate words, double quotes group them. */
+static const char *next_word(const char *p, char **ret)
+{
+	bool quoted = false;
+	const char *start;
+
+	p += strspn(p, " \t\n");
+	start = p;
+	for (; *p && (quoted || !strchr(" \t\n", *p)); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	*ret = p > start ? strndup(start, p - start) : NULL;
+	return p;
+}
+
+/* "key=value" → key (normalised) and value (one pair of quotes removed). */
+static int word_split(char *word, char **key, char **value)
+{
+	char *eq = strchr(word, '=');
+	size_t n;
+
+	*value = NULL;
+	if (eq) {
+		*eq = '\0';
+		n = strlen(eq + 1);
+		if (n >= 2 && eq[1] == '"' && eq[n] == '"')
+			*value = strndup(eq + 2, n - 2);
+		else
+			*value = strdup(eq + 1);
+		if (!*value)
+			return -ENOMEM;
+	}
+	name_underscores(word);
+	*key = strdup(word);
+	if (!*key) {
+		free(*value);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int opts_add(struct modprobe_eval *e, const char *text, const char *where, const char *line)
+{
+	for (const char *p = text;;) {
+		_cleanup_(freep) char *word = NULL;
+		struct modprobe_opt *o, *grown;
+		int r;
+
+		p = next_word(p, &word);
+		if (!word)
+			return *p ? -ENOMEM : 0;
+		grown = reallocarray(e->opts, e->n_opts + 1, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		e->opts = grown;
+		o = &e->opts[e->n_opts];
+		*o = (struct modprobe_opt){ .where = strdup(where), .line = strdup(line) };
+		r = word_split(word, &o->key, &o->value);
+		e->n_opts++; /* counted even half-filled, so that it is freed */
+		if (r < 0 || !o->where || !o->line)
+			return -ENOMEM;
+	}
+}
+
+static int append(char **s, const char *text)
+{
+	char *n = NULL;
+
+	if (asprintf(&n, "%s%s%s", strempty(*s), *s && **s ? " " : "", text) < 0)
+		return -ENOMEM;
+	free(*s);
+	*s = n;
+	return 0;
+}
+
+struct line_ctx {
+	struct modprobe_eval *e;
+	const char *name;
+	char where[PATH_MAX + 16];
+};
+
+static int take_options(struct line_ctx *c, char *modname, char *rest, const char *shown)
+{
+	_cleanup_(freep) char *line = NULL;
+
+	name_underscores(modname);
+	if (!streq(modname, c->name) || !rest || !*rest)
+		return 0;
+	for (char *t = rest; *t; t++)
+		if (*t == '\t')
+			*t = ' ';
+	if (asprintf(&line, "options %s %s", modname, rest) < 0)
+		return -ENOMEM;
+	if (append(&c->e->files_options, rest) < 0)
+		return -ENOMEM;
+	return opts_add(c->e, rest, shown, line);
+}
+
+static int take_install(struct line_ctx *c, char *modname, char *rest, const char *shown)
+{
+	name_underscores(modname);
+	if (c->e->install_where || !rest || !*rest || fnmatch(modname, c->name, 0) != 0)
+		return 0;
+	c->e->install_where = strdup(shown);
+	if (!c->e->install_where ||
+	    asprintf(&c->e->install_line, "install %s %s", modname, rest) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* One line, tokenised like libkmod's kmod_config_parse(). */
+static int take_line(struct line_ctx *c, char *line)
+{
+	char *save = NULL, *cmd, *modname, *rest;
+
+	if (!line[0] || line[0] == '#')
+		return 0;
+	cmd = strtok_r(line, "\t ", &save);
+	if (!cmd || (!streq(cmd, "options") && !streq(cmd, "install")))
+		return 0;
+	modname = strtok_r(NULL, "\t ", &save);
+	if (!modname)
+		return 0;
+	rest = save && *save ? save : NULL;
+	if (streq(cmd, "options"))
+		return take_options(c, modname, rest, c->where);
+	return take_install(c, modname, rest, c->where);
+}
+
+static int file_eval(struct modprobe_eval *e, const char *path, const char *shown, const char *name)
+{
+	_cleanup_(fclosep) FILE *f = fopen(path, "re");
+	struct line_ctx c = { .e = e, .name = name };
+	unsigned lineno = 0, first;
+	char *line;
+	int r = 0;
+
+	while (f && r >= 0 && (line = read_wrapped(f, &lineno, &first))) {
+		snprintf(c.where, sizeof(c.where), "%s:%u", shown, first);
+		r = take_line(&c, line);
+		free(line);
+	}
+	return r;
+}
+
+/* ---- the kernel command line ------------------------------------------ */
+
+static int cmdline_eval(struct modprobe_eval *e, const struct cmdline *cl, const char *name)
+{
+	for (size_t i = 0; cl && i < cl->n; i++) {
+		const char *key = cl->params[i].key, *dot = strchr(key, '.');
+		char mod[KMOD_NAME_MAX + 1];
+		_cleanup_(freep) char *opt = NULL, *line = NULL, *modpart = NULL;
+		int r;
+
+		if (!dot || dot == key || !dot[1])
+			continue;
+		modpart = strndup(key, dot - key);
+		if (!modpart)
+			return -ENOMEM;
+		if (kmod_name_normalize(modpart, mod) < 0 || !streq(mod, name))
+			continue;
+		if (asprintf(&opt, "%s%s%s", dot + 1, cl->params[i].value ? "=" : "",
+			     strempty(cl->params[i].value)) < 0 ||
+		    asprintf(&line, "%s.%s", name, opt) < 0)
+			return -ENOMEM;
+		r = append(&e->options, opt);
+		if (r >= 0)
+			r = opts_add(e, opt, "the kernel command line", line);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- the whole evaluation --------------------------------------------- */
+
+static int files_eval(const struct sysroot *root, struct modprobe_eval *e, const char *name)
+{
+	char *dirs[MODPROBE_DIRS_N] = {};
+	struct conf_file *v = calloc(MODPROBE_MAX_FILES, sizeof(*v));
+	size_t n = 0;
+	int r = v ? modprobe_dirs(root, dirs) : -ENOMEM;
+
+	for (size_t d = 0; r >= 0 && d < MODPROBE_DIRS_N; d++)
+		r = conf_dir_add(dirs, d, v, &n);
+	if (r >= 0)
+		qsort(v, n, sizeof(*v), conf_cmp);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		_cleanup_(freep) char *path = NULL, *shown = NULL;
+
+		if (asprintf(&path, "%s/%s", dirs[v[i].dir], v[i].name) < 0 ||
+		    asprintf(&shown, "%s/%s", dir_shown[v[i].dir], v[i].name) < 0)
+			r = -ENOMEM;
+		else
+			r = file_eval(e, path, shown, name);
+	}
+	for (size_t d = 0; d < MODPROBE_DIRS_N; d++)
+		free(dirs[d]);
+	if (v)
+		conf_files_free(v, n);
+	return r;
+}
+
+int modprobe_eval(const struct sysroot *root, const struct cmdline *cmdline, const char *name,
+		  struct modprobe_eval *ret)
+{
+	int r;
+
+	*ret = (struct modprobe_eval){};
+	r = files_eval(root, ret, name);
+	if (r >= 0) {
+		ret->files_options = ret->files_options ? ret->files_options : strdup("");
+		ret->options = ret->files_options ? strdup(ret->files_options) : NULL;
+		r = ret->options ? cmdline_eval(ret, cmdline, name) : -ENOMEM;
+	}
+	if (r < 0)
+		modprobe_eval_done(ret);
+	return r;
+}
+
+void modprobe_eval_done(struct modprobe_eval *e)
+{
+	for (size_t i = 0; i < e->n_opts; i++) {
+		free(e->opts[i].key);
+		free(e->opts[i].value);
+		free(e->opts[i].where);
+		free(e->opts[i].line);
+	}
+	free(e->opts);
+	free(e->files_options);
+	free(e->options);
+	free(e->install_where);
+	free(e->install_line);
+	*e = (struct modprobe_eval){};
+}
+
+const struct modprobe_opt *modprobe_eval_last(const struct modprobe_eval *e, const char *key)
+{
+	for (size_t i = e->n_opts; i > 0; i--)
+		if (streq(e->opts[i - 1].key, key))
+			return &e->opts[i - 1];
+	return NULL;
+}
+
+int modprobe_options_last(const char *options, const char *key, char **ret)
+{
+	struct modprobe_eval e = {};
+	const struct modprobe_opt *o;
+	int r;
+
+	*ret = NULL;
+	r = opts_add(&e, strempty(options), "", "");
+	o = r >= 0 ? modprobe_eval_last(&e, key) : NULL;
+	if (o) {
+		*ret = strdup(o->value ? o->value : "");
+		r = *ret ? 0 : -ENOMEM;
+	}
+	modprobe_eval_done(&e);
+	return r;
+}
