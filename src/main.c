@@ -607,9 +607,10 @@ static int cmd_acs(const struct options *o)
 				      : "");
 		return 0;
 	}
-	if (r == -EACCES) {
+	if (r == -EACCES || r == -ENOMEDIUM) {
 		log_error("Cannot tell which selected ports have ACS: %s.",
-			  acs_limited_text(pci_limited_cause())->actual);
+			  r == -ENOMEDIUM ? acs_no_ext_text()->actual
+					  : acs_limited_text(pci_limited_cause())->actual);
 		return EXIT_NOT_READY;
 	}
 	if (r == -EDOM)
