@@ -18,6 +18,7 @@ enum sysroot_top {
 	SYSROOT_USR_LIB,
 	SYSROOT_LIB_MODULES,
 	SYSROOT_VAR_LIB, /* state that must survive a reboot */
+	SYSROOT_BOOT,	 /* grub.cfg, BLS entries: read only */
 	_SYSROOT_TOP_MAX,
 };
 
