@@ -357,17 +357,24 @@ static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 	return d && d->has_acs ? d : NULL;
 }
 
-/* Without root we cannot tell which selected ports have ACS: no argument is better than a wrong
- * one. */
-static bool any_unreadable(const struct plan *p, const struct pci_inventory *inv)
+/*
+ * Without root we cannot tell which selected ports have ACS: no argument is better than a
+ * wrong one. -EACCES: only 64 bytes readable (pci_limited_cause() says why); -ENOMEDIUM:
+ * a port without extended config space (acs_no_ext_text()).
+ */
+static int any_unreadable(const struct plan *p, const struct pci_inventory *inv)
 {
+	int r = 0;
+
 	for (size_t i = 0; i < p->n_targets; i++) {
 		const struct pci_dev_info *d = pci_inventory_find(inv, p->targets[i].addr);
 
 		if (d && d->cfg == PCI_CFG_LIMITED)
-			return true;
+			return -EACCES;
+		if (d && d->cfg == PCI_CFG_NO_EXT)
+			r = -ENOMEDIUM;
 	}
-	return false;
+	return r;
 }
 
 static int format_arg(const struct plan *p, const struct pci_inventory *inv, bool redir, char **ret,
@@ -377,8 +384,10 @@ static int format_arg(const struct plan *p, const struct pci_inventory *inv, boo
 	size_t size = 0, n = 0;
 	FILE *f;
 
-	if (any_unreadable(p, inv))
-		return -EACCES;
+	int r = any_unreadable(p, inv);
+
+	if (r < 0)
+		return r;
 	for (size_t i = 0; redir && i < p->n_targets; i++)
 		if (cmdline_port(&p->targets[i], inv) && !acs_mask_is_redir(&p->targets[i].mask)) {
 			if (bad)
@@ -633,9 +642,10 @@ static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 	return buf;
 }
 
-static int verdict_unreadable(struct results *rs, const char *expected)
+static int verdict_unreadable(struct results *rs, const char *expected, int err)
 {
-	const struct acs_limited_text *t = acs_limited_text(pci_limited_cause());
+	const struct acs_limited_text *t =
+		err == -ENOMEDIUM ? acs_no_ext_text() : acs_limited_text(pci_limited_cause());
 
 	return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host", expected, t->actual,
 			   t->remedy);
@@ -656,8 +666,8 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 				    "pci=config_acs= (6.11): no boot-time form",
 				    osrelease);
 	r = acs_cmdline_format_redir(p, inv, arg, &bad);
-	if (r == -EACCES)
-		return verdict_unreadable(rs, "pci=disable_acs_redir= at boot");
+	if (r == -EACCES || r == -ENOMEDIUM)
+		return verdict_unreadable(rs, "pci=disable_acs_redir= at boot", r);
 	if (r != -EDOM)
 		return r;
 	acs_mask_format(&bad->mask, mask);
@@ -718,7 +728,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 	r = acs_cmdline_format(p, inv, &arg);
 	if (r == -ENODATA)
 		return 0;
-	if (r < 0 && r != -EACCES)
+	if (r < 0 && r != -EACCES && r != -ENOMEDIUM)
 		return r;
 	if (kind == KERNEL_ACS_NONE || kind == KERNEL_ACS_REDIR) {
 		free(TAKE_PTR(arg));
@@ -727,8 +737,8 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 			return r;
 		expected = "pci=disable_acs_redir= at boot";
 	} else {
-		if (r == -EACCES)
-			return verdict_unreadable(rs, "pci=config_acs= at boot");
+		if (r == -EACCES || r == -ENOMEDIUM)
+			return verdict_unreadable(rs, "pci=config_acs= at boot", r);
 		expected = "pci=config_acs= at boot";
 	}
 	r = kacs_params_get(cmd, &k);

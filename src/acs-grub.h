@@ -31,3 +31,14 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 
 /* Put back what was there before the drop-in: "acs.revert" results (none: nothing recorded). */
 int acs_grub_revert(const struct sysroot *root, struct results *rs);
+
+/*
+ * What grub-mkconfig makes of the drop-in now (acs-grub-chain.c): a real sh sources
+ * /etc/default/grub and /etc/default/grub.d/\*.cfg in grub-mkconfig's order, sandboxed;
+ * one "acs.grub" result: fail naming a later file that drops the argument, warn when
+ * grub.cfg / the BLS entries do not carry it yet (update-grub not run), unknown when the
+ * chain cannot be sourced. -ENOMEM only.
+ */
+int acs_grub_chain_verify(const struct sysroot *root, struct results *rs);
+/* 1 when the persistent record says hostprep wrote the drop-in, 0 if not, -errno. */
+int acs_grub_recorded(const struct sysroot *root);

@@ -177,6 +177,27 @@ const struct acs_limited_text *acs_limited_text(enum pci_limited_cause c)
 	return &texts[c < ARRAY_SIZE(texts) ? c : PCI_LIMITED_NOT_ROOT];
 }
 
+const struct acs_limited_text *acs_no_ext_text(void)
+{
+	static const struct acs_limited_text t = {
+		.why = "no extended config space",
+		.actual = "cannot tell: no extended config space (pci=nommconf, no ECAM/MMCONFIG, "
+			  "or the hypervisor): ACS Control cannot be read",
+		.remedy = "boot without pci=nommconf, on firmware or a hypervisor that provides "
+			  "ECAM/MMCONFIG (dmesg | grep -i mmconfig); a PCIe port has 4096 bytes of "
+			  "config space",
+	};
+
+	return &t;
+}
+
+const struct acs_limited_text *acs_unreadable_text(const struct pci_dev_info *d)
+{
+	if (d->cfg == PCI_CFG_NO_EXT)
+		return acs_no_ext_text();
+	return acs_limited_text(pci_limited_cause());
+}
+
 /* A selected port that does not answer or vanished: FAIL, never skip, never "no ACS". */
 static int verify_broken(const struct pci_dev_info *d, const char *expected, struct results *rs)
 {
@@ -213,6 +234,9 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (d->cfg == PCI_CFG_LIMITED)
 		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
 				   acs_limited_text(why)->actual, acs_limited_text(why)->remedy);
+	if (d->cfg == PCI_CFG_NO_EXT)
+		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
+				   acs_no_ext_text()->actual, acs_no_ext_text()->remedy);
 	if (!d->has_acs)
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);

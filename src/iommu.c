@@ -169,7 +169,7 @@ static int scan_all_members(const struct sysroot *root, struct iommu_state *s)
 		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
 
 	for (size_t i = 0; fd >= 0 && i < s->n_group; i++) {
-		int r = scan_members(fd, &s->group[i]);
+		int r = s->group[i].devices ? 0 : scan_members(fd, &s->group[i]);
 
 		if (r < 0)
 			return r;
@@ -220,6 +220,50 @@ static int scan_groups(const struct sysroot *root, bool typed, struct iommu_stat
 	return 0;
 }
 
+/* A GPU or display controller, a processing accelerator, a NIC, an InfiniBand HCA. */
+static bool class_matters(unsigned long cls)
+{
+	return cls >> 16 == 0x03 || cls >> 16 == 0x12 || cls >> 16 == 0x02 || cls >> 8 == 0x0c06;
+}
+
+static bool member_matters(int groups_fd, const struct iommu_group *g, const char *dev)
+{
+	_cleanup_(freep) char *rel = NULL, *line = NULL;
+
+	if (asprintf(&rel, "%s/devices/%s/class", g->name, dev) < 0)
+		return true; /* cannot tell: do not let it pass */
+	if (read_one_line_at(groups_fd, rel, &line) < 0)
+		return true;
+	return class_matters(strtoul(line, NULL, 16));
+}
+
+static bool type_is_opaque(enum iommu_group_type t)
+{
+	return t == IOMMU_GROUP_UNMANAGED || t == IOMMU_GROUP_BLOCKED || t == IOMMU_GROUP_OTHER;
+}
+
+/* The members of the groups whose type says nothing: does a device that matters sit there? */
+static int scan_opaque(const struct sysroot *root, struct iommu_state *s)
+{
+	_cleanup_(closep) int fd =
+		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
+
+	for (size_t i = 0; fd >= 0 && i < s->n_group; i++) {
+		struct iommu_group *g = &s->group[i];
+		int r;
+
+		if (!type_is_opaque(g->type))
+			continue;
+		r = scan_members(fd, g);
+		if (r < 0)
+			return r;
+		for (size_t k = 0; k < g->n_devices && !g->matters; k++)
+			g->matters = member_matters(fd, g, g->devices[k]);
+		s->n_opaque_matter += g->matters;
+	}
+	return 0;
+}
+
 static bool mode_satisfies(enum iommu_mode m, enum iommu_expect e);
 
 int iommu_scan(const struct sysroot *root, enum iommu_expect expect, struct iommu_state *ret)
@@ -230,6 +274,11 @@ int iommu_scan(const struct sysroot *root, enum iommu_expect expect, struct iomm
 	r = scan_units(root, &s);
 	if (r >= 0)
 		r = scan_groups(root, expect != IOMMU_EXPECT_ANY, &s);
+	if (r >= 0 && expect != IOMMU_EXPECT_ANY && expect != IOMMU_EXPECT_OFF &&
+	    s.groups[IOMMU_GROUP_UNMANAGED] + s.groups[IOMMU_GROUP_BLOCKED] +
+			    s.groups[IOMMU_GROUP_OTHER] <
+		    s.n_groups)
+		r = scan_opaque(root, &s);
 	if (r >= 0 && expect != IOMMU_EXPECT_ANY && !mode_satisfies(iommu_mode(&s), expect))
 		r = scan_all_members(root, &s);
 	if (r < 0) {
@@ -259,6 +308,8 @@ enum iommu_mode iommu_mode(const struct iommu_state *s)
 		return IOMMU_MODE_OFF;
 	if (translated && identity)
 		return IOMMU_MODE_MIXED;
+	if (s->n_opaque_matter)
+		return IOMMU_MODE_UNKNOWN; /* the rest is partial evidence */
 	if (translated)
 		return IOMMU_MODE_TRANSLATED;
 	if (identity)
@@ -537,11 +588,40 @@ static void remedy_identity_despite_nopt(const struct iommu_state *s, const stru
 	per_group_switch(s, first, "DMA-FQ", b);
 }
 
+/* "group 3 (0000:01:00.0 vfio-pci) unmanaged, group 5 (...) type unreadable" */
+static void list_opaque_matter(const struct iommu_state *s, struct sbuf *b)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < s->n_group; i++) {
+		const struct iommu_group *g = &s->group[i];
+
+		if (!g->matters)
+			continue;
+		if (shown++ == LIST_GROUPS_MAX * 2) {
+			sb_printf(b, " and %zu more", s->n_opaque_matter - LIST_GROUPS_MAX * 2);
+			return;
+		}
+		sb_printf(b, "%s", shown > 1 ? ", " : "");
+		list_one_group(g, b);
+		sb_printf(b, " %s",
+			  g->type == IOMMU_GROUP_OTHER ? "type unreadable"
+						       : group_type_names[g->type]);
+	}
+}
+
 static void remedy_unknown(const struct iommu_state *s, struct sbuf *b)
 {
 	size_t opaque = s->groups[IOMMU_GROUP_UNMANAGED] + s->groups[IOMMU_GROUP_BLOCKED];
 
-	if (s->n_groups == 0)
+	if (s->n_opaque_matter) {
+		sb_printf(b, "the IOMMU groups of these GPUs/NICs say neither identity nor DMA: ");
+		list_opaque_matter(s, b);
+		sb_printf(b, "; the other groups alone do not tell the mode of the devices that "
+			     "matter (unmanaged/blocked: owned by VFIO or a userspace driver, "
+			     "check them on their kernel drivers; unreadable: no type file before "
+			     "Linux 5.11, or the read failed)");
+	} else if (s->n_groups == 0)
 		sb_printf(b, "IOMMU units are active but there is no IOMMU group to read the "
 			     "mode from (no device is attached to them, or the groups are not "
 			     "visible here): nothing to change on the command line for that");

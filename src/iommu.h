@@ -41,6 +41,7 @@ struct iommu_group {
 	char **devices; /* NULL-terminated, sorted: "0000:3a:00.0" */
 	char **drivers; /* parallel to devices: bound driver, "" when none */
 	size_t n_devices;
+	bool matters; /* neither identity nor DMA, with a GPU, accelerator or NIC in it */
 };
 
 struct iommu_state {
@@ -52,6 +53,12 @@ struct iommu_state {
 	size_t n_group;
 	char *groups_dir; /* <root>/sys/kernel/iommu_groups as scanned, for remedies; may be NULL */
 	bool untyped;	  /* Expect=any: groups counted, their type not read (groups[] all 0) */
+	/*
+	 * Groups whose type says nothing about translation (unmanaged, blocked, unreadable)
+	 * holding a device that matters (a GPU, accelerator or NIC): then the other groups'
+	 * identity or DMA is partial evidence, and the mode is unknown.
+	 */
+	size_t n_opaque_matter;
 };
 
 /*

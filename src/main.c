@@ -494,14 +494,18 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 			  rel, bad->addr, mask, bad->rules);
 		return -EDOM;
 	case KERNEL_ACS_CONFIG_BUGGY:
+		/* An argument the kernel only partly honours is refused like the others. */
 		r = acs_cmdline_format(&run->plan, &run->pci_inv, ret);
-		if (r >= 0)
-			log_warning(
-				"Kernel %s may lack the 2025 pci=config_acs fix (6.12.23, 6.13.11, "
-				"6.14.2, 6.15): it honours only the first entry and takes '0' "
-				"flags from the firmware.",
-				rel);
-		return r;
+		if (r < 0)
+			return r;
+		free(*ret);
+		*ret = NULL;
+		log_error("Kernel %s may lack the 2025 pci=config_acs fix (6.12.23, 6.13.11, "
+			  "6.14.2, 6.15): it honours only the first entry and takes '0' flags "
+			  "from the firmware, so the policy would not be applied at boot; boot a "
+			  "fixed kernel, hostprep apply sets ACS after every boot until then.",
+			  rel);
+		return -EDOM;
 	case KERNEL_ACS_CONFIG:
 		break;
 	}
@@ -603,9 +607,10 @@ static int cmd_acs(const struct options *o)
 				      : "");
 		return 0;
 	}
-	if (r == -EACCES) {
+	if (r == -EACCES || r == -ENOMEDIUM) {
 		log_error("Cannot tell which selected ports have ACS: %s.",
-			  acs_limited_text(pci_limited_cause())->actual);
+			  r == -ENOMEDIUM ? acs_no_ext_text()->actual
+					  : acs_limited_text(pci_limited_cause())->actual);
 		return EXIT_NOT_READY;
 	}
 	if (r == -EDOM)

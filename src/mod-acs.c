@@ -128,10 +128,29 @@ static int acs_revert(struct run *run)
 	return acs_scan(run);
 }
 
+/* While hostprep's GRUB drop-in is recorded, every run says what grub-mkconfig makes of it. */
+static int acs_grub_step(struct run *run)
+{
+	int r = acs_grub_recorded(run->root);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE,
+				    "hostprep's record of the drop-in readable", NULL,
+				    "cannot read /var/lib/hostprep/originals: %s", strerror(-r));
+	return r > 0 ? acs_grub_chain_verify(run->root, &run->results) : 0;
+}
+
 static int acs_verify_step(struct run *run)
 {
 	int r;
 
+	if (run->mode != RUN_REVERT) {
+		r = acs_grub_step(run);
+		if (r < 0)
+			return r;
+	}
 	if (!acs_rules(run))
 		return 0;
 	if (run->pci_err < 0)

@@ -307,8 +307,12 @@ static void walk_ext_caps(struct pci_dev *dev, struct pci_dev_info *info)
 	for (int n = 0; n < PCI_EXT_CAP_MAX && pos >= PCI_EXT_CAP_START; n++) {
 		uint32_t h;
 
-		if (cfg_read(dev, pos, buf, sizeof(buf)) < 0)
-			return; /* 256-byte config space: no extended capabilities */
+		if (cfg_read(dev, pos, buf, sizeof(buf)) < 0) {
+			/* A PCIe function with 256 bytes: the extended space is not reachable. */
+			if (pos == PCI_EXT_CAP_START)
+				info->cfg = PCI_CFG_NO_EXT;
+			return;
+		}
 		h = le32(buf);
 		if (h == 0 || h == 0xffffffffu)
 			return;

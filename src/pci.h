@@ -23,6 +23,12 @@
 enum pci_cfg_access {
 	PCI_CFG_FULL,	 /* the whole config space reads */
 	PCI_CFG_LIMITED, /* only the first 64 bytes: not root (or a broken device) */
+	/*
+	 * A PCIe function whose config space ends at 256 bytes: no extended config space
+	 * (no ECAM/MMCONFIG, pci=nommconf, some hypervisors), so its ACS capability, if
+	 * any, cannot be read. A conventional PCI function has 256 bytes and no ACS: FULL.
+	 */
+	PCI_CFG_NO_EXT,
 };
 
 enum pci_dev_state {

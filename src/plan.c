@@ -2,6 +2,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 
+#include "acs-verify.h"
 #include "log.h"
 #include "plan.h"
 #include "topo/topo.h"
@@ -19,7 +20,7 @@ enum pick {
  */
 static bool upstream_candidate(const struct pci_dev_info *p)
 {
-	return p->has_acs || p->cfg == PCI_CFG_LIMITED || p->state != PCI_DEV_OK;
+	return p->has_acs || p->cfg != PCI_CFG_FULL || p->state != PCI_DEV_OK;
 }
 
 static void mark_upstream(const struct pci_inventory *inv, size_t i, uint8_t *marks, uint8_t how)
@@ -257,9 +258,10 @@ static void target_state(struct acs_target *t, const struct pci_dev_info *d)
 		t->err = d->err;
 	} else if (d->state == PCI_DEV_DEAD)
 		t->state = ACS_PORT_DEAD;
-	else if (d->cfg != PCI_CFG_FULL)
+	else if (d->cfg != PCI_CFG_FULL) {
 		t->state = ACS_PORT_UNREADABLE;
-	else if (!d->has_acs)
+		t->no_ext = d->cfg == PCI_CFG_NO_EXT;
+	} else if (!d->has_acs)
 		t->state = ACS_PORT_NO_ACS;
 	else {
 		t->state = ACS_PORT_ACS;
@@ -290,6 +292,7 @@ static int collect(struct plan *p, const struct pci_inventory *inv, struct acs_t
 		by_dev[i].rules = NULL;
 		target_state(t, &inv->devs[i]);
 		p->n_state[t->state]++;
+		p->n_no_ext += t->no_ext;
 		if (t->state != ACS_PORT_ACS)
 			continue;
 		r = add_action(p, &inv->devs[i], t);
@@ -364,7 +367,7 @@ static const char *target_reason(const struct acs_target *t, const struct plan_d
 	case ACS_PORT_NO_ACS:
 		return "no ACS capability, nothing to change";
 	case ACS_PORT_UNREADABLE:
-		return doc->limited_detail;
+		return t->no_ext ? acs_no_ext_text()->actual : doc->limited_detail;
 	case ACS_PORT_DEAD:
 		return "not responding: config space reads 0xffff (surprise removal, link down or "
 		       "powered off)";
@@ -400,7 +403,11 @@ static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE 
 			continue;
 		fprintf(f, "%s%zu %s", sep, p->n_state[s], label[s]);
 		if (s == ACS_PORT_UNREADABLE)
-			fprintf(f, " (%s)", doc->limited_short);
+			fprintf(f, " (%s)",
+				p->n_no_ext == p->n_state[s] ? acs_no_ext_text()->why
+				: p->n_no_ext		     ? "some need CAP_SYS_ADMIN, some have "
+							       "no extended config space"
+							     : doc->limited_short);
 		sep = ", ";
 	}
 	fprintf(f, "; %zu write%s", p->n_actions, plural(p->n_actions));

@@ -12,7 +12,7 @@
 enum acs_port_state {
 	ACS_PORT_ACS,	     /* readable, with an ACS capability */
 	ACS_PORT_NO_ACS,     /* readable, no ACS capability: nothing to change */
-	ACS_PORT_UNREADABLE, /* only the first 64 bytes of config space */
+	ACS_PORT_UNREADABLE, /* only the first 64 bytes, or no extended config space */
 	ACS_PORT_DEAD,	     /* config space reads all-ones: not responding */
 	ACS_PORT_GONE,	     /* listed in sysfs, config space cannot be read */
 	_ACS_PORT_STATE_MAX,
@@ -23,6 +23,7 @@ struct acs_target {
 	enum acs_port_state state;
 	uint16_t off, cap, ctrl;      /* ACS_PORT_ACS: offset, Capability, Control at plan time */
 	int err;		      /* ACS_PORT_GONE: why (negative errno) */
+	bool no_ext;		      /* ACS_PORT_UNREADABLE: 256 bytes (PCI_CFG_NO_EXT) */
 	struct acs_mask mask;	      /* merged over every rule that selects the port */
 	char *rules;		      /* "gpu-paths,nics": who asked */
 	const struct acs_rule *first; /* the first of them, named in conflict messages */
@@ -46,6 +47,7 @@ struct plan {
 	const struct acs_rule **idle; /* enabled rules that select no port on this host */
 	size_t n_idle;
 	size_t n_state[_ACS_PORT_STATE_MAX]; /* targets per state */
+	size_t n_no_ext;		     /* of the unreadable: no extended config space */
 };
 
 /* What surrounds the plan in the dry-run document (docs/report-schema.md). */

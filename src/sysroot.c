@@ -16,6 +16,7 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_LIB] = "/lib",
 	[SYSROOT_LIB_MODULES] = "/lib/modules",
 	[SYSROOT_VAR_LIB] = "/var/lib",
+	[SYSROOT_BOOT] = "/boot",
 };
 
 /*

@@ -20,6 +20,7 @@ enum sysroot_top {
 	SYSROOT_LIB,	       /* /lib/modprobe.d (not merged with /usr/lib everywhere) */
 	SYSROOT_LIB_MODULES,
 	SYSROOT_VAR_LIB, /* state that must survive a reboot */
+	SYSROOT_BOOT,	 /* grub.cfg, BLS entries: read only */
 	_SYSROOT_TOP_MAX,
 };
 

@@ -4,6 +4,7 @@
  * Check only; it reads the tree at verify time, so after an apply it sees the ACS
  * Control words the acs module left (and the kernel kept).
  */
+#include "acs-verify.h"
 #include "log.h"
 #include "run.h"
 #include "topo/topo.h"
@@ -75,6 +76,18 @@ static void redirecting_ports(const struct topo_view *v, const struct topo_path 
 					len ? " " : "", v->inv.devs[p->ports[k].dev].addr);
 }
 
+/* What would make the unreadable ports of an unknown pair readable: the first cause. */
+static const char *unknown_remedy(const struct topo_path *p)
+{
+	for (size_t k = 0; k < p->n_ports; k++) {
+		if (p->ports[k].state == TOPO_ACS_NEEDS_ROOT)
+			return "Run hostprep check as root";
+		if (p->ports[k].state == TOPO_ACS_NO_EXT)
+			return acs_no_ext_text()->remedy;
+	}
+	return "check dmesg for AER/DPC and hotplug messages about the port, and lspci -vv";
+}
+
 static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 {
 	_cleanup_(freep) char *verdict = NULL, *object = NULL, *remedy = NULL;
@@ -97,7 +110,7 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 		     "and EC) and run hostprep apply",
 		     ports) < 0)
 		return -ENOMEM;
-	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup("Run hostprep check as root")))
+	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup(unknown_remedy(&p))))
 		return -ENOMEM;
 	c->n_pairs++;
 	return results_addf(&c->run->results, p2p_verdict(p.p2p), CHECK_P2P, object, EXPECTED_P2P,

@@ -95,11 +95,12 @@ static int describe_unknown(const struct topo_view *v, const struct topo_path *p
 	for (size_t k = 0; k < p->n_ports; k++) {
 		const struct topo_port *pt = &p->ports[k];
 
-		if (pt->state != TOPO_ACS_NEEDS_ROOT && pt->state != TOPO_ACS_UNREADABLE)
+		if (!topo_acs_unknown(pt->state))
 			continue;
 		fprintf(f, "%s%s %s", first ? "" : ", ", dev_addr(v, pt->dev),
-			pt->state == TOPO_ACS_NEEDS_ROOT
-				? "ACS needs root to read"
+			pt->state == TOPO_ACS_NEEDS_ROOT ? "ACS needs root to read"
+			: pt->state == TOPO_ACS_NO_EXT
+				? "ACS cannot be read: no extended config space"
 				: pci_dev_state_to_string(v->inv.devs[pt->dev].state));
 		first = false;
 	}
@@ -363,6 +364,7 @@ static const char *acs_state_to_string(enum topo_acs_state s)
 		[TOPO_ACS_NONE] = "none",
 		[TOPO_ACS_NEEDS_ROOT] = "needs-root",
 		[TOPO_ACS_UNREADABLE] = "unreadable",
+		[TOPO_ACS_NO_EXT] = "no-extended-config",
 	};
 	return names[s];
 }

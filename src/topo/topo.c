@@ -254,6 +254,8 @@ static void port_eval(const struct pci_inventory *inv, size_t dev, enum topo_por
 	*ret = (struct topo_port){ .dev = dev, .role = role };
 	if (d->state != PCI_DEV_OK)
 		ret->state = TOPO_ACS_UNREADABLE;
+	else if (d->cfg == PCI_CFG_NO_EXT)
+		ret->state = TOPO_ACS_NO_EXT;
 	else if (d->cfg != PCI_CFG_FULL)
 		ret->state = TOPO_ACS_NEEDS_ROOT;
 	else if (!d->has_acs)
@@ -265,6 +267,11 @@ static void port_eval(const struct pci_inventory *inv, size_t dev, enum topo_por
 	}
 }
 
+bool topo_acs_unknown(enum topo_acs_state s)
+{
+	return s == TOPO_ACS_NEEDS_ROOT || s == TOPO_ACS_UNREADABLE || s == TOPO_ACS_NO_EXT;
+}
+
 static enum topo_p2p path_verdict(const struct topo_path *path)
 {
 	bool unknown = false;
@@ -274,7 +281,7 @@ static enum topo_p2p path_verdict(const struct topo_path *path)
 
 		if (pt->state == TOPO_ACS_KNOWN && pt->redirect)
 			return TOPO_P2P_REDIRECTED;
-		if (pt->state == TOPO_ACS_NEEDS_ROOT || pt->state == TOPO_ACS_UNREADABLE)
+		if (topo_acs_unknown(pt->state))
 			unknown = true;
 	}
 	return unknown ? TOPO_P2P_UNKNOWN : TOPO_P2P_DIRECT;

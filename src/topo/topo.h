@@ -215,7 +215,10 @@ enum topo_acs_state {
 	TOPO_ACS_NONE,	     /* no ACS capability: nothing redirects here */
 	TOPO_ACS_NEEDS_ROOT, /* config space beyond 64 bytes unreadable: unknown, not "none" */
 	TOPO_ACS_UNREADABLE, /* the port is gone or not responding */
+	TOPO_ACS_NO_EXT,     /* a PCIe port without extended config space: unknown */
 };
+/* A port whose ACS Control could not be read: the pair is unknown, not direct. */
+bool topo_acs_unknown(enum topo_acs_state s);
 
 struct topo_port {
 	size_t dev;

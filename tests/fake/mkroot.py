@@ -640,6 +640,7 @@ FIXTURES = {
     "l40-amd": (fx_l40_amd, None),
     "vm-noacs": (fx_vm_noacs, None),
     "dgx8-nonroot": (fx_dgx8, 64),     # config files truncated to 64 bytes
+    "dgx8-nommconf": (fx_dgx8, 256),   # no extended config space (pci=nommconf, no ECAM)
     "2socket": (fx_2socket, None),
 }
 

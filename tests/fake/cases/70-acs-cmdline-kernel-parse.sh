@@ -69,7 +69,13 @@ setcmd "$plain"
 verdict
 [ "$V" = warn ] || fail "6.12.9 (no fix) with a 16-device list: $V"
 case $A in "kernel 6.12.9-amd64 may lack the 2025 pci=config_acs fix"*) ;; *) fail "6.12.9: $A" ;; esac
+# a list that kernel would only partly honour is refused like every other refusal (issue
+# 18): exit 1, the reason on stderr, nothing on stdout for a script to paste
 hp acs cmdline
-expect_rc 0
+expect_rc 1
 expect_grep "$T/err" "may lack the 2025 pci=config_acs fix"
+[ -s "$T/out" ] && fail "6.12.9: acs cmdline printed an argument the kernel only partly honours: $(cat "$T/out")"
+hp acs cmdline --install
+expect_rc 1
+[ -e "$R/etc/default/grub.d/50-hostprep-acs.cfg" ] && fail "6.12.9: --install wrote the drop-in"
 expect_tree_same

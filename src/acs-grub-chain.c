@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What grub-mkconfig will make of the GRUB drop-in. Debian's and Ubuntu's grub-mkconfig
+ * source <etc>/default/grub, then every <etc>/default/grub.d/\*.cfg in glob order, in one
+ * shell, and put GRUB_CMDLINE_LINUX and GRUB_CMDLINE_LINUX_DEFAULT on the linux lines: a
+ * later file that assigns them without keeping the old value drops the ACS argument. A
+ * parser of shell would guess; a real sh sourcing the same files in the same order says.
+ * It runs sandboxed: a clean environment, cwd /, no input, its own output discarded,
+ * as nobody without new privileges and in its own network namespace when we are root,
+ * no file writes (RLIMIT_FSIZE 0), CPU, memory, file and process limits, killed with
+ * its process group after CHAIN_TIMEOUT_MS. After each file it prints the two
+ * variables on fd 3, so the file where the argument disappeared can be named.
+ */
+#include <fcntl.h>
+#include <glob.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "acs-grub.h"
+#include "fileio.h"
+#include "log.h"
+#include "record.h"
+
+#define CHAIN_SH	 "/bin/sh"
+#define CHAIN_TIMEOUT_MS 5000
+#define CHAIN_OUT_MAX	 (256 * 1024)
+#define CHAIN_NOBODY	 65534
+#define BOOT_FILE_MAX	 (8 * 1024 * 1024)
+#define EXPECTED_CHAIN	 "grub-mkconfig keeps the ACS argument, grub.cfg carries it"
+
+/* grub-mkconfig's loop variable is x, as there; ours carry a prefix no admin uses. */
+static const char chain_script[] =
+	"__hp_d=$1\n"
+	"__hp_r() { printf 'F%s\\0%s\\0%s\\0' \"$1\" \"${GRUB_CMDLINE_LINUX-}\" "
+	"\"${GRUB_CMDLINE_LINUX_DEFAULT-}\" >&3; }\n"
+	"__hp_r ''\n"
+	"if test -f \"$__hp_d/etc/default/grub\"; then\n"
+	"  . \"$__hp_d/etc/default/grub\"; __hp_r /etc/default/grub\n"
+	"fi\n"
+	"if test -d \"$__hp_d/etc/default/grub.d\"; then\n"
+	"  for x in \"$__hp_d\"/etc/default/grub.d/*.cfg; do\n"
+	"    if [ -e \"${x}\" ]; then . \"${x}\"; __hp_r \"/etc/default/grub.d/${x##*/}\"; fi\n"
+	"  done\n"
+	"fi\n"
+	"printf E >&3\n";
+
+struct chain_step {
+	const char *file; /* "" before any file */
+	const char *linux_args, *default_args;
+};
+
+struct chain {
+	char *out; /* the child's fd 3, NUL-separated */
+	size_t size;
+	struct chain_step *steps;
+	size_t n;
+	bool complete; /* the script reached its end */
+	int status;    /* the child's wait status; -1 when killed at the deadline */
+};
+
+static void chain_done(struct chain *c)
+{
+	free(c->out);
+	free(c->steps);
+}
+
+static void set_limit(int what, rlim_t v)
+{
+	struct rlimit rl = { v, v };
+
+	(void)setrlimit(what, &rl);
+}
+
+/* In the child: only async-signal-safe calls until exec. */
+static _Noreturn void chain_child(int in_fd, int out_fd, const char *dir)
+{
+	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
+	char *const argv[] = { "sh", "-c", (char *)chain_script, "sh", (char *)dir, NULL };
+
+	(void)setpgid(0, 0);
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* fd 0 reads EOF (its writer is closed); 1 and 2 are its read-only end: writes fail. */
+	if (dup2(in_fd, 0) < 0 || dup2(in_fd, 1) < 0 || dup2(in_fd, 2) < 0 || dup2(out_fd, 3) < 0)
+		_exit(127);
+	if (chdir("/") < 0)
+		_exit(127);
+	if (geteuid() == 0) {
+		(void)unshare(CLONE_NEWNET);
+		if (setgroups(0, NULL) < 0 || setgid(CHAIN_NOBODY) < 0 || setuid(CHAIN_NOBODY) < 0)
+			_exit(127);
+	}
+	(void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	set_limit(RLIMIT_CPU, CHAIN_TIMEOUT_MS / 1000);
+	set_limit(RLIMIT_FSIZE, 0);
+	set_limit(RLIMIT_AS, 256 << 20);
+	set_limit(RLIMIT_NOFILE, 64);
+	set_limit(RLIMIT_NPROC, 64);
+	set_limit(RLIMIT_CORE, 0);
+	execve(CHAIN_SH, argv, envp);
+	_exit(127);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Everything the child writes on fd 3, until EOF, the size cap or the deadline. */
+static int chain_drain(int fd, struct chain *c)
+{
+	int64_t deadline = now_ms() + CHAIN_TIMEOUT_MS;
+
+	c->out = malloc(CHAIN_OUT_MAX + 1);
+	if (!c->out)
+		return -ENOMEM;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		ssize_t n;
+		int k;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		k = poll(&p, 1, (int)left);
+		if (k < 0 && errno != EINTR)
+			return -errno;
+		if (k <= 0)
+			continue; /* the deadline is checked above */
+		if (c->size == CHAIN_OUT_MAX)
+			return -EFBIG;
+		n = read(fd, c->out + c->size, CHAIN_OUT_MAX - c->size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		c->size += n;
+	}
+}
+
+static int chain_run(const struct sysroot *root, struct chain *c)
+{
+	int in[2], out[2], r;
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		r = -errno;
+		close(in[0]);
+		close(in[1]);
+		return r;
+	}
+	close(in[1]);
+	pid = fork();
+	if (pid == 0)
+		chain_child(in[0], out[1], root->dir);
+	close(in[0]);
+	close(out[1]);
+	if (pid < 0) {
+		close(out[0]);
+		return -errno;
+	}
+	r = chain_drain(out[0], c);
+	close(out[0]);
+	if (r < 0)
+		(void)kill(-pid, SIGKILL), (void)kill(pid, SIGKILL);
+	while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR)
+		;
+	return r;
+}
+
+/* "F<file>\0<linux>\0<default>\0" per step, "E" at the end. */
+static int chain_parse(struct chain *c)
+{
+	size_t i = 0;
+
+	c->out[c->size] = '\0';
+	while (i < c->size && c->out[i] == 'F') {
+		struct chain_step s, *v;
+		const char **f[] = { &s.file, &s.linux_args, &s.default_args };
+
+		i++;
+		for (size_t k = 0; k < ARRAY_SIZE(f); k++) {
+			size_t len = strnlen(c->out + i, c->size - i);
+
+			if (i + len >= c->size)
+				return 0; /* torn: the child died mid-step */
+			*f[k] = c->out + i;
+			i += len + 1;
+		}
+		v = reallocarray(c->steps, c->n + 1, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->steps = v;
+		c->steps[c->n++] = s;
+	}
+	c->complete = i + 1 == c->size && c->out[i] == 'E';
+	return 0;
+}
+
+static bool carries(const struct chain_step *s, const char *arg)
+{
+	return strstr(s->linux_args, arg) || strstr(s->default_args, arg);
+}
+
+static const struct chain_step *find_step(const struct chain *c, const char *file)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (streq(c->steps[i].file, file))
+			return &c->steps[i];
+	return NULL;
+}
+
+/*
+ * The argument our drop-in appended: its GRUB_CMDLINE_LINUX minus the value before it
+ * ("$GRUB_CMDLINE_LINUX <arg>").
+ */
+static const char *dropin_arg(const struct chain *c, const struct chain_step *ours)
+{
+	const char *before = ours[-1].linux_args, *after = ours->linux_args;
+	size_t n = strlen(before);
+
+	if (strneq(after, before, n) && after[n] == ' ')
+		return after + n + 1;
+	return after[0] == ' ' ? after + 1 : after;
+}
+
+/* Lines of a boot file whose first word is one of words, and how many carry arg. */
+static void count_lines(const char *data, const char *const *words, const char *arg, size_t *n,
+			size_t *with)
+{
+	for (const char *l = data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchrnul(l, '\n');
+		size_t skip = strspn(l, " \t");
+
+		for (const char *const *w = words; *w; w++) {
+			size_t k = strlen(*w);
+
+			if (strneq(l + skip, *w, k) && strchr(" \t", l[skip + k]) &&
+			    l + skip + k < end) {
+				_cleanup_(freep) char *line = strndup(l, end - l);
+
+				(*n)++;
+				*with += line && strstr(line, arg);
+				break;
+			}
+		}
+	}
+}
+
+struct boot_lines {
+	size_t n, with;
+	const char *where;
+};
+
+static void boot_grub_cfg(const struct sysroot *root, const char *arg, struct boot_lines *b)
+{
+	static const char *const words[] = { "linux", "linuxefi", NULL };
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_BOOT, "grub/grub.cfg");
+	_cleanup_(freep) char *data = NULL;
+	size_t size;
+
+	if (path && read_full_file(path, BOOT_FILE_MAX, &data, &size) >= 0) {
+		count_lines(data, words, arg, &b->n, &b->with);
+		b->where = "/boot/grub/grub.cfg";
+	}
+}
+
+static void boot_bls(const struct sysroot *root, const char *arg, struct boot_lines *b)
+{
+	static const char *const words[] = { "options", NULL };
+	_cleanup_(freep) char *pattern = sysroot_path(root, SYSROOT_BOOT, "loader/entries/*.conf");
+	glob_t g = {};
+
+	if (!pattern || glob(pattern, GLOB_NOSORT, NULL, &g) != 0) {
+		globfree(&g);
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		_cleanup_(freep) char *data = NULL;
+		size_t size;
+
+		if (read_full_file(g.gl_pathv[i], BOOT_FILE_MAX, &data, &size) < 0)
+			continue;
+		count_lines(data, words, arg, &b->n, &b->with);
+		b->where = b->where ? "/boot/grub/grub.cfg and /boot/loader/entries"
+				    : "/boot/loader/entries";
+	}
+	globfree(&g);
+}
+
+static int verdict_boot(const struct sysroot *root, const char *arg, struct results *rs)
+{
+	struct boot_lines b = {};
+
+	boot_grub_cfg(root, arg, &b);
+	boot_bls(root, arg, &b);
+	if (b.n == 0)
+		return results_add(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+				   "grub-mkconfig keeps the argument, but no /boot/grub/grub.cfg "
+				   "linux line or /boot/loader/entries options line shows it was "
+				   "generated",
+				   "update-grub (Debian, Ubuntu), then reboot");
+	if (b.with < b.n)
+		return results_addf(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+				    "update-grub (Debian, Ubuntu), then reboot",
+				    "installed but update-grub not run: %zu of %zu kernel lines in "
+				    "%s lack the argument",
+				    b.n - b.with, b.n, b.where);
+	return results_addf(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN, NULL,
+			    "grub-mkconfig keeps it; all %zu kernel lines in %s carry it", b.n,
+			    b.where);
+}
+
+static int verdict_chain(const struct sysroot *root, const struct chain *c, struct results *rs)
+{
+	const struct chain_step *ours = find_step(c, ACS_GRUB_FILE), *last;
+	const char *arg;
+
+	if (!ours || ours == c->steps) {
+		const char *stop = c->n > 1 ? c->steps[c->n - 1].file : "the start";
+
+		return results_addf(
+			rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+			"read the files with 'sh -x' as grub-mkconfig would: a file "
+			"that fails or exits stops it",
+			"sourcing the GRUB defaults as grub-mkconfig does stopped after "
+			"%s, before the drop-in",
+			stop[0] ? stop : "the start");
+	}
+	arg = dropin_arg(c, ours);
+	for (const struct chain_step *s = ours + 1; s < c->steps + c->n; s++)
+		if (!carries(s, arg))
+			return results_addf(
+				rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+				"keep the old value where it assigns them "
+				"(GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ...\"), or give it a "
+				"name "
+				"that sorts before 50-hostprep-acs.cfg; then update-grub",
+				"shadowed: %s, sourced after the drop-in, assigns "
+				"GRUB_CMDLINE_LINUX/GRUB_CMDLINE_LINUX_DEFAULT without keeping the "
+				"old value: grub-mkconfig drops %s",
+				s->file, arg);
+	last = &c->steps[c->n - 1];
+	if (!c->complete)
+		return results_addf(
+			rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+			"read the files with 'sh -x' as grub-mkconfig would",
+			"sourcing the GRUB defaults as grub-mkconfig does stopped after "
+			"%s",
+			last->file);
+	return verdict_boot(root, arg, rs);
+}
+
+int acs_grub_chain_verify(const struct sysroot *root, struct results *rs)
+{
+	struct chain c = {};
+	int r = chain_run(root, &c);
+
+	if (r >= 0)
+		r = chain_parse(&c);
+	if (r == -ENOMEM) {
+		chain_done(&c);
+		return r;
+	}
+	if (r < 0)
+		r = results_addf(rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+				 NULL, "cannot source the GRUB defaults as grub-mkconfig does: %s",
+				 r == -ETIMEDOUT ? "no end within 5 s" : strerror(-r));
+	else
+		r = verdict_chain(root, &c, rs);
+	chain_done(&c);
+	return r;
+}
+
+/* An intact or unsigned "wrote" line of the drop-in in the persistent record. */
+int acs_grub_recorded(const struct sysroot *root)
+{
+	_cleanup_(record_done) struct record rec = {};
+	const char *prefix = "wrote " ACS_GRUB_FILE " ";
+	int r = record_load_store(root, RECORD_STORE_PERSIST, &rec);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < rec.n; i++)
+		if (rec.lines[i].body && strneq(rec.lines[i].body, prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
