@@ -91,7 +91,9 @@ _hostprep() {
 		return 0
 	fi
 	case $cmd in
-	apply) mapfile -t COMPREPLY < <(compgen -W "--dry-run $_hostprep_options" -- "$cur") ;;
+	apply) mapfile -t COMPREPLY < <(compgen -W "--dry-run --publish $_hostprep_options" -- "$cur") ;;
+	check) mapfile -t COMPREPLY < <(compgen -W "--publish $_hostprep_options" -- "$cur") ;;
+	status) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "--oneline $_hostprep_options" -- "$cur") ;;
 	config)
 		if [[ -n $validate && $cur != -* ]]; then
 			compopt -o filenames 2>/dev/null

@@ -574,7 +574,7 @@ static int parse_expect(struct loader *l, const struct conf_event *ev)
 		return 0;
 	}
 	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
-		if (streq(ev->value, iommu_expect_names[e])) {
+		if (config_enum_eq(ev->value, iommu_expect_names[e])) {
 			l->c->iommu_expect = e;
 			l->c->iommu_at = ev->at;
 			return 0;

@@ -114,6 +114,14 @@ int config_parse_timespan(const char *s, uint64_t *ret_usec);
  */
 _printf_(2, 3) int config_error_at(const struct origin *at, const char *fmt, ...);
 /*
+ * An enum value (Expect=, LinkLayer=, Mode=, ...) matches its name case-insensitively, as
+ * booleans do: LinkLayer=infiniband is LinkLayer=InfiniBand. The dump prints the name.
+ */
+static inline bool config_enum_eq(const char *value, const char *name)
+{
+	return strcasecmp(value, name) == 0;
+}
+/*
  * The last header of a section or rule ([Module:x], [Port:x], [Bond:x], [Sysctl], ...): a
  * second header for the same one in the same file is a mistake, in a later file or drop-in
  * it extends it (systemd's merge). line 0: not seen yet.

@@ -30,6 +30,8 @@ struct options {
 	bool validate;
 	bool install;	/* acs cmdline --install */
 	bool uninstall; /* acs cmdline --uninstall */
+	bool publish;	/* check/apply --config: publish the report anyway */
+	bool oneline;	/* status --oneline */
 	char **args;	/* positional arguments after the command */
 	int n_args;
 };
@@ -166,15 +168,16 @@ static uint64_t now_usec(void)
 
 /*
  * Only root writes the report file and the files other systems read ([Sinks]; cfg NULL
- * when the config could not be loaded); the journal and sd_notify hear about it either
- * way. started: now_usec() when the run began, for the run's duration.
+ * when the config could not be loaded), and only for a run that decides the host's state
+ * (files: see run_publishes()); the journal and sd_notify hear about it either way.
+ * echoed: the report is on stdout already. started: now_usec() when the run began.
  */
 static void publish(const struct sysroot *root, const struct config *cfg, const struct report *rep,
-		    uint64_t started)
+		    bool files, bool echoed, uint64_t started)
 {
 	int r;
 
-	if (geteuid() == 0) {
+	if (files && geteuid() == 0) {
 		r = report_write(rep, root);
 		if (r < 0)
 			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
@@ -182,12 +185,13 @@ static void publish(const struct sysroot *root, const struct config *cfg, const 
 			log_oom();
 	}
 	if (sysroot_is_host(root))
-		(void)sink_journal(rep);
+		(void)sink_journal(rep, echoed);
 	(void)sink_notify(rep);
 }
 
 static void publish_run_failure(const struct sysroot *root, const struct config *cfg,
-				enum run_mode mode, bool applied, int err, uint64_t started)
+				enum run_mode mode, bool applied, bool files, int err,
+				uint64_t started)
 {
 	_cleanup_(report_done) struct report rep = {};
 	_cleanup_(freep) char *actual = NULL;
@@ -212,7 +216,7 @@ static void publish_run_failure(const struct sysroot *root, const struct config 
 		return;
 	res.actual = actual;
 	if (run_report(root, mode, applied, &res, &rep) >= 0)
-		publish(root, cfg, &rep, started);
+		publish(root, cfg, &rep, files, false, started);
 }
 
 /* Written before the first hardware write: a run killed half-way leaves "not finished". */
@@ -251,7 +255,7 @@ static int render(const struct options *o, const struct report *rep)
 
 /* Every sink gets the same report; only the renderers differ. */
 static int emit(const struct options *o, const struct sysroot *root, const struct config *cfg,
-		struct report *rep, uint64_t started)
+		struct report *rep, bool files, uint64_t started)
 {
 	struct summary s;
 	int r;
@@ -259,7 +263,7 @@ static int emit(const struct options *o, const struct sysroot *root, const struc
 	r = render(o, rep);
 	if (r < 0)
 		return log_error_errno(r, "Failed to print the report: %m");
-	publish(root, cfg, rep, started);
+	publish(root, cfg, rep, files, true, started);
 	results_summarize(&rep->results, &s);
 	return summary_exit_status(&s);
 }
@@ -306,12 +310,25 @@ static int print_plan(const struct options *o, const struct run *run)
 	return r < 0 ? r : kmod_plan_print(run, stdout);
 }
 
+/*
+ * Which runs publish the host's state (the report file that `status` and the gates read,
+ * the [Sinks] files): the ones that decide it. A run of the installed configuration (no
+ * --config: the unit, an admin's `hostprep check`), and every run that changes the host
+ * (apply with Apply=yes, revert: the last report must not describe a host that a later
+ * run has changed). Not a run of another configuration (--config: an admin trying one)
+ * that writes nothing, unless --publish says so.
+ */
+static bool run_publishes(const struct options *o, const struct run *run)
+{
+	return o->publish || !o->n_configs || (run && run_writes(run));
+}
+
 static int do_run(const struct options *o, enum run_mode mode)
 {
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
 	uint64_t started = now_usec();
-	bool cfg_ok;
+	bool cfg_ok, files;
 	struct report rep;
 	struct run run;
 	unsigned flags = 0;
@@ -325,7 +342,7 @@ static int do_run(const struct options *o, enum run_mode mode)
 	r = load_config(o, &root, flags, &cfg);
 	cfg_ok = r >= 0;
 	if (r < 0 && mode != RUN_REVERT) {
-		publish_run_failure(&root, NULL, mode, false, r, started);
+		publish_run_failure(&root, NULL, mode, false, run_publishes(o, NULL), r, started);
 		return r;
 	}
 	if (r < 0) /* revert is the way back: a broken config must not block it */
@@ -337,7 +354,10 @@ static int do_run(const struct options *o, enum run_mode mode)
 		return -EPERM;
 	}
 	run_init(&run, &root, &cfg, mode);
-	if (run_writes(&run))
+	files = run_publishes(o, &run);
+	/* a boot run that hangs (and is killed by the unit's timeout) must not leave the last
+	 * verdict standing: apply says "not finished" first, Apply=no too */
+	if (files && (run_writes(&run) || mode == RUN_APPLY))
 		publish_in_progress(&root, mode);
 	r = run_execute(&run);
 	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
@@ -345,14 +365,14 @@ static int do_run(const struct options *o, enum run_mode mode)
 	if (r < 0 || mode == RUN_DRY_RUN) {
 		run_done(&run);
 		if (r < 0)
-			publish_run_failure(&root, &cfg, mode, cfg.apply, r, started);
+			publish_run_failure(&root, &cfg, mode, cfg.apply, files, r, started);
 		return r < 0 ? r : EXIT_READY;
 	}
 	r = build_report(&run, &rep);
 	run_done(&run);
 	if (r < 0)
 		return r;
-	r = emit(o, &root, cfg_ok ? &cfg : NULL, &rep, started);
+	r = emit(o, &root, cfg_ok ? &cfg : NULL, &rep, files, started);
 	if (r >= 0 && mode == RUN_REVERT)
 		r = revert_status(&rep.results);
 	report_done(&rep);
@@ -374,6 +394,27 @@ static int cmd_revert(const struct options *o)
 	return do_run(o, RUN_REVERT);
 }
 
+/* status --oneline: monitors read stdout only, so the verdict goes there in every case. */
+static void oneline_not_ready(const struct options *o, const char *why)
+{
+	if (o->oneline)
+		printf("NOT READY: %s\n", why);
+}
+
+static int render_status(const struct options *o, const struct report *rep)
+{
+	_cleanup_(freep) char *line = NULL;
+	int r;
+
+	if (!o->oneline)
+		return render(o, rep);
+	r = summary_oneline(rep, &line);
+	if (r < 0)
+		return r;
+	printf("%s\n", line);
+	return fflush(stdout) == 0 ? 0 : -errno;
+}
+
 static int cmd_status(const struct options *o)
 {
 	_cleanup_(sysroot_done) struct sysroot root = {};
@@ -388,6 +429,7 @@ static int cmd_status(const struct options *o)
 	if (r == -ENOENT) {
 		log_error("No report yet: hostprep has not finished a run since boot; try "
 			  "'hostprep check'.");
+		oneline_not_ready(o, "no report: hostprep has not finished a run since boot");
 		return EXIT_NOT_READY;
 	}
 	if (r == -ENOMEM)
@@ -397,9 +439,10 @@ static int cmd_status(const struct options *o)
 		 */
 		log_error_errno(r, "Cannot use the last report: %m; not ready until hostprep runs "
 				   "again (hostprep check).");
+		oneline_not_ready(o, "the last report cannot be used (damaged or unreadable)");
 		return EXIT_NOT_READY;
 	}
-	r = render(o, &rep);
+	r = render_status(o, &rep);
 	results_summarize(&rep.results, &s);
 	report_done(&rep);
 	return r < 0 ? r : summary_exit_status(&s);
@@ -685,6 +728,17 @@ static int cmd_env(const struct options *o)
 
 static char topo_stdout_buf[256 * 1024];
 
+/* No PCI tree to read (an empty --root, a container without sysfs): say which, exit 1. */
+static int topology_missing(const struct sysroot *root)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_SYS, "bus/pci/devices");
+
+	log_error("No PCI topology to show: %s does not exist or is not a directory%s.",
+		  path ? path : "bus/pci/devices",
+		  sysroot_is_host(root) ? "" : " (--root must hold a sysfs-shaped tree)");
+	return EXIT_NOT_READY;
+}
+
 /* `hostprep topology`: GPUs/NICs, distance classes and the ACS verdict of each P2P path. */
 static int cmd_topology(const struct options *o)
 {
@@ -700,6 +754,8 @@ static int cmd_topology(const struct options *o)
 	if (r < 0)
 		return r;
 	r = topo_view_open(&v, &root, cfg.topo);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return topology_missing(&root);
 	if (r < 0)
 		return log_error_errno(r, "Failed to read the PCI topology: %m");
 	/* The matrix grows with the square of the endpoints: write it in large blocks. */
@@ -725,7 +781,8 @@ static const struct command commands[] = {
 	{ "apply", cmd_apply,
 	  "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report" },
 	{ "check", cmd_check, "check               read-only evaluation and report" },
-	{ "status", cmd_status, "status              print the last report (unprivileged)" },
+	{ "status", cmd_status,
+	  "status [--oneline]  print the last report (unprivileged) / as one line" },
 	{ "revert", cmd_revert, "revert              restore every recorded original value" },
 	{ "config", cmd_config,
 	  "config [--validate FILE...]  print the merged config / validate files" },
@@ -748,7 +805,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\nOptions:\n"
 		"  --root DIR       inspect/change the host tree under DIR (default /)\n"
-		"  --config FILE    use FILE instead of the config search (repeatable)\n"
+		"  --config FILE    use FILE instead of the config search (repeatable); such a\n"
+		"                   run does not replace the published report unless it writes\n"
+		"  --publish        check/apply --config: publish the report anyway\n"
 		"  --json           JSON output (schema in docs/report-schema.md)\n"
 		"  --no-color       no ANSI colour (also NO_COLOR=1)\n"
 		"  -v, --verbose    debug messages on stderr\n"
@@ -767,6 +826,8 @@ enum {
 	OPT_VERSION,
 	OPT_INSTALL,
 	OPT_UNINSTALL,
+	OPT_PUBLISH,
+	OPT_ONELINE,
 };
 
 static const struct option long_options[] = { { "root", required_argument, NULL, OPT_ROOT },
@@ -780,6 +841,8 @@ static const struct option long_options[] = { { "root", required_argument, NULL,
 					      { "version", no_argument, NULL, OPT_VERSION },
 					      { "install", no_argument, NULL, OPT_INSTALL },
 					      { "uninstall", no_argument, NULL, OPT_UNINSTALL },
+					      { "publish", no_argument, NULL, OPT_PUBLISH },
+					      { "oneline", no_argument, NULL, OPT_ONELINE },
 					      {} };
 
 static int add_config(struct options *o, char *path)
@@ -821,6 +884,12 @@ static int parse_one(struct options *o, int c)
 	case OPT_UNINSTALL:
 		o->uninstall = true;
 		return 0;
+	case OPT_PUBLISH:
+		o->publish = true;
+		return 0;
+	case OPT_ONELINE:
+		o->oneline = true;
+		return 0;
 	case 'v':
 		log_set_max_level(LOG_DEBUG);
 		return 0;
@@ -859,6 +928,13 @@ static int parse_argv(int argc, char **argv, struct options *o, const struct com
 	    ((o->install || o->uninstall) && (*cmd)->fn != cmd_acs)) {
 		log_error("--dry-run goes with apply, --validate with config, --install and "
 			  "--uninstall with acs cmdline.");
+		return -EINVAL;
+	}
+	if ((o->oneline && ((*cmd)->fn != cmd_status || o->json)) ||
+	    (o->publish && (*cmd)->fn != cmd_check && (*cmd)->fn != cmd_apply) ||
+	    (o->publish && o->dry_run)) {
+		log_error("--oneline goes with status (not with --json), --publish with check "
+			  "and apply (not --dry-run).");
 		return -EINVAL;
 	}
 	o->args = argv + optind + 1;

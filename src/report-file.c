@@ -510,3 +510,78 @@ int summary_line(const struct report *rep, char **ret)
 	*ret = TAKE_PTR(buf);
 	return 0;
 }
+
+/* ---- one line for monitors (status --oneline) ---- */
+
+#define ONELINE_ACTUAL_MAX 40
+
+/* "check object actual", the actual cut at ONELINE_ACTUAL_MAX bytes (UTF-8 safe), one line. */
+static char *oneline_item(const struct result *res)
+{
+	const char *a = strempty(res->actual);
+	size_t n = strlen(a);
+	bool cut = n > ONELINE_ACTUAL_MAX;
+	char *item;
+
+	if (cut) {
+		n = ONELINE_ACTUAL_MAX;
+		while (n > 0 && ((unsigned char)a[n] & 0xc0) == 0x80)
+			n--;
+		while (n > 0 && a[n - 1] == ' ')
+			n--;
+	}
+	if (asprintf(&item, "%s %s %.*s%s", strempty(res->check), strempty(res->object), (int)n, a,
+		     cut ? "..." : "") < 0)
+		return NULL;
+	for (char *p = item; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return item;
+}
+
+static bool is_problem(const struct result *res)
+{
+	return res->verdict == VERDICT_FAIL || res->verdict == VERDICT_UNKNOWN;
+}
+
+int summary_oneline(const struct report *rep, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size, left = 0, shown = 0;
+	struct summary s;
+	FILE *f;
+
+	results_summarize(&rep->results, &s);
+	if (s.ready)
+		return summary_line(rep, ret);
+	for (size_t i = 0; i < rep->results.n; i++)
+		left += is_problem(&rep->results.items[i]);
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	fputs("NOT READY", f);
+	for (size_t i = 0; i < rep->results.n && left; i++) {
+		_cleanup_(freep) char *item = NULL;
+
+		if (!is_problem(&rep->results.items[i]))
+			continue;
+		item = oneline_item(&rep->results.items[i]);
+		if (!item) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		fflush(f);
+		/* the first always; the next while the line, "+N more" included, still fits */
+		if (shown && size + 2 + strlen(item) + (left > 1 ? 12 : 0) > SUMMARY_ONELINE_MAX)
+			break;
+		fprintf(f, "%s%s", shown ? "; " : ": ", item);
+		shown++;
+		left--;
+	}
+	if (left)
+		fprintf(f, "; +%zu more", left);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "modules.h"
 #include "run.h"
+#include "sinks.h"
 
 struct waiters {
 	struct run *run;
@@ -78,6 +79,18 @@ static int setup(struct waiters *w, char ***devs, uint64_t *recheck)
 	return any;
 }
 
+/*
+ * hostprep.service's TimeoutStartSec= covers a run with the default Wait=; a longer Wait=
+ * moves the unit's deadline to the end of the wait plus a margin for what follows it.
+ */
+static void extend_timeout(uint64_t deadline)
+{
+	uint64_t now = linkwait_now_usec();
+
+	(void)sink_notify_extend_timeout((deadline > now ? deadline - now : 0) +
+					 HOSTPREP_TIMEOUT_MARGIN_USEC);
+}
+
 int run_wait(struct run *run)
 {
 	_cleanup_(strv_freep) char **devs = NULL;
@@ -91,6 +104,7 @@ int run_wait(struct run *run)
 	if (r <= 0)
 		return r;
 	t.rdma_devices = (const char *const *)devs;
+	extend_timeout(run->started_usec + run->cfg->wait_usec);
 	r = linkwait(run->root, &t, run->started_usec + run->cfg->wait_usec);
 	if (r < 0) {
 		log_warning_errno(r, "Waiting for ports and bonds failed, judging them as they "

@@ -4,6 +4,7 @@
  * host without journald still gets its summary (on stderr), and neither
  * ever turns a finished run into a failed one.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <sys/uio.h>
 #include <syslog.h>
@@ -136,7 +137,7 @@ static int journal_send_all(const struct report *rep, const char *line)
 	return send_fields(&fl, summary_fields(&fl, rep, line));
 }
 
-int sink_journal(const struct report *rep)
+int sink_journal(const struct report *rep, bool echoed)
 {
 	_cleanup_(freep) char *line = NULL;
 	int r;
@@ -154,7 +155,9 @@ int sink_journal(const struct report *rep)
 		r = journal_send_all(rep, line);
 	if (r < 0)
 		return log_error_errno(r, "Failed to build journal entries: %m");
-	if (r == 0) /* no journald (container, chroot, journald down): one line instead */
+	/* no journald (container, chroot, journald down): one line instead, unless the rendered
+	 * report on stdout already ends with it (both land in the same log) */
+	if (r == 0 && !echoed)
 		fprintf(stderr, "hostprep: %s: %s\n", strempty(rep->command), line);
 	return 0;
 }
@@ -177,6 +180,23 @@ int sink_notify_status(const char *status)
 	r = sym_sd_notify(0, msg);
 	if (r < 0)
 		log_warning_errno(r, "Failed to send STATUS= to the service manager, ignoring: %m");
+	return 0;
+}
+
+int sink_notify_extend_timeout(uint64_t usec)
+{
+	_cleanup_(freep) char *msg = NULL;
+	int r;
+
+	if (!getenv("NOTIFY_SOCKET"))
+		return 0;
+	if (dlopen_libsystemd(LOG_WARNING) < 0)
+		return 0;
+	if (asprintf(&msg, "EXTEND_TIMEOUT_USEC=%" PRIu64, usec) < 0)
+		return log_oom();
+	r = sym_sd_notify(0, msg);
+	if (r < 0)
+		log_warning_errno(r, "Failed to extend the unit's start timeout, ignoring: %m");
 	return 0;
 }
 

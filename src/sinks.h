@@ -43,18 +43,34 @@ int report_format_time(uint64_t sec, char *buf, size_t size);
  * PRIORITY from the verdict) and one summary entry with MESSAGE_ID
  * HOSTPREP_SUMMARY_MESSAGE_ID (units/hostprep.catalog). Without a journal
  * (host not booted by systemd, or journald refusing): the summary line on
- * stderr instead. Returns 0 unless out of memory: a sink, not a verdict.
+ * stderr instead, unless echoed (the caller printed the report, summary line
+ * included, on stdout). Returns 0 unless out of memory: a sink, not a verdict.
  */
 #define HOSTPREP_SUMMARY_MESSAGE_ID "7f3c2a9e5b1d4c6f8a0e2b4d6f8a1c3e"
 #define HOSTPREP_RESULT_MESSAGE_ID  "b2e8d4f6a1c34e5b9d7f0a2c4e6b8d10"
-int sink_journal(const struct report *r);
+int sink_journal(const struct report *r, bool echoed);
 /* sd_notify(STATUS=<summary>); a no-op outside systemd. */
 int sink_notify(const struct report *r);
 /* sd_notify(STATUS=<status>) for a run still in progress (e.g. "waiting for ..."); same rules. */
 int sink_notify_status(const char *status);
+/*
+ * sd_notify(EXTEND_TIMEOUT_USEC=usec): the boot wait ([Host] Wait=) may run past the unit's
+ * TimeoutStartSec=; this moves the unit's deadline to usec from now (never earlier than
+ * TimeoutStartSec=). A run that hangs sends nothing more and is stopped at that deadline.
+ */
+#define HOSTPREP_TIMEOUT_MARGIN_USEC (60ULL * 1000000)
+int sink_notify_extend_timeout(uint64_t usec);
 
 /*
  * "READY: 5 pass, 1 skip" / "NOT READY: 2 fail, 1 unknown, 3 pass" /
  * "READY: no checks"; zero counts omitted. malloc'd.
  */
 int summary_line(const struct report *r, char **ret);
+/*
+ * One line for monitors (status --oneline, node-problem-detector's 80-character
+ * message): the summary line when ready; else "NOT READY: CHECK OBJECT ACTUAL" for the
+ * first failed or unknown result, the next ones while the line stays within
+ * SUMMARY_ONELINE_MAX bytes, then "; +N more". Each ACTUAL cut at 40 bytes ("...").
+ */
+#define SUMMARY_ONELINE_MAX 80
+int summary_oneline(const struct report *r, char **ret);

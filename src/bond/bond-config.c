@@ -66,8 +66,10 @@ static int set_mode(struct bond_rule *rule, const char *value, const struct orig
 		rule->mode_at = (struct origin){};
 		return 0;
 	}
-	m = bond_mode_from_name(value);
-	if (m < 0)
+	for (m = 0; m < _BOND_MODE_MAX; m++)
+		if (bond_mode_to_string(m) && config_enum_eq(value, bond_mode_to_string(m)))
+			break;
+	if (m == _BOND_MODE_MAX)
 		return config_error_at(
 			at,
 			"Mode=: unknown bonding mode '%s' (use balance-rr, active-backup, "

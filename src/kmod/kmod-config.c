@@ -100,7 +100,7 @@ static int set_enum(int *ret, struct origin *ret_at, const char *const *names, i
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
-		if (streq(value, names[i])) {
+		if (config_enum_eq(value, names[i])) {
 			*ret = i;
 			*ret_at = *at;
 			return 0;

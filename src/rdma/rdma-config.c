@@ -190,7 +190,11 @@ static int assign_link_layer(struct port_rule *rule, const char *value, const st
 {
 	enum rdma_link_layer ll = RDMA_LL_UNKNOWN;
 
-	if (*value && !streq(value, "any") && rdma_parse_link_layer(value, &ll) < 0)
+	if (config_enum_eq(value, "InfiniBand"))
+		ll = RDMA_LL_INFINIBAND;
+	else if (config_enum_eq(value, "Ethernet"))
+		ll = RDMA_LL_ETHERNET;
+	else if (*value && !config_enum_eq(value, "any"))
 		return config_error_at(at,
 				       "LinkLayer=: unknown link layer '%s' (any, InfiniBand or "
 				       "Ethernet)",

@@ -43,7 +43,7 @@ static int assign_degraded(struct links_config *lc, const char *value, const str
 		return 0;
 	}
 	for (int i = 0; i < _LINKS_DEGRADED_MAX; i++)
-		if (streq(value, degraded_names[i])) {
+		if (config_enum_eq(value, degraded_names[i])) {
 			lc->degraded = i;
 			lc->degraded_at = *at;
 			return 0;

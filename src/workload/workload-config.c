@@ -126,7 +126,7 @@ static int assign_netns(struct workload_config *wc, const char *value, const str
 		return 0;
 	}
 	for (int i = 0; i < _NETNS_MAX; i++)
-		if (streq(value, netns_expect_to_string(i))) {
+		if (config_enum_eq(value, netns_expect_to_string(i))) {
 			wc->netns = i;
 			wc->netns_at = *at;
 			return 0;

@@ -154,7 +154,7 @@ expect() {
 
 want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
 want_long=$(for o in $longopts; do
-	case $o in dry-run | validate | install | uninstall) ;; *) echo "--$o" ;; esac
+	case $o in dry-run | validate | install | uninstall | publish | oneline) ;; *) echo "--$o" ;; esac
 done | sort | tr '\n' ' ')
 expect "hostprep " "$want_cmds"
 expect "hostprep --json " "$want_cmds"
@@ -171,6 +171,10 @@ expect "hostprep acs cmdline " ""
 expect "hostprep acs cmdline --in" "--install "
 expect "hostprep acs cmdline --u" "--uninstall "
 expect "hostprep status " ""
+expect "hostprep status --o" "--oneline "
+expect "hostprep check --p" "--publish "
+expect "hostprep apply --p" "--publish "
+expect "hostprep --config site.conf check --pu" "--publish "
 expect "hostprep --config $top/conf/hostprep.conf --config site.conf check " \
 	"ACS:gpu-paths ACS:mine Module:mlx5_core Port:rails " rules
 expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules

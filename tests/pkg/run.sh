@@ -56,6 +56,18 @@ d=$(diff -u "$HERE/expected-deb.list" <(deb_list "$DEB")) && ok "deb: file list 
 d=$(diff -u "$HERE/expected-rpm.list" <(rpm_list "$RPM")) && ok "rpm: file list = expected-rpm.list" ||
 	bad "rpm: file list = expected-rpm.list" "$d"
 
+# --- what the docs point to is shipped (the man pages, the units' Documentation=, the
+# journal catalog name /usr/share/doc/hostprep/...: dh_compress must not rename them)
+x=$(mktemp -d)
+dpkg-deb -x "$DEB" "$x"
+named=$(for f in "$x"/usr/share/man/*/* "$x"/lib/systemd/system/* "$x"/usr/lib/systemd/catalog/*; do
+	zcat -f "$f"; done 2>/dev/null | grep -ao '/usr/share/doc/hostprep/[A-Za-z0-9_./@-]*[A-Za-z0-9]' | sort -u)
+rm -rf "$x"
+missing=$(comm -23 <(echo "$named") <(deb_list "$DEB"))
+if [ -n "$named" ] && [ -z "$missing" ]; then ok "deb: every /usr/share/doc/hostprep path the docs name is shipped"
+else bad "deb: every /usr/share/doc/hostprep path the docs name is shipped" "named: $named
+missing: $missing"; fi
+
 # --- one version ---
 check_eq "$(dpkg-deb -f "$DEB" Version)" "$V" "deb: Version = Makefile VERSION"
 check_eq "$(rpm -qp --qf '%{VERSION}' "$RPM" 2>/dev/null)" "$V" "rpm: Version = Makefile VERSION"

@@ -162,7 +162,8 @@ static void test_refusals(void **state)
 
 	expect_error(t, "[Bond:bond0]\nMode=lacp\n", 2, "unknown bonding mode 'lacp'");
 	expect_error(t, "[Bond:bond0]\nMode=4\n", 2, "unknown bonding mode '4'");
-	expect_error(t, "[Bond:bond0]\nMode=802.3AD\n", 2, "unknown bonding mode");
+	/* any case is the name (issue 18: LinkLayer=infiniband); a wrong spelling is not */
+	expect_error(t, "[Bond:bond0]\nMode=802-3AD\n", 2, "unknown bonding mode");
 	expect_error(t, "[Bond:bond0]\nMinSlavesUp=0\n", 2, "MinSlavesUp=: invalid value '0'");
 	expect_error(t, "[Bond:bond0]\nMinSlavesUp=-1\n", 2, "MinSlavesUp=: invalid value");
 	expect_error(t, "[Bond:bond0]\nMinSlavesUp=1x\n", 2, "MinSlavesUp=: invalid value");

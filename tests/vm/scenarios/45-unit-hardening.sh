@@ -6,6 +6,13 @@
 # The other scenarios (01 ACS, 21 modules, 30 RDMA netlink + verbs, 34 D-Bus)
 # run the same unit and cover the rest of what it must still reach.
 QEMU_MACHINE=kernel-irqchip=split
+# A TCG guest on a loaded host (2 cores, many guests) fails the kernel's early
+# check that the timer IRQ comes through the IO-APIC and panics before
+# userspace ("timer doesn't work through Interrupt-remapped IO-APIC", or
+# "IO-APIC + timer doesn't work!" without an IOMMU; seen at load 20): skip
+# that check, it tests QEMU's speed, nothing hostprep touches.
+KERNEL_ARGS="no_timer_check"
+TIMEOUT=300
 QEMU_DEVICES="$QEMU_INTEL_IOMMU $(qemu_rootport_nic 2) $(qemu_rootport_nic 3)"
 HOSTPREP_CONF='[ACS:gpu-paths]
 Enabled=no
@@ -30,19 +37,32 @@ guest_prep() {
 	ln -sf /dev/null /etc/systemd/system/hostprep-reapply.service
 }
 
-guest_check() {
+# assert_exposure UNIT: systemd-analyze security of UNIT as loaded scores <= MAX_EXPOSURE
+assert_exposure() {
 	local score
+	run_cmd systemd-analyze security --no-pager "$1"
+	score=$(sed -n "s/.*Overall exposure level for $1: \([0-9.]*\).*/\1/p" <<<"$OUT")
+	if [ -z "$score" ]; then
+		fail "systemd-analyze security $1 printed no exposure level"
+	elif awk -v s="$score" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(s <= m) }'; then
+		ok "systemd-analyze security $1: exposure $score <= $MAX_EXPOSURE"
+	else
+		fail "systemd-analyze security $1: exposure $score > $MAX_EXPOSURE"
+	fi
+}
+
+guest_check() {
 	assert_booted_service
 	assert_eq "$(unit_prop hostprep.service Result)" success "hostprep.service result under the hardened unit"
-	run_cmd systemd-analyze security --no-pager hostprep.service
-	score=$(sed -n 's/.*Overall exposure level for hostprep.service: \([0-9.]*\).*/\1/p' <<<"$OUT")
-	if [ -z "$score" ]; then
-		fail "systemd-analyze security printed no exposure level"
-	elif awk -v s="$score" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(s <= m) }'; then
-		ok "systemd-analyze security hostprep.service: exposure $score <= $MAX_EXPOSURE"
-	else
-		fail "systemd-analyze security hostprep.service: exposure $score > $MAX_EXPOSURE"
-	fi
+	assert_exposure hostprep.service
+	# the re-apply request (udev, sleep hook) was 9.6 UNSAFE; it only prints a line
+	assert_exposure hostprep-reapply@vmtest.service
+	assert_rc 0 "the hardened request unit runs" systemctl start hostprep-reapply@vmtest.service
+	assert_eq "$(unit_prop hostprep-reapply@vmtest.service Result)" success "hostprep-reapply@vmtest.service result"
+	assert_match "$(journalctl -b -u hostprep-reapply@vmtest.service -o cat)" "re-apply requested by vmtest" \
+		"its line is in the journal"
+	assert_match "$(unit_prop hostprep.service ReadOnlyPaths)" "(^| )/proc/sys( |$)" "/proc/sys read-only for hostprep"
+	assert_eq "$(unit_prop hostprep.service TimeoutStartUSec)" 2min "a start timeout (a oneshot has none by default)"
 	# what the hardening must leave: each property as systemd has it loaded
 	assert_eq "$(unit_prop hostprep.service ProtectKernelTunables)" no "/sys stays writable (config space)"
 	assert_eq "$(unit_prop hostprep.service ProtectKernelModules)" no "module loading stays possible"
