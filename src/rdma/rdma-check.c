@@ -242,9 +242,16 @@ static void check_down(const struct port_rule *r, const struct rdma_port *p, str
 		r->allow_down ? NULL : down_remedy(p), "%s%s", phys_hint(p), waited);
 }
 
+/* Ready: ACTIVE and LinkUp. ACTIVE alone is not: a Disabled or Phy Test link carries nothing. */
 static bool port_active(const struct rdma_port *p)
 {
-	return !p->err && p->state == RDMA_PORT_ACTIVE;
+	return !p->err && rdma_port_ready(p->state, p->phys_state) == 1;
+}
+
+/* Unreadable, or ACTIVE with a physical state that could not be read: waiting will not tell. */
+static bool port_unread(const struct rdma_port *p)
+{
+	return p->err || rdma_port_ready(p->state, p->phys_state) == -ENODATA;
 }
 
 static void judge_port(const struct port_rule *r, const struct rdma_device *d,
@@ -263,6 +270,11 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 			"link layer %s, the rule wants %s",
 			rdma_link_layer_to_string(p->link_layer),
 			rdma_link_layer_to_string(r->link_layer));
+	if (port_unread(p)) {
+		problem(j, VERDICT_UNKNOWN, "read the port with ibstat; check ports/N/phys_state",
+			"physical state unreadable: ACTIVE alone does not say the link is up");
+		return;
+	}
 	if (!port_active(p)) {
 		check_down(r, p, j);
 		return;
@@ -340,7 +352,7 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 			if (!port_rule_selects_port(r, p->num))
 				continue;
 			t->selected++;
-			if (d->err || p->err)
+			if (d->err || port_unread(p))
 				t->unknown++;
 			else if (port_active(p))
 				t->active++;
@@ -459,12 +471,12 @@ int rdma_wait_ready(void *userdata, char **status)
 		for (size_t k = 0; !d->err && k < d->n_ports; k++) {
 			struct rdma_port *p = &d->ports[k];
 
-			if (p->err || port_active(p) || !port_awaited(rr->pc, d, p))
+			if (port_unread(p) || port_active(p) || !port_awaited(rr->pc, d, p))
 				continue;
 			r = rdma_port_reread_state(rr->root, d->name, p);
 			if (r < 0)
 				return r;
-			if (p->err || port_active(p))
+			if (port_unread(p) || port_active(p))
 				continue; /* gone: waiting will not help; up: done */
 			buf_addf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
 				 p->phys_state ? rdma_phys_state_to_string(p->phys_state)
@@ -488,7 +500,7 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
 		bool waiting = false;
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++)
-			waiting |= !d->ports[k].err && !port_active(&d->ports[k]) &&
+			waiting |= !port_unread(&d->ports[k]) && !port_active(&d->ports[k]) &&
 				   port_awaited(rr->pc, d, &d->ports[k]);
 		if (waiting && !(v[n++] = strdup(d->name))) {
 			strv_free(v);
@@ -506,7 +518,8 @@ void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
 		for (size_t k = 0; k < rr->inv.devs[i].n_ports; k++) {
 			struct rdma_port *p = &rr->inv.devs[i].ports[k];
 
-			if (!p->err && !port_active(p) && port_awaited(rr->pc, &rr->inv.devs[i], p))
+			if (!port_unread(p) && !port_active(p) &&
+			    port_awaited(rr->pc, &rr->inv.devs[i], p))
 				p->waited_usec = waited_usec;
 		}
 }

@@ -67,6 +67,15 @@ const char *rdma_node_type_to_string(enum rdma_node_type t)
 	return NAME_OR_NULL(node_type_names, t, _RDMA_NODE_MAX);
 }
 
+int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph)
+{
+	if (s != RDMA_PORT_ACTIVE)
+		return 0;
+	if (ph == RDMA_PHYS_UNKNOWN)
+		return -ENODATA;
+	return ph == RDMA_PHYS_LINK_UP;
+}
+
 /*
  * "N: WORD..." as the kernel's state/phys_state/node_type files print it: a small decimal
  * number, ": ", then a non-empty word. Returns the number, -EINVAL otherwise.

@@ -69,6 +69,13 @@ struct rdma_rate {
 #define RDMA_GID_TEXT_MAX 40 /* "fe80:0000:0000:0000:0000:0000:0000:0000" + NUL */
 #define RDMA_GID_IP_MAX	  46 /* INET6_ADDRSTRLEN */
 
+/*
+ * Is the port up? Ready is logical state ACTIVE and physical state LinkUp (IBTA): 1 ready,
+ * 0 not ready (any other state, or ACTIVE over a link that is not LinkUp: Disabled, Phy
+ * Test, ...), -ENODATA when ACTIVE but the physical state could not be read (unknown).
+ */
+int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph);
+
 /* "4: ACTIVE" -> 4; the number is authoritative, the word must be there. */
 int rdma_parse_port_state(const char *s, enum rdma_port_state *ret);
 /* "5: LinkUp", "2: Polling", "7: Phy Test" -> 5, 2, 7. */
