@@ -438,15 +438,6 @@ int rdma_run_check(const struct rdma_run *rr, struct results *rs)
 
 /* ---- wait ---- */
 
-static bool port_selected(const struct port_config *pc, const struct rdma_device *d, unsigned port)
-{
-	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		if (port_rule_selects_device(&pc->rules[i], d) &&
-		    port_rule_selects_port(&pc->rules[i], port))
-			return true;
-	return false;
-}
-
 /* A port is waited for when a rule that selects it does not allow it to be down. */
 static bool port_awaited(const struct port_config *pc, const struct rdma_device *d,
 			 const struct rdma_port *p)
@@ -530,10 +521,68 @@ struct env {
 	struct buf hca, ucx, ifname, gid_note;
 	int gid_index; /* -1 none yet, -2 differs or missing */
 	bool roce;
+	unsigned unsafe; /* names left out: they could not be written safely */
 };
+
+/*
+ * A name goes into rdma.env only when it is made of [A-Za-z0-9_.:-]: the file is read by
+ * sh (`. rdma.env`), systemd EnvironmentFile= and docker --env-file, and docker takes a
+ * value literally (no quotes, no escapes), so no quoting can make another byte safe for
+ * all three. Kernel names may hold any byte but '/' and whitespace.
+ */
+static bool env_name_safe(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				     "0123456789_.:-") == n;
+}
+
+static bool env_name_ok(struct env *e, const char *what, const char *name)
+{
+	if (env_name_safe(name))
+		return true;
+	/* log_internal escapes the message: the name is shown as \xNN, never raw */
+	log_warning("rdma.env: %s '%s' left out: only names of A-Z a-z 0-9 _ . : - are written",
+		    what, name);
+	e->unsafe++;
+	return false;
+}
+
+/* The rule's verdict for this port, as the rdma.port result gives it. */
+static enum verdict port_verdict(const struct port_rule *r, const struct rdma_device *d,
+				 const struct rdma_port *p)
+{
+	struct judgement j = {};
+
+	judge_port(r, d, p, &j);
+	free(j.problems.s);
+	return j.v;
+}
+
+/* A port feeds rdma.env when an Env=yes rule selects it and every such rule passes it. */
+static bool port_in_env(const struct port_config *pc, const struct rdma_device *d,
+			const struct rdma_port *p)
+{
+	bool any = false;
+
+	for (size_t i = 0; pc && i < pc->n_rules; i++) {
+		const struct port_rule *r = &pc->rules[i];
+
+		if (!r->env || !port_rule_selects_device(r, d) ||
+		    !port_rule_selects_port(r, p->num))
+			continue;
+		if (port_verdict(r, d, p) != VERDICT_PASS)
+			return false;
+		any = true;
+	}
+	return any;
+}
 
 static void add_ifname(struct env *e, const char *name)
 {
+	if (!env_name_ok(e, "netdev", name))
+		return;
 	if (e->ifname.s) {
 		size_t n = strlen(name);
 
@@ -566,6 +615,8 @@ static void env_roce(struct env *e, const struct rdma_device *d, const struct rd
 
 static void env_port(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
 {
+	if (!env_name_ok(e, "RDMA device", d->name))
+		return;
 	buf_addf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
 	buf_addf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
 	if (p->link_layer == RDMA_LL_ETHERNET)
@@ -580,7 +631,7 @@ static void env_body(const struct env *e, struct buf *b)
 		buf_addf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
 	else
 		buf_addf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
-			    "ACTIVE\n");
+			    "ACTIVE and passes its rule\n");
 	if (e->ifname.s)
 		buf_addf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
 	if (e->roce && e->gid_index >= 0)
@@ -590,6 +641,11 @@ static void env_body(const struct env *e, struct buf *b)
 			 "# NCCL_IB_GID_INDEX not set: no one RoCE v2 IPv4 GID index for all "
 			 "ports (%s)\n",
 			 strempty(e->gid_note.s));
+	if (e->unsafe)
+		buf_addf(b,
+			 "# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
+			 "warning on stderr or in the journal)\n",
+			 e->unsafe);
 }
 
 int rdma_env_format(const struct rdma_run *rr, char **ret)
@@ -607,15 +663,18 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		const struct rdma_device *d = &rr->inv.devs[i];
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++)
-			if (port_active(&d->ports[k]) && port_selected(rr->pc, d, d->ports[k].num))
+			if (port_in_env(rr->pc, d, &d->ports[k]))
 				env_port(&e, d, &d->ports[k]);
 	}
 	buf_addf(&b,
 		 "# RDMA environment for NCCL and UCX, written by hostprep from the live "
 		 "state of the\n"
-		 "# ports its [Port:*] rules select: only ACTIVE ports are listed. Rewritten "
-		 "by every\n"
-		 "# 'hostprep check' and 'hostprep apply'; 'hostprep env' prints it live.\n"
+		 "# ports its [Port:*] rules select: only ports that pass their rule are "
+		 "listed, and\n"
+		 "# none of a rule with Env=no. Rewritten by every 'hostprep check' and "
+		 "'hostprep apply';\n"
+		 "# 'hostprep env' prints it live. Values are never quoted (docker takes them "
+		 "literally).\n"
 		 "# systemd: EnvironmentFile=-%s\n"
 		 "# docker:  docker run --env-file %s ...\n",
 		 where, where);

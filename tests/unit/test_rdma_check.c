@@ -121,11 +121,103 @@ static void test_min_active(void **state)
 	port_config_free(pc);
 }
 
+static struct rdma_gid v2_gid(unsigned idx, const char *ndev)
+{
+	struct rdma_gid g = { .index = idx, .type = RDMA_GID_ROCE_V2 };
+
+	g.raw[10] = g.raw[11] = 0xff;
+	g.raw[12] = 10;
+	g.raw[15] = (uint8_t)idx;
+	snprintf(g.ndev, sizeof(g.ndev), "%s", ndev);
+	return g;
+}
+
+static struct rdma_port roce_port(struct rdma_gid *g, size_t n, const char *netdev)
+{
+	struct rdma_port p = ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP);
+
+	p.link_layer = RDMA_LL_ETHERNET;
+	p.gids = g;
+	p.n_gids = n;
+	p.gids_read = true;
+	p.netdev = (char *)netdev;
+	p.netdev_up = true;
+	return p;
+}
+
+/*
+ * rdma.env: only ports that pass every Env=yes rule selecting them; Env=no keeps the
+ * frontend RoCE bond out of NCCL_IB_HCA; a name outside [A-Za-z0-9_.:-] is left out and
+ * counted, never written; the values carry no quote and no shell character.
+ */
+static void test_env(void **state)
+{
+	static const char *const conf[] = { "Port:rails",
+					    "Select=mlx5_[0-3]* i*",
+					    "LinkLayer=InfiniBand",
+					    "Port:erdma",
+					    "Select=erdma_*",
+					    "RoCEv2=yes",
+					    "Port:frontend",
+					    "Select=mlx5_bond_*",
+					    "RoCEv2=yes",
+					    "Env=no",
+					    "Port:roce",
+					    "Select=roce*",
+					    "RoCEv2=yes",
+					    NULL };
+	struct port_config *pc = rules(conf);
+	struct rdma_gid g_bond[] = { v2_gid(3, "bond0") }, g_roce[] = { v2_gid(3, "eth`id`") };
+	struct rdma_port ib[] = { ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP),
+				  ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_DISABLED),
+				  ib_port(RDMA_PORT_INIT, RDMA_PHYS_LINK_UP),
+				  ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP) };
+	struct rdma_port erdma = roce_port(NULL, 0, "eth0");
+	struct rdma_port bond = roce_port(g_bond, 1, "bond0");
+	struct rdma_port roce = roce_port(g_roce, 1, "eth`id`");
+	struct rdma_device d[] = {
+		{ .name = (char *)"erdma_0", .ports = &erdma, .n_ports = 1 },
+		{ .name = (char *)"i`id`$(id)", .ports = &ib[3], .n_ports = 1 },
+		{ .name = (char *)"mlx5_0", .ports = &ib[0], .n_ports = 1 },
+		{ .name = (char *)"mlx5_1", .ports = &ib[1], .n_ports = 1 },
+		{ .name = (char *)"mlx5_2", .ports = &ib[2], .n_ports = 1 },
+		{ .name = (char *)"mlx5_3\xff", .ports = &ib[3], .n_ports = 1 },
+		{ .name = (char *)"mlx5_bond_0", .ports = &bond, .n_ports = 1 },
+		{ .name = (char *)"roce_0", .ports = &roce, .n_ports = 1 },
+	};
+	struct rdma_run rr = { .pc = pc, .inv = { .devs = d, .n_devs = 8 } };
+	_cleanup_(freep) char *env = NULL;
+	char *save = NULL;
+
+	assert_int_equal(rdma_env_format(&rr, &env), 0);
+	print_message("%s", env);
+	assert_non_null(strstr(env, "\nNCCL_IB_HCA==mlx5_0:1,roce_0:1\n"));
+	assert_non_null(strstr(env, "\nUCX_NET_DEVICES=mlx5_0:1,roce_0:1\n"));
+	assert_null(strstr(env, "NCCL_SOCKET_IFNAME=")); /* eth`id` is the only netdev */
+	assert_non_null(strstr(env, "\nNCCL_IB_GID_INDEX=3\n"));
+	assert_non_null(strstr(env, "# 3 name(s) left out"));
+	for (char *l = strtok_r(env, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] == '#') {
+			assert_null(strchr(l, '\\')); /* systemd continues a comment at \ */
+			continue;
+		}
+		print_message("line %s\n", l);
+		assert_true(strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") > 0);
+		l += strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+		assert_int_equal(*l, '=');
+		assert_int_equal(strspn(l, "=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789_.:,-"),
+				 strlen(l));
+	}
+	port_config_free(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_table),
 		cmocka_unit_test(test_min_active),
+		cmocka_unit_test(test_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
