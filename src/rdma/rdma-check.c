@@ -213,9 +213,35 @@ static void check_mtu(const struct port_rule *r, const struct rdma_port *p, stru
 			"active MTU %u below MinMTU=%u", p->active_mtu, r->min_mtu);
 }
 
-static void check_roce(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+static bool device_is_erdma(const struct rdma_device *d)
+{
+	return (d->have_ids && d->vendor == 0x1ded) || strneq(d->name, "erdma", 5);
+}
+
+/* An RNIC (iWARP node type) has no RoCE GID at all: name the mode, not a missing address. */
+static bool check_iwarp(const struct rdma_device *d, struct judgement *j)
+{
+	if (d->node_type != RDMA_NODE_RNIC)
+		return false;
+	if (device_is_erdma(d))
+		problem(j, VERDICT_FAIL,
+			"load erdma in compat mode: options erdma compat_mode=Y (Alibaba's driver; "
+			"[Module:erdma] Parameter=compat_mode=Y), then reload it",
+			"%s is in erdma standard (iWARP-like) mode (node_type RNIC): no RoCE v2 "
+			"GID",
+			d->name);
+	else
+		problem(j, VERDICT_FAIL, "use a RoCE device for this rule, or RoCEv2=no",
+			"%s is an iWARP device (node_type RNIC): no RoCE v2 GID", d->name);
+	return true;
+}
+
+static void check_roce(const struct port_rule *r, const struct rdma_device *d,
+		       const struct rdma_port *p, struct judgement *j)
 {
 	if (!r->roce_v2 || p->link_layer != RDMA_LL_ETHERNET)
+		return;
+	if (check_iwarp(d, j))
 		return;
 	if (!p->gids_read) {
 		problem(j, VERDICT_UNKNOWN, "check permissions on the port's gids/ and gid_attrs/",
@@ -281,7 +307,7 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 	}
 	check_rate(r, p, j);
 	check_mtu(r, p, j);
-	check_roce(r, p, j);
+	check_roce(r, d, p, j);
 }
 
 static void port_summary(const struct rdma_device *d, const struct rdma_port *p, struct buf *b)

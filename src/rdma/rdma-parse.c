@@ -351,9 +351,16 @@ bool rdma_gid_is_ipv4(const uint8_t gid[16])
 	return memcmp(gid, prefix, sizeof(prefix)) == 0;
 }
 
+bool rdma_gid_is_mac_based(const uint8_t gid[16])
+{
+	static const uint8_t zero[10];
+
+	return !rdma_gid_is_zero(gid) && memcmp(gid + 6, zero, sizeof(zero)) == 0;
+}
+
 bool rdma_gid_has_ip(const uint8_t gid[16])
 {
-	if (rdma_gid_is_zero(gid))
+	if (rdma_gid_is_zero(gid) || rdma_gid_is_mac_based(gid))
 		return false;
 	if (rdma_gid_is_ipv4(gid))
 		return true;

@@ -88,7 +88,12 @@ int rdma_parse_gid(const char *s, uint8_t ret[16]);
 bool rdma_gid_is_zero(const uint8_t gid[16]);
 /* ::ffff:a.b.c.d */
 bool rdma_gid_is_ipv4(const uint8_t gid[16]);
-/* An IP address the GID carries: IPv4-mapped, or IPv6 outside fe80::/10. */
+/*
+ * erdma's standard (iWARP) mode GID: the MAC in the first 6 bytes, the rest zero. It is
+ * not an address and never rendered as one.
+ */
+bool rdma_gid_is_mac_based(const uint8_t gid[16]);
+/* An IP address the GID carries: IPv4-mapped, or IPv6 outside fe80::/10 (not MAC-based). */
 bool rdma_gid_has_ip(const uint8_t gid[16]);
 /* "10.0.0.1" for IPv4-mapped, "2001:db8::1" / "fe80::..." otherwise. */
 void rdma_gid_format_ip(const uint8_t gid[16], char buf[RDMA_GID_IP_MAX]);

@@ -121,7 +121,16 @@ static void add_str(struct json_object *o, const char *key, const char *v)
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
 }
 
-static struct json_object *gid_json(const struct rdma_gid *g)
+/*
+ * An IP only for a RoCE GID (Ethernet, type known): an IB GID is a subnet prefix and a
+ * GUID, an iWARP/erdma standard-mode GID a MAC; neither is an address.
+ */
+static bool gid_is_ip(const struct rdma_port *p, const struct rdma_gid *g)
+{
+	return p->link_layer == RDMA_LL_ETHERNET && !g->type_err && rdma_gid_has_ip(g->raw);
+}
+
+static struct json_object *gid_json(const struct rdma_port *p, const struct rdma_gid *g)
 {
 	struct json_object *o = json_object_new_object();
 	char text[RDMA_GID_TEXT_MAX], ip[RDMA_GID_IP_MAX];
@@ -133,7 +142,7 @@ static struct json_object *gid_json(const struct rdma_gid *g)
 	add_str(o, "gid", text);
 	add_str(o, "type", g->type_err ? NULL : rdma_gid_type_to_string(g->type));
 	add_str(o, "ndev", g->ndev[0] ? g->ndev : NULL);
-	if (rdma_gid_has_ip(g->raw)) {
+	if (gid_is_ip(p, g)) {
 		rdma_gid_format_ip(g->raw, ip);
 		add_str(o, "ip", ip);
 	} else {
@@ -165,7 +174,7 @@ static struct json_object *port_json(const struct rdma_port *p)
 	json_object_object_add(o, "netdev_up", json_object_new_boolean(p->netdev_up));
 	add_str(o, "bond", p->bond);
 	for (size_t i = 0; i < p->n_gids; i++)
-		json_object_array_add(gids, gid_json(&p->gids[i]));
+		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);
 	return o;
 }
