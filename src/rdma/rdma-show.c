@@ -14,6 +14,15 @@ struct row {
 	char cell[_C_MAX][96];
 };
 
+/* A name from the host, escaped as docs/CONTRACT.md says (any byte but '/' may be in it). */
+static void cell_name(char *cell, size_t size, const char *name, const char *suffix)
+{
+	_cleanup_(freep) char *buf = NULL;
+	const char *e = text_terminal_safe(name, &buf);
+
+	snprintf(cell, size, "%s%s", e ? e : "?", suffix);
+}
+
 static void fill_port(const struct rdma_device *d, const struct rdma_port *p, struct row *w)
 {
 	snprintf(w->cell[C_PORT], sizeof(w->cell[0]), "%u", p->num);
@@ -34,17 +43,17 @@ static void fill_port(const struct rdma_device *d, const struct rdma_port *p, st
 	if (p->active_mtu)
 		snprintf(w->cell[C_MTU], sizeof(w->cell[0]), "%u", p->active_mtu);
 	if (p->netdev)
-		snprintf(w->cell[C_NETDEV], sizeof(w->cell[0]), "%s%s", p->netdev,
-			 p->netdev_up ? "" : " (down)");
+		cell_name(w->cell[C_NETDEV], sizeof(w->cell[0]), p->netdev,
+			  p->netdev_up ? "" : " (down)");
 	if (p->bond)
-		snprintf(w->cell[C_BOND], sizeof(w->cell[0]), "%s", p->bond);
+		cell_name(w->cell[C_BOND], sizeof(w->cell[0]), p->bond, "");
 }
 
 static void fill_row(const struct rdma_device *d, const struct rdma_port *p, struct row *w)
 {
 	for (int c = 0; c < _C_MAX; c++)
 		snprintf(w->cell[c], sizeof(w->cell[0]), "-");
-	snprintf(w->cell[C_DEV], sizeof(w->cell[0]), "%s", d->name);
+	cell_name(w->cell[C_DEV], sizeof(w->cell[0]), d->name, "");
 	snprintf(w->cell[C_PCI], sizeof(w->cell[0]), "%s", d->pci ? d->pci : "-");
 	snprintf(w->cell[C_SRC], sizeof(w->cell[0]), "%s", rdma_source_to_string(d->source));
 	if (d->err)
@@ -116,9 +125,13 @@ int rdma_table_print(const struct rdma_inventory *inv, FILE *f)
 
 /* ---- JSON ---- */
 
+/* Device, netdev and bond names may hold any byte: JSON gets valid UTF-8 (escaped). */
 static void add_str(struct json_object *o, const char *key, const char *v)
 {
-	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+	_cleanup_(freep) char *buf = NULL;
+	const char *safe = text_json_safe(v, &buf);
+
+	json_object_object_add(o, key, safe ? json_object_new_string(safe) : NULL);
 }
 
 /*
