@@ -47,45 +47,35 @@ static const char *verdict_color(enum verdict v)
 }
 
 /*
- * Cells come from the host (sysfs, hostname, config): a control character
- * in one must neither move the operator's cursor nor break the table. C0,
- * DEL and UTF-8-encoded C1 characters print as '?'. Returns the bytes the
- * control character at s takes, 0 when s is printable.
+ * Cells come from the host (sysfs names, hostname, config): a control character in one
+ * must neither move the operator's cursor nor break the table, and invalid UTF-8 must
+ * not reach the terminal. Such a cell is escaped as a whole as docs/CONTRACT.md says
+ * (text_terminal_safe: \n \r \t \\ \xNN), like the report's JSON string of it.
  */
-static size_t control_len(const unsigned char *s)
+static const char *text_clean(const char *s, char **buf)
 {
-	if (*s < 0x20 || *s == 0x7f)
-		return 1;
-	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
-		return 2;
-	return 0;
+	const char *t = text_terminal_safe(s, buf);
+
+	return t ? t : "?";
 }
 
 static void fput_clean(const char *s, FILE *f)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	_cleanup_(freep) char *buf = NULL;
 
-	while (*p) {
-		size_t n = control_len(p);
-
-		fputc(n ? '?' : *p, f);
-		p += n ? n : 1;
-	}
+	fputs(text_clean(s, &buf), f);
 }
 
 /* Terminal columns of fput_clean's output: UTF-8 continuation bytes take none. */
 static size_t text_width(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	_cleanup_(freep) char *buf = NULL;
+	const unsigned char *p = (const unsigned char *)text_clean(s, &buf);
 	size_t w = 0;
 
-	while (*p) {
-		size_t n = control_len(p);
-
-		if (n || (*p & 0xc0) != 0x80)
+	for (; *p; p++)
+		if ((*p & 0xc0) != 0x80)
 			w++;
-		p += n ? n : 1;
-	}
 	return w;
 }
 

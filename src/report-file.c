@@ -67,7 +67,10 @@ static int parse_time(const char *s, uint64_t *ret)
  */
 static int print_string(FILE *f, const char *s)
 {
-	_cleanup_(json_object_putp) struct json_object *o = json_object_new_string(strempty(s));
+	_cleanup_(freep) char *buf = NULL;
+	const char *safe = text_json_safe(strempty(s), &buf); /* names may hold any byte */
+	_cleanup_(json_object_putp) struct json_object *o =
+		safe ? json_object_new_string(safe) : NULL;
 	const char *t;
 
 	if (!o)

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <syslog.h>
 
+#include "log.h"
 #include "result.h"
 
 static const char *const verdict_names[_VERDICT_MAX] = {
@@ -148,6 +149,72 @@ void results_done(struct results *rs)
 		result_done(&rs->items[i]);
 	free(rs->items);
 	*rs = (struct results){};
+}
+
+static size_t utf8_len(const unsigned char *s)
+{
+	static const unsigned min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	unsigned cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80) /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool text_is_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+const char *text_json_safe(const char *s, char **buf)
+{
+	*buf = NULL;
+	if (!s || text_is_utf8(s))
+		return s;
+	*buf = log_escape(s, strlen(s));
+	return *buf;
+}
+
+/* C0, DEL, C1 (U+0080..9F), LRM/RLM, U+2028..202E, U+2066..2069: log_escape's controls. */
+static bool text_has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return true;
+		if (p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xa8 && p[2] <= 0xae)))
+			return true;
+		if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+			return true;
+	}
+	return false;
+}
+
+const char *text_terminal_safe(const char *s, char **buf)
+{
+	*buf = NULL;
+	if (!s || (text_is_utf8(s) && !text_has_control(s)))
+		return s;
+	*buf = log_escape(s, strlen(s));
+	return *buf;
 }
 
 void results_summarize(const struct results *rs, struct summary *s)

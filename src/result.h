@@ -53,6 +53,22 @@ struct summary {
 	bool ready; /* no fail and no unknown */
 };
 
+/* Is s valid UTF-8 (no overlong form, no surrogate, nothing past U+10FFFF)? */
+bool text_is_utf8(const char *s);
+/*
+ * s as it may go into JSON (always valid UTF-8): s itself when it is valid UTF-8; else
+ * *buf = s escaped as docs/CONTRACT.md says for messages (every invalid byte \xNN,
+ * control characters, backslash), and that is returned. NULL on ENOMEM.
+ */
+const char *text_json_safe(const char *s, char **buf);
+/*
+ * s as it may go to a terminal (a table cell): s itself when it is valid UTF-8 without
+ * control characters (C0, DEL, C1, bidi controls); else *buf = s escaped as a whole, as
+ * text_json_safe() does, so a cell and the report's JSON string read the same. NULL on
+ * ENOMEM.
+ */
+const char *text_terminal_safe(const char *s, char **buf);
+
 const char *verdict_to_string(enum verdict v);
 int verdict_from_string(const char *s); /* -EINVAL if unknown */
 int verdict_to_syslog_priority(enum verdict v);

@@ -213,9 +213,35 @@ static void check_mtu(const struct port_rule *r, const struct rdma_port *p, stru
 			"active MTU %u below MinMTU=%u", p->active_mtu, r->min_mtu);
 }
 
-static void check_roce(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+static bool device_is_erdma(const struct rdma_device *d)
+{
+	return (d->have_ids && d->vendor == 0x1ded) || strneq(d->name, "erdma", 5);
+}
+
+/* An RNIC (iWARP node type) has no RoCE GID at all: name the mode, not a missing address. */
+static bool check_iwarp(const struct rdma_device *d, struct judgement *j)
+{
+	if (d->node_type != RDMA_NODE_RNIC)
+		return false;
+	if (device_is_erdma(d))
+		problem(j, VERDICT_FAIL,
+			"load erdma in compat mode: options erdma compat_mode=Y (Alibaba's driver; "
+			"[Module:erdma] Parameter=compat_mode=Y), then reload it",
+			"%s is in erdma standard (iWARP-like) mode (node_type RNIC): no RoCE v2 "
+			"GID",
+			d->name);
+	else
+		problem(j, VERDICT_FAIL, "use a RoCE device for this rule, or RoCEv2=no",
+			"%s is an iWARP device (node_type RNIC): no RoCE v2 GID", d->name);
+	return true;
+}
+
+static void check_roce(const struct port_rule *r, const struct rdma_device *d,
+		       const struct rdma_port *p, struct judgement *j)
 {
 	if (!r->roce_v2 || p->link_layer != RDMA_LL_ETHERNET)
+		return;
+	if (check_iwarp(d, j))
 		return;
 	if (!p->gids_read) {
 		problem(j, VERDICT_UNKNOWN, "check permissions on the port's gids/ and gid_attrs/",
@@ -242,9 +268,16 @@ static void check_down(const struct port_rule *r, const struct rdma_port *p, str
 		r->allow_down ? NULL : down_remedy(p), "%s%s", phys_hint(p), waited);
 }
 
+/* Ready: ACTIVE and LinkUp. ACTIVE alone is not: a Disabled or Phy Test link carries nothing. */
 static bool port_active(const struct rdma_port *p)
 {
-	return !p->err && p->state == RDMA_PORT_ACTIVE;
+	return !p->err && rdma_port_ready(p->state, p->phys_state) == 1;
+}
+
+/* Unreadable, or ACTIVE with a physical state that could not be read: waiting will not tell. */
+static bool port_unread(const struct rdma_port *p)
+{
+	return p->err || rdma_port_ready(p->state, p->phys_state) == -ENODATA;
 }
 
 static void judge_port(const struct port_rule *r, const struct rdma_device *d,
@@ -263,13 +296,18 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 			"link layer %s, the rule wants %s",
 			rdma_link_layer_to_string(p->link_layer),
 			rdma_link_layer_to_string(r->link_layer));
+	if (port_unread(p)) {
+		problem(j, VERDICT_UNKNOWN, "read the port with ibstat; check ports/N/phys_state",
+			"physical state unreadable: ACTIVE alone does not say the link is up");
+		return;
+	}
 	if (!port_active(p)) {
 		check_down(r, p, j);
 		return;
 	}
 	check_rate(r, p, j);
 	check_mtu(r, p, j);
-	check_roce(r, p, j);
+	check_roce(r, d, p, j);
 }
 
 static void port_summary(const struct rdma_device *d, const struct rdma_port *p, struct buf *b)
@@ -340,7 +378,7 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 			if (!port_rule_selects_port(r, p->num))
 				continue;
 			t->selected++;
-			if (d->err || p->err)
+			if (d->err || port_unread(p))
 				t->unknown++;
 			else if (port_active(p))
 				t->active++;
@@ -426,15 +464,6 @@ int rdma_run_check(const struct rdma_run *rr, struct results *rs)
 
 /* ---- wait ---- */
 
-static bool port_selected(const struct port_config *pc, const struct rdma_device *d, unsigned port)
-{
-	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		if (port_rule_selects_device(&pc->rules[i], d) &&
-		    port_rule_selects_port(&pc->rules[i], port))
-			return true;
-	return false;
-}
-
 /* A port is waited for when a rule that selects it does not allow it to be down. */
 static bool port_awaited(const struct port_config *pc, const struct rdma_device *d,
 			 const struct rdma_port *p)
@@ -459,12 +488,12 @@ int rdma_wait_ready(void *userdata, char **status)
 		for (size_t k = 0; !d->err && k < d->n_ports; k++) {
 			struct rdma_port *p = &d->ports[k];
 
-			if (p->err || port_active(p) || !port_awaited(rr->pc, d, p))
+			if (port_unread(p) || port_active(p) || !port_awaited(rr->pc, d, p))
 				continue;
 			r = rdma_port_reread_state(rr->root, d->name, p);
 			if (r < 0)
 				return r;
-			if (p->err || port_active(p))
+			if (port_unread(p) || port_active(p))
 				continue; /* gone: waiting will not help; up: done */
 			buf_addf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
 				 p->phys_state ? rdma_phys_state_to_string(p->phys_state)
@@ -488,7 +517,7 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
 		bool waiting = false;
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++)
-			waiting |= !d->ports[k].err && !port_active(&d->ports[k]) &&
+			waiting |= !port_unread(&d->ports[k]) && !port_active(&d->ports[k]) &&
 				   port_awaited(rr->pc, d, &d->ports[k]);
 		if (waiting && !(v[n++] = strdup(d->name))) {
 			strv_free(v);
@@ -506,7 +535,8 @@ void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
 		for (size_t k = 0; k < rr->inv.devs[i].n_ports; k++) {
 			struct rdma_port *p = &rr->inv.devs[i].ports[k];
 
-			if (!p->err && !port_active(p) && port_awaited(rr->pc, &rr->inv.devs[i], p))
+			if (!port_unread(p) && !port_active(p) &&
+			    port_awaited(rr->pc, &rr->inv.devs[i], p))
 				p->waited_usec = waited_usec;
 		}
 }
@@ -517,10 +547,68 @@ struct env {
 	struct buf hca, ucx, ifname, gid_note;
 	int gid_index; /* -1 none yet, -2 differs or missing */
 	bool roce;
+	unsigned unsafe; /* names left out: they could not be written safely */
 };
+
+/*
+ * A name goes into rdma.env only when it is made of [A-Za-z0-9_.:-]: the file is read by
+ * sh (`. rdma.env`), systemd EnvironmentFile= and docker --env-file, and docker takes a
+ * value literally (no quotes, no escapes), so no quoting can make another byte safe for
+ * all three. Kernel names may hold any byte but '/' and whitespace.
+ */
+static bool env_name_safe(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				     "0123456789_.:-") == n;
+}
+
+static bool env_name_ok(struct env *e, const char *what, const char *name)
+{
+	if (env_name_safe(name))
+		return true;
+	/* log_internal escapes the message: the name is shown as \xNN, never raw */
+	log_warning("rdma.env: %s '%s' left out: only names of A-Z a-z 0-9 _ . : - are written",
+		    what, name);
+	e->unsafe++;
+	return false;
+}
+
+/* The rule's verdict for this port, as the rdma.port result gives it. */
+static enum verdict port_verdict(const struct port_rule *r, const struct rdma_device *d,
+				 const struct rdma_port *p)
+{
+	struct judgement j = {};
+
+	judge_port(r, d, p, &j);
+	free(j.problems.s);
+	return j.v;
+}
+
+/* A port feeds rdma.env when an Env=yes rule selects it and every such rule passes it. */
+static bool port_in_env(const struct port_config *pc, const struct rdma_device *d,
+			const struct rdma_port *p)
+{
+	bool any = false;
+
+	for (size_t i = 0; pc && i < pc->n_rules; i++) {
+		const struct port_rule *r = &pc->rules[i];
+
+		if (!r->env || !port_rule_selects_device(r, d) ||
+		    !port_rule_selects_port(r, p->num))
+			continue;
+		if (port_verdict(r, d, p) != VERDICT_PASS)
+			return false;
+		any = true;
+	}
+	return any;
+}
 
 static void add_ifname(struct env *e, const char *name)
 {
+	if (!env_name_ok(e, "netdev", name))
+		return;
 	if (e->ifname.s) {
 		size_t n = strlen(name);
 
@@ -553,6 +641,8 @@ static void env_roce(struct env *e, const struct rdma_device *d, const struct rd
 
 static void env_port(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
 {
+	if (!env_name_ok(e, "RDMA device", d->name))
+		return;
 	buf_addf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
 	buf_addf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
 	if (p->link_layer == RDMA_LL_ETHERNET)
@@ -567,7 +657,7 @@ static void env_body(const struct env *e, struct buf *b)
 		buf_addf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
 	else
 		buf_addf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
-			    "ACTIVE\n");
+			    "ACTIVE and passes its rule\n");
 	if (e->ifname.s)
 		buf_addf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
 	if (e->roce && e->gid_index >= 0)
@@ -577,6 +667,11 @@ static void env_body(const struct env *e, struct buf *b)
 			 "# NCCL_IB_GID_INDEX not set: no one RoCE v2 IPv4 GID index for all "
 			 "ports (%s)\n",
 			 strempty(e->gid_note.s));
+	if (e->unsafe)
+		buf_addf(b,
+			 "# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
+			 "warning on stderr or in the journal)\n",
+			 e->unsafe);
 }
 
 int rdma_env_format(const struct rdma_run *rr, char **ret)
@@ -594,15 +689,18 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		const struct rdma_device *d = &rr->inv.devs[i];
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++)
-			if (port_active(&d->ports[k]) && port_selected(rr->pc, d, d->ports[k].num))
+			if (port_in_env(rr->pc, d, &d->ports[k]))
 				env_port(&e, d, &d->ports[k]);
 	}
 	buf_addf(&b,
 		 "# RDMA environment for NCCL and UCX, written by hostprep from the live "
 		 "state of the\n"
-		 "# ports its [Port:*] rules select: only ACTIVE ports are listed. Rewritten "
-		 "by every\n"
-		 "# 'hostprep check' and 'hostprep apply'; 'hostprep env' prints it live.\n"
+		 "# ports its [Port:*] rules select: only ports that pass their rule are "
+		 "listed, and\n"
+		 "# none of a rule with Env=no. Rewritten by every 'hostprep check' and "
+		 "'hostprep apply';\n"
+		 "# 'hostprep env' prints it live. Values are never quoted (docker takes them "
+		 "literally).\n"
 		 "# systemd: EnvironmentFile=-%s\n"
 		 "# docker:  docker run --env-file %s ...\n",
 		 where, where);

@@ -22,7 +22,7 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 			unsigned file_no)
 {
 	const char *rn = name + strlen(PORT_PREFIX);
-	struct port_rule t = { .at = *at };
+	struct port_rule t = { .at = *at, .env = true };
 	int r;
 
 	if (!*pc) {
@@ -268,6 +268,8 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 		return assign_bool(&rule->allow_down, &rule->allow_down_at, key, value, at);
 	if (streq(key, "RoCEv2"))
 		return assign_bool(&rule->roce_v2, &rule->roce_v2_at, key, value, at);
+	if (streq(key, "Env"))
+		return config_set_boolean(key, value, at, true, &rule->env, &rule->env_at);
 	if (streq(key, "LinkLayer"))
 		return assign_link_layer(rule, value, at);
 	if (streq(key, "MinRate"))
@@ -442,7 +444,7 @@ bool port_rule_selects_port(const struct port_rule *r, unsigned port)
 
 /* ---- dump ---- */
 
-#define RULE_SCALARS 7
+#define RULE_SCALARS 8 /* AllowDown LinkLayer MinRate MinWidth MinMTU RoCEv2 MinActive Env */
 
 static size_t part_n_lines(const void *state)
 {
@@ -494,6 +496,8 @@ static int scalar_lines(const char *section, const struct port_rule *rl, config_
 		r = fn(ud, section, "RoCEv2", rl->roce_v2 ? "yes" : "no", &rl->roce_v2_at, false);
 	if (r >= 0)
 		r = fn(ud, section, "MinActive", act, &rl->min_active_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "Env", rl->env ? "yes" : "no", &rl->env_at, false);
 	return r;
 }
 

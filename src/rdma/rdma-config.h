@@ -12,6 +12,7 @@
  *   Ports=            list of port numbers (default every port)
  *   AllowDown=yes|no  LinkLayer=any|InfiniBand|Ethernet  MinRate=Gb/s (1..3200)
  *   MinWidth=1X|2X|4X|8X|12X  MinMTU=256|512|1024|2048|4096  RoCEv2=yes|no  MinActive=N
+ *   Env=yes|no        the rule's passing ports feed rdma.env (default yes)
  * Lists accumulate, an empty assignment resets; a scalar's empty assignment restores its
  * default. The same section twice in one file is an error; a later file extends the rule.
  */
@@ -51,6 +52,8 @@ struct port_rule {
 	size_t n_ports;
 	bool allow_down, roce_v2;
 	struct origin allow_down_at, roce_v2_at;
+	bool env; /* Env=: default yes; no keeps the rule's ports out of rdma.env */
+	struct origin env_at;
 	enum rdma_link_layer link_layer; /* RDMA_LL_UNKNOWN = any */
 	struct origin link_layer_at;
 	uint32_t min_rate_mbps; /* 0 = no minimum */

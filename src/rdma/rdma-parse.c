@@ -67,6 +67,15 @@ const char *rdma_node_type_to_string(enum rdma_node_type t)
 	return NAME_OR_NULL(node_type_names, t, _RDMA_NODE_MAX);
 }
 
+int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph)
+{
+	if (s != RDMA_PORT_ACTIVE)
+		return 0;
+	if (ph == RDMA_PHYS_UNKNOWN)
+		return -ENODATA;
+	return ph == RDMA_PHYS_LINK_UP;
+}
+
 /*
  * "N: WORD..." as the kernel's state/phys_state/node_type files print it: a small decimal
  * number, ": ", then a non-empty word. Returns the number, -EINVAL otherwise.
@@ -342,9 +351,16 @@ bool rdma_gid_is_ipv4(const uint8_t gid[16])
 	return memcmp(gid, prefix, sizeof(prefix)) == 0;
 }
 
+bool rdma_gid_is_mac_based(const uint8_t gid[16])
+{
+	static const uint8_t zero[10];
+
+	return !rdma_gid_is_zero(gid) && memcmp(gid + 6, zero, sizeof(zero)) == 0;
+}
+
 bool rdma_gid_has_ip(const uint8_t gid[16])
 {
-	if (rdma_gid_is_zero(gid))
+	if (rdma_gid_is_zero(gid) || rdma_gid_is_mac_based(gid))
 		return false;
 	if (rdma_gid_is_ipv4(gid))
 		return true;

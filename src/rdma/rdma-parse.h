@@ -69,6 +69,13 @@ struct rdma_rate {
 #define RDMA_GID_TEXT_MAX 40 /* "fe80:0000:0000:0000:0000:0000:0000:0000" + NUL */
 #define RDMA_GID_IP_MAX	  46 /* INET6_ADDRSTRLEN */
 
+/*
+ * Is the port up? Ready is logical state ACTIVE and physical state LinkUp (IBTA): 1 ready,
+ * 0 not ready (any other state, or ACTIVE over a link that is not LinkUp: Disabled, Phy
+ * Test, ...), -ENODATA when ACTIVE but the physical state could not be read (unknown).
+ */
+int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph);
+
 /* "4: ACTIVE" -> 4; the number is authoritative, the word must be there. */
 int rdma_parse_port_state(const char *s, enum rdma_port_state *ret);
 /* "5: LinkUp", "2: Polling", "7: Phy Test" -> 5, 2, 7. */
@@ -81,7 +88,12 @@ int rdma_parse_gid(const char *s, uint8_t ret[16]);
 bool rdma_gid_is_zero(const uint8_t gid[16]);
 /* ::ffff:a.b.c.d */
 bool rdma_gid_is_ipv4(const uint8_t gid[16]);
-/* An IP address the GID carries: IPv4-mapped, or IPv6 outside fe80::/10. */
+/*
+ * erdma's standard (iWARP) mode GID: the MAC in the first 6 bytes, the rest zero. It is
+ * not an address and never rendered as one.
+ */
+bool rdma_gid_is_mac_based(const uint8_t gid[16]);
+/* An IP address the GID carries: IPv4-mapped, or IPv6 outside fe80::/10 (not MAC-based). */
 bool rdma_gid_has_ip(const uint8_t gid[16]);
 /* "10.0.0.1" for IPv4-mapped, "2001:db8::1" / "fe80::..." otherwise. */
 void rdma_gid_format_ip(const uint8_t gid[16], char buf[RDMA_GID_IP_MAX]);

@@ -14,6 +14,15 @@ struct row {
 	char cell[_C_MAX][96];
 };
 
+/* A name from the host, escaped as docs/CONTRACT.md says (any byte but '/' may be in it). */
+static void cell_name(char *cell, size_t size, const char *name, const char *suffix)
+{
+	_cleanup_(freep) char *buf = NULL;
+	const char *e = text_terminal_safe(name, &buf);
+
+	snprintf(cell, size, "%s%s", e ? e : "?", suffix);
+}
+
 static void fill_port(const struct rdma_device *d, const struct rdma_port *p, struct row *w)
 {
 	snprintf(w->cell[C_PORT], sizeof(w->cell[0]), "%u", p->num);
@@ -34,17 +43,17 @@ static void fill_port(const struct rdma_device *d, const struct rdma_port *p, st
 	if (p->active_mtu)
 		snprintf(w->cell[C_MTU], sizeof(w->cell[0]), "%u", p->active_mtu);
 	if (p->netdev)
-		snprintf(w->cell[C_NETDEV], sizeof(w->cell[0]), "%s%s", p->netdev,
-			 p->netdev_up ? "" : " (down)");
+		cell_name(w->cell[C_NETDEV], sizeof(w->cell[0]), p->netdev,
+			  p->netdev_up ? "" : " (down)");
 	if (p->bond)
-		snprintf(w->cell[C_BOND], sizeof(w->cell[0]), "%s", p->bond);
+		cell_name(w->cell[C_BOND], sizeof(w->cell[0]), p->bond, "");
 }
 
 static void fill_row(const struct rdma_device *d, const struct rdma_port *p, struct row *w)
 {
 	for (int c = 0; c < _C_MAX; c++)
 		snprintf(w->cell[c], sizeof(w->cell[0]), "-");
-	snprintf(w->cell[C_DEV], sizeof(w->cell[0]), "%s", d->name);
+	cell_name(w->cell[C_DEV], sizeof(w->cell[0]), d->name, "");
 	snprintf(w->cell[C_PCI], sizeof(w->cell[0]), "%s", d->pci ? d->pci : "-");
 	snprintf(w->cell[C_SRC], sizeof(w->cell[0]), "%s", rdma_source_to_string(d->source));
 	if (d->err)
@@ -116,12 +125,25 @@ int rdma_table_print(const struct rdma_inventory *inv, FILE *f)
 
 /* ---- JSON ---- */
 
+/* Device, netdev and bond names may hold any byte: JSON gets valid UTF-8 (escaped). */
 static void add_str(struct json_object *o, const char *key, const char *v)
 {
-	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+	_cleanup_(freep) char *buf = NULL;
+	const char *safe = text_json_safe(v, &buf);
+
+	json_object_object_add(o, key, safe ? json_object_new_string(safe) : NULL);
 }
 
-static struct json_object *gid_json(const struct rdma_gid *g)
+/*
+ * An IP only for a RoCE GID (Ethernet, type known): an IB GID is a subnet prefix and a
+ * GUID, an iWARP/erdma standard-mode GID a MAC; neither is an address.
+ */
+static bool gid_is_ip(const struct rdma_port *p, const struct rdma_gid *g)
+{
+	return p->link_layer == RDMA_LL_ETHERNET && !g->type_err && rdma_gid_has_ip(g->raw);
+}
+
+static struct json_object *gid_json(const struct rdma_port *p, const struct rdma_gid *g)
 {
 	struct json_object *o = json_object_new_object();
 	char text[RDMA_GID_TEXT_MAX], ip[RDMA_GID_IP_MAX];
@@ -133,7 +155,7 @@ static struct json_object *gid_json(const struct rdma_gid *g)
 	add_str(o, "gid", text);
 	add_str(o, "type", g->type_err ? NULL : rdma_gid_type_to_string(g->type));
 	add_str(o, "ndev", g->ndev[0] ? g->ndev : NULL);
-	if (rdma_gid_has_ip(g->raw)) {
+	if (gid_is_ip(p, g)) {
 		rdma_gid_format_ip(g->raw, ip);
 		add_str(o, "ip", ip);
 	} else {
@@ -165,7 +187,7 @@ static struct json_object *port_json(const struct rdma_port *p)
 	json_object_object_add(o, "netdev_up", json_object_new_boolean(p->netdev_up));
 	add_str(o, "bond", p->bond);
 	for (size_t i = 0; i < p->n_gids; i++)
-		json_object_array_add(gids, gid_json(&p->gids[i]));
+		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);
 	return o;
 }

@@ -5,6 +5,7 @@
 
 #include "fileio.h"
 #include "log.h"
+#include "result.h"
 #include "topo/gpus.h"
 
 #define NVIDIA_VENDOR 0x10de
@@ -284,7 +285,10 @@ static int add(struct json_object *o, const char *key, struct json_object *val)
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s && s[0] ? json_object_new_string(s) : json_object_new_null();
+	_cleanup_(freep) char *buf = NULL;
+	const char *safe = text_json_safe(s, &buf); /* an RDMA device name may hold any byte */
+
+	return safe && safe[0] ? json_object_new_string(safe) : json_object_new_null();
 }
 
 static int add_str(struct json_object *o, const char *key, const char *s)

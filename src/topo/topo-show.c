@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "log.h"
+#include "result.h"
 #include "topo/gpus.h"
 #include "topo/links.h"
 #include "topo/topo.h"
@@ -301,7 +302,10 @@ static struct json_object *device_json(const struct topo_view *v, const struct t
 	json_object_object_add(o, "kind",
 			       json_object_new_string(e->kind == TOPO_GPU ? "gpu" : "nic"));
 	json_object_object_add(o, "address", json_object_new_string(d->addr));
-	json_object_object_add(o, "name", json_object_new_string(e->name));
+	_cleanup_(freep) char *buf = NULL; /* an RDMA device name may hold any byte */
+	const char *name = text_json_safe(e->name, &buf);
+
+	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
 	json_object_object_add(o, "state",
 			       json_object_new_string(pci_dev_state_to_string(d->state)));
 	json_object_object_add(o, "numa_node",

@@ -140,6 +140,13 @@ static void test_gid(void **s)
 	assert_true(rdma_gid_has_ip(g));
 	rdma_gid_format_ip(g, ip);
 	assert_string_equal(ip, "2001:db8::1");
+	assert_false(rdma_gid_is_mac_based(g));
+	/* erdma standard mode: the MAC, then zeros; not an address (16:3e12:3456::) */
+	assert_int_equal(rdma_parse_gid("0016:3e12:3456:0000:0000:0000:0000:0000", g), 0);
+	assert_true(rdma_gid_is_mac_based(g));
+	assert_false(rdma_gid_has_ip(g));
+	assert_int_equal(rdma_parse_gid("0016:3e12:3456:0000:0000:0000:0000:0001", g), 0);
+	assert_false(rdma_gid_is_mac_based(g));
 	assert_int_equal(rdma_parse_gid("fe80::1", g), -EINVAL);
 	assert_int_equal(rdma_parse_gid("fe80:0000:0000:0000:b83f:d203:00a1:c01", g), -EINVAL);
 	assert_int_equal(rdma_parse_gid("fe80-0000:0000:0000:b83f:d203:00a1:c010", g), -EINVAL);

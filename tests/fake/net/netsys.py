@@ -87,6 +87,11 @@ def gid_ipv4(a):
     return bytes(10) + b"\xff\xff" + bytes(int(x) for x in a.split("."))
 
 
+def gid_mac(mac):
+    """erdma's standard (iWARP) mode GID: the MAC, then ten zero bytes (erdma_query_gid)."""
+    return bytes(int(x, 16) for x in mac.split(":")) + bytes(10)
+
+
 def gid_link_local(mac):
     """fe80::EUI-64 of a MAC (the default GID of a RoCE port)."""
     m = [int(x, 16) for x in mac.split(":")]

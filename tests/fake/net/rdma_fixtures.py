@@ -21,7 +21,7 @@ import os
 
 import netsys
 from netsys import add_netdev, add_pci_function, add_rdma_device, add_rdma_port
-from netsys import gid_ipv4, gid_link_local
+from netsys import gid_ipv4, gid_link_local, gid_mac
 
 CX7_IB = [("0000:1a:00.0", 0x15), ("0000:3c:00.0", 0x37), ("0000:9c:00.0", 0x97),
           ("0000:bc:00.0", 0xb7)]
@@ -104,7 +104,7 @@ def erdma_vm(root):
     d = add_rdma_device(root, pf, "erdma_0", node_type="4: RNIC",
                         node_guid="0216:3eff:fe12:3456", fw="0.2.0", uverbs=0)
     add_rdma_port(d, 1, rate="100 Gb/sec (4X EDR)", link_layer="Ethernet", lid="0x0",
-                  gids=[(0, gid_link_local(mac), None, None)], slots=1, attrs=False)
+                  gids=[(0, gid_mac(mac), None, None)], slots=1, attrs=False)
 
 
 OVERLAYS = {
