@@ -434,16 +434,82 @@ static int report_unusable(const struct acs_record *ar, size_t i, struct results
 			    ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line", text);
 }
 
+static bool same_port(const struct original *a, const struct original *b)
+{
+	return streq(a->addr, b->addr) && a->off == b->off;
+}
+
+/* The first intact line for line i's port (i itself when it is the first). */
+static size_t first_for_port(const struct acs_record *ar, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (ar->use[j] == LINE_ORIGINAL && same_port(&ar->o[j], &ar->o[i]))
+			return j;
+	return i;
+}
+
+/* Another intact line for the port of line first with another original, or first. */
+static size_t other_original(const struct acs_record *ar, size_t first)
+{
+	for (size_t k = first + 1; k < ar->rec.n; k++)
+		if (ar->use[k] == LINE_ORIGINAL && same_port(&ar->o[k], &ar->o[first]) &&
+		    ar->o[k].ctrl != ar->o[first].ctrl)
+			return k;
+	return first;
+}
+
+/* Two intact lines, two originals for one port: which one is right is unknown. */
+static int report_ambiguous(const struct acs_record *ar, size_t a, size_t b, struct results *rs)
+{
+	const struct original *o = &ar->o[a];
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "find out which of 0x%04x and 0x%04x is %s's original and set it by hand "
+		     "(setpci -s %s ECAP_ACS+0x6.w=VALUE)",
+		     o->ctrl, ar->o[b].ctrl, o->addr, o->addr) < 0)
+		return -ENOMEM;
+	return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, "one original", remedy,
+			    "not restored: record lines %u and %u hold different originals "
+			    "(0x%04x, 0x%04x) for 0x%03x; both kept in the record",
+			    ar->rec.lines[a].no, ar->rec.lines[b].no, o->ctrl, ar->o[b].ctrl,
+			    o->off);
+}
+
+/*
+ * An intact line whose port has another intact line: the first reports an ambiguity (no
+ * write), a later one with the same original shares the first's outcome. 1: handled.
+ */
+static int revert_repeated(const struct acs_record *ar, size_t i, bool *drop, struct results *rs)
+{
+	size_t first = first_for_port(ar, i), other = other_original(ar, first);
+	int r;
+
+	if (other != first) {
+		if (i != first)
+			return 1;
+		r = report_ambiguous(ar, first, other, rs);
+		return r < 0 ? r : 1;
+	}
+	if (first == i)
+		return 0;
+	drop[i] = drop[first]; /* the same original again: restored with the first */
+	return 1;
+}
+
 static int revert_line(const struct apply_env *env, const struct acs_record *ar, size_t i,
-		       bool *done, struct results *rs)
+		       bool *drop, struct results *rs)
 {
 	size_t before = rs->n;
 	int r;
 
 	switch (ar->use[i]) {
 	case LINE_ORIGINAL:
+		r = revert_repeated(ar, i, drop, rs);
+		if (r != 0)
+			return r < 0 ? r : 0;
 		r = revert_one(env, &ar->o[i], rs);
-		*done = r >= 0 && rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
+		drop[i] = r >= 0 && rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
 		return r;
 	case LINE_LEGACY:
 		return report_legacy(&ar->o[i], ar->rec.lines[i].no, rs);
@@ -500,7 +566,7 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 	if (!drop)
 		return -ENOMEM;
 	for (size_t i = 0; i < ar.rec.n; i++) {
-		r = revert_line(env, &ar, i, &drop[i], rs);
+		r = revert_line(env, &ar, i, drop, rs);
 		if (r < 0)
 			return r;
 	}

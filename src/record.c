@@ -125,6 +125,11 @@ static int check_seal(struct record_line *l)
 static int classify(struct record_line *l)
 {
 	l->state = RECORD_LINE_BAD;
+	if (!l->newline) {
+		/* What is left can look like a 0.1.0 line: its bytes are never used. */
+		l->why = RECORD_TORN;
+		return 0;
+	}
 	if (l->len > RECORD_LINE_MAX) {
 		l->why = "longer than any line hostprep writes";
 		return 0;

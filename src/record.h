@@ -32,8 +32,11 @@
 enum record_state {
 	RECORD_LINE_INTACT,   /* allowed bytes and a matching checksum */
 	RECORD_LINE_UNSIGNED, /* allowed bytes, no checksum: hostprep 0.1.0 or by hand */
-	RECORD_LINE_BAD,      /* a byte the format does not allow, a wrong checksum, too long */
+	RECORD_LINE_BAD,      /* a byte not allowed, a wrong checksum, too long, torn */
 };
+
+/* Why a last line without its '\n' is bad: hostprep always writes whole lines. */
+#define RECORD_TORN "torn (cut mid-line, e.g. a crash or a full disk)"
 
 struct record_line {
 	char *bytes;  /* as read, without the '\n'; NUL-terminated, but may hold NULs */

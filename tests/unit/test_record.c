@@ -137,9 +137,30 @@ static void test_bad_lines(void **state)
 	assert_int_equal(rec.lines[3].no, 5);
 	assert_int_equal(rec.lines[4].state, RECORD_LINE_BAD);
 	assert_false(rec.lines[4].newline);
+	assert_string_equal(rec.lines[4].why, RECORD_TORN);
 	record_done(&rec);
 	free(good);
 	free(flip);
+}
+
+/*
+ * A torn last line whose bytes read like a 0.1.0 line (no checksum) is torn, not unsigned:
+ * nothing is built from it. The same bytes with their '\n' are an unsigned line.
+ */
+static void test_torn_not_legacy(void **state)
+{
+	static const char legacy[] = "acs 0000:15:01.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01.0";
+	struct record rec = {};
+
+	assert_int_equal(record_parse(legacy, sizeof(legacy) - 1, &rec), 0);
+	assert_int_equal(rec.n, 1);
+	assert_int_equal(rec.lines[0].state, RECORD_LINE_BAD);
+	assert_string_equal(rec.lines[0].why, RECORD_TORN);
+	assert_null(rec.lines[0].body);
+	record_done(&rec);
+	assert_int_equal(record_parse("x\n", 2, &rec), 0);
+	assert_int_equal(rec.lines[0].state, RECORD_LINE_UNSIGNED);
+	record_done(&rec);
 }
 
 /* Dropping the good lines leaves every other byte as it was, NUL and torn tail included. */
@@ -313,6 +334,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_then_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
+		cmocka_unit_test(test_torn_not_legacy),
 		cmocka_unit_test_setup_teardown(test_rewrite_byte_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_after_torn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_large, setup, teardown),
