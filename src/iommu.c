@@ -767,6 +767,10 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 	enum verdict v;
 
 	describe(s, cmd, actual, sizeof(actual));
+	if (expect == IOMMU_EXPECT_ANY) /* nothing declared, nothing checked: never a pass */
+		return results_addf(rs, VERDICT_SKIP, "iommu.mode", "host", "any",
+				    "declare the mode: [IOMMU] Expect=off|passthrough|translated",
+				    "not declared (Expect=any): %s", actual);
 	if (mode_satisfies(m, expect))
 		v = VERDICT_PASS;
 	else if (m == IOMMU_MODE_UNKNOWN)

@@ -501,13 +501,21 @@ int summary_line(const struct report *rep, char **ret)
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
-	fputs(s.ready ? "READY: " : "NOT READY: ", f);
-	if (s.total == 0)
-		fputs("no checks", f);
-	else if (s.ready)
+	/*
+	 * Nothing checked is never a pass: a run whose results are all skip (or none) says
+	 * so instead of READY. Its exit status stays 0, so a stock host leaves no failed unit.
+	 */
+	if (s.ready && s.count[VERDICT_SKIP] == s.total) {
+		fputs("NOTHING DECLARED: no rule checked this host", f);
+		if (s.total)
+			fprintf(f, " (%zu skip)", s.total);
+	} else if (s.ready) {
+		fputs("READY: ", f);
 		summary_counts(f, &s, ready, ARRAY_SIZE(ready));
-	else
+	} else {
+		fputs("NOT READY: ", f);
 		summary_counts(f, &s, not_ready, ARRAY_SIZE(not_ready));
+	}
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(buf);

@@ -103,6 +103,42 @@ static void test_lacp(void **state)
 	results_done(&rs);
 }
 
+/*
+ * Every value of the actor's LACP state byte on one slave: it counts in the LAG only when
+ * both Collecting and Distributing are set (a slave collecting but not distributing
+ * carries nothing out); the bond and the slave fail otherwise, naming what is missing.
+ */
+static void test_lacp_actor_bits(void **state)
+{
+	struct bond_rule r = rule("bond0", BOND_MODE_8023AD, 0);
+	struct bond_slave_seen s[2];
+	struct bond_seen b;
+
+	for (unsigned bits = 0; bits < 256; bits++) {
+		bool in = (bits & LACP_STATE_COLL_DIST) == LACP_STATE_COLL_DIST;
+		struct results rs = {};
+		const struct result *x;
+
+		print_message("actor state 0x%02x\n", bits);
+		lacp_bond(&b, &r, s);
+		s[1].actor_state = (uint8_t)bits;
+		assert_int_equal(bond_evaluate(&b, &rs), 0);
+		x = find(&rs, "bond.slave", "bond0/ens1f1np1");
+		assert_int_equal(x->verdict, in ? VERDICT_PASS : VERDICT_FAIL);
+		if (!in)
+			assert_non_null(
+				strstr(x->actual, bits & LACP_STATE_COLLECTING
+							  ? "not distributing"
+							  : "not collecting and distributing"));
+		if (!in && (bits & LACP_STATE_DEFAULTED))
+			assert_non_null(strstr(x->actual, "LACP defaulted"));
+		assert_int_equal(find(&rs, "bond", "bond0")->verdict,
+				 in ? VERDICT_PASS : VERDICT_FAIL);
+		assert_int_equal(find(&rs, "bond.slave", "bond0/ens1f0np0")->verdict, VERDICT_PASS);
+		results_done(&rs);
+	}
+}
+
 static void test_min_slaves(void **state)
 {
 	struct bond_rule r = rule("bond0", BOND_MODE_ACTIVEBACKUP, 0);
@@ -290,6 +326,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lacp),
+		cmocka_unit_test(test_lacp_actor_bits),
 		cmocka_unit_test(test_min_slaves),
 		cmocka_unit_test(test_missing_and_lag),
 		cmocka_unit_test_setup_teardown(test_wait, tree_setup, tree_teardown),

@@ -123,11 +123,12 @@ static void test_verify_passthrough_with_dma_fails(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(dmar_units, 0, 0, 64, 0);
-	const struct result *r = verify(f, &s, "ro intel_iommu=on", IOMMU_EXPECT_PASSTHROUGH,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "ro intel_iommu=on", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
-	assert_string_equal(r->actual,
-			    "translated (units: dmar0,dmar1; groups: 64 DMA-FQ; cmdline: intel_iommu=on)");
+	assert_string_equal(
+		r->actual,
+		"translated (units: dmar0,dmar1; groups: 64 DMA-FQ; cmdline: intel_iommu=on)");
 	assert_non_null(strstr(r->remedy, "iommu=pt"));
 }
 
@@ -135,7 +136,8 @@ static void test_verify_passthrough_nopt_remedy(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(dmar_units, 0, 64, 0, 0);
-	const struct result *r = verify(f, &s, "iommu=nopt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "iommu=nopt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	/* only what is there is to be removed */
 	assert_string_equal(r->remedy, "remove iommu=nopt and add iommu=pt (x86) or "
@@ -146,8 +148,8 @@ static void test_verify_passthrough_when_off(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
-	const struct result *r = verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_PASSTHROUGH,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	assert_string_equal(r->actual, "off (no IOMMU unit, no groups; cmdline: intel_iommu=off)");
 	assert_string_equal(r->remedy, "intel_iommu=off turns the IOMMU off: remove it from the "
@@ -162,8 +164,9 @@ static void test_verify_off_intel(void **state)
 	const struct result *r = verify(f, &s, "ro iommu=pt", IOMMU_EXPECT_OFF, VERDICT_FAIL);
 
 	assert_string_equal(r->remedy, "add intel_iommu=off to the kernel command line, reboot");
-	assert_string_equal(r->actual,
-			    "passthrough (units: dmar0,dmar1; groups: 57 identity; cmdline: iommu=pt)");
+	assert_string_equal(
+		r->actual,
+		"passthrough (units: dmar0,dmar1; groups: 57 identity; cmdline: iommu=pt)");
 }
 
 static void test_verify_off_amd(void **state)
@@ -173,7 +176,8 @@ static void test_verify_off_amd(void **state)
 	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_OFF, VERDICT_FAIL);
 
 	assert_string_equal(r->remedy, "add amd_iommu=off to the kernel command line, reboot");
-	assert_string_equal(r->actual, "translated (units: ivhd0; groups: 30 DMA; cmdline: no IOMMU options)");
+	assert_string_equal(r->actual,
+			    "translated (units: ivhd0; groups: 30 DMA; cmdline: no IOMMU options)");
 }
 
 static void test_verify_off_arm(void **state)
@@ -193,16 +197,18 @@ static void test_verify_off_passes_when_off(void **state)
 	verify(f, &s, "amd_iommu=off", IOMMU_EXPECT_OFF, VERDICT_PASS);
 }
 
-static void test_verify_any_passes(void **state)
+/* Expect=any checks nothing: skip, never pass (issue 17 item 6). */
+static void test_verify_any_skips(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(dmar_units, 5, 0, 7, 0);
-	const struct result *r = verify(f, &s, "iommu=pt iommu.strict=0", IOMMU_EXPECT_ANY,
-					VERDICT_PASS);
+	const struct result *r =
+		verify(f, &s, "iommu=pt iommu.strict=0", IOMMU_EXPECT_ANY, VERDICT_SKIP);
 
 	/* Group counts in type order; command-line words in key order. */
-	assert_string_equal(r->actual, "mixed (units: dmar0,dmar1; groups: 5 identity, 7 DMA-FQ; "
-				       "cmdline: iommu=pt iommu.strict=0)");
+	assert_string_equal(r->actual, "not declared (Expect=any): mixed (units: dmar0,dmar1; "
+				       "groups: 5 identity, 7 DMA-FQ; cmdline: iommu=pt "
+				       "iommu.strict=0)");
 }
 
 static void test_verify_translated(void **state)
@@ -226,7 +232,8 @@ static void test_verify_unknown(void **state)
 	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 0);
 	const struct result *r = verify(f, &s, "", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
 
-	assert_string_equal(r->actual, "unknown (units: dmar0,dmar1; groups: none; cmdline: no IOMMU options)");
+	assert_string_equal(
+		r->actual, "unknown (units: dmar0,dmar1; groups: none; cmdline: no IOMMU options)");
 }
 
 /*
@@ -238,8 +245,8 @@ static void test_verify_translated_off_sm_off_remedy(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
-	const struct result *r = verify(f, &s, "intel_iommu=on,sm_off", IOMMU_EXPECT_TRANSLATED,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "intel_iommu=on,sm_off", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
 
 	assert_string_equal(r->remedy, "no IOMMU is active although intel_iommu=on is set: enable "
 				       "VT-d (or AMD-Vi) in firmware, reboot");
@@ -256,11 +263,20 @@ static char *drv3[] = { (char *)"xhci_hcd", NULL };
 
 /* Groups 3 (identity), 7 (DMA), 12 (DMA-FQ) with their devices, under a groups dir. */
 static struct iommu_group detail[] = {
-	{ .name = (char *)"3", .type = IOMMU_GROUP_IDENTITY, .devices = dev3, .drivers = drv3,
+	{ .name = (char *)"3",
+	  .type = IOMMU_GROUP_IDENTITY,
+	  .devices = dev3,
+	  .drivers = drv3,
 	  .n_devices = 1 },
-	{ .name = (char *)"7", .type = IOMMU_GROUP_DMA, .devices = dev7, .drivers = drv7,
+	{ .name = (char *)"7",
+	  .type = IOMMU_GROUP_DMA,
+	  .devices = dev7,
+	  .drivers = drv7,
 	  .n_devices = 1 },
-	{ .name = (char *)"12", .type = IOMMU_GROUP_DMA_FQ, .devices = dev12, .drivers = drv12,
+	{ .name = (char *)"12",
+	  .type = IOMMU_GROUP_DMA_FQ,
+	  .devices = dev12,
+	  .drivers = drv12,
 	  .n_devices = 2 },
 };
 
@@ -295,8 +311,8 @@ static void test_mixed_with_pt_names_translated_groups(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = mixed_with_detail();
-	const struct result *r = verify(f, &s, "ro iommu=pt", IOMMU_EXPECT_PASSTHROUGH,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "ro iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	assert_adds_nothing_present(r->remedy, "iommu=pt");
 	assert_true(strneq(r->remedy, "iommu=pt is already on the kernel command line", 46));
@@ -313,8 +329,8 @@ static void test_translated_with_passthrough_1(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(dmar_units, 0, 9, 0, 0);
-	const struct result *r = verify(f, &s, "iommu.passthrough=1", IOMMU_EXPECT_PASSTHROUGH,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "iommu.passthrough=1", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	assert_adds_nothing_present(r->remedy, "iommu.passthrough=1");
 	assert_true(strneq(r->remedy, "iommu.passthrough=1 is already on", 33));
@@ -330,7 +346,8 @@ static void test_nopt_after_pt(void **state)
 					IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	assert_adds_nothing_present(r->remedy, "iommu=pt iommu.passthrough=0");
-	assert_true(strneq(r->remedy, "remove iommu.passthrough=0 from the kernel command line", 55));
+	assert_true(
+		strneq(r->remedy, "remove iommu.passthrough=0 from the kernel command line", 55));
 	assert_null(strstr(r->remedy, "nopt"));
 }
 
@@ -338,7 +355,8 @@ static void test_unknown_all_unmanaged(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(dmar_units, 0, 0, 0, 12);
-	const struct result *r = verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
+	const struct result *r =
+		verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_UNKNOWN);
 
 	assert_adds_nothing_present(r->remedy, "iommu=pt");
 	assert_null(strstr(r->remedy, "add "));
@@ -391,8 +409,8 @@ static void test_translated_off_names_only_present_switch(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = state_of(no_units, 0, 0, 0, 0);
-	const struct result *r = verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_TRANSLATED,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "intel_iommu=off", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
 
 	assert_string_equal(r->remedy, "intel_iommu=off turns the IOMMU off: remove it from the "
 				       "kernel command line, reboot");
@@ -406,8 +424,10 @@ static void test_passthrough_off_with_pt_present(void **state)
 	const struct result *r = verify(f, &s, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH, VERDICT_FAIL);
 
 	assert_adds_nothing_present(r->remedy, "iommu=pt");
-	assert_true(strneq(r->remedy, "no IOMMU is active and nothing on the command line turns "
-				      "it off", 62));
+	assert_true(strneq(r->remedy,
+			   "no IOMMU is active and nothing on the command line turns "
+			   "it off",
+			   62));
 }
 
 /* Expect=translated, passthrough=0 already there, groups identity: name them. */
@@ -415,8 +435,8 @@ static void test_identity_despite_nopt(void **state)
 {
 	struct fixture *f = *state;
 	struct iommu_state s = mixed_with_detail();
-	const struct result *r = verify(f, &s, "iommu.passthrough=0", IOMMU_EXPECT_TRANSLATED,
-					VERDICT_FAIL);
+	const struct result *r =
+		verify(f, &s, "iommu.passthrough=0", IOMMU_EXPECT_TRANSLATED, VERDICT_FAIL);
 
 	assert_adds_nothing_present(r->remedy, "iommu.passthrough=0");
 	assert_true(strneq(r->remedy, "iommu.passthrough=0 is already on", 33));
@@ -462,7 +482,7 @@ int main(void)
 		T(test_verify_off_amd),
 		T(test_verify_off_arm),
 		T(test_verify_off_passes_when_off),
-		T(test_verify_any_passes),
+		T(test_verify_any_skips),
 		T(test_verify_translated),
 		T(test_verify_unknown),
 		T(test_verify_translated_off_sm_off_remedy),

@@ -52,7 +52,8 @@ static void report_mixed(struct report *r)
 	add(r, VERDICT_FAIL, "acs", "0000:3a:00.0", "x0x00xx", "0x001d (SV,RR,CR,UF)",
 	    "hostprep apply (set Apply=yes in [Host])");
 	add(r, VERDICT_PASS, "acs", "0000:5d:00.0", "x0x00xx", "0x0000", "ignored on pass");
-	add(r, VERDICT_UNKNOWN, "iommu.mode", "host", "pt", "unreadable (needs root)", "run as root");
+	add(r, VERDICT_UNKNOWN, "iommu.mode", "host", "pt", "unreadable (needs root)",
+	    "run as root");
 	add(r, VERDICT_SKIP, "acs.cmdline", "host", "-", "not requested", NULL);
 }
 
@@ -165,7 +166,17 @@ static void test_summary_empty(void **state)
 
 	report_init(&r, "check");
 	s = summary_of(&r);
-	assert_string_equal(s, "READY: no checks");
+	assert_string_equal(s, "NOTHING DECLARED: no rule checked this host");
+	free(s);
+	/* all skip: nothing was checked, never READY (issue 17 item 6) */
+	add(&r, VERDICT_SKIP, "iommu.mode", "host", "any", "not declared", NULL);
+	add(&r, VERDICT_SKIP, "acs", "rule gpu-paths", "e", "selects no port", NULL);
+	s = summary_of(&r);
+	assert_string_equal(s, "NOTHING DECLARED: no rule checked this host (2 skip)");
+	free(s);
+	add(&r, VERDICT_WARN, "acs", "0000:00:01.0", "e", "vendor rule", NULL);
+	s = summary_of(&r);
+	assert_string_equal(s, "READY: 1 warn, 2 skip");
 	free(s);
 	report_done(&r);
 }
@@ -179,17 +190,17 @@ static void test_text_table(void **state)
 
 	report_mixed(&r);
 	s = text_of(&r, false);
-	assert_string_equal(s,
-		"hostprep check on node1 — 2026-11-22T06:00:00Z\n"
-		"VERDICT  CHECK        OBJECT        EXPECTED  ACTUAL\n"
-		"FAIL     acs          0000:3a:00.0  x0x00xx   0x001d (SV,RR,CR,UF)\n"
-		"  → hostprep apply (set Apply=yes in [Host])\n"
-		"PASS     acs          0000:5d:00.0  x0x00xx   0x0000\n"
-		"UNKNOWN  iommu.mode   host          pt        unreadable (needs root)\n"
-		"  → run as root\n"
-		"SKIP     acs.cmdline  host          -         not requested\n"
-		"\n"
-		"NOT READY: 1 fail, 1 unknown, 1 pass, 1 skip\n");
+	assert_string_equal(
+		s, "hostprep check on node1 — 2026-11-22T06:00:00Z\n"
+		   "VERDICT  CHECK        OBJECT        EXPECTED  ACTUAL\n"
+		   "FAIL     acs          0000:3a:00.0  x0x00xx   0x001d (SV,RR,CR,UF)\n"
+		   "  → hostprep apply (set Apply=yes in [Host])\n"
+		   "PASS     acs          0000:5d:00.0  x0x00xx   0x0000\n"
+		   "UNKNOWN  iommu.mode   host          pt        unreadable (needs root)\n"
+		   "  → run as root\n"
+		   "SKIP     acs.cmdline  host          -         not requested\n"
+		   "\n"
+		   "NOT READY: 1 fail, 1 unknown, 1 pass, 1 skip\n");
 	free(s);
 	report_done(&r);
 }
@@ -201,11 +212,10 @@ static void test_text_empty(void **state)
 
 	report_init(&r, "apply --dry-run");
 	s = text_of(&r, false);
-	assert_string_equal(s,
-		"hostprep apply --dry-run on node1 — 2026-11-22T06:00:00Z\n"
-		"no checks configured\n"
-		"\n"
-		"READY: no checks\n");
+	assert_string_equal(s, "hostprep apply --dry-run on node1 — 2026-11-22T06:00:00Z\n"
+			       "no checks configured\n"
+			       "\n"
+			       "NOTHING DECLARED: no rule checked this host\n");
 	free(s);
 	report_done(&r);
 }
@@ -227,7 +237,8 @@ static void test_text_color_only_when_asked(void **state)
 	assert_non_null(strstr(color, "\033[33mWARN\033[0m     bond"));
 	/* the header row and the summary stay plain */
 	assert_non_null(strstr(color, "\nVERDICT  CHECK"));
-	assert_non_null(strstr(color, "\n\nNOT READY: 1 fail, 1 unknown, 1 warn, 1 pass, 1 skip\n"));
+	assert_non_null(
+		strstr(color, "\n\nNOT READY: 1 fail, 1 unknown, 1 warn, 1 pass, 1 skip\n"));
 	free(plain);
 	free(color);
 	report_done(&r);
@@ -259,14 +270,18 @@ static void test_text_long_and_hostile_cells(void **state)
 	char *s;
 
 	report_init(&r, "check");
-	add(&r, VERDICT_FAIL, "acs", longobj, "e", "a\nb\033[31m\xc2\x9b" "c\xff\\", NULL);
+	add(&r, VERDICT_FAIL, "acs", longobj, "e",
+	    "a\nb\033[31m\xc2\x9b"
+	    "c\xff\\",
+	    NULL);
 	add(&r, VERDICT_PASS, "acs", "café", "e", "ok", NULL);
 	s = text_of(&r, false);
 	/* capped at 40 columns: the long cell overflows its own row by the gap only */
 	/* escaped as docs/CONTRACT.md says, invalid UTF-8 included (issue 17 item 12) */
 	assert_non_null(strstr(s, "x  e         a\\nb\\x1b[31m\\xc2\\x9bc\\xff\\\\\n"));
 	/* the short row pads to the cap; é is one column */
-	assert_non_null(strstr(s, "PASS     acs    café" "                                    "
+	assert_non_null(strstr(s, "PASS     acs    café"
+				  "                                    "
 				  "  e         ok\n"));
 	assert_null(strchr(s, '\033'));
 	free(s);
@@ -444,10 +459,10 @@ static void test_json_schema_mismatch(void **state)
 
 static void test_json_missing_field(void **state)
 {
-	static const char *const top[] = { "version", "command", "host", "time",
-					   "apply", "ready", "summary", "results" };
-	static const char *const res[] = { "check", "object", "expected", "actual", "verdict",
-					   "remedy" };
+	static const char *const top[] = { "version", "command", "host",    "time",
+					   "apply",   "ready",	 "summary", "results" };
+	static const char *const res[] = { "check",  "object",	"expected",
+					   "actual", "verdict", "remedy" };
 	static const char *const sum[] = { "pass", "skip", "warn", "unknown", "fail", "total" };
 
 	log_set_max_level(LOG_CRIT);
@@ -484,7 +499,8 @@ static void test_json_bad_values(void **state)
 
 	log_set_max_level(LOG_ERR);
 	capture_begin(&c);
-	assert_int_equal(parse_replaced("\"verdict\": \"fail\"", "\"verdict\": \"broken\""), -EBADMSG);
+	assert_int_equal(parse_replaced("\"verdict\": \"fail\"", "\"verdict\": \"broken\""),
+			 -EBADMSG);
 	err = capture_end(&c);
 	assert_non_null(strstr(err, "results[0].verdict"));
 	assert_non_null(strstr(err, "broken"));
