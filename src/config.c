@@ -937,9 +937,21 @@ static void check_rule_select(struct loader *l, size_t i)
 			   rule->name);
 }
 
+/*
+ * vendor: the real path of the vendor directory, with a trailing '/'. A file named with
+ * --config is the admin's, unless it is the vendor's own file: the same file gives the
+ * same verdicts whether it is found there or named.
+ */
 static bool origin_is_admin(const struct origin *at, const char *vendor)
 {
-	return at->file && (!vendor || !strneq(at->file, vendor, strlen(vendor)));
+	_cleanup_(freep) char *real = NULL;
+
+	if (!at->file)
+		return false;
+	if (strneq(at->file, vendor, strlen(vendor)))
+		return false;
+	real = realpath(at->file, NULL);
+	return !real || !strneq(real, vendor, strlen(vendor));
 }
 
 static bool selectors_from_admin(const struct selector_entry *v, size_t n, const char *vendor)
@@ -962,16 +974,29 @@ static void mark_declared(struct loader *l, size_t i, const char *vendor)
 			 selectors_from_admin(rule->exclude, rule->n_exclude, vendor);
 }
 
+/* <root>/usr/lib/hostprep/ resolved (as given when it does not exist), NULL on ENOMEM. */
+static char *vendor_dir(const struct sysroot *root)
+{
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_USR_LIB, "hostprep");
+	char *real, *ret = NULL;
+
+	if (!dir)
+		return NULL;
+	real = realpath(dir, NULL);
+	if (asprintf(&ret, "%s/", real ? real : dir) < 0)
+		ret = NULL;
+	free(real);
+	return ret;
+}
+
 /* Checks that need every file merged first. */
-static int check_rules(struct loader *l, bool search)
+static int check_rules(struct loader *l)
 {
 	_cleanup_(freep) char *vendor = NULL;
 
-	if (search) {
-		vendor = sysroot_path(l->root, SYSROOT_USR_LIB, "hostprep/");
-		if (!vendor)
-			return -ENOMEM;
-	}
+	vendor = vendor_dir(l->root);
+	if (!vendor)
+		return -ENOMEM;
 	for (size_t i = 0; i < l->c->n_acs; i++) {
 		check_rule_select(l, i);
 		mark_declared(l, i, vendor);
@@ -1632,7 +1657,7 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
 	if (r >= 0)
-		r = check_rules(&l, !explicit_files);
+		r = check_rules(&l);
 	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
 		part_result(&l, config_parts[i]->finish(*part_state(c, config_parts[i])));
 	if (r >= 0 && !l.error)

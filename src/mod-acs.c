@@ -62,6 +62,9 @@ static int acs_scan(struct run *run)
 		r = pcib_scan_caps(run->pci, &run->pci_inv, plan_wants_caps, (void *)run->cfg);
 	if (r >= 0)
 		r = acs_load_caps(run);
+	/* p2p: selects ports by their pairs: after apply/revert too, not only for the plan. */
+	if (r >= 0 && plan_load_caps(run->cfg, run->pci, &run->pci_inv) == -ENOMEM)
+		r = -ENOMEM;
 	if (r == -ENOMEM)
 		return r;
 	run->pci_err = r < 0 ? r : 0;

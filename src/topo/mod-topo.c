@@ -63,17 +63,62 @@ static enum verdict p2p_verdict(enum topo_p2p p)
 	return VERDICT_WARN; /* not ACS's to decide: the expectation cannot be checked here */
 }
 
-/* "0000:18:00.0 0000:18:02.0": the redirecting ports, for the remedy. */
-static void redirecting_ports(const struct topo_view *v, const struct topo_path *p, char *buf,
-			      size_t size)
+/* Is addr a port some [ACS:*] rule selects (its own "acs" result says what is wrong)? */
+static bool acs_selected(const struct run *run, const char *addr)
 {
-	size_t len = 0;
+	for (size_t i = 0; i < run->plan.n_targets; i++)
+		if (streq(run->plan.targets[i].addr, addr))
+			return true;
+	return false;
+}
 
-	buf[0] = '\0';
-	for (size_t k = 0; k < p->n_ports; k++)
-		if (p->ports[k].state == TOPO_ACS_KNOWN && p->ports[k].redirect)
-			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-					len ? " " : "", v->inv.devs[p->ports[k].dev].addr);
+/*
+ * The redirecting ports, for the remedy: those a rule selects already (their "acs" result
+ * names the cause and the remedy) into sel, the others into other: "0000:18:00.0 ...".
+ */
+static void redirecting_ports(const struct pair_ctx *c, const struct topo_path *p, char *sel,
+			      char *other, size_t size)
+{
+	size_t ls = 0, lo = 0;
+
+	sel[0] = other[0] = '\0';
+	for (size_t k = 0; k < p->n_ports; k++) {
+		const char *addr = c->v->inv.devs[p->ports[k].dev].addr;
+
+		if (p->ports[k].state != TOPO_ACS_KNOWN || !p->ports[k].redirect)
+			continue;
+		if (acs_selected(c->run, addr))
+			ls += snprintf(sel + ls, ls < size ? size - ls : 0, "%s%s", ls ? " " : "",
+				       addr);
+		else
+			lo += snprintf(other + lo, lo < size ? size - lo : 0, "%s%s", lo ? " " : "",
+				       addr);
+	}
+}
+
+/*
+ * One cause, one message: a port a rule selects already has its own "acs" result; point
+ * at it instead of asking to select it again. Only unselected ports get the selection advice.
+ */
+static int redirected_remedy(const struct pair_ctx *c, const struct topo_path *p, char **ret)
+{
+	char sel[128], other[128];
+
+	redirecting_ports(c, p, sel, other, sizeof(sel));
+	if (sel[0] && other[0])
+		return asprintf(ret,
+				"see the acs result of %s; select %s in an [ACS:NAME] rule (its "
+				"default Mask=x0x00xx clears RR, CR and EC) and run hostprep apply",
+				sel, other);
+	if (sel[0])
+		return asprintf(ret,
+				"see the acs result of %s (selected by a rule, not yet as it "
+				"wants)",
+				sel);
+	return asprintf(ret,
+			"Select %s in an [ACS:NAME] rule (its default Mask=x0x00xx clears RR, CR "
+			"and EC) and run hostprep apply",
+			other);
 }
 
 /* What would make the unreadable ports of an unknown pair readable: the first cause. */
@@ -91,7 +136,7 @@ static const char *unknown_remedy(const struct topo_path *p)
 static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 {
 	_cleanup_(freep) char *verdict = NULL, *object = NULL, *remedy = NULL;
-	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24], ports[128];
+	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24];
 	struct topo_path p;
 	int r;
 
@@ -103,12 +148,7 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	dev_label(c->v, b, lb, sizeof(lb));
 	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
 		return -ENOMEM;
-	redirecting_ports(c->v, &p, ports, sizeof(ports));
-	if (p.p2p == TOPO_P2P_REDIRECTED &&
-	    asprintf(&remedy,
-		     "Select %s in an [ACS:NAME] rule (its default Mask=x0x00xx clears RR, CR "
-		     "and EC) and run hostprep apply",
-		     ports) < 0)
+	if (p.p2p == TOPO_P2P_REDIRECTED && redirected_remedy(c, &p, &remedy) < 0)
 		return -ENOMEM;
 	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup(unknown_remedy(&p))))
 		return -ENOMEM;

@@ -921,7 +921,12 @@ static void test_shipped_config(void **state)
 	assert_int_equal(f->c.n_acs, 1);
 	assert_string_equal(f->c.acs[0].name, "gpu-paths");
 	assert_true(f->c.acs[0].enabled);
-	assert_int_equal(f->c.acs[0].n_select, 5);
+	assert_int_equal(f->c.acs[0].n_select, 9);
+	/* the least change: pairs below a switch, never upstream: (every root port) */
+	for (size_t i = 0; i < f->c.acs[0].n_select; i++) {
+		assert_true(f->c.acs[0].select[i].sel.p2p);
+		assert_false(f->c.acs[0].select[i].sel.upstream);
+	}
 	assert_int_equal(acs_mask_parse(ACS_MASK_DEFAULT, &def), 0);
 	assert_true(acs_mask_equal(&f->c.acs[0].mask, &def));
 }
