@@ -12,7 +12,7 @@ QEMU_MACHINE=kernel-irqchip=split
 # "IO-APIC + timer doesn't work!" without an IOMMU; seen at load 20): skip
 # that check, it tests QEMU's speed, nothing hostprep touches.
 KERNEL_ARGS="no_timer_check"
-TIMEOUT=300
+TIMEOUT=600
 QEMU_DEVICES="$QEMU_INTEL_IOMMU $(qemu_rootport_nic 2) $(qemu_rootport_nic 3)"
 HOSTPREP_CONF='[ACS:gpu-paths]
 Enabled=no
