@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for tests/fake/cases/*.sh, sourced by run.sh inside each case's subshell.
 #
-# Globals set by run.sh:  BIN HERE SCRATCH PRISTINE FAILWRITE_SO
+# Globals set by run.sh:  BIN HERE SCRATCH PRISTINE FAILWRITE_SO NOSTICK_SO
 # Per case:               T (the case's scratch dir), R (its root, after newroot)
 # After hp:               RC, $T/out (stdout), $T/err (stderr)
+# A case's verdict: ok (exit 0), FAIL (anything else), skipped (skip: exit 77).
 
 # shellcheck disable=SC2034 # FAILED is the case's exit status, read by run.sh
 FAILED=0
@@ -15,6 +16,45 @@ fail() {
 }
 
 note() { echo "# $*"; }
+
+# skip REASON: the case cannot run here (not root, a tool missing): it ends now and is
+# reported as skipped, never as ok. A failure recorded before still fails the case.
+# Call it at the case's top level (inside $(...) it would only end that subshell).
+skip() {
+	[ "$FAILED" = 0 ] || exit 1
+	echo "SKIPPED: $*"
+	exit 77
+}
+
+# need_tool NAME...: skip the case unless every tool is installed
+need_tool() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || skip "$t not installed"
+	done
+}
+
+# need_root WHY: skip the case unless it runs as uid 0
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root: $*"
+}
+
+# expect_exited STATUS WHAT: hostprep's exit status is one of its own (0 ready, 1 not
+# ready, 2 usage or config, 3 internal); anything else (a signal is 128+N, 127 a missing
+# binary) fails the case whatever the case checks next. A case that kills hostprep on
+# purpose (LD_PRELOAD failwrite.so with FAILWRITE_KILL or FAILWRITE_KILL_PATH in HP_ENV)
+# may see 137, SIGKILL, and nothing else.
+expect_exited() {
+	case $1 in 0 | 1 | 2 | 3) return 0 ;; esac
+	if [ "$1" = 137 ] && [[ " ${HP_ENV[*]-} " == *" FAILWRITE_KILL"* ]]; then
+		return 0
+	fi
+	if [ "$1" -ge 128 ] 2>/dev/null; then
+		fail "$2: hostprep killed by signal $(($1 - 128)) ($(kill -l $(($1 - 128)) 2>/dev/null))"
+	else
+		fail "$2: exit $1 is not one of hostprep's (0-3)"
+	fi
+}
 
 # newroot FIXTURE: a fresh copy of a pristine fixture at $R. $REF is what the tree
 # must equal when nothing was written: the pristine fixture plus the config files
@@ -68,6 +108,7 @@ hp() {
 	fi
 	env ${HP_ENV[@]+"${HP_ENV[@]}"} "$BIN" --root "$R" --no-color "$@" </dev/null >"$T/out" 2>"$T/err"
 	RC=$?
+	expect_exited "$RC" "hostprep $*"
 	cp "$T/out" "$T/out.$HPN"
 	cp "$T/err" "$T/err.$HPN"
 	{

@@ -5,14 +5,18 @@
 #
 #   tests/fake/run.sh BINARY                 run every case
 #   CASES='acs-*' tests/fake/run.sh BINARY   only cases whose name matches the glob
+#                                            (extglob: CASES='@(10-*|210-*)' for several)
 #   UPDATE_GOLDEN=1 tests/fake/run.sh BINARY regenerate golden/* (review each by hand!)
 #   KEEP=1 tests/fake/run.sh BINARY          keep the scratch directory
 #   JOBS=1 tests/fake/run.sh BINARY          cases in parallel (default: nproc)
 #
 # Every case runs in its own subshell with a fresh copy of a pristine fixture
 # (built once per run by mkroot.py into a mktemp directory). Nothing outside
-# that scratch directory is written. Last line: "N passed, N failed".
+# that scratch directory is written. A case that cannot run here (lib.sh: skip) is
+# counted as skipped, never as passed. Last line: "N passed, N failed" and, when some
+# were skipped, ", N skipped".
 set -u
+shopt -s extglob
 export LC_ALL=C TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
 unset HOSTPREP_CONFIG SYSTEMD_LOG_LEVEL NOTIFY_SOCKET
 
@@ -26,7 +30,8 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/hostprep-fake.XXXXXX")
 chmod 0755 "$SCRATCH"
 PRISTINE=$SCRATCH/pristine
 FAILWRITE_SO=$SCRATCH/failwrite.so
-export HERE BIN SCRATCH PRISTINE FAILWRITE_SO
+NOSTICK_SO=$SCRATCH/nostick.so
+export HERE BIN SCRATCH PRISTINE FAILWRITE_SO NOSTICK_SO
 
 cleanup() {
 	if [ "${KEEP:-0}" = 1 ]; then
@@ -48,9 +53,12 @@ for fx in $(python3 "$HERE/mkroot.py" --list); do
 done
 cc -shared -fPIC -O2 -o "$FAILWRITE_SO" "$HERE/failwrite.c" -ldl 2>"$SCRATCH/failwrite.log" ||
 	echo "warning: cannot build failwrite.so: $(cat "$SCRATCH/failwrite.log")" >&2
+cc -shared -fPIC -O2 -o "$NOSTICK_SO" "$HERE/nostick.c" -ldl 2>"$SCRATCH/nostick.log" ||
+	echo "warning: cannot build nostick.so: $(cat "$SCRATCH/nostick.log")" >&2
 
 passed=0
 failed=0
+skipped=0
 failed_names=()
 order=()
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -86,17 +94,21 @@ run_case() {
 }
 
 report_cases() {
-	local name T
+	local name T rc
 	for name in "${order[@]}"; do
 		T=$SCRATCH/cases/$name
-		if [ "$(cat "$T/rc" 2>/dev/null)" = 0 ]; then
+		rc=$(cat "$T/rc" 2>/dev/null)
+		if [ "$rc" = 0 ]; then
 			passed=$((passed + 1))
 			echo "ok   $name"
-			grep -E '^(UPDATED|SKIPPED)' "$T/log" | sed 's/^/     /'
+			grep -E '^UPDATED' "$T/log" | sed 's/^/     /'
+		elif [ "$rc" = 77 ] && grep -q '^SKIPPED: ' "$T/log"; then
+			skipped=$((skipped + 1))
+			echo "skip $name: $(sed -n 's/^SKIPPED: //p' "$T/log" | head -1)"
 		else
 			failed=$((failed + 1))
 			failed_names+=("$name")
-			echo "FAIL $name"
+			echo "FAIL $name$([ "$rc" = 1 ] || echo " (case exit ${rc:-none})")"
 			sed 's/^/     /' "$T/log"
 			if [ -s "$T/transcript" ]; then
 				echo "     -- transcript --"
@@ -150,5 +162,5 @@ echo
 if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
-echo "${HOSTPREP_TIER:-fake}: $passed passed, $failed failed"
+echo "${HOSTPREP_TIER:-fake}: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
 [ $failed -eq 0 ]

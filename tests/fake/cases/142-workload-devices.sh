@@ -1,10 +1,7 @@
 # workload.devices: /dev/infiniband nodes against sysfs' dev attributes and the kernel's
 # modes (uverbs, rdma_cm 0666; umad, issm 0600 root). Real character nodes need mknod,
 # so this case runs as root only.
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIPPED 142-workload-devices: needs root for mknod"
-	return 0
-fi
+need_root "mknod of the /dev/infiniband nodes"
 
 # mknodes: every node the fixture's sysfs announces, as udev would create it
 mknodes() {

@@ -1,6 +1,6 @@
 # The binary never opens the real /sys, /proc or /dev for writing (nor anything else
 # outside the --root tree), and check opens no config file for writing at all.
-command -v strace >/dev/null || { fail "strace missing"; exit 1; }
+need_tool strace
 # LeakSanitizer cannot run under ptrace; the sanitizer tier checks leaks elsewhere.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 newroot dgx8
@@ -12,6 +12,7 @@ st() { # LOG ARGS...
 		</dev/null >"$T/out" 2>"$T/err"
 	RC=$?
 	echo "\$ strace hostprep $* -> exit $RC" >>"$T/transcript"
+	expect_exited "$RC" "strace hostprep $*"
 }
 # opens LOG: "PATH FLAGS" per successful or failed open, paths made absolute
 opens() {

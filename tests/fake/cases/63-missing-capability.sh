@@ -2,11 +2,8 @@
 # (issue 6 item 19): not root -> "needs root (CAP_SYS_ADMIN)"; uid 0 without
 # CAP_SYS_ADMIN (a container without SYS_ADMIN) -> says so, no "run as root"; uid 0
 # with it -> the kernel itself exposes only 64 bytes.
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIPPED 63-missing-capability: needs root to drop CAP_SYS_ADMIN with setpriv"
-	return 0
-fi
-command -v setpriv >/dev/null || { fail "setpriv missing (util-linux)"; return; }
+need_root "to drop CAP_SYS_ADMIN with setpriv"
+need_tool setpriv
 newroot dgx8-nonroot
 useconf gpu-p2p
 acs_texts() { jqo '.results[] | select(.check=="acs") | "\(.actual) => \(.remedy)"' >"$T/acs"; }

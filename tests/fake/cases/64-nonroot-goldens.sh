@@ -1,9 +1,7 @@
 # The goldens of the 64-byte view, made as nobody: what hostprep says on that view
 # depends on who runs it (63-missing-capability), so these pin the non-root text.
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIPPED 64-nonroot-goldens: needs root to run as nobody with setpriv"
-	return 0
-fi
+need_root "to run as nobody with setpriv"
+need_tool setpriv
 HP_ENV=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 newroot dgx8-nonroot
 useconf gpu-p2p

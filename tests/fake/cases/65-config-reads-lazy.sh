@@ -1,7 +1,7 @@
 # Config-space reads of `check` (issue 11): the 64-byte header of every function, the
 # capability chains only of the functions a rule can select (here: every port above a
 # GPU, for upstream:10de:*). On real hardware each config dword is a bus transaction.
-command -v strace >/dev/null || { fail "strace missing"; exit 1; }
+need_tool strace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 newroot dgx8
 useconf gpu-p2p

@@ -1,7 +1,7 @@
 # libkmod (and the libcrypto it links) is dlopen()ed only when a [Module:*] rule needs the
 # module index (issue 11): a check without module rules maps neither; one with them does;
 # without the library the module checks say so (unknown, the library named), never guess.
-command -v strace >/dev/null || { fail "strace missing"; exit 1; }
+need_tool strace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 libs_opened() { # LOG -> the libkmod/libcrypto opens that succeeded
 	grep -E 'open(at)?\(.*(libkmod|libcrypto)\.so[^"]*"' "$1" | grep -v ' = -1 ' || true
@@ -10,7 +10,9 @@ newroot dgx8
 useconf gpu-p2p
 strace -f -e trace=open,openat -o "$T/acs.strace" "$BIN" --root "$R" --no-color check \
 	</dev/null >"$T/out" 2>"$T/err"
-echo "\$ strace hostprep check (no module rule) -> exit $?" >>"$T/transcript"
+RC=$?
+echo "\$ strace hostprep check (no module rule) -> exit $RC" >>"$T/transcript"
+expect_exited "$RC" "check under strace, no module rule"
 if [ -n "$(libs_opened "$T/acs.strace")" ]; then
 	fail "check without [Module:*] rules loaded libkmod/libcrypto:"
 	libs_opened "$T/acs.strace" | sed 's/^/    /' | head -3
@@ -20,7 +22,9 @@ newroot erdma-std
 useconf kmod-erdma
 strace -f -e trace=open,openat -o "$T/kmod.strace" "$BIN" --root "$R" --no-color check \
 	</dev/null >"$T/out" 2>"$T/err"
-echo "\$ strace hostprep check (module rules) -> exit $?" >>"$T/transcript"
+RC=$?
+echo "\$ strace hostprep check (module rules) -> exit $RC" >>"$T/transcript"
+expect_exited "$RC" "check under strace, module rules"
 libs_opened "$T/kmod.strace" | grep -q libkmod ||
 	fail "check with [Module:*] rules never opened libkmod (the case cannot see it)"
 expect_grep out '^PASS +module\.stale +erdma '

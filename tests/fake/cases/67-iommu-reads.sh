@@ -2,13 +2,15 @@
 # type file is read (the result says "on", units and group count); with a mode to check
 # every type is read, and the groups' members and drivers only when the mode misses it
 # (the remedy names them).
-command -v strace >/dev/null || { fail "strace missing"; exit 1; }
+need_tool strace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 iommu_opens() { # CONF -> "types N members N" for one check under strace
 	useconf "$1"
 	strace -f -y -e trace=open,openat -o "$T/$1.strace" "$BIN" --root "$R" --no-color check \
 		</dev/null >"$T/out" 2>"$T/err"
-	echo "\$ strace hostprep check ($1) -> exit $?" >>"$T/transcript"
+	RC=$?
+	echo "\$ strace hostprep check ($1) -> exit $RC" >>"$T/transcript"
+	echo "$RC $1" >>"$T/strace-exits" # checked at the end: this runs in $(...)
 	echo "types $(grep -Ec 'iommu_groups(/[0-9]+|>, "[0-9]+)/type"' "$T/$1.strace")" \
 		"members $(grep -Ec 'iommu_groups(/[0-9]+|>, "[0-9]+)/devices"' "$T/$1.strace")"
 }
@@ -22,3 +24,6 @@ expect_grep out '^PASS +iommu\.mode +host +translated +translated \(units: dmar0
 got=$(iommu_opens iommu-pt)
 [ "$got" = "types 39 members 39" ] || fail "Expect=passthrough (missed): want types and members: $got"
 expect_grep out '^FAIL +iommu\.mode +host +passthrough +translated '
+while read -r rc conf; do
+	expect_exited "$rc" "check under strace ($conf)"
+done <"$T/strace-exits"
