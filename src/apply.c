@@ -301,6 +301,32 @@ static int apply_unrecorded(const struct acs_record *ar, int load_err, const cha
 			    strerror(-load_err));
 }
 
+static const char *const cut_remedy =
+	"restore by hand the ports hostprep changed whose lines are lost (a reboot resets ACS "
+	"to the firmware's values), then remove /run/hostprep/acs-originals";
+
+/* The original could not be recorded: the port is not written. */
+static int record_refused(const struct acs_record *ar, const char *addr, int err,
+			  struct results *rs)
+{
+	if (err == -EUCLEAN)
+		return results_addf(
+			rs, VERDICT_FAIL, "acs.write", addr, "original recorded", cut_remedy,
+			"not written: the originals record is cut (%s): a lost line may "
+			"hold this port's original",
+			ar->rec.cut_why);
+	if (err == -EFBIG)
+		return results_addf(
+			rs, VERDICT_FAIL, "acs.write", addr, "original recorded",
+			"look at /run/hostprep/acs-originals: hostprep never needs that "
+			"many lines",
+			"not written: record full: its line would take the record past "
+			"%u bytes, more than revert reads",
+			RECORD_MAX_SIZE);
+	return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded", NULL,
+			    "not written: cannot record the original: %s", strerror(-err));
+}
+
 static int apply_one(const struct apply_env *env, const struct acs_action *a, struct acs_record *ar,
 		     int load_err, struct results *rs)
 {
@@ -317,14 +343,14 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 	if (load_err < 0 || ar->rec.too_large)
 		return apply_unrecorded(ar, load_err, a->addr, rs);
 	if (!record_has(ar, a->addr, a->off)) {
-		int r = record_original(env, ar, a->addr, a->off, cur);
+		int r = ar->rec.whole == RECORD_CUT
+				? -EUCLEAN
+				: record_original(env, ar, a->addr, a->off, cur);
 
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
-			return results_addf(
-				rs, VERDICT_FAIL, "acs.write", a->addr, "original recorded", NULL,
-				"not written: cannot record the original: %s", strerror(-r));
+			return record_refused(ar, a->addr, r, rs);
 	}
 	if (port_check(env, a->addr, a->off, &cap2, &cur2, why, sizeof(why)) < 0)
 		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS readable", NULL,
@@ -359,7 +385,8 @@ int apply_acs(const struct apply_env *env, const struct plan *p, struct results 
 
 static const char *const gone_remedy =
 	"the line stays in /run/hostprep/acs-originals: run hostprep revert again when the "
-	"device is back, or delete the line once the device is decommissioned";
+	"device is back, or delete the line once the device is decommissioned (and line 1, "
+	"the header that counts the lines)";
 
 /* Only write to the device we wrote: the address may now be another one (hotplug). */
 static int check_identity(const struct apply_env *env, const struct original *o,
@@ -411,7 +438,8 @@ static int report_legacy(const struct original *o, unsigned no, struct results *
 	snprintf(expected, sizeof(expected), "0x%04x", o->ctrl);
 	if (asprintf(&remedy,
 		     "check that 0x%04x is the value to restore, then run: setpci -s %s "
-		     "ECAP_ACS+0x6.w=%04x; then delete line %u of /run/hostprep/acs-originals",
+		     "ECAP_ACS+0x6.w=%04x; then delete line %u of /run/hostprep/acs-originals "
+		     "(and line 1 if it is the header that counts the lines)",
 		     o->ctrl, o->addr, o->ctrl, no) < 0)
 		return -ENOMEM;
 	return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, remedy,
@@ -429,7 +457,7 @@ static int report_unusable(const struct acs_record *ar, size_t i, struct results
 		return -ENOMEM;
 	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "an intact record line",
 			    "restore that port by hand (setpci) once you know its original, "
-			    "then delete the line",
+			    "then delete the line (and line 1, the header that counts the lines)",
 			    "line %u %s; kept byte-exact, never restored: '%s'", l->no,
 			    ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line", text);
 }
@@ -544,6 +572,15 @@ static int revert_record_unreadable(const struct acs_record *ar, int err, struct
 			    strerror(-err));
 }
 
+/* Lines are lost: what they held is unknown, and the file stays as it is. */
+static int report_cut(const struct acs_record *ar, struct results *rs)
+{
+	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "a whole record", cut_remedy,
+			    "the record is cut (%s): the originals of lost lines are unknown; "
+			    "intact lines restored, the file kept as it is",
+			    ar->rec.cut_why);
+}
+
 int revert_acs(const struct apply_env *env, struct results *rs)
 {
 	_cleanup_(acs_record_done) struct acs_record ar = {};
@@ -558,7 +595,7 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 	r = record_remove_if_empty(&ar.rec);
 	if (r < 0)
 		log_warning_errno(r, "Failed to remove the empty %s, ignoring: %m", ar.rec.path);
-	if (acs_lines(&ar) == 0)
+	if (acs_lines(&ar) == 0 && ar.rec.whole != RECORD_CUT)
 		return results_add(rs, VERDICT_SKIP, "acs.revert", "record", "originals restored",
 				   "nothing recorded: hostprep has not changed ACS on this host",
 				   NULL);
@@ -570,6 +607,8 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 		if (r < 0)
 			return r;
 	}
+	if (ar.rec.whole == RECORD_CUT)
+		return report_cut(&ar, rs);
 	r = record_rewrite(&ar.rec, drop);
 	if (r < 0)
 		return log_error_errno(r, "Failed to update the originals record: %m");

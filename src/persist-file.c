@@ -286,6 +286,10 @@ static char *bad_line_text(const struct pfile_rec *p, size_t i)
 
 /* ---- write ------------------------------------------------------------- */
 
+static const char *const cut_remedy =
+	"look at " STORE_SHOWN ": put back by hand the files hostprep wrote whose lines are "
+	"lost, then remove it";
+
 static int write_fail(const struct pfile_desc *d, struct results *rs, const char *expected,
 		      const char *remedy, const char *fmt, const char *arg)
 {
@@ -363,7 +367,8 @@ static int do_write(struct pfile_rec *p, const struct sysroot *root, const struc
 		if (r < 0)
 			return write_fail(p->d, rs, expected, NULL,
 					  "not written: cannot record the original: %s",
-					  strerror(-r));
+					  r == -EFBIG ? "record full (past the size revert reads)"
+						      : strerror(-r));
 	}
 	format_wrote(p->d, body, sizeof(body), size, record_crc32(want, size));
 	keep = p->rec.n;
@@ -387,21 +392,27 @@ static int decide(struct pfile_rec *p, const struct sysroot *root, const struct 
 	const struct pfile_desc *d = p->d;
 	_cleanup_(freep) char *bad = NULL, *remedy = NULL;
 
+	if (p->rec.whole == RECORD_CUT)
+		return write_fail(d, rs, expected, cut_remedy,
+				  "not written: the originals record is cut (%s): a lost line may "
+				  "hold the original",
+				  p->rec.cut_why);
 	if (p->n_bad) {
 		bad = bad_line_text(p, p->first_bad);
 		if (!bad)
 			return -ENOMEM;
 		return write_fail(d, rs, expected,
 				  "look at " STORE_SHOWN ": restore by hand what the line names, "
-				  "then delete the line",
+				  "then delete the line (and line 1, the header that counts the "
+				  "lines)",
 				  "not written: the originals record may hold the original in a "
 				  "damaged line: %s",
 				  bad);
 	}
 	if (p->n_wrote && !p->have_orig) {
 		if (asprintf(&remedy,
-			     "delete the wrote lines of " STORE_SHOWN " once %s is as it was, then "
-			     "hostprep apply",
+			     "delete the wrote lines of " STORE_SHOWN " (and line 1, the header "
+			     "that counts the lines) once %s is as it was, then hostprep apply",
 			     d->shown) < 0)
 			return -ENOMEM;
 		return write_fail(d, rs, expected, remedy,
@@ -456,7 +467,8 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 		return revert_fail(
 			d, rs, d->shown,
 			"put the original back by hand if you have it, then delete the "
-			"file lines of " STORE_SHOWN,
+			"file lines of " STORE_SHOWN " (and line 1, the header that counts the "
+			"lines)",
 			"not restored: the backup %s is damaged or missing (size or crc32 "
 			"differ from the record); hostprep's file left in place",
 			name);
@@ -531,7 +543,8 @@ static int revert_report_bad(const struct pfile_rec *p, struct results *rs)
 		if (!text)
 			return -ENOMEM;
 		r = revert_fail(p->d, rs, "record",
-				"restore by hand what the line names, then delete the line",
+				"restore by hand what the line names, then delete the line (and "
+				"line 1, the header that counts the lines)",
 				"%s; kept byte-exact, never used", text);
 		if (r < 0)
 			return r;
@@ -588,6 +601,11 @@ int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct 
 				   "cannot read " STORE_SHOWN ": %s; nothing restored",
 				   strerror(-r));
 	r = revert_report_bad(&p, rs);
+	if (r >= 0 && p.rec.whole == RECORD_CUT)
+		r = revert_fail(d, rs, "record", cut_remedy,
+				"the record is cut (%s): what lost lines held is unknown; the "
+				"file kept as it is",
+				p.rec.cut_why);
 	if (r < 0)
 		return r;
 	if (!p.have_orig) {
@@ -605,7 +623,7 @@ int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct 
 		return 0;
 	}
 	r = revert_file(&p, root, path, rs);
-	if (r <= 0)
-		return r;
+	if (r <= 0 || p.rec.whole == RECORD_CUT)
+		return r < 0 ? r : 0;
 	return revert_done(&p, root);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <fcntl.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -17,7 +18,10 @@
 #define LOCK_NAME    "hostprep/lock"
 
 #define SEAL_PREFIX " crc32:"
-#define SEAL_LEN    (sizeof(SEAL_PREFIX) - 1 + 8) /* " crc32:" + 8 hex digits */
+/* The first line of a record: the number of lines after it (the file's seal). */
+#define HEADER_PREFIX "hostprep-record "
+#define HEADER_FMT    HEADER_PREFIX "2 lines %u"
+#define SEAL_LEN      (sizeof(SEAL_PREFIX) - 1 + 8) /* " crc32:" + 8 hex digits */
 
 /*
  * hostprep's state directories hold only its own files: a temp file in them that no
@@ -195,9 +199,77 @@ static int split_lines(struct record *rec, const char *data, size_t size)
 	return 0;
 }
 
+/* "hostprep-record 2 lines N", exactly as record_header() writes it. */
+static bool parse_header(const struct record_line *l, unsigned *ret_count)
+{
+	char again[64];
+	unsigned n;
+
+	if (l->state != RECORD_LINE_INTACT || sscanf(l->body, HEADER_FMT, &n) != 1)
+		return false;
+	snprintf(again, sizeof(again), HEADER_FMT, n);
+	if (!streq(again, l->body))
+		return false;
+	*ret_count = n;
+	return true;
+}
+
+static void drop_first_line(struct record *rec)
+{
+	free(rec->lines[0].bytes);
+	free(rec->lines[0].body);
+	memmove(rec->lines, rec->lines + 1, --rec->n * sizeof(*rec->lines));
+}
+
+static void mark_cut(struct record *rec, const char *fmt, ...) _printf_(2, 3);
+static void mark_cut(struct record *rec, const char *fmt, ...)
+{
+	va_list ap;
+
+	rec->whole = RECORD_CUT;
+	va_start(ap, fmt);
+	vsnprintf(rec->cut_why, sizeof(rec->cut_why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Whole: the header's count is the number of lines after it, and the last one ends. Cut
+ * at a line boundary, the file is a valid shorter record but for the count; cut mid-line,
+ * its last line is torn. A file without a header is a record of an earlier hostprep.
+ */
+static void check_whole(struct record *rec)
+{
+	unsigned count;
+
+	rec->whole = RECORD_WHOLE;
+	if (rec->n > 0 && parse_header(&rec->lines[0], &count)) {
+		drop_first_line(rec);
+		rec->header = true;
+		if (rec->n < count)
+			mark_cut(rec, "its header counts %u lines, %zu are there", count, rec->n);
+		else if (rec->n > count)
+			mark_cut(rec, "%zu lines, more than the %u its header counts", rec->n,
+				 count);
+	} else if (rec->n > 0 && rec->lines[0].newline &&
+		   (rec->lines[0].state == RECORD_LINE_BAD ||
+		    strneq(rec->lines[0].bytes, HEADER_PREFIX, sizeof(HEADER_PREFIX) - 1))) {
+		/* a header whose count cannot be read: the lines it counts are unknown */
+		mark_cut(rec, "line 1 is damaged: it may be the header that counts the lines");
+	} else if (rec->n > 0) {
+		rec->whole = RECORD_OLD;
+	}
+	if (rec->n > 0 && !rec->lines[rec->n - 1].newline && rec->whole != RECORD_CUT)
+		mark_cut(rec, "its last line (line %u) is torn", rec->lines[rec->n - 1].no);
+}
+
 int record_parse(const char *data, size_t size, struct record *rec)
 {
-	return split_lines(rec, data, size);
+	int r = split_lines(rec, data, size);
+
+	if (r < 0)
+		return r;
+	check_whole(rec);
+	return 0;
 }
 
 static int load_too_large(struct record *rec)
@@ -270,49 +342,6 @@ bool record_line_is(const struct record_line *l, const char *kind)
 	return l->body && strneq(l->body, kind, n) && l->body[n] == ' ';
 }
 
-static bool torn_tail(int fd)
-{
-	off_t size = lseek(fd, 0, SEEK_END);
-	char c;
-
-	return size > 0 && pread(fd, &c, 1, size - 1) == 1 && c != '\n';
-}
-
-/*
- * A full disk takes part of a line and refuses the rest: cut the file back to where it
- * ended (or remove the file this append created), or the torn line would stay in the
- * record for good, never usable and reported by every revert.
- */
-static int write_line(const char *path, const char *sealed, bool *ret_torn)
-{
-	_cleanup_(freep) char *buf = NULL;
-	_cleanup_(closep) int fd = -1;
-	bool created = access(path, F_OK) < 0;
-	off_t end;
-	int n, r;
-
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -errno;
-	/* After a crash mid-append the last line is torn: start ours on a line of its own. */
-	*ret_torn = torn_tail(fd);
-	end = lseek(fd, 0, SEEK_END);
-	n = asprintf(&buf, "%s%s\n", *ret_torn ? "\n" : "", sealed);
-	if (n < 0)
-		return -ENOMEM;
-	r = write_full(fd, buf, n);
-	if (r < 0) {
-		if (created)
-			(void)unlink(path);
-		else if (end >= 0 && ftruncate(fd, end) < 0)
-			log_debug("%s: cannot cut the partial line: %m", path);
-		return r;
-	}
-	if (fsync(fd) < 0)
-		return -errno;
-	return created ? fsync_parent_dir(path) : 0;
-}
-
 /* The persistent store's directory is made on first use, not by every run. */
 static int mkdir_parent_of(const char *path)
 {
@@ -327,61 +356,121 @@ static int mkdir_parent_of(const char *path)
 	return mkdir_parents(dir, 0755);
 }
 
+static size_t header_size(size_t lines)
+{
+	char body[64];
+	int n = snprintf(body, sizeof(body), HEADER_FMT, (unsigned)lines);
+
+	return (size_t)n + SEAL_LEN + 1;
+}
+
+/* The file with the lines where drop[] is not set (drop may be NULL): header, lines. */
+static int serialize(const struct record *rec, const bool *drop, char **ret, size_t *ret_size)
+{
+	_cleanup_(freep) char *header = NULL, *buf = NULL;
+	size_t kept = 0, size = 0;
+	char body[64];
+	FILE *f;
+
+	for (size_t i = 0; i < rec->n; i++)
+		kept += !drop || !drop[i];
+	snprintf(body, sizeof(body), HEADER_FMT, (unsigned)kept);
+	header = record_seal(body);
+	if (!header)
+		return -ENOMEM;
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "%s\n", header);
+	for (size_t i = 0; i < rec->n; i++) {
+		if (drop && drop[i])
+			continue;
+		fwrite(rec->lines[i].bytes, 1, rec->lines[i].len, f);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	*ret = TAKE_PTR(buf);
+	*ret_size = size;
+	return 0;
+}
+
+/* The whole file, atomically and durably: a kill leaves the old record or the new one. */
+static int write_record(struct record *rec, const bool *drop)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size = 0;
+	int r;
+
+	r = serialize(rec, drop, &buf, &size);
+	if (r >= 0)
+		r = mkdir_parent_of(rec->path);
+	if (r >= 0)
+		r = write_file_atomic(rec->path, buf, size, 0600, WRITE_DURABLE);
+	if (r < 0)
+		return r;
+	rec->size = size;
+	return 0;
+}
+
+/* What the file would hold with one more line of len bytes. */
+uint64_t record_size_with(const struct record *rec, size_t body_len)
+{
+	uint64_t size = header_size(rec->n + 1) + body_len + SEAL_LEN + 1;
+
+	for (size_t i = 0; i < rec->n; i++)
+		size += rec->lines[i].len + 1;
+	return size;
+}
+
 int record_append(struct record *rec, const char *body)
 {
 	_cleanup_(freep) char *sealed = record_seal(body);
-	bool torn = false;
 	int r;
 
 	if (!sealed)
 		return -ENOMEM;
 	if (rec->too_large)
 		return -EFBIG;
-	r = mkdir_parent_of(rec->path);
+	if (rec->whole == RECORD_CUT)
+		return -EUCLEAN;
+	if (record_size_with(rec, strlen(body)) > RECORD_MAX_SIZE)
+		return -EFBIG;
+	r = push_line(rec, sealed, strlen(sealed), true, rec->n + 2); /* after the header */
 	if (r >= 0)
-		r = write_line(rec->path, sealed, &torn);
-	if (r < 0)
+		r = write_record(rec, NULL);
+	if (r < 0) {
+		/* not on disk (or not known to be): the record in memory is the file's */
+		rec->n--;
+		free(rec->lines[rec->n].bytes);
+		free(rec->lines[rec->n].body);
 		return r;
-	if (torn && rec->n > 0)
-		rec->lines[rec->n - 1].newline = true;
-	rec->size += strlen(sealed) + 1 + torn;
-	return push_line(rec, sealed, strlen(sealed), true, rec->n + 1);
+	}
+	rec->header = true;
+	rec->whole = RECORD_WHOLE;
+	return 0;
 }
 
 int record_rewrite(struct record *rec, const bool *drop)
 {
-	_cleanup_(freep) char *buf = NULL;
-	size_t size = 0, kept = 0, last = 0;
-	FILE *f;
+	size_t kept = 0;
 
 	if (rec->too_large)
 		return -EFBIG;
+	if (rec->whole == RECORD_CUT)
+		return -EUCLEAN;
 	for (size_t i = 0; i < rec->n; i++)
-		if (!drop[i])
-			kept++, last = i;
+		kept += !drop[i];
 	if (kept == rec->n)
 		return 0; /* nothing to take out: leave the file as it is, byte for byte */
 	if (kept == 0)
 		return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
-	f = open_memstream(&buf, &size);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < rec->n; i++) {
-		if (drop[i])
-			continue;
-		fwrite(rec->lines[i].bytes, 1, rec->lines[i].len, f);
-		/* A torn last line stays torn; one that is no longer last needs its end. */
-		if (rec->lines[i].newline || i != last)
-			fputc('\n', f);
-	}
-	if (fclose(f) != 0)
-		return -ENOMEM;
-	return write_file_atomic(rec->path, buf, size, 0600, WRITE_DURABLE);
+	return write_record(rec, drop);
 }
 
 int record_remove_if_empty(struct record *rec)
 {
-	if (rec->n > 0 || rec->too_large)
+	if (rec->n > 0 || rec->too_large || rec->whole == RECORD_CUT)
 		return 0;
 	return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
 }
@@ -452,8 +541,8 @@ int record_backups_prune(const struct sysroot *root, const struct record *rec)
 
 	if (!dir)
 		return -ENOMEM;
-	if (rec->n > 0 || rec->too_large)
-		return 0;
+	if (rec->n > 0 || rec->too_large || rec->whole == RECORD_CUT)
+		return 0; /* a cut record's lost lines may name any of them */
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;

@@ -15,16 +15,27 @@
  *	<root>/var/lib/hostprep/originals	files (the modprobe.d file), which
  *						survive a reboot: so does their record
  *
- * One line per original,
+ * A header, then one line per original, each sealed:
  *
+ *	hostprep-record 2 lines <N> crc32:<8 lowercase hex digits>
  *	<kind> <fields...> crc32:<8 lowercase hex digits>
  *
- * the checksum (zlib crc32) covering every byte before " crc32:". This
- * module owns the file: the run lock, loading (by length: a NUL is just a
- * byte), the integrity check, append + fsync, and rewrites. Each kind's
- * owner parses and validates its own fields ("acs": apply.c). A line that
- * fails the integrity check is never used and never dropped: every rewrite
- * keeps it byte-exact.
+ * the checksum (zlib crc32) covering every byte before " crc32:". The seal of a
+ * line proves its bytes; the header's count proves that no line is missing: a
+ * file cut at a line boundary is a valid shorter record but for the count. So
+ * every change rewrites the whole file (temp, fsync, rename, fsync of the
+ * directory): a kill at any point leaves the old record or the new one, never
+ * a count that does not match (an in-place append could not update the count
+ * in the same step). A file without a header is an earlier hostprep's record:
+ * read as before (its end cannot be checked), rewritten with a header by the
+ * next change.
+ *
+ * This module owns the file: the run lock, loading (by length: a NUL is just a
+ * byte), the integrity checks, durable rewrites. Each kind's owner parses and
+ * validates its own fields ("acs": apply.c). A line that fails the integrity
+ * check is never used and never dropped: every rewrite keeps it byte-exact. A
+ * record that is not whole (cut) is never rewritten: its intact lines may be
+ * used, nothing is added or removed.
  */
 #define RECORD_MAX_SIZE (1024 * 1024) /* larger: not read, not touched */
 #define RECORD_LINE_MAX 1024
@@ -48,12 +59,22 @@ struct record_line {
 	const char *why; /* bad: what is wrong */
 };
 
+enum record_whole {
+	RECORD_WHOLE, /* the header's count matches the lines (or no file) */
+	RECORD_OLD,   /* no header: an earlier hostprep's record, its end not checkable */
+	RECORD_CUT,   /* lines are missing or the last is torn: never rewritten */
+};
+
 struct record {
 	char *path;
-	struct record_line *lines;
+	struct record_line *lines; /* the lines after the header */
 	size_t n;
 	uint64_t size;	/* bytes in the file when loaded */
 	bool too_large; /* size > RECORD_MAX_SIZE: not read; must be left untouched */
+	bool header;	/* the file starts with an intact header */
+	enum record_whole whole;
+	char cut_why[96]; /* RECORD_CUT: what shows it ("its header counts 12 lines, 9 are there")
+			   */
 };
 
 /*
@@ -86,15 +107,20 @@ bool record_line_is(const struct record_line *l, const char *kind);
 char *record_seal(const char *body);
 
 /*
- * Append one sealed line and make it durable (fsync, and the directory when
- * the file is new) before the change it protects. Also added to rec.
+ * Add one sealed line and make it durable (the whole file rewritten with the new
+ * count, atomically) before the change it protects. Also added to rec. -EFBIG when
+ * the record was too large to read or would be with this line (past RECORD_MAX_SIZE,
+ * where revert no longer reads it), -EUCLEAN for a record that is not whole.
  */
 int record_append(struct record *rec, const char *body);
+/* The bytes of the file once a line with this body is added. */
+uint64_t record_size_with(const struct record *rec, size_t body_len);
 
 /*
  * Rewrite the record without the lines where drop[i] is set; every other
  * line is written back byte for byte. Removes the file when nothing is left.
- * -EFBIG for a record that was too large to read (it is never rewritten).
+ * -EFBIG for a record that was too large to read, -EUCLEAN for one that is not
+ * whole: neither is ever rewritten.
  */
 int record_rewrite(struct record *rec, const bool *drop);
 

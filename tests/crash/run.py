@@ -236,17 +236,27 @@ def residue(d):
 
 
 def sealed(path):
-    """Intact lines of a record: bodies whose crc32 seal matches (others are not used)."""
+    """Intact lines of a whole record: bodies whose crc32 seal matches (others are not used),
+    under a header that counts every line after it; a record that is not whole holds none
+    (revert keeps it as it is: a change it covers would not be undone)."""
     try:
         data = read(path)
     except FileNotFoundError:
         return []
+    lines = data.split(b"\n")
+    if lines[-1] != b"":
+        return []  # torn
+    lines.pop()
     out = []
-    for line in data.split(b"\n"):
+    for line in lines:
         m = re.fullmatch(rb"(.*) crc32:([0-9a-f]{8})", line)
         if m and zlib.crc32(m.group(1)) == int(m.group(2), 16):
             out.append(m.group(1).decode("ascii", "replace"))
-    return out
+        else:
+            out.append(None)
+    if not out or out[0] != "hostprep-record 2 lines %d" % (len(out) - 1):
+        return []
+    return [l for l in out[1:] if l is not None]
 
 
 def covered(tree, diffs):

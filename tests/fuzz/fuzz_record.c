@@ -5,7 +5,8 @@
  * persistent store (modprobe.d files). What record.h promises is
  * checked: lines keep their bytes (a NUL is just a byte), a sealed line that verifies has
  * the body before " crc32:", a rewrite that drops some lines keeps every other one byte for
- * byte, and an append after a torn last line starts a line of its own.
+ * byte under a header that counts them, and nothing is ever added to or rewritten in a
+ * record that is cut (fewer lines than its header counts, a torn last line).
  */
 #include "fuzz.h"
 #include "record.h"
@@ -43,6 +44,10 @@ static void check_rewrite(const struct sysroot *root, enum record_store store, s
 	fuzz_assert(drop);
 	for (size_t i = 0; i < rec->n; i++)
 		drop[i] = i % 2 == 1;
+	if (rec->whole == RECORD_CUT) { /* never rewritten */
+		fuzz_assert(record_rewrite(rec, drop) == -EUCLEAN);
+		return;
+	}
 	fuzz_assert(record_rewrite(rec, drop) == 0);
 	fuzz_assert(record_load_store(root, store, &again) == 0);
 	for (size_t i = 0; i < rec->n; i += 2, j++) {
@@ -53,21 +58,35 @@ static void check_rewrite(const struct sysroot *root, enum record_store store, s
 		fuzz_assert(again.lines[j].state == rec->lines[i].state);
 	}
 	fuzz_assert(j == again.n);
+	fuzz_assert(again.whole == RECORD_WHOLE && again.header);
 }
 
-/* Append one line: it is intact and last, whatever the file ended with. */
+/*
+ * Append one line: it is intact and last, and the record whole; a record that is cut or
+ * would grow past what revert reads is refused and stays as it was.
+ */
 static void check_append(const struct sysroot *root, enum record_store store)
 {
 	_cleanup_(record_done) struct record rec = {}, again = {};
+	static const char body[] = "acs 0000:00:01.0 fuzz";
+	size_t n;
 
 	fuzz_assert(record_load_store(root, store, &rec) == 0);
 	if (rec.too_large)
 		return;
-	fuzz_assert(record_append(&rec, "acs 0000:00:01.0 fuzz") == 0);
+	n = rec.n;
+	if (rec.whole == RECORD_CUT || record_size_with(&rec, strlen(body)) > RECORD_MAX_SIZE) {
+		fuzz_assert(record_append(&rec, body) ==
+			    (rec.whole == RECORD_CUT ? -EUCLEAN : -EFBIG));
+		fuzz_assert(record_load_store(root, store, &again) == 0);
+		fuzz_assert(rec.n == n && again.n == n && again.size == rec.size);
+		return;
+	}
+	fuzz_assert(record_append(&rec, body) == 0);
 	fuzz_assert(record_load_store(root, store, &again) == 0);
-	fuzz_assert(again.n == rec.n);
+	fuzz_assert(again.n == rec.n && again.whole == RECORD_WHOLE);
 	fuzz_assert(again.lines[again.n - 1].state == RECORD_LINE_INTACT);
-	fuzz_assert(streq(again.lines[again.n - 1].body, "acs 0000:00:01.0 fuzz"));
+	fuzz_assert(streq(again.lines[again.n - 1].body, body));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

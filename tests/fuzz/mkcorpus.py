@@ -97,6 +97,11 @@ def cmdline():
     put("cmdline", "quotes", "\"pci=config_acs=1@00:03.0;0@00:04.0\" foo=\"a b\" \xa0x=1")
 
 
+def header(n):
+    """The first line of a record: the number of lines after it."""
+    return seal("hostprep-record 2 lines %d" % n) + "\n"
+
+
 def record():
     clean("record")
     acs = [seal("acs 0000:15:01.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01.0"),
@@ -111,6 +116,12 @@ def record():
     put("record", "unsigned", "acs 0000:15:01.0 0x220 0x001d\n\n" + acs[1] + "\n")
     put("record", "bad", acs[0].replace("0x001d", "0x001c") + "\n" + acs[1] + " crc32:\n"
         + "acs \x00\xff\n")
+    # the whole-file seal: a header counting the lines, whole, cut at a line boundary,
+    # with a line too many, and with a damaged header
+    put("record", "whole", header(2) + "\n".join(acs) + "\n")
+    put("record", "cut", header(2) + acs[0] + "\n")
+    put("record", "extra", header(1) + "\n".join(acs) + "\n")
+    put("record", "header-damaged", header(2).replace("lines", "linez") + "\n".join(acs) + "\n")
     for s in literals(os.path.join(top, "tests/unit/test_record.c")):
         if "\n" in s or "crc32" in s or s.startswith("acs "):
             put("record", None, s)
@@ -132,6 +143,10 @@ def recordlines():
     put("recordlines", "grub-damaged", "\n".join([
         seal("file %s absent" % grub)[:-2] + "00", "acs 0000:15:01.0 0x220 0x001d",
         seal("wrote %s %d %s" % (grub, len(dropin), crc)), acs]) + "\n")
+    put("recordlines", "grub-whole", header(3) + "\n".join([
+        seal("file %s absent" % grub), seal("wrote %s %d %s" % (grub, len(dropin), crc)),
+        kmod]) + "\n")
+    put("recordlines", "grub-cut", header(3) + seal("file %s absent" % grub) + "\n")
     put("recordlines", "acs-legacy", "acs 0000:15:01.0 0x220 0x001d\n"
         "acs 0000:17:00.0 0xf24 0x001d /sys/devices/pci0000:15\n" + acs + "\n")
 

@@ -163,59 +163,232 @@ static void test_torn_not_legacy(void **state)
 	record_done(&rec);
 }
 
-/* Dropping the good lines leaves every other byte as it was, NUL and torn tail included. */
+/* Dropping the good line leaves every other byte as it was, NUL included, under a header. */
 static void test_rewrite_byte_exact(void **state)
 {
 	struct fixture *f = *state;
 	char *good = record_seal("acs 0000:15:01.0 0x220 0x001d -");
+	char *header = record_seal("hostprep-record 2 lines 2");
 	static const char bad[] = "acs \0000:17:00.0 0xf24 0x001d";
 	char *data = NULL, *after = NULL;
 	struct record rec;
 	bool drop[3] = { true, false, false };
-	size_t n, size;
+	size_t n, size, hl = strlen(header) + 1;
 
 	n = (size_t)asprintf(&data, "%s\n", good);
-	data = realloc(data, n + sizeof(bad) + 16);
-	memcpy(data + n, bad, sizeof(bad) - 1);
-	n += sizeof(bad) - 1;
-	data[n++] = '\n';
-	memcpy(data + n, "torn", 4);
-	n += 4;
+	data = realloc(data, n + 2 * sizeof(bad) + 16);
+	for (int k = 0; k < 2; k++) {
+		memcpy(data + n, bad, sizeof(bad) - 1);
+		n += sizeof(bad) - 1;
+		data[n++] = '\n';
+	}
 	put(f, data, n);
 	assert_int_equal(record_load(&f->root, &rec), 0);
 	assert_int_equal(rec.n, 3);
+	assert_int_equal(rec.whole, RECORD_OLD);
 	assert_int_equal(record_rewrite(&rec, drop), 0);
 	size = get(f, &after);
-	assert_int_equal(size, n - strlen(good) - 1);
-	assert_memory_equal(after, data + strlen(good) + 1, size);
+	assert_int_equal(size, hl + n - strlen(good) - 1);
+	assert_memory_equal(after, header, hl - 1);
+	assert_memory_equal(after + hl, data + strlen(good) + 1, size - hl);
 	record_done(&rec);
 	free(after);
 	/* dropping everything removes the file */
 	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_WHOLE);
+	assert_int_equal(rec.n, 2);
 	memset(drop, 1, sizeof(drop));
 	assert_int_equal(record_rewrite(&rec, drop), 0);
 	assert_int_equal(access(f->path, F_OK), -1);
 	record_done(&rec);
 	free(data);
 	free(good);
+	free(header);
 }
 
-/* After a torn tail, an append starts on its own line and the torn line keeps its bytes. */
-static void test_append_after_torn(void **state)
+/* A torn last line: the record is cut; nothing is added to it, nothing rewritten. */
+static void test_append_refused_when_torn(void **state)
 {
 	struct fixture *f = *state;
 	char *after = NULL;
 	struct record rec;
-	size_t size;
+	bool drop[1] = { true };
 
 	put(f, "acs 0000:15", 11);
 	assert_int_equal(record_load(&f->root, &rec), 0);
-	assert_int_equal(record_append(&rec, "acs 0000:17:00.0 0xf24 0x001d -"), 0);
+	assert_int_equal(rec.whole, RECORD_CUT);
+	assert_string_equal(rec.cut_why, "its last line (line 1) is torn");
+	assert_int_equal(record_append(&rec, "acs 0000:17:00.0 0xf24 0x001d -"), -EUCLEAN);
+	assert_int_equal(rec.n, 1);
+	assert_int_equal(record_rewrite(&rec, drop), -EUCLEAN);
+	assert_int_equal(record_remove_if_empty(&rec), 0);
 	record_done(&rec);
-	size = get(f, &after);
-	assert_true(size > 12);
-	assert_memory_equal(after, "acs 0000:15\nacs 0000:17:00.0", 28);
+	assert_int_equal(get(f, &after), 11);
+	assert_memory_equal(after, "acs 0000:15", 11);
 	free(after);
+}
+
+static void append3(const struct fixture *f)
+{
+	struct record rec;
+	int lock = -1;
+
+	assert_int_equal(record_lock(&f->root, &lock), 0);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(record_append(&rec, "acs 0000:15:01.0 0x220 0x001d -"), 0);
+	assert_int_equal(record_append(&rec, "acs 0000:17:00.0 0xf24 0x001d -"), 0);
+	assert_int_equal(record_append(&rec, "acs 0000:17:01.0 0xf24 0x001d -"), 0);
+	record_done(&rec);
+	close(lock);
+}
+
+/*
+ * Cut at a line boundary, a record is a valid shorter file but for its header: every cut
+ * is seen, and a cut record is never added to, rewritten or removed.
+ */
+static void test_cut_at_line_boundary(void **state)
+{
+	struct fixture *f = *state;
+	char *data = NULL, *header = record_seal("hostprep-record 2 lines 3");
+	bool drop[3] = { true, true, true };
+	struct record rec;
+	size_t size, cut;
+
+	append3(f);
+	size = get(f, &data);
+	assert_true(strneq(data, header, strlen(header)));
+	for (cut = 0; cut < size; cut++) {
+		if (cut > 0 && data[cut - 1] != '\n')
+			continue;
+		put(f, data, cut);
+		assert_int_equal(record_load(&f->root, &rec), 0);
+		if (cut == 0) { /* no bytes: nothing recorded */
+			assert_int_equal(rec.whole, RECORD_WHOLE);
+			record_done(&rec);
+			continue;
+		}
+		assert_int_equal(rec.whole, RECORD_CUT);
+		assert_true(strstr(rec.cut_why, "its header counts 3 lines, "));
+		assert_int_equal(record_append(&rec, "acs 0000:37:01.0 0x220 0x001d -"), -EUCLEAN);
+		assert_int_equal(record_rewrite(&rec, drop), -EUCLEAN);
+		assert_int_equal(record_remove_if_empty(&rec), 0);
+		assert_int_equal(access(f->path, F_OK), 0);
+		record_done(&rec);
+	}
+	/* whole: the same bytes */
+	put(f, data, size);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_WHOLE);
+	assert_int_equal(rec.n, 3);
+	assert_int_equal(rec.lines[0].no, 2);
+	record_done(&rec);
+	free(data);
+	free(header);
+}
+
+/* More lines than counted, a damaged or edited header: not whole either. */
+static void test_header_mismatch(void **state)
+{
+	char *h1 = record_seal("hostprep-record 2 lines 1");
+	char *h0 = record_seal("hostprep-record 2 lines 01");
+	char *line = record_seal("x y");
+	char *data = NULL;
+	struct record rec = {};
+	int n;
+
+	n = asprintf(&data, "%s\n%s\n%s\n", h1, line, line);
+	assert_int_equal(record_parse(data, (size_t)n, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_CUT);
+	assert_string_equal(rec.cut_why, "2 lines, more than the 1 its header counts");
+	record_done(&rec);
+	free(data);
+	n = asprintf(&data, "%s\n%s\n", h0, line); /* not the canonical form */
+	assert_int_equal(record_parse(data, (size_t)n, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_CUT);
+	assert_string_equal(rec.cut_why,
+			    "line 1 is damaged: it may be the header that counts the lines");
+	assert_int_equal(rec.n, 2);
+	record_done(&rec);
+	free(data);
+	h1[3] = 'X'; /* damaged: its checksum no longer matches */
+	n = asprintf(&data, "%s\n%s\n", h1, line);
+	assert_int_equal(record_parse(data, (size_t)n, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_CUT);
+	assert_int_equal(rec.lines[0].state, RECORD_LINE_BAD);
+	record_done(&rec);
+	free(data);
+	free(h1);
+	free(h0);
+	free(line);
+}
+
+/* An earlier hostprep's record (no header): read; the next change writes it with one. */
+static void test_old_record_converted(void **state)
+{
+	struct fixture *f = *state;
+	char *l1 = record_seal("acs 0000:15:01.0 0x220 0x001d -");
+	char *l2 = record_seal("acs 0000:17:00.0 0xf24 0x001d -");
+	char *h = record_seal("hostprep-record 2 lines 3");
+	char *old = NULL, *want = NULL, *after = NULL;
+	struct record rec;
+	int n, m;
+
+	n = asprintf(&old, "%s\n%s\n", l1, l2);
+	put(f, old, (size_t)n);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(rec.whole, RECORD_OLD);
+	assert_int_equal(rec.n, 2);
+	assert_int_equal(record_append(&rec, "x"), 0);
+	record_done(&rec);
+	m = asprintf(&want, "%s\n%sx crc32:%08x\n", h, old, record_crc32("x", 1));
+	assert_int_equal(get(f, &after), (size_t)m);
+	assert_memory_equal(after, want, (size_t)m);
+	free(l1);
+	free(l2);
+	free(h);
+	free(old);
+	free(want);
+	free(after);
+}
+
+/*
+ * apply never writes a record revert would not read: a line that would take the file past
+ * RECORD_MAX_SIZE is refused (-EFBIG) and the file stays as it was; one that brings it
+ * to exactly RECORD_MAX_SIZE is written, and read back.
+ */
+static void test_record_full(void **state)
+{
+	struct fixture *f = *state;
+	struct record rec;
+	char body[1001];
+	uint64_t size;
+	size_t len;
+
+	memset(body, 'f', 1000);
+	body[1000] = '\0';
+	body[0] = 'z', body[1] = ' ';
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	while (record_size_with(&rec, 1000) <= RECORD_MAX_SIZE)
+		assert_int_equal(record_append(&rec, body), 0);
+	len = RECORD_MAX_SIZE - (size_t)(record_size_with(&rec, 0));
+	assert_true(len > 2 && len < 1000);
+	body[len + 1] = '\0';
+	assert_int_equal(record_size_with(&rec, len + 1), RECORD_MAX_SIZE + 1);
+	assert_int_equal(record_append(&rec, body), -EFBIG);
+	size = rec.size;
+	body[len] = '\0';
+	assert_int_equal(record_size_with(&rec, len), RECORD_MAX_SIZE);
+	record_done(&rec);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_int_equal(rec.size, size); /* the refused line left the file as it was */
+	assert_int_equal(record_append(&rec, body), 0);
+	assert_int_equal(rec.size, RECORD_MAX_SIZE);
+	record_done(&rec);
+	assert_int_equal(record_load(&f->root, &rec), 0);
+	assert_false(rec.too_large);
+	assert_int_equal(rec.whole, RECORD_WHOLE);
+	assert_string_equal(rec.lines[rec.n - 1].body, body);
+	record_done(&rec);
 }
 
 static void test_too_large(void **state)
@@ -267,7 +440,8 @@ static void test_persist_store(void **state)
 	record_done(&rec);
 	assert_int_equal(access(f->path, F_OK), -1); /* nothing in /run */
 	assert_int_equal(read_full_file(path, 4096, &data, NULL), 0);
-	assert_string_equal(data, "file /etc/modprobe.d/hostprep.conf absent crc32:8ccc35c1\n");
+	assert_string_equal(data, "hostprep-record 2 lines 1 crc32:0a7f3fd7\n"
+				  "file /etc/modprobe.d/hostprep.conf absent crc32:8ccc35c1\n");
 	assert_int_equal(record_load_store(&f->root, RECORD_STORE_PERSIST, &rec), 0);
 	assert_int_equal(rec.n, 1);
 	assert_int_equal(rec.lines[0].state, RECORD_LINE_INTACT);
@@ -336,7 +510,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
 		cmocka_unit_test(test_torn_not_legacy),
 		cmocka_unit_test_setup_teardown(test_rewrite_byte_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_append_after_torn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_refused_when_torn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_at_line_boundary, setup, teardown),
+		cmocka_unit_test(test_header_mismatch),
+		cmocka_unit_test_setup_teardown(test_old_record_converted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_large, setup, teardown),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test_setup_teardown(test_persist_store, setup, teardown),

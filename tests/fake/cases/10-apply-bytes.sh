@@ -24,7 +24,8 @@ EOT
 # the record of originals: one line per written port, the contract's format
 rec=$R/run/hostprep/acs-originals
 if [ -f "$rec" ]; then
-	[ "$(grep -c . "$rec")" = 12 ] || fail "acs-originals has $(grep -c . "$rec") lines, want 12"
+	[ "$(grep -c . "$rec")" = 13 ] || fail "acs-originals has $(grep -c . "$rec") lines, want a header and 12"
+	[ "$(head -1 "$rec")" = "$(seal "hostprep-record 2 lines 12")" ] || fail "acs-originals: no header counting 12 lines"
 	expect_grep "$rec" '^acs 0000:15:01\.0 0x220 0x001d /sys/devices/pci0000:15/0000:15:01\.0 crc32:[0-9a-f]{8}$' "acs-originals lacks 'acs 0000:15:01.0 0x220 0x001d <devpath>'"
 	expect_grep "$rec" '^acs 0000:17:00\.0 0xf24 0x001d /sys/devices/pci0000:15/0000:15:01\.0/0000:16:00\.0/0000:17:00\.0 crc32:[0-9a-f]{8}$' "acs-originals lacks 'acs 0000:17:00.0 0xf24 0x001d <devpath>'"
 	expect_sealed "$rec"

@@ -18,6 +18,7 @@ expect_sealed "$R/var/lib/hostprep/originals"
 	seal "file /etc/modprobe.d/hostprep.conf absent"
 	seal "wrote /etc/modprobe.d/hostprep.conf $(stat -c %s "$T/want") $(python3 -c 'import sys,zlib; print("%08x" % zlib.crc32(open(sys.argv[1],"rb").read()))' "$T/want")"
 } >"$T/rec.want"
+reseal "$T/rec.want"
 cmp -s "$T/rec.want" "$R/var/lib/hostprep/originals" ||
 	fail "record: $(cat "$R/var/lib/hostprep/originals") want $(cat "$T/rec.want")"
 [ -e "$R/run/hostprep/acs-originals" ] && fail "the file's original went to /run (lost at reboot)"

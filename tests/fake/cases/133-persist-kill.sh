@@ -12,7 +12,7 @@ hp apply
 HP_ENV=()
 [ "$RC" = 137 ] || fail "the shim did not kill apply at the file's write (exit $RC)"
 [ -e "$R/$P" ] && fail "the file exists after a kill before its write"
-[ "$(wc -l <"$R/var/lib/hostprep/originals")" = 2 ] || fail "record: $(cat "$R/var/lib/hostprep/originals")"
+[ "$(wc -l <"$R/var/lib/hostprep/originals")" = 3 ] || fail "record: $(cat "$R/var/lib/hostprep/originals")"
 expect_sealed "$R/var/lib/hostprep/originals"
 ls "$R/etc/modprobe.d" | grep -q '^hostprep\.conf\.tmp-' || fail "no temp file left: the kill came elsewhere"
 
@@ -34,7 +34,7 @@ hp apply
 expect_rc 0
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf .* written, read back$'
 ls "$R/etc/modprobe.d" | grep -q '^hostprep\.conf\.tmp-' && fail "apply left the temp file of the killed run"
-[ "$(wc -l <"$R/var/lib/hostprep/originals")" = 2 ] || fail "record after apply: $(cat "$R/var/lib/hostprep/originals")"
+[ "$(wc -l <"$R/var/lib/hostprep/originals")" = 3 ] || fail "record after apply: $(cat "$R/var/lib/hostprep/originals")"
 hp revert
 expect_rc 0
 expect_grep out 'removed \(there was no such file before hostprep\)'

@@ -30,12 +30,13 @@ newroot erdma-compat
 useconf kmod-erdma
 mkdir -p "$R/var/lib/hostprep"
 seal "file /etc/modprobe.d/hostprep.conf absent" | sed 's/absent/absenT/' >"$R/var/lib/hostprep/originals"
+reseal "$R/var/lib/hostprep/originals"
 cp "$R/var/lib/hostprep/originals" "$T/rec2"
 hp apply
 expect_rc 1
-expect_grep out '^FAIL +module\.persist +/etc/modprobe\.d/hostprep\.conf .* not written: the originals record may hold the original in a damaged line: line 1 of /var/lib/hostprep/originals \(checksum does not match'
+expect_grep out '^FAIL +module\.persist +/etc/modprobe\.d/hostprep\.conf .* not written: the originals record may hold the original in a damaged line: line 2 of /var/lib/hostprep/originals \(checksum does not match'
 [ -e "$R/$P" ] && fail "apply wrote despite a damaged record"
 hp revert
 expect_rc 1
-expect_grep out '^FAIL +module\.revert +record +as before hostprep +line 1 of /var/lib/hostprep/originals .*kept byte-exact, never used$'
+expect_grep out '^FAIL +module\.revert +record +as before hostprep +line 2 of /var/lib/hostprep/originals .*kept byte-exact, never used$'
 cmp -s "$T/rec2" "$R/var/lib/hostprep/originals" || fail "the damaged line was not kept byte-exact"

@@ -13,6 +13,7 @@ l2=$(grep '^acs 0000:39:00\.0 ' "$rec")
 body=${l1% crc32:*}
 seal "${body/ 0x001d / 0x000d }" >>"$rec"
 printf '%s\n' "$l2" >>"$rec"
+reseal "$rec"
 n=$(grep -c '^acs ' "$rec")
 hp revert
 expect_rc 1

@@ -17,7 +17,8 @@ grep -v -e '^acs 0000:b9:01\.0 ' -e '^acs 0000:99:00\.0 ' -e '^acs 0000:37:01\.0
 cat "$T/good" "$T/bad" >"$rec"
 hp revert
 expect_rc 1
-cmp "$rec" "$T/bad" || fail "the record after revert is not exactly the three lines it could not use"
+{ seal "hostprep-record 2 lines 3"; cat "$T/bad"; } >"$T/want"
+cmp "$rec" "$T/want" || fail "the record after revert is not exactly the three lines it could not use (and its header)"
 for a in 0000:b9:01.0 0000:99:00.0 0000:37:01.0; do
 	[ "$(peek16 $a $(($(grep -q '^0000:37' <<<"$a" && echo 0x220 || echo 0xf24) + 6)))" = 0011 ] ||
 		fail "$a was written from a line that failed its check"

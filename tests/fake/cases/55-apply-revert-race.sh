@@ -11,7 +11,7 @@ state() {
 	for p in $ports; do
 		[ "$(peek16 "${p%:*}" $((0x${p##*:} + 6)))" = 0011 ] && written=$((written + 1))
 	done
-	[ -f "$rec" ] && lines=$(grep -c . "$rec")
+	[ -f "$rec" ] && lines=$(grep -c '^acs ' "$rec")
 	echo "$written/$lines"
 }
 mixed=0
