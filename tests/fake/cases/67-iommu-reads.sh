@@ -6,7 +6,7 @@ command -v strace >/dev/null || { fail "strace missing"; exit 1; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 iommu_opens() { # CONF -> "types N members N" for one check under strace
 	useconf "$1"
-	strace -f -y -e trace=open,openat -o "$T/$1.strace" "$BIN" --root "$R" --no-color check \
+	strace -f -y -e trace=open,openat,openat2 -o "$T/$1.strace" "$BIN" --root "$R" --no-color check \
 		</dev/null >"$T/out" 2>"$T/err"
 	echo "\$ strace hostprep check ($1) -> exit $?" >>"$T/transcript"
 	echo "types $(grep -Ec 'iommu_groups(/[0-9]+|>, "[0-9]+)/type"' "$T/$1.strace")" \
