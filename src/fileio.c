@@ -5,21 +5,51 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "log.h"
+#include "sysroot.h"
 
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
 {
 	return read_full_file_at(AT_FDCWD, path, max, ret, ret_size);
 }
 
-int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
+/* What stat says of a file that is not regular, for the debug log. */
+static const char *file_type(mode_t m)
 {
-	_cleanup_(closep) int fd = -1;
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISDIR(m)  ? "a directory"
+			     : "not a regular file";
+}
+
+/*
+ * Everything read here is a regular file: sysfs attributes, /proc files, our own records
+ * and report. A FIFO planted in a tree (or in /run) would block read() forever; opened
+ * O_NONBLOCK it does not, and this refuses it before any read.
+ */
+static int check_regular(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	log_debug("%s is %s, not read.", path, file_type(st.st_mode));
+	return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+}
+
+static int read_checked(int fd, const char *path, size_t max, char **ret, size_t *ret_size)
+{
 	_cleanup_(freep) char *buf = NULL;
 	size_t n = 0;
+	int r;
 
-	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
+	r = check_regular(fd, path);
+	if (r < 0)
+		return r;
 	buf = malloc(max + 1);
 	if (!buf)
 		return -ENOMEM;
@@ -44,24 +74,57 @@ int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t 
 	return 0;
 }
 
+int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
+{
+	_cleanup_(closep) int fd = -1;
+
+	fd = sysroot_open_path(dfd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	return read_checked(fd, path, max, ret, ret_size);
+}
+
+int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size)
+{
+	return read_checked(fd, "a file", max, ret, ret_size);
+}
+
 int read_one_line(const char *path, char **ret)
 {
 	return read_one_line_at(AT_FDCWD, path, ret);
 }
 
+static void first_line(char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	s[n] = '\0';
+}
+
 int read_one_line_at(int dfd, const char *path, char **ret)
 {
 	char *s = NULL;
-	size_t n;
 	int r;
 
 	r = read_full_file_at(dfd, path, 4096, &s, NULL);
 	if (r < 0)
 		return r;
-	n = strcspn(s, "\n");
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		n--;
-	s[n] = '\0';
+	first_line(s);
+	*ret = s;
+	return 0;
+}
+
+int read_one_line_fd(int fd, char **ret)
+{
+	char *s = NULL;
+	int r;
+
+	r = read_full_fd(fd, 4096, &s, NULL);
+	if (r < 0)
+		return r;
+	first_line(s);
 	*ret = s;
 	return 0;
 }
@@ -154,10 +217,22 @@ static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, e
 	return durable ? fsync_parent_dir(path) : 0;
 }
 
+/* The directory path is written in must not lead out of a --root (sysroot_check_path()). */
+static int check_parent(const char *path)
+{
+	_cleanup_(freep) char *copy = strdup(path);
+
+	return copy ? sysroot_check_path(dirname(copy)) : -ENOMEM;
+}
+
 static int open_temp_for(const char *path, char **ret_tmp)
 {
 	_cleanup_(freep) char *tmp = NULL;
 	int fd;
+
+	fd = check_parent(path);
+	if (fd < 0)
+		return fd;
 
 	if (asprintf(&tmp, "%s" TEMP_SUFFIX "XXXXXX", path) < 0)
 		return -ENOMEM;
@@ -256,10 +331,13 @@ static bool is_temp_name(const char *name)
 
 int unlink_stale_temps(const char *dir)
 {
-	_cleanup_(closedirp) DIR *d = opendir(dir);
+	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *e;
-	int n = 0;
+	int n = sysroot_check_path(dir);
 
+	if (n < 0)
+		return n;
+	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d))) {
@@ -277,9 +355,23 @@ int unlink_stale_temps(const char *dir)
 	return n;
 }
 
+/*
+ * One level. What mkdir() makes is a directory inside its (checked) parent; what was there
+ * already may be a symlink that leaves a --root, and nothing is made below it then.
+ */
+static int mkdir_one(const char *p, mode_t mode)
+{
+	if (mkdir(p, mode) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	return sysroot_check_path(p);
+}
+
 int mkdir_parents(const char *path, mode_t mode)
 {
 	_cleanup_(freep) char *p = strdup(path);
+	int r;
 
 	if (!p)
 		return -ENOMEM;
@@ -287,11 +379,10 @@ int mkdir_parents(const char *path, mode_t mode)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, mode) < 0 && errno != EEXIST)
-			return -errno;
+		r = mkdir_one(p, mode);
+		if (r < 0)
+			return r;
 		*s = '/';
 	}
-	if (mkdir(p, mode) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
+	return mkdir_one(p, mode);
 }

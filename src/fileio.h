@@ -6,13 +6,21 @@
 
 #include "macro.h"
 
-/* Read a small file whole (max bytes, NUL-terminated). -ENOENT, -EFBIG, ... */
+/*
+ * Read a small file whole (max bytes, NUL-terminated). -ENOENT, -EFBIG, ... Opened
+ * O_NONBLOCK and checked after the open: only a regular file is read; a FIFO, device or
+ * socket is -EBADFD, a directory -EISDIR, so no read blocks. Below a --root the path is
+ * held inside it (sysroot_open_path(): -EXDEV for a path that leaves it).
+ */
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size);
 /* Read the first line of a sysfs-style attribute, trailing whitespace stripped. */
 int read_one_line(const char *path, char **ret);
 /* The same relative to an open directory (openat(2)): no walk of the prefix again. */
 int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size);
 int read_one_line_at(int dfd, const char *path, char **ret);
+/* The same from an open fd (not closed); the same regular-file check. */
+int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
+int read_one_line_fd(int fd, char **ret);
 
 /* Write all of data, retrying short writes and EINTR; -errno of the write that failed. */
 int write_full(int fd, const void *data, size_t size);

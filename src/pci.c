@@ -3,6 +3,7 @@
 #include <linux/capability.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <pci/pci.h>
@@ -47,6 +48,8 @@ struct dev_slot {
 struct pci_backend {
 	const struct pci_backend_ops *ops;
 	struct pci_access *acc;
+	const struct sysroot *root;
+	bool contained;	  /* a --root: config files opened by us, not by libpci (config_seed()) */
 	char *sysfs_path; /* <root>/sys/bus/pci, for libpci */
 	int devices_fd;	  /* <root>/sys/bus/pci/devices, or negative errno */
 	struct dev_slot *slots;
@@ -156,6 +159,8 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 	if (!b)
 		return -ENOMEM;
 	b->ops = &pci_backend_libpci;
+	b->root = root;
+	b->contained = !sysroot_is_host(root);
 	/* Ours resolve below this fd; libpci takes the path string. */
 	b->devices_fd =
 		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "bus/pci/devices");
@@ -192,35 +197,91 @@ static void libpci_close(struct pci_backend *b)
 	free(b);
 }
 
-/* libpci's device for a slot: the current one, or a new one in its place. */
-static struct pci_dev *slot_dev(struct pci_backend *b, const struct dev_slot *slot)
+/*
+ * Below a --root libpci never opens a config file itself: it would follow any symlink (an
+ * absolute bus/pci/devices link reaches this machine's hardware) and block on a FIFO.
+ * Ours is opened inside the root (sysroot_openat(): -EXDEV for a path that leaves it),
+ * O_NONBLOCK, and must be a regular file; it is handed to libpci as the config fd it
+ * caches for the device (pci_access fd, fd_rw, cached_dev: all its sysfs_setup() looks
+ * at, pciutils 3.9 to 3.14), and libpci closes it as its own. On the host libpci opens
+ * /sys itself, as before: nothing there leaves the root.
+ */
+static int config_seed(struct pci_backend *b, struct pci_dev *dev, const char *addr, bool rw)
+{
+	struct pci_access *a = b->acc;
+	struct stat st;
+	int fd, r = 0;
+
+	if (!b->contained || (a->cached_dev == dev && a->fd >= 0 && (a->fd_rw || !rw)))
+		return 0;
+	fd = sysroot_openat(b->root, SYSROOT_SYS, (rw ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY,
+			    "bus/pci/devices/%s/config", addr);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = fd;
+	a->fd_rw = rw;
+	a->cached_dev = dev;
+	return 0;
+}
+
+static void slot_addr(const struct dev_slot *s, char buf[static PCI_ADDR_LEN])
+{
+	snprintf(buf, PCI_ADDR_LEN, "%04x:%02x:%02x.%x", s->domain, s->bus, s->dev, s->func);
+}
+
+/* libpci's device for a slot: the current one, or a new one in its place; negative errno. */
+static int slot_dev(struct pci_backend *b, const struct dev_slot *slot, struct pci_dev **ret)
 {
 	struct pci_dev *d = b->cur;
+	char addr[PCI_ADDR_LEN];
+	int r;
 
 	if (d && (uint32_t)d->domain == slot->domain && d->bus == slot->bus &&
-	    d->dev == slot->dev && d->func == slot->func)
-		return d;
+	    d->dev == slot->dev && d->func == slot->func) {
+		*ret = d;
+		return 0;
+	}
 	if (d)
 		pci_free_dev(d);
 	b->cur = pci_get_dev(b->acc, (int)slot->domain, slot->bus, slot->dev, slot->func);
-	return b->cur;
+	if (!b->cur)
+		return -ENOMEM;
+	slot_addr(slot, addr);
+	r = config_seed(b, b->cur, addr, false);
+	if (r < 0) {
+		pci_free_dev(b->cur);
+		b->cur = NULL;
+		return r;
+	}
+	*ret = b->cur;
+	return 0;
 }
 
 /* Only the functions of the last scan: an address it did not list is -ENODEV. */
-static struct pci_dev *find_dev(struct pci_backend *b, const char *addr)
+static int find_dev(struct pci_backend *b, const char *addr, struct pci_dev **ret)
 {
 	uint32_t domain;
 	uint8_t bus, dev, func;
 
 	if (pci_address_parse(addr, &domain, &bus, &dev, &func) < 0)
-		return NULL;
+		return -ENODEV;
 	for (size_t i = 0; i < b->n_slots; i++) {
 		const struct dev_slot *s = &b->slots[i];
 
 		if (s->domain == domain && s->bus == bus && s->dev == dev && s->func == func)
-			return slot_dev(b, s);
+			return slot_dev(b, s, ret);
 	}
-	return NULL;
+	return -ENODEV;
 }
 
 static int check_offset(unsigned off)
@@ -232,12 +293,16 @@ static int check_offset(unsigned off)
 static int word_io(struct pci_backend *b, const char *addr, unsigned off, uint8_t buf[2],
 		   bool write)
 {
-	struct pci_dev *dev = find_dev(b, addr);
+	struct pci_dev *dev;
+	int r;
 
-	if (!dev)
-		return -ENODEV;
-	if (check_offset(off) < 0)
-		return -EINVAL;
+	r = find_dev(b, addr, &dev);
+	if (r >= 0 && check_offset(off) < 0)
+		r = -EINVAL;
+	if (r >= 0 && write)
+		r = config_seed(b, dev, addr, true);
+	if (r < 0)
+		return r;
 	return cfg_io(dev, off, buf, 2, write);
 }
 
@@ -331,16 +396,18 @@ static void walk_ext_caps(struct pci_dev *dev, struct pci_dev_info *info)
 
 static int sysfs_attr_hex(struct pci_backend *b, const char *addr, const char *attr, uint32_t *ret)
 {
-	_cleanup_(freep) char *path = NULL, *line = NULL;
+	_cleanup_(freep) char *line = NULL;
+	_cleanup_(closep) int fd = -1;
 	unsigned long v;
 	char *end;
 	int r;
 
-	if (b->devices_fd < 0)
-		return b->devices_fd;
-	if (asprintf(&path, "%s/%s", addr, attr) < 0)
-		return -ENOMEM;
-	r = read_one_line_at(b->devices_fd, path, &line);
+	/* From the root, not devices_fd: the entry's link climbs above it, inside the root. */
+	fd = sysroot_openat(b->root, SYSROOT_SYS, O_RDONLY | O_NONBLOCK | O_NOCTTY,
+			    "bus/pci/devices/%s/%s", addr, attr);
+	if (fd < 0)
+		return fd;
+	r = read_one_line_fd(fd, &line);
 	if (r < 0)
 		return r;
 	errno = 0;
@@ -407,11 +474,14 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 
 static int load_caps(struct pci_backend *b, const struct dev_slot *slot, struct pci_dev_info *info)
 {
-	struct pci_dev *dev = slot_dev(b, slot);
+	struct pci_dev *dev;
+	int r = slot_dev(b, slot, &dev);
 
-	if (!dev)
-		return -ENOMEM;
 	info->caps_loaded = true;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0; /* it read at the scan and is refused now: its defaults say nothing */
 	walk_caps(dev, slot, info);
 	if (info->cfg == PCI_CFG_FULL && info->pcie_type >= 0)
 		walk_ext_caps(dev, info);
@@ -536,12 +606,56 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct dev_entry *)a)->addr, ((const struct dev_entry *)b)->addr);
 }
 
+/* Which link, "X/config" or "X" below bus/pci/devices, took the path out of the root. */
+static void leaving_link(struct pci_backend *b, const char *addr, char *buf, size_t size)
+{
+	char rel[PCI_ADDR_LEN + 8], target[PCI_SYSFS_LINK_MAX];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%s/config", addr);
+	n = readlinkat(b->devices_fd, rel, target, sizeof(target) - 1);
+	if (n < 0) {
+		snprintf(rel, sizeof(rel), "%s", addr);
+		n = readlinkat(b->devices_fd, rel, target, sizeof(target) - 1);
+	}
+	if (n < 0) /* a link further along the way */
+		n = snprintf(target, sizeof(target), "a link below it");
+	target[n] = '\0';
+	snprintf(buf, size, "bus/pci/devices/%s -> %s", rel, target);
+}
+
+/*
+ * A config file that leaves the root or is no regular file (a FIFO) is never handed to
+ * libpci: never read, never written, so never recorded. The device stays in the
+ * inventory as gone, with the reason; what is selected by it is a FAIL.
+ */
+static void refuse_dev(struct pci_backend *b, struct pci_dev_info *info, int err)
+{
+	char link[PCI_SYSFS_LINK_MAX + 64];
+
+	info->state = PCI_DEV_GONE;
+	info->err = err;
+	info->caps_loaded = true;
+	if (err == -EXDEV) {
+		leaving_link(b, info->addr, link, sizeof(link));
+		log_warning("PCI device %s: its config file leads out of --root (%s), refusing "
+			    "to read or write it.",
+			    info->addr, link);
+	} else
+		log_warning_errno(err,
+				  "PCI device %s: config is not a regular file (%m), refusing "
+				  "to read or write it.",
+				  info->addr);
+	ident_from_sysfs(b, info);
+}
+
 static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev_slot *slot,
 		    struct pci_dev_info *info)
 {
 	uint32_t domain;
 	uint8_t bus, devn, func;
 	struct pci_dev *dev;
+	int r;
 
 	(void)pci_address_parse(e->addr, &domain, &bus, &devn, &func);
 	*info = (struct pci_dev_info){
@@ -551,9 +665,13 @@ static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev
 	};
 	snprintf(info->addr, sizeof(info->addr), "%s", e->addr);
 	*slot = (struct dev_slot){ .domain = domain, .bus = bus, .dev = devn, .func = func };
-	dev = slot_dev(b, slot);
-	if (!dev)
-		return -ENOMEM;
+	r = slot_dev(b, slot, &dev);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		refuse_dev(b, info, r);
+		return 0;
+	}
 	fill_dev(b, dev, slot, info);
 	return 0;
 }

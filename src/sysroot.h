@@ -25,7 +25,9 @@ enum sysroot_top {
 };
 
 struct sysroot {
-	char *dir; /* "" for the real root, else an absolute path without trailing '/' */
+	char *dir;  /* "" for the real root, else an absolute path without trailing '/' */
+	char *real; /* realpath(dir) when it differs from dir (a --root below a symlink), else NULL
+		     */
 	/*
 	 * O_PATH of dir (or "/"), opened once by sysroot_init(): sysroot_openat()
 	 * resolves below it, so a long --root is not walked again per file.
@@ -45,10 +47,29 @@ char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fm
 
 /*
  * open(2) of "<root>/<top>/<fmt...>", relative to the root's directory fd: the fd,
- * or negative errno. flags as for openat(2) (O_CLOEXEC is added).
+ * or negative errno. flags as for openat(2) (O_CLOEXEC is added). Below a --root
+ * (not the host) nothing leaves the root: a symlink that would (an absolute one, or
+ * ".." above the root) is -EXDEV, resolved by openat2(2) RESOLVE_BENEATH, or where the
+ * kernel has no openat2 (or a seccomp filter hides it) by a realpath() check.
  */
 int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)
 	_printf_(4, 5);
+
+/*
+ * For the readers and writers that take path strings (fileio): the --root set up by
+ * the last sysroot_init() of a non-host root is the process's contained root until its
+ * sysroot_done(). sysroot_open_path() opens an absolute path below it as
+ * sysroot_openat() does (-EXDEV for what leaves it), and an absolute path outside it
+ * not at all (-EXDEV); a path relative to dfd is held below dfd. Without a contained
+ * root (the host), openat(2). O_CLOEXEC is added.
+ */
+int sysroot_open_path(int dfd, const char *path, int flags);
+/*
+ * Before writing in the directory path (or below it): 0 when it stays inside the
+ * contained root (or does not exist yet: there is nothing to leave through), -EXDEV
+ * when it leaves it or lies outside it. Always 0 without a contained root.
+ */
+int sysroot_check_path(const char *path);
 
 /* Strip the root prefix from an absolute path that lies below it (for display). */
 const char *sysroot_strip(const struct sysroot *r, const char *path);

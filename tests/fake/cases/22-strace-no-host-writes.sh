@@ -26,6 +26,9 @@ for line in open(sys.argv[1]):
         continue
     call, dirfd, dirpath, path, flags = m.groups()
     flags = flags or ""
+    if flags.startswith("{"):          # openat2's struct open_how: {flags=..., resolve=...}
+        f = re.search(r'flags=([A-Z0-9_|]+)', flags)
+        flags = f.group(1) if f else ""
     if call == "creat":
         flags = "O_WRONLY|O_CREAT|O_TRUNC"
     if not path.startswith("/") and dirpath:
