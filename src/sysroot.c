@@ -248,21 +248,54 @@ int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, con
 	return fd < 0 ? -errno : fd;
 }
 
+static int open_absolute(const struct sysroot *r, const char *path, int flags)
+{
+	const char *rel;
+
+	if (below(path, r->dir, &rel) || (r->real && below(path, r->real, &rel)))
+		return open_beneath(r, r->fd, rel, flags);
+	return -EXDEV;
+}
+
+/*
+ * rel below a directory of the tree climbs out of that directory (sysfs links such as
+ * iommu_groups/N/devices/X -> ../../../../devices/...): what counts is that it stays in
+ * the root, so resolve it again from the root, as the directory's path plus rel. Only
+ * the reads that climb pay for the readlink.
+ */
+static int open_from_dir(const struct sysroot *r, int dfd, const char *rel, int flags)
+{
+	_cleanup_(freep) char *dir = NULL, *path = NULL;
+	char fdlink[64];
+	int n;
+
+	n = snprintf(fdlink, sizeof(fdlink), "/proc/self/fd/%d", dfd);
+	if (n < 0 || (size_t)n >= sizeof(fdlink))
+		return -EXDEV;
+	dir = realpath(fdlink, NULL);
+	if (!dir)
+		return -errno;
+	if (asprintf(&path, "%s/%s", dir, rel) < 0)
+		return -ENOMEM;
+	return open_absolute(r, path, flags);
+}
+
 int sysroot_open_path(int dfd, const char *path, int flags)
 {
 	const struct sysroot *r = contained;
-	const char *rel;
 	int fd;
 
 	if (!r) {
 		fd = openat(dfd, path, flags | O_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
-	if (path[0] != '/')
-		return dfd == AT_FDCWD ? -EXDEV : open_beneath(r, dfd, path, flags);
-	if (below(path, r->dir, &rel) || (r->real && below(path, r->real, &rel)))
-		return open_beneath(r, r->fd, rel, flags);
-	return -EXDEV;
+	if (path[0] != '/') {
+		if (dfd == AT_FDCWD)
+			return -EXDEV;
+		fd = open_beneath(r, dfd, path, flags);
+		return fd == -EXDEV && dfd != r->fd ? open_from_dir(r, dfd, path, flags) : fd;
+	}
+	return open_absolute(r, path, flags);
 }
 
 /* The root itself or a directory above it: it exists, and nothing is made in it. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -92,6 +93,25 @@ OPEN_WRAPPER(open64)
 
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
+
+/* Under --root hostprep opens through openat2(2) (containment), which glibc reaches only
+ * by syscall(): note those paths too. */
+long syscall(long n, ...)
+{
+	static long (*real)(long, ...);
+	long a[6];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (n == SYS_openat2)
+		note_open((const char *)a[1]);
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 ssize_t pread(int fd, void *buf, size_t count, off_t off)
 {

@@ -4,8 +4,7 @@
 # same log. Runs the binary on the real host, read-only: check as nobody (no report is
 # written, nothing needs root) with a config that selects nothing but the IOMMU check.
 if [ -d /run/systemd/system ]; then
-	note "skipped: systemd runs this host (the summary goes to the journal, not stderr)"
-	exit 0
+	skip "systemd runs this host (the summary goes to the journal, not stderr)"
 fi
 printf '[ACS:gpu-paths]\nEnabled=no\n[IOMMU]\nExpect=any\n' >"$T/host.conf"
 chmod 0644 "$T/host.conf"
@@ -14,8 +13,8 @@ setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" --no-color --config "$
 	>"$T/out" 2>"$T/err" </dev/null
 RC=$?
 [ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "check on the host: exit $RC ($(cat "$T/err"))"
-expect_grep out '^(NOT )?READY: ' "no summary on stdout"
-expect_no_grep err 'READY: ' "the summary printed a second time on stderr: $(cat "$T/err")"
+expect_grep out '^((NOT )?READY|NOTHING DECLARED): ' "no summary on stdout"
+expect_no_grep err 'READY: |NOTHING DECLARED: ' "the summary printed a second time on stderr: $(cat "$T/err")"
 # a run that renders nothing (config error) still leaves its verdict line on stderr
 printf '[Bogus]\n' >"$T/bad.conf"
 chmod 0644 "$T/bad.conf"
