@@ -680,7 +680,10 @@ def scratch_dir():
     base = os.environ.get("CRASH_TMPDIR")
     if not base:
         base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
-    return tempfile.mkdtemp(prefix="hostprep-crash.", dir=base)
+    d = tempfile.mkdtemp(prefix="hostprep-crash.", dir=base)
+    # acs.grub sources the GRUB files as nobody when run as root: it must reach the trees
+    os.chmod(d, 0o755)
+    return d
 
 
 def main(argv):
