@@ -8,6 +8,7 @@ and check after each that `revert` puts back every byte of the original tree.
     CRASH_ONLY='apply-kill*' tests/crash/run.py BINARY    phases whose name matches a glob
     JOBS=N   parallel runs (default: the number of CPUs, at most 2)
     KEEP=1   keep the scratch directory (and the tree of the first failure)
+    CRASH_UPDATE=1   rewrite tests/crash/killpoints with the counted crash points
 
 See tests/crash/README.md. Last line: "crash: N checks, N failed (T s)"; exit 1 on a failure.
 """
@@ -40,6 +41,9 @@ BACKUPS = "var/lib/hostprep/files"
 # The records' files for the disk-full phase (temp files of their rewrites included).
 RECORD_PATHS = ["/" + ACS_RECORD, "/var/lib/hostprep/"]
 TEMP_RE = re.compile(r"^(.*)\.tmp-[A-Za-z0-9]{6}$")
+# Each scenario's pinned number of crash points ("PHASE SCENARIO N" lines): a count that
+# moves either way fails the tier; CRASH_UPDATE=1 rewrites the file (review the diff).
+KILLPOINTS = os.path.join(HERE, "killpoints")
 
 
 # ---------------------------------------------------------------- scenarios
@@ -339,6 +343,8 @@ class Env:
         self.checks = 0
         self.failures = []
         self.kept = False
+        self.pinned = read_killpoints()
+        self.counted = {}  # "PHASE SCENARIO" -> crash points of this run
 
     def hp(self, tree, args, shim=None, wrap=None):
         """Run hostprep on the tree; shim: the CRASH_* variables (LD_PRELOAD'ed)."""
@@ -486,6 +492,15 @@ def phase_kill(env, wk, pool, scen, args, prepare, label, min_calls):
     for what, n in min_calls(calls).items():
         if n <= 0:
             problems.append("the counted run has no %s: the shim misses calls" % what)
+    key = "%s %s" % (label, scen.name)
+    with env.lock:
+        env.counted[key] = len(calls)
+    if os.environ.get("CRASH_UPDATE") != "1" and env.pinned.get(key) != len(calls):
+        problems.append("%d crash points, %s pinned in tests/crash/killpoints: a write, "
+                        "fsync, rename or unlink appeared or went away. If that is meant, "
+                        "rerun with CRASH_UPDATE=1 and commit the file with the reason"
+                        % (len(calls), env.pinned.get(key, "none")))
+    problems += durability(calls, scen, "revert" in args)
     if not env.result("%s %s: %d crash points counted" % (label, scen.name, len(calls)),
                       problems, detail=tail(r) if problems else ""):
         return []
@@ -504,6 +519,88 @@ def beyond_last(env, wk, scen, args, n, prepare, label):
     problems = [] if r.returncode != KILLED else ["killed at call %d of %d" % (n + 1, n)]
     return expect_revert_clean(env, tree, "%s %s k=%d: no such call" % (label, scen.name, n + 1),
                                problems)
+
+
+# ---- the order of a durable change, from the counted run's calls
+#
+# A kill loses nothing the process wrote, a power loss loses what was not fsync'd: the
+# kills above cannot see a missing fsync, so the counted run's calls must show each one.
+
+
+def durable_by(calls, i, target):
+    """What is missing for the last change of TARGET (a rename onto it from its temp file,
+    or its unlink) before call index i to be on disk by then: the temp file's fsync after
+    its last write and before the rename, then the directory's fsync before call i."""
+    ch = [j for j in range(i) if calls[j][3] == target and calls[j][1] in ("rename", "unlink")]
+    if not ch:
+        return ["no rename onto /%s before it" % target]
+    j = ch[-1]
+    missing = []
+    if calls[j][1] == "rename":
+        tmp = target + ".tmp-XXXXXX"
+        w = [k for k in range(j) if calls[k][1] == "write" and calls[k][3] == tmp]
+        if not any(calls[k][1] == "fsync" and calls[k][3] == tmp
+                   for k in range((w[-1] if w else -1) + 1, j)):
+            missing.append("the fsync of /%s between its last write and its rename "
+                           "(call %d)" % (tmp, j + 1))
+    d = os.path.dirname(target)
+    if not any(calls[k][1] == "fsync" and calls[k][3] == d for k in range(j + 1, i)):
+        missing.append("the fsync of /%s after the %s of /%s (call %d)" % (d, calls[j][1],
+                                                                       target, j + 1))
+    return missing
+
+
+def durability(calls, scen, revert):
+    """apply: every config-space write comes after a durable ACS record rewrite, every
+    write of an owned file after durable rewrites of the persistent store (record and
+    backups); revert: an owned file is put back durably before its record line goes."""
+    problems = []
+
+    def need(i, what, targets):
+        for t in targets:
+            for m in durable_by(calls, i, t):
+                problems.append("call %d (%s %s) before %s" % (i + 1, what, calls[i][3], m))
+
+    store = lambda i: sorted({c[3] for c in calls[:i] if c[1] == "rename" and
+                              c[3].startswith("var/lib/hostprep/")}) or [PERSIST_RECORD]
+    if revert:
+        gone = [i for i, c in enumerate(calls) if c[1] == "unlink" and c[3] == PERSIST_RECORD]
+        if gone:
+            need(gone[0], "removal of", [o for o in scen.owned
+                                         if any(c[3] == o for c in calls[:gone[0]])])
+        return problems
+    first = set()
+    for i, c in enumerate(calls):
+        if c[2].startswith("pwrite") and c[3].endswith("/config"):
+            need(i, "config-space write", [ACS_RECORD])
+        for o in scen.owned:
+            if c[1] == "write" and c[3] == o + ".tmp-XXXXXX" and o not in first:
+                first.add(o)
+                need(i, "write of", store(i))
+    return problems
+
+
+def read_killpoints():
+    pinned = {}
+    try:
+        with open(KILLPOINTS) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    phase, scen, n = line.split()
+                    pinned["%s %s" % (phase, scen)] = int(n)
+    except FileNotFoundError:
+        pass
+    return pinned
+
+
+def write_killpoints(env):
+    pinned = dict(env.pinned, **env.counted)
+    with open(KILLPOINTS, "w") as f:
+        f.write("# Crash points of each phase's uninterrupted run (tests/crash/run.py checks them\n"
+                "# exactly; CRASH_UPDATE=1 rewrites this file, see README.md).\n")
+        for key in sorted(pinned, key=lambda k: (k.split()[1], k.split()[0])):
+            f.write("%s %d\n" % (key, pinned[key]))
+    print("crash: %s rewritten" % KILLPOINTS)
 
 
 def apply_min_calls(scen):
@@ -680,7 +777,10 @@ def scratch_dir():
     base = os.environ.get("CRASH_TMPDIR")
     if not base:
         base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
-    return tempfile.mkdtemp(prefix="hostprep-crash.", dir=base)
+    d = tempfile.mkdtemp(prefix="hostprep-crash.", dir=base)
+    # acs.grub sources the GRUB files as nobody when run as root: it must reach the trees
+    os.chmod(d, 0o755)
+    return d
 
 
 def main(argv):
@@ -716,6 +816,8 @@ def main(argv):
                         futs += fn()
             for f in concurrent.futures.as_completed(futs):
                 f.result()  # an exception in a check is a failure of the tier
+        if os.environ.get("CRASH_UPDATE") == "1":
+            write_killpoints(env)
     finally:
         if os.environ.get("KEEP") == "1":
             print("scratch kept: %s" % scratch)
