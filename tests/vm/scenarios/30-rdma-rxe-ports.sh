@@ -67,4 +67,15 @@ guest_check() {
 	assert_match "$OUT" "^NCCL_IB_GID_INDEX=$gidx\$" "rdma.env: NCCL_IB_GID_INDEX is the RoCE v2 IPv4 GID's ($gidx)"
 	assert_rc 0 "hostprep env" hostprep env
 	assert_eq "$OUT" "$(cat /run/hostprep/rdma.env 2>&1)" "hostprep env prints rdma.env"
+	# Issue 17.13: one file, three readers, the same values. docker --env-file takes each
+	# VAR=VAL line literally, so the lines themselves are its view; sh and systemd's
+	# EnvironmentFile= must agree with them byte for byte.
+	local lines shv sdv
+	lines=$(grep -E '^[A-Z_]+=' /run/hostprep/rdma.env | sort)
+	shv=$(env -i sh -c 'set -a; . /run/hostprep/rdma.env; env' | grep -E '^(NCCL|UCX)_' | sort)
+	sdv=$(systemd-run --quiet --wait --pipe -p EnvironmentFile=/run/hostprep/rdma.env \
+		/usr/bin/env 2>&1 | grep -E '^(NCCL|UCX)_' | sort)
+	assert_match "$lines" '^NCCL_IB_HCA=' "rdma.env has VAR=VAL lines (docker --env-file's view)"
+	assert_eq "$shv" "$lines" "sh sourcing rdma.env sees exactly its lines"
+	assert_eq "$sdv" "$lines" "systemd EnvironmentFile=rdma.env sees exactly its lines"
 }
