@@ -1,6 +1,9 @@
 # erdma in standard mode: unused → apply would reload it in compat mode (dry under --root,
 # the exact libkmod actions named); in use → refused, the process named, nothing
 # unloaded; no module syscall is ever made under --root; the tree is not written.
+need_tool strace
+# LeakSanitizer cannot run under ptrace (its fatal error is the sanitizer exit status)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 newroot erdma-std
 useconf kmod-erdma
 hp check
