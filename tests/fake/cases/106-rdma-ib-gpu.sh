@@ -3,7 +3,7 @@
 # only ACTIVE ports, is written atomically (no temp file left) and equals `hostprep env`.
 newroot ib-gpu
 useconf rdma-ib-gpu
-hp check
+hp -v check # -v: the table cuts lines at 120 columns
 expect_rc 1
 expect_grep out 'FAIL +rdma\.port +mlx5_3/1 .*mlx5_3 port 1: DOWN/Polling — no cable or no peer at the switch \[sysfs\]'
 expect_no_grep out 'mlx5_3 port 1.*(below|MinRate)' 'a Down port is judged by its rate'
