@@ -25,9 +25,9 @@ cp "$T/env.file" "$T/out"
 RC=0
 golden ib-gpu-rdma.env
 # a second run replaces the file in place, still without temp files
-hp check
+hp -v check
 [ "$(ls "$R/run/hostprep" | sort | tr '\n' ' ')" = "rdma.env report.json " ] || fail "run/hostprep: $(ls "$R/run/hostprep")"
 # dry-run writes nothing
 rm -f "$E"
-hp apply --dry-run
+hp -v apply --dry-run
 [ ! -e "$E" ] || fail "apply --dry-run wrote rdma.env"

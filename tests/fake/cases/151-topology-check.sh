@@ -14,9 +14,9 @@ expect_grep out 'WARN +topology\.p2p +GPU2 \(0000:31:00\.0\) ↔ NIC3 \(ens5f0\)
 expect_tree_same
 
 useconf topo-expect-fixed
-hp apply
+hp -v apply
 expect_rc 0
-hp check
+hp -v check
 expect_rc 0
 expect_no_grep out 'FAIL'
 [ "$(grep -cE 'PASS +topology\.p2p' "$T/out")" = 5 ] || fail "after apply: want 5 passing pairs"
@@ -39,7 +39,7 @@ cat >"$T/nvme.conf" <<'EOC'
 Accelerators=class:0108
 NICs=15b3:1021
 EOC
-hp --config "$T/nvme.conf" topology
+hp -v --config "$T/nvme.conf" topology
 expect_rc 0
 expect_grep out '^  GPU0: 0000:01:00\.0$'
 expect_no_grep out 'GPU1'
@@ -48,5 +48,5 @@ expect_grep out '^  NIC3: 0000:bc:00\.0$'
 # The shipped-style config without [Topology]: no topology result at all.
 newroot dgx8
 useconf gpu-p2p
-hp check
+hp -v check
 expect_no_grep out 'topology'
