@@ -32,6 +32,7 @@ struct options {
 	bool uninstall; /* acs cmdline --uninstall */
 	bool publish;	/* check/apply --config: publish the report anyway */
 	bool oneline;	/* status --oneline */
+	bool verbose;	/* -v: debug messages, and the table's lines not cut */
 	char **args;	/* positional arguments after the command */
 	int n_args;
 };
@@ -247,7 +248,8 @@ static void publish_in_progress(const struct sysroot *root, enum run_mode mode)
 
 static int render(const struct options *o, const struct report *rep)
 {
-	int r = o->json ? render_json(rep, stdout) : render_text(rep, stdout, use_color(o));
+	int r = o->json ? render_json(rep, stdout)
+			: render_text(rep, stdout, use_color(o), o->verbose ? 0 : TABLE_WIDTH_MAX);
 
 	fflush(stdout);
 	return r;
@@ -810,7 +812,7 @@ static void usage(FILE *f)
 		"  --publish        check/apply --config: publish the report anyway\n"
 		"  --json           JSON output (schema in docs/report-schema.md)\n"
 		"  --no-color       no ANSI colour (also NO_COLOR=1)\n"
-		"  -v, --verbose    debug messages on stderr\n"
+		"  -v, --verbose    debug messages on stderr; table lines not cut to 120 columns\n"
 		"  -h, --help       this help\n"
 		"      --version    print the version\n\n"
 		"Exit status: 0 ready, 1 not ready, 2 usage or config error, 3 internal error.\n");
@@ -891,6 +893,7 @@ static int parse_one(struct options *o, int c)
 		o->oneline = true;
 		return 0;
 	case 'v':
+		o->verbose = true;
 		log_set_max_level(LOG_DEBUG);
 		return 0;
 	case 'h':

@@ -105,64 +105,119 @@ static void column_widths(const struct results *rs, size_t widths[_COL_MAX])
 	}
 }
 
-/* color: escape for the verdict cell, or NULL. Padding stays outside the escapes. */
-static void print_row(FILE *f, const char *const cells[_COL_MAX], const size_t widths[_COL_MAX],
-		      const char *color)
+/*
+ * A line made in a memstream, cleaned, to f: cut with "…" to cols columns (0: whole).
+ * Takes the memstream and closes it.
+ */
+static int fput_line(FILE *f, FILE *m, char **buf, size_t cols)
 {
-	for (int c = 0; c < COL_ACTUAL; c++) {
-		size_t w = text_width(cells[c]);
-		size_t pad = (w < widths[c] ? widths[c] - w : 0) + COLUMN_GAP;
-		bool paint = color && c == COL_VERDICT;
+	bool cut = false;
+	size_t n;
 
-		if (paint)
-			fputs(color, f);
-		fput_clean(cells[c], f);
-		if (paint)
-			fputs(ANSI_RESET, f);
-		fprintf(f, "%*s", (int)pad, "");
-	}
-	fput_clean(cells[COL_ACTUAL], f);
+	if (fclose(m) != 0)
+		return -ENOMEM;
+	n = cols ? text_cut(*buf, cols, &cut) : strlen(*buf);
+	fwrite(*buf, 1, n, f);
+	if (cut)
+		fputs("…", f);
 	fputc('\n', f);
+	return 0;
 }
 
-static void print_results(FILE *f, const struct results *rs, bool color)
+/*
+ * color: escape for the verdict cell, or NULL. Padding stays outside the escapes.
+ * width: the line's columns at most, 0 for no limit; the verdict cell is never cut.
+ */
+static int print_row(FILE *f, const char *const cells[_COL_MAX], const size_t widths[_COL_MAX],
+		     const char *color, size_t width)
+{
+	_cleanup_(freep) char *rest = NULL;
+	size_t size, used = widths[COL_VERDICT] + COLUMN_GAP;
+	FILE *m = open_memstream(&rest, &size);
+
+	if (!m)
+		return -ENOMEM;
+	if (color)
+		fputs(color, f);
+	fput_clean(cells[COL_VERDICT], f);
+	if (color)
+		fputs(ANSI_RESET, f);
+	fprintf(f, "%*s", (int)(used - text_width(cells[COL_VERDICT])), "");
+	for (int c = COL_VERDICT + 1; c < COL_ACTUAL; c++) {
+		size_t w = text_width(cells[c]);
+		size_t pad = (w < widths[c] ? widths[c] - w : 0) + COLUMN_GAP;
+
+		fput_clean(cells[c], m);
+		fprintf(m, "%*s", (int)pad, "");
+	}
+	fput_clean(cells[COL_ACTUAL], m);
+	return fput_line(f, m, &rest, width ? width - used : 0);
+}
+
+/* "  → remedy", cut like a row. */
+static int print_remedy(FILE *f, const char *remedy, size_t width)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return -ENOMEM;
+	fputs("  → ", m);
+	fput_clean(remedy, m);
+	return fput_line(f, m, &buf, width);
+}
+
+static int print_results(FILE *f, const struct results *rs, bool color, size_t width)
 {
 	size_t widths[_COL_MAX];
+	int k;
 
 	column_widths(rs, widths);
-	print_row(f, column_titles, widths, NULL);
+	k = print_row(f, column_titles, widths, NULL, width);
+	if (k < 0)
+		return k;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct result *res = &rs->items[i];
 		const char *cells[_COL_MAX];
 
 		result_cells(res, cells);
-		print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL);
+		k = print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL, width);
+		if (k < 0)
+			return k;
 		/* A pass needs no next step, whatever a module attached. */
 		if (res->verdict == VERDICT_PASS || !res->remedy)
 			continue;
-		fputs("  → ", f);
-		fput_clean(res->remedy, f);
-		fputc('\n', f);
+		k = print_remedy(f, res->remedy, width);
+		if (k < 0)
+			return k;
 	}
+	return 0;
 }
 
-static int print_header(FILE *f, const struct report *r)
+static int print_header(FILE *f, const struct report *r, size_t width)
 {
+	_cleanup_(freep) char *buf = NULL;
 	char when[REPORT_TIME_MAX];
+	size_t size;
+	FILE *m;
 	int k;
 
 	k = report_format_time(r->time_sec, when, sizeof(when));
 	if (k < 0)
 		return k;
-	fputs("hostprep ", f);
-	fput_clean(strempty(r->command), f);
-	fputs(" on ", f);
-	fput_clean(strempty(r->host), f);
-	fprintf(f, " — %s\n", when);
-	return 0;
+	m = open_memstream(&buf, &size);
+	if (!m)
+		return -ENOMEM;
+	fputs("hostprep ", m);
+	fput_clean(strempty(r->command), m);
+	fputs(" on ", m);
+	fput_clean(strempty(r->host), m);
+	fprintf(m, " — %s", when);
+	return fput_line(f, m, &buf, width);
 }
 
-int render_text(const struct report *r, FILE *f, bool color)
+int render_text(const struct report *r, FILE *f, bool color, size_t width)
 {
 	_cleanup_(freep) char *summary = NULL;
 	int k;
@@ -170,13 +225,16 @@ int render_text(const struct report *r, FILE *f, bool color)
 	k = summary_line(r, &summary);
 	if (k < 0)
 		return k;
-	k = print_header(f, r);
+	k = print_header(f, r, width);
 	if (k < 0)
 		return k;
 	if (r->results.n == 0)
 		fputs("no checks configured\n", f);
-	else
-		print_results(f, &r->results, color);
+	else {
+		k = print_results(f, &r->results, color, width);
+		if (k < 0)
+			return k;
+	}
 	fprintf(f, "\n%s\n", summary);
 	if (fflush(f) != 0 || ferror(f))
 		return -EIO;

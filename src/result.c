@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <stdarg.h>
 #include <syslog.h>
 
@@ -215,6 +216,51 @@ const char *text_terminal_safe(const char *s, char **buf)
 		return s;
 	*buf = log_escape(s, strlen(s));
 	return *buf;
+}
+
+/* Bytes of the unit at p and, in *cols, its columns: a character, or an escape kept whole. */
+static size_t text_unit(const unsigned char *p, size_t *cols)
+{
+	size_t n = 1;
+
+	if (p[0] == '\\' && p[1] == 'x' && isxdigit(p[2]) && isxdigit(p[3]))
+		n = 4;
+	else if (p[0] == '\\' && p[1] > 0x20 && p[1] < 0x7f)
+		n = 2;
+	else if (p[0] >= 0x80)
+		n = utf8_len(p) ?: 1;
+	*cols = p[0] < 0x80 ? n : 1;
+	return n;
+}
+
+size_t text_cut(const char *s, size_t cols, bool *cut)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used = 0, keep = 0, w;
+
+	*cut = false;
+	while (p[keep]) {
+		size_t n = text_unit(p + keep, &w);
+
+		if (used + w > cols)
+			break;
+		used += w;
+		keep += n;
+	}
+	if (!p[keep])
+		return keep;
+	/* Too wide: give back units until the "…" fits too. */
+	*cut = true;
+	keep = used = 0;
+	while (p[keep]) {
+		size_t n = text_unit(p + keep, &w);
+
+		if (used + w + 1 > cols)
+			break;
+		used += w;
+		keep += n;
+	}
+	return keep;
 }
 
 void results_summarize(const struct results *rs, struct summary *s)

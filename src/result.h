@@ -69,6 +69,15 @@ const char *text_json_safe(const char *s, char **buf);
  */
 const char *text_terminal_safe(const char *s, char **buf);
 
+/*
+ * How much of s (a cell as text_terminal_safe() returns it) fits in cols terminal
+ * columns: the number of bytes of s to print. All of s when it fits (*cut false); else
+ * (*cut true) the longest prefix of whole units that leaves one column for the caller's
+ * "…". A unit is a UTF-8 character (one column) or an escape (\xNN, or a backslash and
+ * the character after it), never split.
+ */
+size_t text_cut(const char *s, size_t cols, bool *cut);
+
 const char *verdict_to_string(enum verdict v);
 int verdict_from_string(const char *s); /* -EINVAL if unknown */
 int verdict_to_syslog_priority(enum verdict v);

@@ -12,8 +12,13 @@
  */
 #define REPORT_SCHEMA_VERSION 1
 
-/* Aligned table; colour only when asked (the caller decides: isatty && !NO_COLOR). */
-int render_text(const struct report *r, FILE *f, bool color);
+/*
+ * Aligned table; colour only when asked (the caller decides: isatty && !NO_COLOR).
+ * width: no line wider than that many columns, the free-text end of a line (ACTUAL, a
+ * remedy) cut with "…" (text_cut); 0 for no limit (-v). The JSON and journal keep all.
+ */
+#define TABLE_WIDTH_MAX 120
+int render_text(const struct report *r, FILE *f, bool color, size_t width);
 /* Pretty JSON, schema REPORT_SCHEMA_VERSION (docs/report-schema.md). */
 int render_json(const struct report *r, FILE *f);
 

@@ -23,8 +23,8 @@ static void render_all(const struct report *rep)
 	FILE *f = open_memstream(&buf, &size);
 
 	fuzz_assert(f);
-	fuzz_assert(render_text(rep, f, false) >= 0);
-	fuzz_assert(render_text(rep, f, true) >= 0);
+	fuzz_assert(render_text(rep, f, false, TABLE_WIDTH_MAX) >= 0);
+	fuzz_assert(render_text(rep, f, true, 0) >= 0);
 	fuzz_assert(render_json(rep, f) >= 0);
 	fuzz_assert(fclose(f) == 0);
 	fuzz_assert(summary_line(rep, &line) >= 0 && line);

@@ -57,6 +57,18 @@ static void report_mixed(struct report *r)
 	add(r, VERDICT_SKIP, "acs.cmdline", "host", "-", "not requested", NULL);
 }
 
+static char *text_of_width(const struct report *r, bool color, size_t width)
+{
+	char *buf = NULL;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	assert_int_equal(render_text(r, f, color, width), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
 static char *text_of(const struct report *r, bool color)
 {
 	char *buf = NULL;
@@ -64,7 +76,7 @@ static char *text_of(const struct report *r, bool color)
 	FILE *f = open_memstream(&buf, &size);
 
 	assert_non_null(f);
-	assert_int_equal(render_text(r, f, color), 0);
+	assert_int_equal(render_text(r, f, color, TABLE_WIDTH_MAX), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -182,6 +194,34 @@ static void test_summary_empty(void **state)
 }
 
 /* ---- text ---- */
+
+/* A long ACTUAL and remedy are cut at the table's width, with "…"; width 0 keeps all. */
+static void test_text_width(void **state)
+{
+	char actual[200], remedy[200];
+	struct report r;
+	char *s;
+
+	memset(actual, 'a', 150);
+	actual[150] = '\0';
+	memset(remedy, 'r', 150);
+	remedy[150] = '\0';
+	report_init(&r, "check");
+	add(&r, VERDICT_FAIL, "acs", "0000:3a:00.0", "x0x00xx", actual, remedy);
+	s = text_of_width(&r, false, 40);
+	assert_string_equal(s, "hostprep check on node1 — 2026-11-22T06…\n"
+			       "VERDICT  CHECK  OBJECT        EXPECTED …\n"
+			       "FAIL     acs    0000:3a:00.0  x0x00xx  …\n"
+			       "  → rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…\n"
+			       "\nNOT READY: 1 fail\n");
+	free(s);
+	s = text_of_width(&r, false, 0);
+	assert_non_null(strstr(s, actual));
+	assert_non_null(strstr(s, remedy));
+	assert_null(strstr(s, "…"));
+	free(s);
+	report_done(&r);
+}
 
 static void test_text_table(void **state)
 {
@@ -814,6 +854,7 @@ static void test_journal_entries(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_summary_ready),
 		cmocka_unit_test(test_summary_not_ready),
 		cmocka_unit_test(test_summary_empty),

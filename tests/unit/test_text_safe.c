@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "result.h"
 
 static void test_utf8(void **state)
@@ -87,12 +89,68 @@ static void test_terminal_safe(void **state)
 	free(buf);
 }
 
+/* text_cut: whole units only, "…" room when cut; cols counts columns, not bytes. */
+static void test_cut(void **state)
+{
+	char s[200];
+	bool cut;
+
+	/* exactly the width: all of it, no cut; one more column: cut, room for the "…" */
+	memset(s, 'a', 120);
+	s[120] = '\0';
+	assert_int_equal(text_cut(s, 120, &cut), 120);
+	assert_false(cut);
+	s[120] = 'b';
+	s[121] = '\0';
+	assert_int_equal(text_cut(s, 120, &cut), 119);
+	assert_true(cut);
+	assert_int_equal(text_cut("", 0, &cut), 0);
+	assert_false(cut);
+	assert_int_equal(text_cut("ab", 1, &cut), 0);
+	assert_true(cut);
+
+	/* multibyte: "é" (2 bytes), "€" (3), U+1F600 (4) take one column each */
+	assert_int_equal(text_cut("caf\xc3\xa9", 4, &cut), 5);
+	assert_false(cut);
+	/* the cut lands on é: kept whole (3 columns + …) or not at all */
+	assert_int_equal(text_cut("caf\xc3\xa9s!", 5, &cut), 5);
+	assert_true(cut);
+	assert_int_equal(text_cut("caf\xc3\xa9s!", 4, &cut), 3);
+	assert_true(cut);
+	assert_int_equal(text_cut("x\xe2\x82\xac\xf0\x9f\x98\x80yz", 4, &cut), 8);
+	assert_true(cut);
+	assert_int_equal(text_cut("x\xe2\x82\xac\xf0\x9f\x98\x80yz", 3, &cut), 4);
+	assert_true(cut);
+
+	/* an escape \xNN is 4 columns and never split: the cut falls before it */
+	for (size_t cols = 2; cols <= 5; cols++) {
+		assert_int_equal(text_cut("a\\xffbc", cols, &cut), 1);
+		assert_true(cut);
+	}
+	assert_int_equal(text_cut("a\\xffbc", 6, &cut), 5);
+	assert_true(cut);
+	assert_int_equal(text_cut("a\\xffbc", 7, &cut), 7);
+	assert_false(cut);
+	/* \\ and \n likewise (2 columns each) */
+	assert_int_equal(text_cut("a\\\\b\\nc", 3, &cut), 1);
+	assert_true(cut);
+	assert_int_equal(text_cut("a\\\\b\\nc", 5, &cut), 4);
+	assert_true(cut);
+	/* a backslash without an escape after it ends the text alone */
+	assert_int_equal(text_cut("ab\\", 3, &cut), 3);
+	assert_false(cut);
+	/* "\x" without two hex digits is a backslash and an x */
+	assert_int_equal(text_cut("a\\xg12", 4, &cut), 3);
+	assert_true(cut);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_json_safe),
 		cmocka_unit_test(test_terminal_safe),
+		cmocka_unit_test(test_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,12 +6,12 @@ need_tool strace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 newroot erdma-std
 useconf kmod-erdma
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^FAIL +module\.param +erdma\.compat_mode +Y +N$'
 expect_grep out 'hostprep apply \(Reload=unused reloads erdma with compat_mode=Y\)'
 strace -f -qq -o "$T/strace" -e trace=init_module,finit_module,delete_module \
-	"$BIN" --root "$R" --no-color apply >"$T/out" 2>"$T/err"
+	"$BIN" --root "$R" --no-color -v apply >"$T/out" 2>"$T/err"
 RC=$?
 expect_rc 1
 [ -s "$T/strace" ] && fail "module syscalls under --root: $(head -3 "$T/strace")"
@@ -25,7 +25,7 @@ entry: +f 644 ./etc/modprobe.d/hostprep.conf
 EOF
 newroot erdma-std
 useconf kmod-erdma
-hp apply --dry-run
+hp -v apply --dry-run
 expect_rc 0
 expect_grep out '^  reload erdma when unused \(Reload=unused\): rmmod erdma; insmod /lib/modules/6\.1\.0-27-amd64/updates/erdma\.ko compat_mode=Y$'
 expect_grep out 'persist erdma: "options erdma compat_mode=Y" in /etc/modprobe.d/hostprep.conf \(hostprep-owned'
@@ -33,7 +33,7 @@ expect_tree_same # a dry run writes nothing, not even the persisted option
 
 newroot erdma-inuse
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^FAIL +module\.reload +erdma .*refused: in use by refcnt 1, pid 4242 \(ib_send_bw\) holds /dev/infiniband/uverbs0; nothing unloaded$'
 expect_no_grep out 'would run: rmmod'
@@ -48,7 +48,7 @@ EOF
 
 newroot erdma-compat
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 0
 expect_grep out '^PASS +module\.param +erdma\.compat_mode +Y +Y$'
 expect_no_grep out 'module\.reload|module\.load'

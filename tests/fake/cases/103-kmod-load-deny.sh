@@ -3,7 +3,7 @@
 # no load planned.
 newroot erdma-absent
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^SKIP +module\.load +erdma .*would run: insmod /lib/modules/6\.1\.0-27-amd64/updates/erdma\.ko compat_mode=Y$'
 expect_grep out '^FAIL +module\.state +erdma +live or builtin +not loaded$'
@@ -22,11 +22,11 @@ ref_private
 for d in "$R" "$REF"; do
 	printf '# site policy\n\nblacklist erdma\n' >"$d/etc/modprobe.d/no-erdma.conf"
 done
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^FAIL +module\.state +erdma +live or builtin +deny-listed \(by /etc/modprobe\.d/no-erdma\.conf:3\)$'
 expect_no_grep out 'module\.load'
-hp apply --dry-run
+hp -v apply --dry-run
 expect_no_grep out 'load erdma'
 
 newroot erdma-absent
@@ -35,13 +35,13 @@ ref_private
 for d in "$R" "$REF"; do
 	echo "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro module_blacklist=nouveau,erdma" >"$d/proc/cmdline"
 done
-hp check
+hp -v check
 expect_grep out 'deny-listed \(by the kernel command line module_blacklist=\)'
 
 # not installed at all
 newroot erdma-absent
 useconf kmod-erdma
 rm "$R/lib/modules/6.1.0-27-amd64/updates/erdma.ko"
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^FAIL +module\.state +erdma +live or builtin +not installed \(no file for erdma under /lib/modules/6\.1\.0-27-amd64\)$'

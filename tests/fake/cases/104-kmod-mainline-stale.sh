@@ -3,7 +3,7 @@
 # running among OFED modules fails module.origin with the evidence.
 newroot erdma-mainline
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^FAIL +module\.param +erdma\.compat_mode +Y +erdma has no parameter compat_mode'
 expect_grep out "install Alibaba Cloud's erdma driver"
@@ -11,7 +11,7 @@ expect_no_grep out 'module\.reload'
 
 newroot ofed-mixed
 useconf kmod-ofed
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^FAIL +module\.stale +mlx5_core .*the running module is not the file on disk: srcversion 3F00D1E2A3B4C5D6E7F8091 running, 7B8C9D0E1F2A3B4C5D6E7F8 on disk'
 expect_grep out '^FAIL +module\.origin +ib_core +ofed +inbox \('
@@ -19,6 +19,6 @@ expect_grep out '^FAIL +module\.version +mlx5_core +>= 24\.10-1\.1\.4 +23\.10-1\
 
 newroot ofed-gpu
 useconf kmod-ofed
-hp check
+hp -v check
 expect_rc 0
 expect_grep out '^PASS +gpudirect +host +either +peermem: nvidia_peermem live, nv_mem registered'

@@ -3,10 +3,10 @@
 newroot erdma-std
 useconf kmod-erdma
 rm "$R/proc/modules"
-hp check
+hp -v check
 expect_grep out '^PASS +module\.state +erdma +live or builtin +live \(refcnt 0\)$'
 rm -r "$R/sys/module/erdma"
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^UNKNOWN +module\.state +erdma +live or builtin +cannot read the module list: No such file or directory$'
 expect_grep out '^SKIP +iommu\.mode +host +any +not declared'
@@ -15,5 +15,5 @@ expect_grep out '^PASS +module\.state +pciehp +live or builtin +builtin$'
 newroot ofed-gpu
 useconf kmod-ofed
 sed -i 's/^Expect=either/Expect=dmabuf/' "$R/etc/hostprep/hostprep.conf"
-hp check
+hp -v check
 expect_grep out '^FAIL +gpudirect +host +dmabuf +.*NVIDIA proprietary kernel module$'

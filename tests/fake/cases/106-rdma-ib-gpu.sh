@@ -3,7 +3,7 @@
 # only ACTIVE ports, is written atomically (no temp file left) and equals `hostprep env`.
 newroot ib-gpu
 useconf rdma-ib-gpu
-hp check
+hp -v check # -v: the table cuts lines at 120 columns
 expect_rc 1
 expect_grep out 'FAIL +rdma\.port +mlx5_3/1 .*mlx5_3 port 1: DOWN/Polling — no cable or no peer at the switch \[sysfs\]'
 expect_no_grep out 'mlx5_3 port 1.*(below|MinRate)' 'a Down port is judged by its rate'
@@ -25,9 +25,9 @@ cp "$T/env.file" "$T/out"
 RC=0
 golden ib-gpu-rdma.env
 # a second run replaces the file in place, still without temp files
-hp check
+hp -v check
 [ "$(ls "$R/run/hostprep" | sort | tr '\n' ' ')" = "rdma.env report.json " ] || fail "run/hostprep: $(ls "$R/run/hostprep")"
 # dry-run writes nothing
 rm -f "$E"
-hp apply --dry-run
+hp -v apply --dry-run
 [ ! -e "$E" ] || fail "apply --dry-run wrote rdma.env"

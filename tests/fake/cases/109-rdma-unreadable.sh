@@ -7,7 +7,7 @@ P=$R/sys/class/infiniband/mlx5_bond_0/ports/1
 rm -f "$P/gid_attrs/types/3" "$P/gid_attrs/ndevs/5" "$P/gids/6"
 mkdir "$P/gid_attrs/types/3" "$P/gid_attrs/ndevs/5" "$P/gids/6"
 rm -f "$R/sys/class/infiniband/mlx5_7/ports/1/state"
-hp check
+hp -v check
 [ "$RC" = 1 ] || fail "exit $RC (crash?): $(cat "$T/err")"
 expect_grep out 'UNKNOWN +rdma\.port +mlx5_7/1 .*mlx5_7 port 1: unknown — state unreadable: No such file or directory'
 # GID 3 (RoCE v2 IPv4) lost its type: no RoCE v2 GID with an IP remains
@@ -19,7 +19,7 @@ expect_rc 0
 expect_grep out 'mlx5_7 +1 +unknown \(state: No such file or directory\)'
 # a whole device gone between listing and reading
 rm -rf "$(readlink -f "$R/sys/class/infiniband/mlx5_6")"
-hp check
+hp -v check
 [ "$RC" = 1 ] || fail "exit $RC after device vanished"
 expect_grep out 'rdma\.ports +Port:rails'
 hp --json rdma

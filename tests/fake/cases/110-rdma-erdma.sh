@@ -2,7 +2,7 @@
 # EUI-64 of eth0's MAC; pci:VVVV:DDDD selects it too.
 newroot erdma-vm
 useconf rdma-erdma
-hp check
+hp -v check
 expect_rc 0
 expect_grep out 'PASS +rdma\.port +erdma_0/1 .*100 Gb/sec \(4X EDR\), Ethernet, MTU 1024, netdev eth0'
 hp --json rdma
@@ -10,7 +10,7 @@ hp --json rdma
 [ "$(jqo '.devices[0].node_type')" = RNIC ] || fail "node_type"
 # RoCEv2=yes cannot hold in standard mode (no RoCE v2 GID)
 printf 'RoCEv2=yes\n' >>"$R/etc/hostprep/hostprep.conf"
-hp check
+hp -v check
 expect_rc 1
 expect_grep out 'FAIL +rdma\.port +erdma_0/1 .*erdma_0 is in erdma standard \(iWARP-like\) mode \(node_type RNIC\): no RoCE v2 GID'
 expect_grep out 'compat_mode=Y'

@@ -5,13 +5,13 @@ newroot bond-lacp
 useconf bond-notabond
 hp config
 expect_rc 0
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^FAIL +bond +ens2f0np0 .* ens2f0np0 is not a bond \(no bonding/ directory\)$'
 expect_no_grep out 'bond\.slave'
 newroot l40-amd
 useconf bond-lacp
-hp check
+hp -v check
 expect_rc 1
 expect_grep out '^FAIL +bond +bond0 .* no interface bond0$'
 expect_no_grep out 'bond\.lag'

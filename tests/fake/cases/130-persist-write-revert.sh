@@ -7,7 +7,7 @@ P=etc/modprobe.d/hostprep.conf
 
 newroot erdma-std
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 1 # erdma still in standard mode under --root
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +1 options line, hostprep-owned +written, read back$'
 printf '%s\noptions erdma compat_mode=Y\n' "$HDR" >"$T/want"
@@ -31,21 +31,21 @@ entry: +f 644 ./etc/modprobe.d/hostprep.conf
 EOT
 
 cp "$R/var/lib/hostprep/originals" "$T/rec.1"
-hp apply --json
+hp -v apply --json
 expect_grep out '"check": *"module.persist"'
 # (a warning: the tree's erdma still runs with N although the option is now in place)
 jqo '.results[] | select(.check == "module.persist") | .verdict + " " + .actual' | grep -q '^warn already up to date; erdma was loaded with compat_mode=N although' ||
 	fail "second apply: $(jqo '.results[] | select(.check == "module.persist")')"
 cmp -s "$T/rec.1" "$R/var/lib/hostprep/originals" || fail "an up-to-date apply changed the record"
 
-hp check --json
+hp -v check --json
 [ "$(jqo '.results[] | select(.check == "module.persist") | .object + " " + .verdict')" = "/etc/modprobe.d/hostprep.conf warn" ] ||
 	fail "check: $(jqo '.results[] | select(.check == "module.persist")')"
 # the tree's erdma runs with N although the option is in place: the initramfs (or a hand load)
 jqo '.results[] | select(.check == "module.persist") | .actual' | grep -q 'loaded before the root file system' ||
 	fail "check does not say erdma was loaded before the option could apply"
 
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out '^PASS +module\.revert +/etc/modprobe\.d/hostprep\.conf +as before hostprep +removed \(there was no such file before hostprep\)$'
 expect_tree_diff <<'EOT'
@@ -53,26 +53,26 @@ entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
 EOT
-hp revert
+hp -v revert
 expect_rc 0
 expect_no_grep out 'module\.revert'
 
 # the module already runs with the option: a plain pass, no initramfs note
 newroot erdma-compat
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +1 options line, hostprep-owned +written, read back$'
-hp apply
+hp -v apply
 expect_rc 0
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +1 options line, hostprep-owned +already up to date$'
-hp check
+hp -v check
 expect_rc 0
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +1 options line, hostprep-owned +has every options line$'
 
 # two modules, declared out of order: sorted; the header once
 newroot erdma-std
 useconf kmod-persist-two
-hp apply
+hp -v apply
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +2 options lines, hostprep-owned +written, read back$'
 printf '%s\noptions erdma compat_mode=Y\noptions rdma_ucm debug=1\n' "$HDR" >"$T/want2"
 cmp -s "$T/want2" "$R/$P" || fail "two modules: $(cat "$R/$P")"

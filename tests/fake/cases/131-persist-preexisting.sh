@@ -13,7 +13,7 @@ for d in "$R" "$REF"; do
 done
 crc=$(python3 -c 'import sys,zlib; print("%08x" % zlib.crc32(open(sys.argv[1],"rb").read()))' "$R/$P")
 size=$(stat -c %s "$R/$P")
-hp apply
+hp -v apply
 expect_rc 0
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf .* written, read back$'
 cmp -s "$REF/$P" "$R/var/lib/hostprep/files/$crc.orig" || fail "backup files/$crc.orig is not the original's bytes"
@@ -22,7 +22,7 @@ cmp -s "$REF/$P" "$R/var/lib/hostprep/files/$crc.orig" || fail "backup files/$cr
 expect_sealed "$R/var/lib/hostprep/originals"
 grep -qx 'options erdma compat_mode=Y' "$R/$P" || fail "the file was not replaced: $(cat "$R/$P")"
 
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out '^PASS +module\.revert +/etc/modprobe\.d/hostprep\.conf +as before hostprep +restored the original [0-9]+ bytes, read back$'
 # byte for byte and mode: the tree is the reference again but for the state directory

@@ -8,7 +8,7 @@ P=etc/modprobe.d/hostprep.conf
 newroot erdma-compat
 useconf kmod-erdma
 HP_ENV=(LD_PRELOAD="$FAILWRITE_SO" FAILWRITE_KILL_PATH=modprobe.d/hostprep.conf)
-hp apply
+hp -v apply
 HP_ENV=()
 [ "$RC" = 137 ] || fail "the shim did not kill apply at the file's write (exit $RC)"
 [ -e "$R/$P" ] && fail "the file exists after a kill before its write"
@@ -16,7 +16,7 @@ HP_ENV=()
 expect_sealed "$R/var/lib/hostprep/originals"
 ls "$R/etc/modprobe.d" | grep -q '^hostprep\.conf\.tmp-' || fail "no temp file left: the kill came elsewhere"
 
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out '^PASS +module\.revert +/etc/modprobe\.d/hostprep\.conf +as before hostprep +absent already$'
 expect_tree_diff <<'EOT'
@@ -27,15 +27,15 @@ EOT
 
 # killed again, then a plain apply: it writes, and revert removes the file
 HP_ENV=(LD_PRELOAD="$FAILWRITE_SO" FAILWRITE_KILL_PATH=modprobe.d/hostprep.conf)
-hp apply
+hp -v apply
 HP_ENV=()
 [ "$RC" = 137 ] || fail "second kill: exit $RC"
-hp apply
+hp -v apply
 expect_rc 0
 expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf .* written, read back$'
 ls "$R/etc/modprobe.d" | grep -q '^hostprep\.conf\.tmp-' && fail "apply left the temp file of the killed run"
 [ "$(wc -l <"$R/var/lib/hostprep/originals")" = 3 ] || fail "record after apply: $(cat "$R/var/lib/hostprep/originals")"
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out 'removed \(there was no such file before hostprep\)'
 [ -e "$R/$P" ] && fail "revert left the file"

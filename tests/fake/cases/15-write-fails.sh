@@ -4,7 +4,7 @@ newroot dgx8
 useconf gpu-p2p
 [ -f "$FAILWRITE_SO" ] || { fail "failwrite.so was not built"; exit 1; }
 HP_ENV=(LD_PRELOAD="$FAILWRITE_SO" FAILWRITE_LOG="$T/refused")
-hp apply
+hp -v apply
 HP_ENV=()
 expect_rc 1
 [ -s "$T/refused" ] || fail "the shim saw no write to a config file (did apply try to write?)"
@@ -18,7 +18,7 @@ useconf gpu-p2p
 ref_private
 for d in "$R" "$REF"; do echo "none [integrity] confidentiality" >"$d/sys/kernel/security/lockdown"; done
 HP_ENV=(LD_PRELOAD="$FAILWRITE_SO")
-hp apply
+hp -v apply
 HP_ENV=()
 expect_rc 1
 expect_tree_same

@@ -3,7 +3,7 @@
 # nothing is reported (existing configs and goldens unchanged).
 newroot 2socket
 useconf topo-expect
-hp check
+hp -v check # -v: the table cuts lines at 120 columns
 expect_rc 1
 expect_grep out 'FAIL +topology\.p2p +GPU1 \(0000:1c:00\.0\) ↔ NIC0 \(mlx5_0\) .*redirected at 0000:1b:00\.0 \(RR CR on\)'
 expect_grep out 'FAIL +topology\.p2p +GPU3 \(0000:83:00\.0\) ↔ NIC4 \(mlx5_3\) .*0000:82:01\.0 \(EC on\)'
@@ -14,9 +14,9 @@ expect_grep out 'WARN +topology\.p2p +GPU2 \(0000:31:00\.0\) ↔ NIC3 \(ens5f0\)
 expect_tree_same
 
 useconf topo-expect-fixed
-hp apply
+hp -v apply
 expect_rc 0
-hp check
+hp -v check
 expect_rc 0
 expect_no_grep out 'FAIL'
 [ "$(grep -cE 'PASS +topology\.p2p' "$T/out")" = 5 ] || fail "after apply: want 5 passing pairs"
@@ -27,7 +27,7 @@ cat >"$T/pair.conf" <<'EOC'
 [Topology]
 ExpectP2P=0000:19:00.0~0000:1c:00.0 10de:*~1af4:*
 EOC
-hp --config "$T/pair.conf" check
+hp -v --config "$T/pair.conf" check
 expect_rc 1
 expect_grep out 'FAIL +topology\.p2p +GPU0 \(0000:19:00\.0\) ↔ GPU1 \(0000:1c:00\.0\) .*redirected at 0000:18:00\.0 \(RR CR on\) \(PXB'
 expect_grep out 'FAIL +topology\.p2p +host .*the selectors match no pair of devices \(ExpectP2P=10de:\*~1af4:\*\)'
@@ -39,7 +39,7 @@ cat >"$T/nvme.conf" <<'EOC'
 Accelerators=class:0108
 NICs=15b3:1021
 EOC
-hp --config "$T/nvme.conf" topology
+hp -v --config "$T/nvme.conf" topology
 expect_rc 0
 expect_grep out '^  GPU0: 0000:01:00\.0$'
 expect_no_grep out 'GPU1'
@@ -48,5 +48,5 @@ expect_grep out '^  NIC3: 0000:bc:00\.0$'
 # The shipped-style config without [Topology]: no topology result at all.
 newroot dgx8
 useconf gpu-p2p
-hp check
+hp -v check
 expect_no_grep out 'topology'

@@ -5,7 +5,7 @@
 # stays in the record byte for byte, and revert exits 1.
 newroot dgx8
 useconf gpu-p2p
-hp apply
+hp -v apply
 expect_rc 0
 rec=$R/run/hostprep/acs-originals
 last=$(grep '^acs ' "$rec" | tail -1)
@@ -20,7 +20,7 @@ open(sys.argv[1], "wb").write(d[:d.rindex(b" crc32:")])
 PY
 [ "$(tail -c ${#torn} "$rec")" = "$torn" ] || fail "test setup: the record does not end with the torn line"
 cp "$rec" "$T/torn"
-hp revert
+hp -v revert
 expect_rc 1
 expect_grep out "^FAIL +acs\.revert +record .*torn \(cut mid-line, e\.g\. a crash or a full disk\)" "the torn line is not called torn"
 expect_no_grep out '0\.1\.0 or by hand' "a torn line is taken for a 0.1.0 line"

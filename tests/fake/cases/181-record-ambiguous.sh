@@ -4,7 +4,7 @@
 # conflict: the port is restored once (one result) and both lines go.
 newroot dgx8
 useconf gpu-p2p
-hp apply
+hp -v apply
 expect_rc 0
 rec=$R/run/hostprep/acs-originals
 l1=$(grep '^acs 0000:17:00\.0 ' "$rec")
@@ -15,7 +15,7 @@ seal "${body/ 0x001d / 0x000d }" >>"$rec"
 printf '%s\n' "$l2" >>"$rec"
 reseal "$rec"
 n=$(grep -c '^acs ' "$rec")
-hp revert
+hp -v revert
 expect_rc 1
 expect_grep out "^FAIL +acs\.revert +0000:17:00\.0 .*lines? [0-9]+ and [0-9]+ .*(0x001d.*0x000d|0x000d.*0x001d)" "the conflict does not name both lines and both originals"
 [ "$(grep -c 'acs\.revert  *0000:17:00\.0 ' "$T/out")" = 1 ] || fail "17:00.0: not exactly one acs.revert result"

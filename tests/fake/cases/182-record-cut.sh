@@ -5,7 +5,7 @@
 # new in a cut record: a port whose line may be lost is not written.
 newroot dgx8
 useconf gpu-p2p
-hp apply
+hp -v apply
 expect_rc 0
 rec=$R/run/hostprep/acs-originals
 expect_grep "$rec" '^hostprep-record 2 lines 12 crc32:[0-9a-f]{8}$' "no header counting 12 lines"
@@ -13,7 +13,7 @@ expect_grep "$rec" '^hostprep-record 2 lines 12 crc32:[0-9a-f]{8}$' "no header c
 head -10 "$rec" >"$T/cut"
 sed -n '11,13p' "$rec" >"$T/lost"
 cp "$T/cut" "$rec"
-hp revert
+hp -v revert
 expect_rc 1
 expect_grep out '^FAIL +acs\.revert +record .*the record is cut \(its header counts 12 lines, 9 are there\)' "revert does not say the record is cut"
 [ "$(grep -c '^PASS  *acs\.revert' "$T/out")" = 9 ] || fail "revert restored $(grep -c '^PASS  *acs\.revert' "$T/out") ports, want the 9 whose lines are there"
@@ -24,14 +24,14 @@ while read -r _ a off _; do
 	grep -q " $a " "$T/cut" && fail "test setup: $a's line is not lost"
 	[ "$(peek16 "$a" $((off + 6)))" = 0011 ] || fail "$a (its line lost) changed"
 done <"$T/lost"
-hp revert
+hp -v revert
 expect_rc 1
 cmp -s "$rec" "$T/cut" || fail "a second revert changed the cut record"
 expect_grep out 'the record is cut' "a second revert does not say the record is cut"
 # b9:01.0 back to its original by hand is no longer in a recorded state: apply must not
 # record its current value as the original in a record that may have lost its line
 poke16 0000:b9:01.0 $((0xf24 + 6)) 0x001d
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^FAIL +acs\.write +0000:b9:01\.0 .*not written: the originals record is cut \(its header counts 12 lines, 9 are there\)' "apply writes a port into a cut record"
 [ "$(peek16 0000:b9:01.0 $((0xf24 + 6)))" = 001d ] || fail "apply wrote a port it could not record"

@@ -11,20 +11,20 @@ newroot erdma-compat
 useconf kmod-erdma
 printf 'options erdma compat_mode=N\n' >"$R/$P"
 crc=$(python3 -c 'import sys,zlib; print("%08x" % zlib.crc32(open(sys.argv[1],"rb").read()))' "$R/$P")
-hp apply
+hp -v apply
 expect_rc 0
 [ "$(head -1 "$R/$O")" = "$(seal "hostprep-record 2 lines 2")" ] || fail "header: $(head -1 "$R/$O")"
 head -2 "$R/$O" >"$T/cut"
 cp "$T/cut" "$R/$O"
 cp "$R/$P" "$T/ours"
-hp revert
+hp -v revert
 expect_rc 1
 expect_grep out '^FAIL +module\.revert +record .*the record is cut \(its header counts 2 lines, 1 are there\)' "revert does not say the persistent record is cut"
 cmp -s "$T/ours" "$R/$P" || fail "revert changed the file"
 cmp -s "$T/cut" "$R/$O" || fail "revert changed the cut record"
 [ -f "$R/var/lib/hostprep/files/$crc.orig" ] || fail "revert removed the backup a cut record names"
 printf 'options erdma compat_mode=N\n' >"$R/$P"
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^FAIL +module\.persist +/etc/modprobe\.d/hostprep\.conf .*not written: the originals record is cut' "apply writes into a cut persistent record"
 cmp -s "$T/cut" "$R/$O" || fail "apply changed the cut record"
@@ -32,11 +32,11 @@ cmp -s "$T/cut" "$R/$O" || fail "apply changed the cut record"
 # an earlier hostprep's record: no header, sealed lines
 newroot erdma-std
 useconf kmod-erdma
-hp apply
+hp -v apply
 expect_rc 1 # erdma still in standard mode under --root
 tail -n +2 "$R/$O" >"$T/old"
 cp "$T/old" "$R/$O"
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out '^PASS +module\.revert +/etc/modprobe\.d/hostprep\.conf .*removed' "an earlier hostprep's record is not restored"
 [ -e "$R/$O" ] && fail "a complete revert left the record"

@@ -5,13 +5,13 @@ newroot ib-gpu
 useconf rdma-ib-gpu
 echo "1: DOWN" >"$R/sys/class/infiniband/mlx5_3/ports/1/state"
 echo "2: Polling" >"$R/sys/class/infiniband/mlx5_3/ports/1/phys_state"
-hp check
+hp -v check
 expect_rc 1
 expect_grep out 'PASS +rdma\.port +mlx5_1/1 '
 echo "3: Disabled" >"$R/sys/class/infiniband/mlx5_1/ports/1/phys_state"
 echo "7: Phy Test" >"$R/sys/class/infiniband/mlx5_2/ports/1/phys_state"
 rm "$R/sys/class/infiniband/mlx5_4/ports/1/phys_state"
-hp check
+hp -v check
 expect_rc 1
 expect_grep out 'FAIL +rdma\.port +mlx5_1/1 .*mlx5_1 port 1: ACTIVE/Disabled — admin down'
 expect_grep out 'FAIL +rdma\.port +mlx5_2/1 .*mlx5_2 port 1: ACTIVE/Phy Test — the port is in a PHY test mode'

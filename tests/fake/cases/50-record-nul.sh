@@ -4,7 +4,7 @@
 # header that counts it; its port is not written.
 newroot dgx8
 useconf gpu-p2p
-hp apply
+hp -v apply
 expect_rc 0
 rec=$R/run/hostprep/acs-originals
 line2=$(sed -n 2p "$rec")
@@ -14,7 +14,7 @@ addr2=$(cut -d' ' -f2 <<<"$line2")
 cp "$T/rec" "$rec"
 { seal "hostprep-record 2 lines 1"; cat "$T/line2"; } >"$T/want"
 [ "$(od -An -c "$rec" | grep -c '\\0')" = 1 ] || fail "test setup: no NUL in the record"
-hp revert
+hp -v revert
 expect_rc 1
 cmp "$rec" "$T/want" || fail "the record after revert is not exactly a header and the damaged line 2"
 expect_grep out "FAIL +acs\.revert +record .*line 2 .*\\\\x00" "revert does not report line 2 with its NUL"
@@ -26,6 +26,6 @@ printf '\x11\x00' | dd of="$T/cfg2" bs=1 seek=$(($(grep -o '0x[0-9a-f]\{3\}' <<<
 cp "$T/cfg2" "$REF/$(cfgpath "$addr2")"
 expect_tree_same
 # a second revert leaves the bad line as it is
-hp revert
+hp -v revert
 expect_rc 1
 cmp "$rec" "$T/want" || fail "a second revert changed the damaged record"

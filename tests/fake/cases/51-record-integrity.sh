@@ -4,7 +4,7 @@
 # restores the rest, and tells the exact setpci for the 0.1.0 line.
 newroot dgx8
 useconf gpu-p2p
-hp apply
+hp -v apply
 expect_rc 0
 rec=$R/run/hostprep/acs-originals
 expect_sealed "$rec"
@@ -15,7 +15,7 @@ grep -v -e '^acs 0000:b9:01\.0 ' -e '^acs 0000:99:00\.0 ' -e '^acs 0000:37:01\.0
 	echo "acs 0000:37:01.0 0x220 0x001d /sys/devices/pci0000:37/0000:37:01.0"
 } >"$T/bad"
 cat "$T/good" "$T/bad" >"$rec"
-hp revert
+hp -v revert
 expect_rc 1
 { seal "hostprep-record 2 lines 3"; cat "$T/bad"; } >"$T/want"
 cmp "$rec" "$T/want" || fail "the record after revert is not exactly the three lines it could not use (and its header)"

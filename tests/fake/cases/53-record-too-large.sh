@@ -14,7 +14,7 @@ with open(sys.argv[1], "w") as f:
 PY
 cp "$rec" "$T/rec"
 size=$(stat -c %s "$rec")
-hp apply
+hp -v apply
 expect_rc 1
 expect_tree_same
 cmp -s "$rec" "$T/rec" || fail "apply touched the oversized record"

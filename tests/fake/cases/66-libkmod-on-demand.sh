@@ -33,7 +33,7 @@ expect_grep out '^PASS +module\.stale +erdma '
 cc -shared -fPIC -O2 -o "$T/nokmod.so" "$HERE/nokmod.c" -ldl 2>"$T/cc.log" ||
 	{ fail "cannot build nokmod.so: $(cat "$T/cc.log")"; exit 1; }
 HP_ENV=(LD_PRELOAD="$T/nokmod.so")
-hp check
+hp -v check
 HP_ENV=()
 expect_rc 1
 expect_grep err 'Cannot load libkmod\.so\.2, needed by \[Module:\*\] rules: .*install libkmod2'

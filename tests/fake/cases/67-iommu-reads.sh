@@ -6,7 +6,7 @@ need_tool strace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 iommu_opens() { # CONF -> "types N members N" for one check under strace
 	useconf "$1"
-	strace -f -y -e trace=open,openat,openat2 -o "$T/$1.strace" "$BIN" --root "$R" --no-color check \
+	strace -f -y -e trace=open,openat,openat2 -o "$T/$1.strace" "$BIN" --root "$R" --no-color -v check \
 		</dev/null >"$T/out" 2>"$T/err"
 	RC=$?
 	echo "\$ strace hostprep check ($1) -> exit $RC" >>"$T/transcript"

@@ -23,17 +23,17 @@ fresh() {
 
 # no /etc/default/grub: grub-mkconfig does not make this host's menu -> refused, nothing written
 fresh
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 1
 expect_grep out "^FAIL +acs\.grub +$S .*not written: no /etc/default/grub"
 expect_tree_same
 
 grub_default() { for d in "$R" "$REF"; do mkdir -p "$d/etc/default" && printf 'GRUB_CMDLINE_LINUX="%s"\n' "$1" >"$d/etc/default/grub"; done; }
 grub_default quiet
-hp acs cmdline
+hp -v acs cmdline
 arg=$(cat "$T/out")
 case $arg in 'pci=config_acs="'*'"') ;; *) fail "acs cmdline printed '$arg'" ;; esac
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 0
 expect_grep out "^PASS +acs\.grub +$S .*written, read back$"
 expect_grep err 'update-grub'
@@ -51,11 +51,11 @@ expect_sealed "$R/$O"
 reseal "$T/rec.want"
 cmp -s "$T/rec.want" "$R/$O" || fail "record: $(cat "$R/$O") want $(cat "$T/rec.want")"
 cp "$R/$O" "$T/rec.1"
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 0
 expect_grep out "^PASS +acs\.grub +$S .*already up to date$"
 cmp -s "$T/rec.1" "$R/$O" || fail "an up-to-date install changed the record"
-hp revert
+hp -v revert
 expect_rc 0
 expect_grep out "^PASS +acs\.revert +$S +as before hostprep +removed \(there was no such file before hostprep\)$"
 expect_tree_diff <<'EOT'
@@ -64,7 +64,7 @@ entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
 EOT
-hp acs cmdline --uninstall
+hp -v acs cmdline --uninstall
 expect_rc 0
 expect_grep err 'Nothing to uninstall'
 
@@ -79,7 +79,7 @@ chmod 600 "$R/$D"
 cp -a "$R/$D" "$T/orig"
 seal "file /etc/modprobe.d/hostprep.conf absent" >"$R/$O"
 cp "$R/$O" "$T/other"
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 0
 expect_grep out "^PASS +acs\.grub +$S .*written, read back$"
 {
@@ -90,7 +90,7 @@ expect_grep out "^PASS +acs\.grub +$S .*written, read back$"
 reseal "$T/rec.want"
 cmp -s "$T/rec.want" "$R/$O" || fail "record with a preexisting file: $(cat "$R/$O")"
 cmp -s "$R/var/lib/hostprep/files/$(crc "$T/orig").orig" "$T/orig" || fail "no backup of the admin's file"
-hp acs cmdline --uninstall
+hp -v acs cmdline --uninstall
 expect_rc 0
 expect_grep out "^PASS +acs\.revert +$S +as before hostprep +restored the original 15 bytes, read back$"
 cmp -s "$T/orig" "$R/$D" || fail "the admin's file is not back"
@@ -99,14 +99,14 @@ reseal "$T/other" # an earlier hostprep's record: rewritten with its header
 cmp -s "$T/other" "$R/$O" || fail "the other file's record lines changed: $(cat "$R/$O")"
 
 # changed by the admin after the install: install and revert refuse and keep it
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 0
 printf '# mine now\n' >>"$R/$D"
 cp "$R/$D" "$T/changed"
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 1
 expect_grep out "^FAIL +acs\.grub +$S .*not written: changed since hostprep wrote it$"
-hp revert
+hp -v revert
 expect_rc 1
 expect_grep out "^FAIL +acs\.revert +$S +as before hostprep +not restored: changed since hostprep wrote it; left as it is$"
 cmp -s "$T/changed" "$R/$D" || fail "the admin's change was overwritten"
@@ -115,10 +115,10 @@ cmp -s "$T/changed" "$R/$D" || fail "the admin's change was overwritten"
 newroot dgx8
 useconf gpu-p2p-zero
 grub_default ""
-hp acs cmdline --install
+hp -v acs cmdline --install
 expect_rc 1
 expect_grep err 'no boot-time form'
 expect_tree_same
 # --install goes with acs cmdline only
-hp check --install
+hp -v check --install
 expect_rc 2

@@ -17,7 +17,7 @@ set_all 'sys/kernel/iommu_groups/7/type' DMA
 set_all 'sys/kernel/iommu_groups/12/type' DMA-FQ
 dev7=$(basename "$(ls -d "$R"/sys/kernel/iommu_groups/7/devices/*)")
 drv7=$(basename "$(readlink "$R/sys/kernel/iommu_groups/7/devices/$dev7/driver")")
-hp --json check
+hp -v --json check
 expect_rc 1
 [ "$(verdict)" = fail ] || fail "mixed, Expect=passthrough: verdict $(verdict)"
 remedy
@@ -29,11 +29,11 @@ expect_grep remedy "echo identity > $R/sys/kernel/iommu_groups/7/type" "no per-g
 expect_no_grep remedy 'group [0-9]+ \(0000:00:' "names an identity group"
 expect_tree_same
 # text output says it too
-hp check
+hp -v check
 expect_grep out "group 7 \($dev7 $drv7\)" "text report does not name group 7"
 # all groups unmanaged: unknown, not "add iommu=pt"
 set_all 'sys/kernel/iommu_groups/*/type' unmanaged
-hp --json check
+hp -v --json check
 expect_rc 1
 [ "$(verdict)" = unknown ] || fail "all unmanaged: verdict $(verdict)"
 remedy
