@@ -61,7 +61,8 @@ d=$(diff -u "$HERE/expected-rpm.list" <(rpm_list "$RPM")) && ok "rpm: file list 
 x=$(mktemp -d)
 dpkg-deb -x "$DEB" "$x"
 named=$(for f in "$x"/usr/share/man/*/* "$x"/lib/systemd/system/* "$x"/usr/lib/systemd/catalog/*; do
-	zcat -f "$f"; done 2>/dev/null | grep -ao '/usr/share/doc/hostprep/[A-Za-z0-9_./@-]*[A-Za-z0-9]' | sort -u)
+	zcat -f "$f"; done 2>/dev/null | sed 's/\\&//g; s/\\f[BIR]//g' |
+	grep -ao '/usr/share/doc/hostprep/[A-Za-z0-9_./@-]*[A-Za-z0-9]' | sort -u)
 rm -rf "$x"
 missing=$(comm -23 <(echo "$named") <(deb_list "$DEB"))
 if [ -n "$named" ] && [ -z "$missing" ]; then ok "deb: every /usr/share/doc/hostprep path the docs name is shipped"
