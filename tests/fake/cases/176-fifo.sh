@@ -22,18 +22,18 @@ expect_rc 1
 [ "$(jqo "[.results[] | select(.check == \"acs\" and .object != \"$port\")] | length")" -gt 0 ] ||
 	fail "check: nothing else was checked"
 expect_grep err "PCI device $port: config is not a regular file" "check: the FIFO config is not named"
-hp apply
+hp -v apply
 hung && fail "apply hung on a FIFO config"
 [ -p "$cfg" ] || fail "the FIFO config was replaced"
 expect_no_grep "$R/run/hostprep/acs-originals" "^acs $port " "the record names the port with a FIFO config"
-hp revert
+hp -v revert
 hung && fail "revert hung on a FIFO config"
 
 # 2. /proc/cmdline is a FIFO: the run goes on, says it cannot read it
 newroot dgx8
 rm -f "$R/proc/cmdline"
 mkfifo "$R/proc/cmdline"
-hp check
+hp -v check
 hung && fail "check hung on a FIFO /proc/cmdline"
 expect_grep err "Failed to read .*/proc/cmdline" "check: the unreadable /proc/cmdline is not reported"
 
@@ -45,7 +45,7 @@ for rec in run/hostprep/acs-originals var/lib/hostprep/originals; do
 	useconf gpu-p2p
 	mkdir -p "$(dirname "$R/$rec")"
 	mkfifo "$R/$rec"
-	hp apply
+	hp -v apply
 	hung && fail "apply hung on a FIFO $rec"
 	if [ "$rec" = run/hostprep/acs-originals ]; then
 		[ "$RC" = 0 ] && fail "apply succeeded with a FIFO $rec"
@@ -53,7 +53,7 @@ for rec in run/hostprep/acs-originals var/lib/hostprep/originals; do
 		[ "$(peek16 $port 0x226)" = 001d ] || fail "a port was written with a FIFO $rec"
 	fi
 	[ -p "$R/$rec" ] || fail "apply replaced the FIFO $rec"
-	hp revert
+	hp -v revert
 	hung && fail "revert hung on a FIFO $rec"
 	[ "$RC" = 0 ] && fail "revert succeeded with a FIFO $rec"
 	expect_grep out "cannot read .*originals.*File descriptor in bad state|cannot read the originals record" "revert: the FIFO record is not the reason"
@@ -63,7 +63,7 @@ done
 newroot dgx8
 mkdir -p "$R/run/hostprep"
 mkfifo "$R/run/hostprep/report.json"
-hp status
+hp -v status
 hung && fail "status hung on a FIFO report.json"
 expect_rc 1
 expect_grep err "Cannot use the last report" "status: the unreadable report is not reported"
@@ -74,6 +74,6 @@ rm -rf "$R/sys/kernel/iommu_groups"
 mkfifo "$R/sys/kernel/iommu_groups"
 rm -f "$R/sys/bus/pci/devices/$port"
 mkfifo "$R/sys/bus/pci/devices/$port"
-hp check
+hp -v check
 hung && fail "check hung on FIFOs where directories are listed"
 case $RC in 0 | 1) ;; *) fail "check: exit $RC with FIFOs where directories are listed" ;; esac
