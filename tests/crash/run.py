@@ -353,7 +353,8 @@ class Env:
             env.pop(v, None)
         if shim is not None:
             env.update(shim, LD_PRELOAD=self.shim, CRASH_ROOT=tree.root)
-        cmd = [self.bin, "--root", tree.root, "--no-color"] + args
+        # -v: the whole result text (the table stops at 120 columns)
+        cmd = [self.bin, "--root", tree.root, "--no-color", "-v"] + args
         r = subprocess.run((wrap or []) + cmd, env=env, stdin=subprocess.DEVNULL,
                            capture_output=True, text=True, errors="replace")
         return r
