@@ -214,10 +214,25 @@ static void judge_active_backup(struct judge *j, const struct bond_seen *b)
 			"active slave %s is mii %s", b->active, bond_mii_to_string(s->mii));
 }
 
+bool bond_slave_lacp_up(const struct bond_slave_seen *s)
+{
+	return s->actor_err == 0 &&
+	       (s->actor_state & LACP_STATE_COLL_DIST) == LACP_STATE_COLL_DIST &&
+	       s->partner_state_err == 0 &&
+	       (s->partner_state & LACP_PARTNER_READY) == LACP_PARTNER_READY;
+}
+
+/* Our side is up but the switch's could not be read: its own result says so. */
+static bool partner_state_unread(const struct bond_slave_seen *s)
+{
+	return s->actor_err == 0 && !(s->actor_state & LACP_STATE_DEFAULTED) &&
+	       s->partner_state_err < 0 && s->partner_state_err != -ENODATA;
+}
+
 static bool slave_in_lag(const struct bond_seen *b, const struct bond_slave_seen *s)
 {
 	return s->agg_err == 0 && b->agg_err == 0 && s->aggregator == b->ad_aggregator &&
-	       s->actor_err == 0 && (s->actor_state & LACP_STATE_COLL_DIST) == LACP_STATE_COLL_DIST;
+	       bond_slave_lacp_up(s);
 }
 
 static void judge_lacp(struct judge *j, const struct bond_seen *b)
@@ -258,7 +273,8 @@ static void judge_lacp(struct judge *j, const struct bond_seen *b)
 		up++;
 		if (slave_in_lag(b, s))
 			in++;
-		else if ((s->agg_err < 0 && s->agg_err != -ENODATA) || s->actor_err < 0)
+		else if ((s->agg_err < 0 && s->agg_err != -ENODATA) || s->actor_err < 0 ||
+			 partner_state_unread(s))
 			unknown++; /* its own result says what could not be read */
 		else if (n < sizeof(out))
 			n += snprintf(out + n, sizeof(out) - n, "%s%s", n ? ", " : "", s->name);
@@ -327,6 +343,45 @@ static void slave_facts(struct judge *j, const struct bond_seen *b, const struct
 		fact(j, "partner %s", bond_mac_to_string(&s->partner_mac, mac, sizeof(mac)));
 }
 
+/*
+ * The switch's side of one slave, as the LACPDUs it sends tell (ad_partner_oper_port_state):
+ * in sync, collecting and distributing, or frames the bond sends on this port are dropped
+ * (not collecting) or the switch sends none on it (not distributing). Judged only while our
+ * side hears the switch: a defaulted actor shows the admin default (0x01), not the switch.
+ */
+static void judge_slave_partner(struct judge *j, const struct bond_slave_seen *s)
+{
+	char st[LACP_STATE_DECODE_MAX], remedy[200];
+	uint8_t missing;
+
+	if (s->agg_err == -ENODATA || s->actor_err < 0 || (s->actor_state & LACP_STATE_DEFAULTED))
+		return;
+	if (s->partner_state_err < 0) {
+		problem(j, VERDICT_UNKNOWN, NULL, "ad_partner_oper_port_state unreadable: %s",
+			err_text(s->partner_state_err));
+		return;
+	}
+	missing = LACP_PARTNER_READY & ~s->partner_state;
+	if (!missing)
+		return;
+	snprintf(remedy, sizeof(remedy),
+		 "check the switch port of %s: its LACP member state (suspended, individual "
+		 "or still negotiating) and the port-channel's configuration",
+		 s->name);
+	problem(j, VERDICT_FAIL, remedy, "the switch's side is not %s%s%s (partner state %s)%s",
+		missing & LACP_STATE_SYNCHRONIZATION ? "in sync" : "",
+		missing & LACP_STATE_SYNCHRONIZATION && missing & LACP_STATE_COLL_DIST ? ", " : "",
+		(missing & LACP_STATE_COLL_DIST) == LACP_STATE_COLL_DIST
+			? "collecting and distributing"
+		: missing & LACP_STATE_COLLECTING   ? "collecting"
+		: missing & LACP_STATE_DISTRIBUTING ? "distributing"
+						    : "",
+		lacp_state_to_string(s->partner_state, st, sizeof(st)),
+		missing & LACP_STATE_COLLECTING	    ? ": it drops what the bond sends on this port"
+		: missing & LACP_STATE_DISTRIBUTING ? ": it sends nothing on this port"
+						    : "");
+}
+
 static void judge_slave_lacp(struct judge *j, const struct bond_seen *b,
 			     const struct bond_slave_seen *s)
 {
@@ -360,6 +415,7 @@ static void judge_slave_lacp(struct judge *j, const struct bond_seen *b,
 			s->actor_state & LACP_STATE_DEFAULTED
 				? " (LACP defaulted: no LACPDU from the switch on this port)"
 				: "");
+	judge_slave_partner(j, s);
 }
 
 static void judge_slave_mii(struct judge *j, const struct bond_seen *b,

@@ -15,11 +15,24 @@
  *               CAP_NET_ADMIN: unknown, saying so)
  *   bond.slave  mii up (a down slave is warn while the bond still has MinSlavesUp up, fail
  *               otherwise); 802.3ad, for a slave whose mii is up: in the bond's aggregator,
- *               collecting and distributing; link failure counts in the text
+ *               collecting and distributing, and the switch's side (partner state) in
+ *               sync, collecting and distributing (unknown when unreadable; not judged
+ *               while our side is defaulted: it then shows the admin default); link
+ *               failure counts in the text
  *   bond.lag    the bond's mode is LAG-capable (1, 2, 4), the device exists, a
  *               gid_attrs/ndevs entry names the bond, its PCI function is a slave's
  */
 int bond_evaluate(const struct bond_seen *b, struct results *rs);
+
+/* The switch's side of a member that carries traffic: in sync, collecting, distributing. */
+#define LACP_PARTNER_READY (LACP_STATE_SYNCHRONIZATION | LACP_STATE_COLL_DIST)
+
+/*
+ * 802.3ad: one slave carries traffic both ways — our side (ad_actor_oper_port_state)
+ * collecting and distributing, and the switch's (ad_partner_oper_port_state) in sync,
+ * collecting and distributing. Shared by the verdict and the boot-time wait.
+ */
+bool bond_slave_lacp_up(const struct bond_slave_seen *s);
 
 /*
  * The wait predicate for src/linkwait.h (userdata: the struct run). Re-reads every

@@ -145,8 +145,14 @@ static int scan_lacp_partner(const struct sysroot *root, struct bond_seen *b)
 	for (size_t i = 0; i < b->n_slaves; i++) {
 		const struct bond_proc_slave *ps = bond_proc_slave(&proc, b->slave[i].name);
 
-		if (ps)
-			b->slave[i].partner_mac = ps->partner_mac;
+		if (!ps)
+			continue;
+		b->slave[i].partner_mac = ps->partner_mac;
+		/* kernels before ad_partner_oper_port_state: the LACP PDU details */
+		if (b->slave[i].partner_state_err == -ENOENT && ps->has_partner_state) {
+			b->slave[i].partner_state = ps->partner_state;
+			b->slave[i].partner_state_err = 0;
+		}
 	}
 	bond_proc_done(&proc);
 	return 0;

@@ -75,6 +75,22 @@ const struct run_module run_module_bond = {
 };
 
 /*
+ * An up slave time may still bring into the LAG: our side not yet collecting and
+ * distributing, or the switch's side not yet (or not yet in an aggregator: "N/A").
+ * A state that cannot be read is not waited for; verify says unknown.
+ */
+static bool lacp_pending(const struct bond_slave_seen *s)
+{
+	if (s->actor_err < 0)
+		return false;
+	if ((s->actor_state & LACP_STATE_COLL_DIST) != LACP_STATE_COLL_DIST)
+		return true;
+	if (s->partner_state_err == -ENODATA)
+		return true;
+	return s->partner_state_err == 0 && !bond_slave_lacp_up(s);
+}
+
+/*
  * What can still change at boot: the bond appearing (networkd creates it), slaves coming
  * up, an active slave being elected, LACP negotiating. A wrong mode or miimon 0 never fixes
  * itself: waiting for it would only burn [Host] Wait=, so verify reports it at once.
@@ -99,8 +115,7 @@ static const char *wait_reason(const struct bond_seen *b)
 	for (size_t i = 0; i < b->n_slaves; i++) {
 		const struct bond_slave_seen *s = &b->slave[i];
 
-		if (s->mii_err == 0 && s->mii == BOND_MII_UP && s->actor_err == 0 &&
-		    (s->actor_state & LACP_STATE_COLL_DIST) != LACP_STATE_COLL_DIST)
+		if (s->mii_err == 0 && s->mii == BOND_MII_UP && lacp_pending(s))
 			return ", LACP not distributing on every slave";
 	}
 	return NULL;

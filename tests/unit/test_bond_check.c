@@ -27,6 +27,7 @@ static void slave(struct bond_slave_seen *s, const char *name, enum bond_mii mii
 	*s = (struct bond_slave_seen){ .mii = mii,
 				       .aggregator = agg,
 				       .actor_state = actor,
+				       .partner_state = 0x3d, /* the switch: in sync, coll, dist */
 				       .link_failures = mii == BOND_MII_UP ? 0 : 3 };
 	strcpy(s->name, name);
 }
@@ -137,6 +138,74 @@ static void test_lacp_actor_bits(void **state)
 		assert_int_equal(find(&rs, "bond.slave", "bond0/ens1f0np0")->verdict, VERDICT_PASS);
 		results_done(&rs);
 	}
+}
+
+/*
+ * Every value of the switch's (partner's) LACP state byte on one slave whose own side is
+ * collecting and distributing: it counts in the LAG only when the switch is in sync,
+ * collecting and distributing; the slave fails naming what the switch is not doing.
+ */
+static void test_lacp_partner_bits(void **state)
+{
+	struct bond_rule r = rule("bond0", BOND_MODE_8023AD, 0);
+	struct bond_slave_seen s[2];
+	struct bond_seen b;
+
+	for (unsigned bits = 0; bits < 256; bits++) {
+		bool in = (bits & 0x38) == 0x38;
+		struct results rs = {};
+		const struct result *x;
+
+		print_message("partner state 0x%02x\n", bits);
+		lacp_bond(&b, &r, s);
+		s[1].partner_state = (uint8_t)bits;
+		assert_int_equal(bond_evaluate(&b, &rs), 0);
+		x = find(&rs, "bond.slave", "bond0/ens1f1np1");
+		assert_int_equal(x->verdict, in ? VERDICT_PASS : VERDICT_FAIL);
+		if (!in) {
+			assert_non_null(strstr(x->actual, "the switch's side is not "));
+			assert_int_equal(!!strstr(x->actual, "not in sync"), !(bits & 0x08));
+			assert_int_equal(!!strstr(x->actual, "drops what the bond sends"),
+					 !(bits & 0x10));
+			assert_int_equal(!!strstr(x->actual, "sends nothing on this port"),
+					 (bits & 0x30) == 0x10);
+		}
+		assert_int_equal(find(&rs, "bond", "bond0")->verdict,
+				 in ? VERDICT_PASS : VERDICT_FAIL);
+		assert_int_equal(find(&rs, "bond.slave", "bond0/ens1f0np0")->verdict, VERDICT_PASS);
+		results_done(&rs);
+	}
+}
+
+/*
+ * The partner state is not judged while our side is defaulted (it is then the admin
+ * default 0x01, not the switch's word); unreadable on a live slave is unknown, never pass.
+ */
+static void test_lacp_partner_edges(void **state)
+{
+	struct bond_rule r = rule("bond0", BOND_MODE_8023AD, 0);
+	struct bond_slave_seen s[2];
+	struct bond_seen b;
+	struct results rs = {};
+	const struct result *x;
+
+	lacp_bond(&b, &r, s);
+	s[1].actor_state = 0x47;
+	s[1].partner_state = 0x01;
+	assert_int_equal(bond_evaluate(&b, &rs), 0);
+	x = find(&rs, "bond.slave", "bond0/ens1f1np1");
+	assert_int_equal(x->verdict, VERDICT_FAIL);
+	assert_null(strstr(x->actual, "switch's side"));
+	results_done(&rs);
+
+	lacp_bond(&b, &r, s);
+	s[1].partner_state_err = -EIO;
+	assert_int_equal(bond_evaluate(&b, &rs), 0);
+	x = find(&rs, "bond.slave", "bond0/ens1f1np1");
+	assert_int_equal(x->verdict, VERDICT_UNKNOWN);
+	assert_non_null(strstr(x->actual, "ad_partner_oper_port_state unreadable"));
+	assert_int_equal(find(&rs, "bond", "bond0")->verdict, VERDICT_PASS);
+	results_done(&rs);
 }
 
 static void test_min_slaves(void **state)
@@ -327,6 +396,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lacp),
 		cmocka_unit_test(test_lacp_actor_bits),
+		cmocka_unit_test(test_lacp_partner_bits),
+		cmocka_unit_test(test_lacp_partner_edges),
 		cmocka_unit_test(test_min_slaves),
 		cmocka_unit_test(test_missing_and_lag),
 		cmocka_unit_test_setup_teardown(test_wait, tree_setup, tree_teardown),
