@@ -480,8 +480,11 @@ static int load_caps(struct pci_backend *b, const struct dev_slot *slot, struct 
 	info->caps_loaded = true;
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0)
-		return 0; /* it read at the scan and is refused now: its defaults say nothing */
+	if (r < 0) { /* it read at the scan and is gone or refused now: say so, not a skip */
+		info->state = PCI_DEV_GONE;
+		info->err = r;
+		return 0;
+	}
 	walk_caps(dev, slot, info);
 	if (info->cfg == PCI_CFG_FULL && info->pcie_type >= 0)
 		walk_ext_caps(dev, info);
