@@ -75,6 +75,8 @@ done
 man8=$top/doc/hostprep.8.scd
 man5=$top/doc/hostprep.conf.5.scd
 main=$top/src/main.c
+# a source file by its name, wherever in src/ it lives
+src_file() { find "$top/src" -name "$1" -print -quit; }
 
 # --- hostprep(8) against src/main.c, src/result.h, src/sinks.h, getenv()s
 commands=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_.*/\1/p' "$main")
@@ -90,12 +92,12 @@ done
 for o in $(sed -n 's/.*getopt_long([^"]*"\([a-z]*\)".*/\1/p' "$main" | grep -o .); do
 	need "$man8" OPTIONS "^\*-$o\*" "option -$o"
 done
-codes=$(sed -n 's/^#define EXIT_[A-Z_]*[[:space:]]*\([0-9]*\)$/\1/p' "$top/src/result.h")
+codes=$(sed -n 's/^#define EXIT_[A-Z_]*[[:space:]]*\([0-9]*\)$/\1/p' "$(src_file result.h)")
 [ -n "$codes" ] || fail "no EXIT_ codes found in src/result.h"
 for e in $codes; do
 	need "$man8" "EXIT STATUS" "^\*$e\*$" "exit status $e"
 done
-ids=$(sed -n 's/^#define HOSTPREP_[A-Z]*_MESSAGE_ID[[:space:]]*"\([0-9a-f]*\)"$/\1/p' "$top/src/sinks.h")
+ids=$(sed -n 's/^#define HOSTPREP_[A-Z]*_MESSAGE_ID[[:space:]]*"\([0-9a-f]*\)"$/\1/p' "$(src_file sinks.h)")
 [ "$(echo "$ids" | wc -w)" -eq 2 ] || fail "expected two MESSAGE_IDs in src/sinks.h, found '$ids'"
 for id in $ids; do
 	need "$man8" "REPORT AND JOURNAL" "^\*$id\*$" "MESSAGE_ID $id"
@@ -118,7 +120,7 @@ for s in $sections; do
 done
 keys=$( (sed -n 's/^#\{0,1\}[[:space:]]*\([A-Z][A-Za-z0-9]*\)=.*/\1/p' "$top/conf/hostprep.conf"
 	grep -hoE 'streq\(key, "[A-Z][A-Za-z0-9]*"\)|\{ SECTION_[A-Z]+, "[A-Z][A-Za-z0-9]*"' \
-		"$top"/src/config.c "$top"/src/*/*-config.c |
+		"$(src_file config.c)" "$top"/src/*/*-config.c |
 		sed 's/.*"\(.*\)".*/\1/') | sort -u)
 [ "$(echo "$keys" | wc -w)" -ge 25 ] || fail "found only $(echo "$keys" | wc -w) keys"
 for k in $keys; do

@@ -105,7 +105,7 @@ fi
 # Facts from the source tree the guest checks against (not hostprep's output):
 # the journal MESSAGE_IDs defined in src/.
 {
-	grep -ho '#define HOSTPREP_[A-Z_]*MESSAGE_ID "[0-9a-f]\{32\}"' "$TOP"/src/*.h "$TOP"/src/*.c 2>/dev/null |
+	grep -ho '#define HOSTPREP_[A-Z_]*MESSAGE_ID "[0-9a-f]\{32\}"' "$TOP"/src/*.h "$TOP"/src/*.c "$TOP"/src/*/*.[ch] 2>/dev/null |
 		sed 's/#define \(HOSTPREP_[A-Z_]*\) "\(.*\)"/\1=\2/' | sort -u
 } >"$OUTROOT/host-env.sh"
 
