@@ -38,7 +38,7 @@ SYSTEMCTL  ?= /usr/bin/systemctl
 CC       ?= cc
 PKGS     := libpci inih json-c zlib
 # dlopen()ed when first needed (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c,
-# src/sd-dlopen.c):
+# src/core/sd-dlopen.c):
 # headers only, not linked
 PKGS_DL  := libkmod libibverbs libsystemd
 CFLAGS   ?= -O2 -g
@@ -50,12 +50,10 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_DL) 2>/dev/null)
 PKG_OK     := $(shell pkg-config --exists $(PKGS) $(PKGS_DL) 2>/dev/null && echo yes)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# Transitional: the folders the flat src/ files move into (issue 19), so that the move is
-# a commit of git mv alone; the next commit spells every include with its folder.
-# -iquote, not -I: src/pci/pci.h must not shadow libpci's <pci/pci.h>.
-SRC_DIRS   := src/core src/pci src/acs src/iommu src/report
+# Includes name their folder ("core/run.h", "acs/plan.h"). -iquote, not -I: src/pci/pci.h
+# must not shadow libpci's <pci/pci.h>.
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
-	      -iquote src $(SRC_DIRS:%=-iquote %) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+	      -iquote src $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 B        := build
 SRCS     := $(sort $(wildcard src/*.c src/*/*.c))

@@ -7,17 +7,17 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "acs-grub.h"
-#include "acs-verify.h"
-#include "config.h"
-#include "fileio.h"
-#include "log.h"
+#include "acs/acs-grub.h"
+#include "acs/acs-verify.h"
+#include "core/config.h"
+#include "core/fileio.h"
+#include "core/log.h"
 #include "rdma/rdma-check.h"
-#include "record.h"
-#include "run.h"
-#include "sink-config.h"
-#include "sinks.h"
-#include "sysroot.h"
+#include "core/record.h"
+#include "core/run.h"
+#include "report/sink-config.h"
+#include "report/sinks.h"
+#include "core/sysroot.h"
 #include "topo/topo.h"
 
 struct options {

@@ -8,7 +8,7 @@
 #include "kmod/kmod-config.h"
 #include "modules.h"
 #include "rdma/rdma-config.h"
-#include "sink-config.h"
+#include "report/sink-config.h"
 #include "sysctl/sysctl.h"
 #include "topo/links-config.h"
 #include "topo/topo.h"

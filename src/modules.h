@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "config.h"
-#include "run.h"
+#include "core/config.h"
+#include "core/run.h"
 
 #define RUN_MODULES_MAX 16
 

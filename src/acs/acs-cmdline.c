@@ -9,8 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "acs-cmdline.h"
-#include "acs-verify.h"
+#include "acs/acs-cmdline.h"
+#include "acs/acs-verify.h"
 
 /* simple_strntoull(s, INT_MAX, &end, 16): optional 0x, wraps instead of failing. */
 static uint64_t hex_u64(const char *s, const char **end)

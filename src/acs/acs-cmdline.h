@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "acs.h"
-#include "cmdline.h"
-#include "pci.h"
-#include "plan.h"
-#include "result.h"
+#include "acs/acs.h"
+#include "core/cmdline.h"
+#include "pci/pci.h"
+#include "acs/plan.h"
+#include "core/result.h"
 
 /*
  * The boot-time ACS parameters evaluated the way drivers/pci/pci.c does:

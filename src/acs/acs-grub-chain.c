@@ -22,10 +22,10 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "acs-grub.h"
-#include "fileio.h"
-#include "log.h"
-#include "record.h"
+#include "acs/acs-grub.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/record.h"
 
 #define CHAIN_SH	 "/bin/sh"
 #define CHAIN_TIMEOUT_MS 5000

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "acs-grub.h"
+#include "acs/acs-grub.h"
 
 #define EXPECTED "the boot-time ACS argument in GRUB_CMDLINE_LINUX, hostprep-owned"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "persist-file.h"
+#include "core/persist-file.h"
 
 /*
  * `hostprep acs cmdline --install`: the boot-time ACS argument as a

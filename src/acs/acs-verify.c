@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "acs-verify.h"
-#include "log.h"
+#include "acs/acs-verify.h"
+#include "core/log.h"
 
 /* "x0x00xx: RR,CR,EC off" */
 static void describe_mask(const struct acs_mask *m, char *buf, size_t size)

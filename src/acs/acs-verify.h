@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "acs-cmdline.h"
-#include "cmdline.h"
-#include "pci.h"
-#include "plan.h"
-#include "result.h"
+#include "acs/acs-cmdline.h"
+#include "core/cmdline.h"
+#include "pci/pci.h"
+#include "acs/plan.h"
+#include "core/result.h"
 
 /*
  * Why only the first 64 bytes of config space could be read, for this

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdio.h>
 
-#include "acs.h"
+#include "acs/acs.h"
 
 static const char *const acs_bit_names[ACS_MASK_BITS] = {
 	"SV", "TB", "RR", "CR", "UF", "EC", "DT"

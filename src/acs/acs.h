@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * ACS Control policy in the kernel's pci=config_acs= / rdma_topo notation:

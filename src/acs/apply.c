@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <inttypes.h>
 
-#include "acs-verify.h"
-#include "apply.h"
-#include "log.h"
-#include "record.h"
+#include "acs/acs-verify.h"
+#include "acs/apply.h"
+#include "core/log.h"
+#include "core/record.h"
 
 /*
  * ACS Control bits by capability (PCIe 6.0, 7.7.8): bits 0..6 are the

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "pci.h"
-#include "plan.h"
-#include "result.h"
-#include "sysroot.h"
+#include "pci/pci.h"
+#include "acs/plan.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * The only code that changes the host. The caller holds the run lock

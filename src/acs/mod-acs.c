@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "acs-grub.h"
-#include "acs-verify.h"
-#include "apply.h"
-#include "log.h"
-#include "run.h"
+#include "acs/acs-grub.h"
+#include "acs/acs-verify.h"
+#include "acs/apply.h"
+#include "core/log.h"
+#include "core/run.h"
 
 static bool acs_rules(const struct run *run)
 {

@@ -2,9 +2,9 @@
 #include <json-c/json.h>
 #include <limits.h>
 
-#include "acs-verify.h"
-#include "log.h"
-#include "plan.h"
+#include "acs/acs-verify.h"
+#include "core/log.h"
+#include "acs/plan.h"
 #include "topo/topo.h"
 
 enum pick {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "config.h"
-#include "pci.h"
+#include "core/config.h"
+#include "pci/pci.h"
 
 /*
  * Plan: config × inventory → what should be true (targets) and the writes

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bond/bond-scan.h"
-#include "result.h"
+#include "core/result.h"
 
 /*
  * Judging what bond-scan.c read: results `bond` (BOND), `bond.slave` (BOND/SLAVE) and
@@ -35,7 +35,7 @@ int bond_evaluate(const struct bond_seen *b, struct results *rs);
 bool bond_slave_lacp_up(const struct bond_slave_seen *s);
 
 /*
- * The wait predicate for src/linkwait.h (userdata: the struct run). Re-reads every
+ * The wait predicate for src/core/linkwait.h (userdata: the struct run). Re-reads every
  * declared bond from sysfs into run->bond (verify then judges that fresh state) and returns
  * 1 when nothing is left that time can fix, else 0 with *status "bond0 (1 of 2 slaves up)"
  * (malloc'd, ", "-joined); <0 on ENOMEM. Waited for: the bond appearing, slaves up to

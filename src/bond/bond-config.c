@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 #include "bond/bond-config.h"
-#include "log.h"
+#include "core/log.h"
 
 #define BOND_PREFIX "Bond:"
 

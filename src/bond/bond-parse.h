@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * Pure parsers for what the bonding driver prints: /sys/class/net/BOND/bonding/ATTR,

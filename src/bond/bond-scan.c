@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include "bond/bond-scan.h"
-#include "fileio.h"
+#include "core/fileio.h"
 
 #define LAG_GID_SLOTS_MAX 256 /* a port's GID table: ndevs/0..N-1, 255 on mlx5 */
 #define LAG_PORTS_MAX	  8

@@ -3,7 +3,7 @@
 
 #include "bond/bond-config.h"
 #include "bond/bond-parse.h"
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * What the host says about the bonds the config names, read through the root prefix:

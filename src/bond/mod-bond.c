@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The bonding module: [Bond:IFNAME] rules, checked in check/verify from one scan. It never
- * writes; `apply` only waits for the bonds (bond_wait_ready(), hooked into src/linkwait.h).
+ * writes; `apply` only waits for the bonds (bond_wait_ready(), hooked into src/core/linkwait.h).
  */
 #include "bond/bond-check.h"
-#include "linkwait.h"
-#include "run.h"
+#include "core/linkwait.h"
+#include "core/run.h"
 
 static bool bond_wanted(const struct run *run)
 {
@@ -45,7 +45,7 @@ static void bond_done_step(struct run *run)
 	run->bond = NULL;
 }
 
-/* The boot wait (src/run-wait.c): bonds come up on link events; LACP needs a re-check. */
+/* The boot wait (src/core/run-wait.c): bonds come up on link events; LACP needs a re-check. */
 static int bond_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
 {
 	if (!run->bond)

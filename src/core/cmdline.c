@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "cmdline.h"
+#include "core/cmdline.h"
 
 bool cmdline_isspace(char c)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * The kernel command line split exactly like the kernel's parse_args() and

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "config.h"
-#include "log.h"
+#include "core/config.h"
+#include "core/log.h"
 
 #define MAIN_NAME  "hostprep/hostprep.conf"
 #define DROPIN_DIR "hostprep/hostprep.conf.d"

@@ -3,10 +3,10 @@
 
 #include <stdint.h>
 
-#include "acs.h"
-#include "macro.h"
-#include "selector.h"
-#include "sysroot.h"
+#include "acs/acs.h"
+#include "core/macro.h"
+#include "pci/selector.h"
+#include "core/sysroot.h"
 
 /*
  * Configuration: systemd-style INI read with libinih.
@@ -266,7 +266,7 @@ struct config {
 	struct port_config *port;	  /* src/rdma/: [Port:*] */
 	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
 	struct workload_config *workload; /* src/workload/: [Workload] */
-	struct sinks_config *sinks;	  /* src/sink-config.c: [Sinks] */
+	struct sinks_config *sinks;	  /* src/report/sink-config.c: [Sinks] */
 	struct topo_config *topo;	  /* src/topo/: [Topology] */
 	struct links_config *links;	  /* src/topo/links-config.c: [Links] */
 	struct sysctl_config *sysctl;	  /* src/sysctl/: [Sysctl] */

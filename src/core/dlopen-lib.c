@@ -2,8 +2,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 
-#include "dlopen-lib.h"
-#include "log.h"
+#include "core/dlopen-lib.h"
+#include "core/log.h"
 
 static const char *dl_why(void)
 {

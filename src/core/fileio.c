@@ -4,9 +4,9 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "sysroot.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/sysroot.h"
 
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * Read a small file whole (max bytes, NUL-terminated). -ENOENT, -EFBIG, ... Opened

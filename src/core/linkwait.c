@@ -18,11 +18,11 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "linkwait.h"
-#include "log.h"
+#include "core/linkwait.h"
+#include "core/log.h"
 #include "rdma/rdma-verbs.h"
-#include "sd-dlopen.h"
-#include "sinks.h"
+#include "core/sd-dlopen.h"
+#include "report/sinks.h"
 
 /* The deadline fires after pending io: an event that came in time counts. */
 #define PRIORITY_EVENTS	  0

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * Waiting for RDMA ports and bonds to come up, by events, not by sleeping:

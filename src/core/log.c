@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdarg.h>
 
-#include "log.h"
+#include "core/log.h"
 
 static int max_level = LOG_NOTICE;
 static char *first_error;

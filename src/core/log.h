@@ -3,7 +3,7 @@
 
 #include <syslog.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * Diagnostics go to stderr ("hostprep: message"), escaped with log_escape()

@@ -3,10 +3,10 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "persist-file.h"
-#include "record.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/persist-file.h"
+#include "core/record.h"
 
 #define STORE_SHOWN "/var/lib/hostprep/originals"
 

@@ -3,8 +3,8 @@
 
 #include <sys/types.h>
 
-#include "result.h"
-#include "sysroot.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * A hostprep-owned file below /etc that survives a reboot (the modprobe.d

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "record.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/record.h"
 
 #define STATE_DIR    "hostprep"
 #define RECORD_NAME  "hostprep/acs-originals"

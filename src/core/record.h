@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-#include "macro.h"
-#include "sysroot.h"
+#include "core/macro.h"
+#include "core/sysroot.h"
 
 /*
  * The originals records: what hostprep must put back. Two stores with the

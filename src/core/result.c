@@ -3,8 +3,8 @@
 #include <stdarg.h>
 #include <syslog.h>
 
-#include "log.h"
-#include "result.h"
+#include "core/log.h"
+#include "core/result.h"
 
 static const char *const verdict_names[_VERDICT_MAX] = {
 	[VERDICT_PASS] = "pass",       [VERDICT_SKIP] = "skip", [VERDICT_WARN] = "warn",

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * The one result model. Every check of every module produces these; every

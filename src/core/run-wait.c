@@ -6,11 +6,11 @@
  * covers them all. Waiting writes nothing: every apply waits, Apply=no too, since the unit
  * at boot must not call a port that is still training "down". check never waits.
  */
-#include "linkwait.h"
-#include "log.h"
+#include "core/linkwait.h"
+#include "core/log.h"
 #include "modules.h"
-#include "run.h"
-#include "sinks.h"
+#include "core/run.h"
+#include "report/sinks.h"
 
 struct waiters {
 	struct run *run;

@@ -2,11 +2,11 @@
 #include <assert.h>
 #include <time.h>
 
-#include "fileio.h"
-#include "log.h"
+#include "core/fileio.h"
+#include "core/log.h"
 #include "modules.h"
-#include "record.h"
-#include "run.h"
+#include "core/record.h"
+#include "core/run.h"
 
 #define modules	  run_modules /* src/modules.c */
 #define N_MODULES n_run_modules

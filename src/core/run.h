@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "cmdline.h"
-#include "config.h"
-#include "iommu.h"
+#include "core/cmdline.h"
+#include "core/config.h"
+#include "iommu/iommu.h"
 #include "kmod/kmod.h"
-#include "pci.h"
-#include "plan.h"
-#include "result.h"
-#include "sysroot.h"
+#include "pci/pci.h"
+#include "acs/plan.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * One run of the pipeline: scan (read-only inventory) → plan (pure) →
@@ -71,7 +71,7 @@ struct run_module {
 
 	/*
 	 * The boot wait (apply only, [Host] Wait=): run.c waits once for every module,
-	 * woken by link and verbs events (src/linkwait.h), before the verify steps.
+	 * woken by link and verbs events (src/core/linkwait.h), before the verify steps.
 	 * wait_setup: 1 if the module has something to wait for; appends the RDMA device
 	 * names whose async events matter to *rdma_devices (a strv) and may raise
 	 * *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
@@ -91,7 +91,7 @@ void run_done(struct run *run);
  * lock first and holds it until run_done().
  */
 int run_execute(struct run *run);
-/* apply: wait up to [Host] Wait= for what the modules wait for (src/run-wait.c). */
+/* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
 bool run_writes(const struct run *run);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "sd-dlopen.h"
+#include "core/sd-dlopen.h"
 
 DLOPEN_LIB(libsystemd, SYSTEMD_SYMS, SYSTEMD_SONAME,
 	   "the journal, sd_notify, the system bus and the boot wait",

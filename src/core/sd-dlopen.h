@@ -6,7 +6,7 @@
 #include <systemd/sd-event.h>
 #include <systemd/sd-journal.h>
 
-#include "dlopen-lib.h"
+#include "core/dlopen-lib.h"
 
 /*
  * libsystemd (and the libgcrypt, liblzma, libzstd, liblz4 and libcap it links)

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_SYS] = "/sys",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib,

@@ -5,9 +5,9 @@
 #include <stdarg.h>
 #include <strings.h>
 
-#include "fileio.h"
-#include "iommu.h"
-#include "log.h"
+#include "core/fileio.h"
+#include "iommu/iommu.h"
+#include "core/log.h"
 
 static const char *const group_type_names[_IOMMU_GROUP_TYPE_MAX] = {
 	[IOMMU_GROUP_IDENTITY] = "identity", [IOMMU_GROUP_DMA] = "DMA",

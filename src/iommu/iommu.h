@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "cmdline.h"
-#include "config.h"
-#include "result.h"
-#include "sysroot.h"
+#include "core/cmdline.h"
+#include "core/config.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * IOMMU: what the kernel was asked for (command line) and what it did

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "log.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/run.h"
 
 static int iommu_mod_scan(struct run *run)
 {

@@ -5,7 +5,7 @@
 #include "kmod/kmod-dlopen.h"
 #include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-parse.h"
-#include "log.h"
+#include "core/log.h"
 
 static void kmod_ctx_unrefp(struct kmod_ctx **c)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * libkmod behind a small vtable. libkmod resolves names through the indexes

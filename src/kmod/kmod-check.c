@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <json-c/json.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
-#include "log.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/run.h"
 
 /* ---- scan -------------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 #include <strings.h>
 
 #include "kmod/kmod-config.h"
-#include "log.h"
+#include "core/log.h"
 
 #define MODULE_PREFIX "Module:"
 

@@ -3,7 +3,7 @@
 
 #include <libkmod.h>
 
-#include "dlopen-lib.h"
+#include "core/dlopen-lib.h"
 
 /*
  * libkmod (and the libcrypto it links) is loaded with dlopen() the first time

@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-parse.h"
 

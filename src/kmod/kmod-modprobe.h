@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "cmdline.h"
-#include "sysroot.h"
+#include "core/cmdline.h"
+#include "core/sysroot.h"
 
 /*
  * What libkmod will pass when it loads a module: every "options NAME ..." line of

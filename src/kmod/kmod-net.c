@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "kmod/kmod-net.h"
 #include "kmod/kmod-parse.h"
 

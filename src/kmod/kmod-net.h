@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * A reload must never cut the node off (issue 18). Unloading a module takes down every

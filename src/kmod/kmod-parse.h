@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * Pure parsers for what the kernel and kmod print about modules: names,

@@ -4,13 +4,13 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-persist.h"
-#include "log.h"
-#include "persist-file.h"
-#include "record.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/persist-file.h"
+#include "core/record.h"
+#include "core/run.h"
 
 #define PERSIST_REL "modprobe.d/hostprep.conf" /* below /etc */
 #define PERSIST_HEAD                                                                            \

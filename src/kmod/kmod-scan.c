@@ -4,9 +4,9 @@
 #include <libgen.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "kmod/kmod-scan.h"
-#include "log.h"
+#include "core/log.h"
 
 #define PROC_MODULES_MAX (4 * 1024 * 1024)
 #define BUILTIN_MAX	 (4 * 1024 * 1024)

@@ -4,7 +4,7 @@
 #include "kmod/kmod-backend.h"
 #include "kmod/kmod-config.h"
 #include "kmod/kmod-parse.h"
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * What the host shows about the configured modules, read under the root:

@@ -3,8 +3,8 @@
 
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
-#include "log.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/run.h"
 
 static bool kmod_wanted(const struct run *run)
 {

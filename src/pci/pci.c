@@ -8,9 +8,9 @@
 
 #include <pci/pci.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "pci.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "pci/pci.h"
 
 /*
  * libpci's error callback must not return (the default exits the process).

@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-#include "selector.h"
-#include "sysroot.h"
+#include "pci/selector.h"
+#include "core/sysroot.h"
 
 /*
  * PCI backend: enumeration and config-space access. Enumeration is ours:

@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "selector.h"
+#include "pci/selector.h"
 
 #define UPSTREAM_PREFIX "upstream:"
 #define P2P_PREFIX	"p2p:"

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * PCI device selectors used by [ACS:*] rules.

@@ -4,9 +4,9 @@
  * ports to come up before judging them); it writes nothing but the rdma.env file that
  * runs writing the report leave for NCCL/UCX jobs.
  */
-#include "log.h"
+#include "core/log.h"
 #include "rdma/rdma-check.h"
-#include "run.h"
+#include "core/run.h"
 
 static bool rdma_wanted(const struct run *run)
 {
@@ -33,7 +33,7 @@ static int rdma_scan_step(struct run *run)
 	return rdma_run_scan(run->rdma, use_verbs(run));
 }
 
-/* The boot wait (src/run-wait.c): the selected ports not ACTIVE yet, their devices' events. */
+/* The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet, their devices' events. */
 static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
 {
 	char **devs = NULL;

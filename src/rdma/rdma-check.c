@@ -6,8 +6,8 @@
  */
 #include <stdarg.h>
 
-#include "fileio.h"
-#include "log.h"
+#include "core/fileio.h"
+#include "core/log.h"
 #include "rdma/rdma-check.h"
 
 /* A growing string; on ENOMEM it stays NULL and every append is a no-op. */

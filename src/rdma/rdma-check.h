@@ -5,7 +5,7 @@
 
 #include "rdma/rdma-config.h"
 #include "rdma/rdma-scan.h"
-#include "result.h"
+#include "core/result.h"
 
 /* The RDMA ports module's state for one run (struct run's rdma member). */
 struct rdma_run {

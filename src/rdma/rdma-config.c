@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 
-#include "log.h"
+#include "core/log.h"
 #include "rdma/rdma-config.h"
 
 bool port_config_is_section(const char *name)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "config.h"
+#include "core/config.h"
 #include "rdma/rdma-parse.h"
 #include "rdma/rdma-scan.h"
-#include "selector.h"
+#include "pci/selector.h"
 
 /*
  * [Port:NAME] rules (NAME [A-Za-z0-9_.-]{1,48}); see conf/hostprep.conf.

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "macro.h"
+#include "core/macro.h"
 
 /*
  * Parsers for the values the kernel prints in /sys/class/infiniband/DEV/ports/N/ and

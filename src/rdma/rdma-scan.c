@@ -10,11 +10,11 @@
 #include <limits.h>
 #include <stdarg.h>
 
-#include "fileio.h"
-#include "log.h"
+#include "core/fileio.h"
+#include "core/log.h"
 #include "rdma/rdma-scan.h"
 #include "rdma/rdma-verbs.h"
-#include "selector.h"
+#include "pci/selector.h"
 
 const char *rdma_source_to_string(enum rdma_source s)
 {

@@ -4,7 +4,7 @@
 #include <net/if.h>
 
 #include "rdma/rdma-parse.h"
-#include "sysroot.h"
+#include "core/sysroot.h"
 
 /*
  * Inventory of RDMA devices and their ports: the RDMA class directory (class/infiniband/DEV) read

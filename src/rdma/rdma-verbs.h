@@ -4,12 +4,12 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "dlopen-lib.h"
+#include "core/dlopen-lib.h"
 
 /*
  * libibverbs (and the libnl-3/libnl-route-3 it links, whose constructors read
  * files) is loaded with dlopen() only when [Port:*] rules read ports through
- * verbs (rdma-scan.c) or apply waits for RDMA ports (src/linkwait.c): runs
+ * verbs (rdma-scan.c) or apply waits for RDMA ports (src/core/linkwait.c): runs
  * without them (status, config, ACS/IOMMU-only checks and boots) never map it.
  * The package still depends on it (packaging/ names it: dh_shlibdeps cannot
  * see a dlopen'd library). Every verbs call goes through these pointers.

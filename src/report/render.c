@@ -3,7 +3,7 @@
  * Renderers only format: the report is built once by the pipeline, and the
  * table, the JSON and the summary line all read the same struct report.
  */
-#include "sinks.h"
+#include "report/sinks.h"
 
 enum column {
 	COL_VERDICT,

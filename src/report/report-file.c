@@ -7,9 +7,9 @@
 #include <json-c/json.h>
 #include <time.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "sinks.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "report/sinks.h"
 
 #define REPORT_FILE "hostprep/report.json"
 /* Far above any real report; stops `status` from slurping a runaway file. */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* [Sinks]: which files for other systems a run writes, and where (src/sink-config.h). */
+/* [Sinks]: which files for other systems a run writes, and where (src/report/sink-config.h). */
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "sink-config.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "report/sink-config.h"
 
 #define SECTION "Sinks"
 

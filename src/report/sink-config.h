@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "config.h"
-#include "result.h"
-#include "sysroot.h"
+#include "core/config.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * [Sinks]: files other systems read (see conf/hostprep.conf).

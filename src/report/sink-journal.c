@@ -9,9 +9,9 @@
 #include <sys/uio.h>
 #include <syslog.h>
 
-#include "log.h"
-#include "sd-dlopen.h"
-#include "sinks.h"
+#include "core/log.h"
+#include "core/sd-dlopen.h"
+#include "report/sinks.h"
 
 /* The summary entry is the largest: 6 fixed fields, 5 counts, the total. */
 #define FIELDS_MAX 16

@@ -6,7 +6,7 @@
  */
 #include <ctype.h>
 
-#include "sink-config.h"
+#include "report/sink-config.h"
 
 #define NFD_PREFIX    "hostprep."
 #define NFD_MAX_AREAS 32

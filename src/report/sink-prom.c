@@ -3,7 +3,7 @@
  * node_exporter textfile collector: the last run as Prometheus text exposition format.
  * node_exporter adds its own scrape time, so no sample carries a timestamp.
  */
-#include "sink-config.h"
+#include "report/sink-config.h"
 
 /* Length of the valid UTF-8 sequence at s, 0 if there is none (Prometheus needs UTF-8). */
 static size_t utf8_len(const unsigned char *s)

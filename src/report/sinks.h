@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "result.h"
-#include "sysroot.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 
 /*
  * Every output of a run renders the one report; nothing here evaluates.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Sysctl]: the config part (see sysctl.h for the key). */
 
-#include "log.h"
+#include "core/log.h"
 #include "sysctl/sysctl.h"
 
 static bool is_section(const char *name)

@@ -3,9 +3,9 @@
 #include <ctype.h>
 #include <json-c/json.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "result.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/result.h"
 #include "topo/gpus.h"
 
 #define NVIDIA_VENDOR 0x10de

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Links]: the config part (see links-config.h for the keys). */
 
-#include "log.h"
+#include "core/log.h"
 #include "topo/links-config.h"
 
 static const char *const degraded_names[_LINKS_DEGRADED_MAX] = {

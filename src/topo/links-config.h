@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "config.h"
-#include "selector.h"
+#include "core/config.h"
+#include "pci/selector.h"
 
 /*
  * [Links]: PCIe link speed and width per hop, from each selected endpoint up to its root

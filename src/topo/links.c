@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 
-#include "log.h"
+#include "core/log.h"
 #include "topo/links.h"
 #include "topo/topo.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "pci.h"
-#include "sysroot.h"
+#include "pci/pci.h"
+#include "core/sysroot.h"
 
 /*
  * PCIe links, read from the kernel's world-readable sysfs attributes of each function:

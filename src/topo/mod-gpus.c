@@ -5,8 +5,8 @@
  * writes it (root, not --dry-run). It judges nothing: a GPU without a driver entry is a
  * "problem" in the file and in `hostprep topology`.
  */
-#include "log.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/run.h"
 #include "topo/gpus.h"
 
 static int gpus_verify(struct run *run)

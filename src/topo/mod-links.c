@@ -4,8 +4,8 @@
  * against what both ends can do. Check only; it reads at verify time, after the other
  * modules wrote, like a fresh `check` would.
  */
-#include "log.h"
-#include "run.h"
+#include "core/log.h"
+#include "core/run.h"
 #include "topo/links-config.h"
 #include "topo/links.h"
 #include "topo/topo.h"

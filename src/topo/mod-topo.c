@@ -4,9 +4,9 @@
  * Check only; it reads the tree at verify time, so after an apply it sees the ACS
  * Control words the acs module left (and the kernel kept).
  */
-#include "acs-verify.h"
-#include "log.h"
-#include "run.h"
+#include "acs/acs-verify.h"
+#include "core/log.h"
+#include "core/run.h"
 #include "topo/topo.h"
 
 #define CHECK_P2P    "topology.p2p"

@@ -4,8 +4,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "log.h"
+#include "core/fileio.h"
+#include "core/log.h"
 #include "topo/topo.h"
 
 int topo_attr_read(int dfd, const char *name, char *buf, size_t size)

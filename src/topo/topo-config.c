@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Topology]: the config part (keys in topo.h). */
 
-#include "log.h"
+#include "core/log.h"
 #include "topo/topo.h"
 
 static bool is_section(const char *name)

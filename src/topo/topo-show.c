@@ -6,8 +6,8 @@
  */
 #include <json-c/json.h>
 
-#include "log.h"
-#include "result.h"
+#include "core/log.h"
+#include "core/result.h"
 #include "topo/gpus.h"
 #include "topo/links.h"
 #include "topo/topo.h"

@@ -3,10 +3,10 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "pci.h"
-#include "selector.h"
-#include "sysroot.h"
+#include "core/config.h"
+#include "pci/pci.h"
+#include "pci/selector.h"
+#include "core/sysroot.h"
 
 /*
  * PCIe topology from sysfs alone: which functions are GPUs/accelerators and NICs, how far

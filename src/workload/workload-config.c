@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Workload]: the config part (see workload.h for the keys). */
 
-#include "log.h"
+#include "core/log.h"
 #include "workload/workload.h"
 
 static const char *const default_units[] = {

@@ -6,8 +6,8 @@
  * below what it registers. Read from systemd over the system bus, never from unit files:
  * drop-ins, presets and the manager's DefaultLimitMEMLOCK= all end up in the property.
  */
-#include "run.h"
-#include "sd-dlopen.h"
+#include "core/run.h"
+#include "core/sd-dlopen.h"
 #include "workload/workload.h"
 
 #define SD_DEST		 "org.freedesktop.systemd1"

@@ -7,8 +7,8 @@
  */
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "run.h"
+#include "core/fileio.h"
+#include "core/run.h"
 #include "workload/workload.h"
 
 #define CHECK "workload.netns"

@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "result.h"
+#include "core/config.h"
+#include "core/result.h"
 
 /*
  * Pod and workload prerequisites ([Workload]): what a container needs from the host

@@ -78,7 +78,7 @@ main=$top/src/main.c
 # a source file by its name, wherever in src/ it lives
 src_file() { find "$top/src" -name "$1" -print -quit; }
 
-# --- hostprep(8) against src/main.c, src/result.h, src/sinks.h, getenv()s
+# --- hostprep(8) against src/main.c, src/core/result.h, src/report/sinks.h, getenv()s
 commands=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_.*/\1/p' "$main")
 [ "$(echo "$commands" | wc -w)" -ge 8 ] || fail "found only '$commands' in $main's command table"
 for c in $commands; do
@@ -93,12 +93,12 @@ for o in $(sed -n 's/.*getopt_long([^"]*"\([a-z]*\)".*/\1/p' "$main" | grep -o .
 	need "$man8" OPTIONS "^\*-$o\*" "option -$o"
 done
 codes=$(sed -n 's/^#define EXIT_[A-Z_]*[[:space:]]*\([0-9]*\)$/\1/p' "$(src_file result.h)")
-[ -n "$codes" ] || fail "no EXIT_ codes found in src/result.h"
+[ -n "$codes" ] || fail "no EXIT_ codes found in src/core/result.h"
 for e in $codes; do
 	need "$man8" "EXIT STATUS" "^\*$e\*$" "exit status $e"
 done
 ids=$(sed -n 's/^#define HOSTPREP_[A-Z]*_MESSAGE_ID[[:space:]]*"\([0-9a-f]*\)"$/\1/p' "$(src_file sinks.h)")
-[ "$(echo "$ids" | wc -w)" -eq 2 ] || fail "expected two MESSAGE_IDs in src/sinks.h, found '$ids'"
+[ "$(echo "$ids" | wc -w)" -eq 2 ] || fail "expected two MESSAGE_IDs in src/report/sinks.h, found '$ids'"
 for id in $ids; do
 	need "$man8" "REPORT AND JOURNAL" "^\*$id\*$" "MESSAGE_ID $id"
 done

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "log.h"
-#include "macro.h"
+#include "core/log.h"
+#include "core/macro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

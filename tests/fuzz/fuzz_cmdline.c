@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kernel command line (src/cmdline.c) and the boot-time ACS parameters
- * (src/acs-cmdline.c kacs_*): the input is a whole /proc/cmdline. Its pci=
+ * The kernel command line (src/core/cmdline.c) and the boot-time ACS parameters
+ * (src/acs/acs-cmdline.c kacs_*): the input is a whole /proc/cmdline. Its pci=
  * config_acs= and disable_acs_redir= values, and the input itself as such a value, are
  * evaluated for every device of a small tree (root port, switch, GPU functions, a VMD
  * domain) the way the kernel walks them, in both parses (before and after 9cf8a952d57b).
  * module_blacklist= goes through the module parser's check as well.
  */
-#include "acs-cmdline.h"
-#include "cmdline.h"
+#include "acs/acs-cmdline.h"
+#include "core/cmdline.h"
 #include "fuzz.h"
 #include "kmod/kmod-parse.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The PCI capability walks (src/pci.c walk_caps(), walk_ext_caps()) through the real
+ * The PCI capability walks (src/pci/pci.c walk_caps(), walk_ext_caps()) through the real
  * backend: the input is one function's config space (up to 4096 bytes; its length is the
  * file's, so a 64-byte unprivileged view and a 256-byte conventional space come too),
  * written as <root>/sys/devices/pci0000:00/0000:00:01.0/config; the backend is opened on
@@ -9,7 +9,7 @@
  * walks report is what the bytes say at the place they name.
  */
 #include "fuzz.h"
-#include "pci.h"
+#include "pci/pci.h"
 
 #define ADDR	"0000:00:01.0"
 #define DEVREL	"sys/devices/pci0000:00/" ADDR

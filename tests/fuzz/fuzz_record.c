@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The originals record loader (src/record.c): the input is the file's bytes, parsed as
+ * The originals record loader (src/core/record.c): the input is the file's bytes, parsed as
  * loading parses them and, for some inputs, loaded from the run store (ACS) and the
  * persistent store (modprobe.d files). What record.h promises is
  * checked: lines keep their bytes (a NUL is just a byte), a sealed line that verifies has
@@ -9,7 +9,7 @@
  * record that is cut (fewer lines than its header counts, a torn last line).
  */
 #include "fuzz.h"
-#include "record.h"
+#include "core/record.h"
 
 static const char *const stores[] = { "run/hostprep/acs-originals", "var/lib/hostprep/originals" };
 

@@ -2,17 +2,17 @@
 /*
  * What each kind makes of the originals record's lines (fuzz_record covers the
  * record's framing): the input is a record file.
- *  - "acs" lines (src/apply.c): a line the parser accepts formats back to the same
+ *  - "acs" lines (src/acs/apply.c): a line the parser accepts formats back to the same
  *    bytes and holds an offset and Control word an ACS capability can have.
- *  - file/wrote lines of a hostprep-owned file (src/persist-file.c), through the real
+ *  - file/wrote lines of a hostprep-owned file (src/core/persist-file.c), through the real
  *    revert of the GRUB drop-in on a scratch root: whatever the record says, revert
  *    never drops another owner's line, nor a line that failed its integrity check.
  */
-#include "apply.h"
-#include "acs-grub.h"
+#include "acs/apply.h"
+#include "acs/acs-grub.h"
 #include "fuzz.h"
-#include "persist-file.h"
-#include "record.h"
+#include "core/persist-file.h"
+#include "core/record.h"
 
 #define STORE "var/lib/hostprep/originals"
 #define DROPIN "etc/default/grub.d/50-hostprep-acs.cfg"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * PCI selectors of [ACS:*] Select=/Exclude= (src/selector.c) and PCI addresses. A selector
+ * PCI selectors of [ACS:*] Select=/Exclude= (src/pci/selector.c) and PCI addresses. A selector
  * that parses is formatted to its canonical text, which must parse to the same selector and
  * format to the same text; matching must not depend on how it was spelled.
  */
 #include "fuzz.h"
-#include "selector.h"
+#include "pci/selector.h"
 
 static const struct pci_ident idents[] = {
 	{ 0x0000, 0x00, 0x01, 0, 0x8086, 0x347a, 0x060400 },

@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "acs.h"
+#include "acs/acs.h"
 
 #define SV 0x0001u
 #define TB 0x0002u

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "acs-cmdline.h"
+#include "acs/acs-cmdline.h"
 
 /* 0000:00:01.0 root port -> 0000:01:00.0 switch up -> 0000:02:08.0, 0000:02:10.0 down */
 enum { RP, USP, DSP8, DSP10, N_DEVS };

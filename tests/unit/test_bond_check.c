@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "bond/bond-check.h"
-#include "fileio.h"
-#include "run.h"
+#include "core/fileio.h"
+#include "core/run.h"
 
 static struct bond_rule rule(const char *name, int mode, unsigned min)
 {

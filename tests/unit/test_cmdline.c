@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cmdline.h"
+#include "core/cmdline.h"
 
 static void assert_param(const struct cmdline *c, size_t i, const char *key, const char *value)
 {

@@ -13,8 +13,8 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "log.h"
+#include "core/config.h"
+#include "core/log.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"

@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include "kmod/kmod-dlopen.h"
-#include "macro.h"
+#include "core/macro.h"
 #include "rdma/rdma-verbs.h"
-#include "sd-dlopen.h"
+#include "core/sd-dlopen.h"
 
 #define CHECK_RESOLVED(name) \
 	if (!sym_##name)     \

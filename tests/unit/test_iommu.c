@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "iommu.h"
+#include "iommu/iommu.h"
 
 static char *no_units[] = { NULL };
 static char *dmar_units[] = { (char *)"dmar0", (char *)"dmar1", NULL };

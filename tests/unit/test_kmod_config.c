@@ -7,8 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "fileio.h"
+#include "core/config.h"
+#include "core/fileio.h"
 #include "kmod/kmod-config.h"
 
 struct tmp {

@@ -18,9 +18,9 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "linkwait.h"
-#include "log.h"
-#include "sinks.h"
+#include "core/linkwait.h"
+#include "core/log.h"
+#include "report/sinks.h"
 
 #define MSEC 1000ULL
 

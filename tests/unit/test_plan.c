@@ -16,8 +16,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "acs-verify.h"
-#include "plan.h"
+#include "acs/acs-verify.h"
+#include "acs/plan.h"
 
 enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
 

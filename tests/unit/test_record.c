@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "record.h"
+#include "core/fileio.h"
+#include "core/record.h"
 
 struct fixture {
 	char dir[64];

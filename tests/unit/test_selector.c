@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "selector.h"
+#include "pci/selector.h"
 
 static struct selector parse_ok(const char *text)
 {

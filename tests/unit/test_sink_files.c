@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sink-config.h"
+#include "report/sink-config.h"
 
 static void report_init(struct report *r)
 {

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "fileio.h"
-#include "log.h"
-#include "sinks.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "report/sinks.h"
 
 #define T_2026_11_22_0600 1795327200u
 

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "result.h"
+#include "core/result.h"
 
 static void test_utf8(void **state)
 {

@@ -7,8 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "fileio.h"
+#include "core/config.h"
+#include "core/fileio.h"
 #include "workload/workload.h"
 
 static void test_parse_size(void **state)
