@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/fileio.h"
 #include "core/log.h"
+#include "kmod/kmod.h"
 #include "rdma/rdma-check.h"
 #include "core/record.h"
 #include "core/run.h"
@@ -303,12 +304,12 @@ static int print_plan(const struct options *o, const struct run *run)
 		return r;
 	if (o->json) {
 		doc.modules = kmod_plan_json(run);
-		return plan_print_json(&run->plan, &doc, stdout);
+		return plan_print_json(acs_run_plan(run), &doc, stdout);
 	}
 	if (run->mode == RUN_APPLY && !run->cfg->apply)
 		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
 		       "the host.\n");
-	r = plan_print(&run->plan, &doc, stdout);
+	r = plan_print(acs_run_plan(run), &doc, stdout);
 	return r < 0 ? r : kmod_plan_print(run, stdout);
 }
 
@@ -518,7 +519,7 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 
 	switch (kernel_acs_param(run->host.osrelease)) {
 	case KERNEL_ACS_NONE:
-		r = acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+		r = acs_cmdline_format(acs_run_plan(run), &run->pci_inv, ret);
 		if (r < 0)
 			return r;
 		free(*ret);
@@ -529,7 +530,7 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 			  rel);
 		return -EDOM;
 	case KERNEL_ACS_REDIR:
-		r = acs_cmdline_format_redir(&run->plan, &run->pci_inv, ret, &bad);
+		r = acs_cmdline_format_redir(acs_run_plan(run), &run->pci_inv, ret, &bad);
 		if (r != -EDOM)
 			return r;
 		acs_mask_format(&bad->mask, mask);
@@ -540,7 +541,7 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 		return -EDOM;
 	case KERNEL_ACS_CONFIG_BUGGY:
 		/* An argument the kernel only partly honours is refused like the others. */
-		r = acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+		r = acs_cmdline_format(acs_run_plan(run), &run->pci_inv, ret);
 		if (r < 0)
 			return r;
 		free(*ret);
@@ -554,7 +555,7 @@ static int acs_arg_for_kernel(const struct run *run, char **ret)
 	case KERNEL_ACS_CONFIG:
 		break;
 	}
-	return acs_cmdline_format(&run->plan, &run->pci_inv, ret);
+	return acs_cmdline_format(acs_run_plan(run), &run->pci_inv, ret);
 }
 
 /* The drop-in's results as a report of their own, rendered like a run's. */

@@ -4,7 +4,5 @@
 #include "core/config.h"
 #include "core/run.h"
 
-#define RUN_MODULES_MAX 16
-
 extern const struct run_module *const run_modules[];
 extern const size_t n_run_modules;

@@ -5,6 +5,23 @@
 #include "core/log.h"
 #include "core/run.h"
 
+/* The acs module's state in a run: the plan, built from the run's PCI inventory. */
+struct acs_state {
+	struct plan plan;
+};
+
+const struct run_module run_module_acs;
+
+static struct acs_state *acs_state(const struct run *run)
+{
+	return run_state(run, &run_module_acs);
+}
+
+const struct plan *acs_run_plan(const struct run *run)
+{
+	return &acs_state(run)->plan;
+}
+
 static bool acs_rules(const struct run *run)
 {
 	for (size_t i = 0; i < run->cfg->n_acs; i++)
@@ -75,9 +92,10 @@ static int acs_scan(struct run *run)
 
 static int acs_plan(struct run *run)
 {
+	struct plan *plan = &acs_state(run)->plan;
 	int r;
 
-	plan_done(&run->plan);
+	plan_done(plan);
 	if (run->pci_err < 0)
 		return 0;
 	r = plan_load_caps(run->cfg, run->pci, &run->pci_inv);
@@ -86,7 +104,7 @@ static int acs_plan(struct run *run)
 	if (r < 0)
 		log_warning_errno(r,
 				  "Failed to read the capabilities of a p2p: path, ignoring: %m");
-	return plan_build(run->cfg, &run->pci_inv, &run->plan);
+	return plan_build(run->cfg, &run->pci_inv, plan);
 }
 
 static struct apply_env acs_env(const struct run *run)
@@ -102,11 +120,12 @@ static struct apply_env acs_env(const struct run *run)
 static int acs_apply(struct run *run)
 {
 	struct apply_env env = acs_env(run);
+	struct plan *plan = &acs_state(run)->plan;
 	int r;
 
-	if (run->pci_err < 0 || run->plan.n_actions == 0)
+	if (run->pci_err < 0 || plan->n_actions == 0)
 		return 0;
-	r = apply_acs(&env, &run->plan, &run->results);
+	r = apply_acs(&env, plan, &run->results);
 	if (r < 0)
 		return r;
 	return acs_scan(run); /* verify what the hardware says now, not what we meant */
@@ -147,6 +166,7 @@ static int acs_grub_step(struct run *run)
 
 static int acs_verify_step(struct run *run)
 {
+	const struct plan *plan = acs_run_plan(run);
 	int r;
 
 	if (run->mode != RUN_REVERT) {
@@ -159,22 +179,22 @@ static int acs_verify_step(struct run *run)
 	if (run->pci_err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "acs", "host", "readable", NULL,
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
-	r = acs_verify(&run->plan, &run->pci_inv, run->cfg->apply, run->host.osrelease,
-		       &run->results);
+	r = acs_verify(plan, &run->pci_inv, run->cfg->apply, run->host.osrelease, &run->results);
 	if (r < 0)
 		return r;
-	return acs_cmdline_verify(&run->plan, &run->pci_inv, &run->host.cmdline,
-				  run->host.osrelease, &run->results);
+	return acs_cmdline_verify(plan, &run->pci_inv, &run->host.cmdline, run->host.osrelease,
+				  &run->results);
 }
 
 static void acs_done(struct run *run)
 {
-	plan_done(&run->plan);
+	plan_done(&acs_state(run)->plan);
 	acs_release(run);
 }
 
 const struct run_module run_module_acs = {
 	.name = "acs",
+	.state_size = sizeof(struct acs_state),
 	.scan = acs_scan,
 	.plan = acs_plan,
 	.apply = acs_apply,

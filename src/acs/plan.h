@@ -90,3 +90,7 @@ size_t plan_undecided(const struct plan *p);
 int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f);
 /* The dry-run document: the report envelope plus "plan" (docs/report-schema.md). */
 int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f);
+
+/* The plan of the acs module in a run (src/acs/mod-acs.c), empty before its plan step. */
+struct run;
+const struct plan *acs_run_plan(const struct run *run);

@@ -35,12 +35,13 @@ int bond_evaluate(const struct bond_seen *b, struct results *rs);
 bool bond_slave_lacp_up(const struct bond_slave_seen *s);
 
 /*
- * The wait predicate for src/core/linkwait.h (userdata: the struct run). Re-reads every
- * declared bond from sysfs into run->bond (verify then judges that fresh state) and returns
+ * The bond module's wait predicate (src/core/run-wait.c). Re-reads every declared bond of
+ * bc from sysfs into b (verify then judges that fresh state; b NULL: 1) and returns
  * 1 when nothing is left that time can fix, else 0 with *status "bond0 (1 of 2 slaves up)"
  * (malloc'd, ", "-joined); <0 on ENOMEM. Waited for: the bond appearing, slaves up to
  * MinSlavesUp=, an active slave (active-backup), LACP negotiated and every up slave
  * distributing (802.3ad). Not waited for: a wrong mode, miimon 0, a name that is no bond,
  * values that cannot be read — waiting cannot change them; verify reports them at once.
  */
-int bond_wait_ready(void *userdata, char **status);
+int bond_wait_ready(struct bond_run *b, const struct sysroot *root, const struct bond_config *bc,
+		    char **status);

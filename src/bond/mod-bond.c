@@ -7,6 +7,21 @@
 #include "core/linkwait.h"
 #include "core/run.h"
 
+/* The bond module's state in a run: the declared bonds, once a run with bond rules scans. */
+struct bond_mod {
+	bool scanned;
+	struct bond_run b;
+};
+
+const struct run_module run_module_bond;
+
+static struct bond_run *bond_of(const struct run *run)
+{
+	struct bond_mod *m = run_state(run, &run_module_bond);
+
+	return m->scanned ? &m->b : NULL;
+}
+
 static bool bond_wanted(const struct run *run)
 {
 	return run->cfg->bond && run->cfg->bond->n_rules;
@@ -14,59 +29,61 @@ static bool bond_wanted(const struct run *run)
 
 static int bond_scan_step(struct run *run)
 {
+	struct bond_mod *m = run_state(run, &run_module_bond);
+
 	if (!bond_wanted(run))
 		return 0;
-	if (!run->bond) {
-		run->bond = calloc(1, sizeof(*run->bond));
-		if (!run->bond)
-			return -ENOMEM;
-	}
-	return bond_run_scan(run->bond, run->root, run->cfg->bond);
+	m->scanned = true;
+	return bond_run_scan(&m->b, run->root, run->cfg->bond);
 }
 
 static int bond_verify_step(struct run *run)
 {
+	struct bond_run *b = bond_of(run);
 	int r = 0;
 
-	if (!run->bond)
+	if (!b)
 		return 0;
 	/* apply may have waited: judge what the bonds look like now, not at the first scan. */
 	if (run->mode == RUN_APPLY)
-		r = bond_run_scan(run->bond, run->root, run->cfg->bond);
-	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++)
-		r = bond_evaluate(&run->bond->bonds[i], &run->results);
+		r = bond_run_scan(b, run->root, run->cfg->bond);
+	for (size_t i = 0; r >= 0 && i < b->n_bonds; i++)
+		r = bond_evaluate(&b->bonds[i], &run->results);
 	return r;
 }
 
 static void bond_done_step(struct run *run)
 {
-	bond_run_free(run->bond);
-	free(run->bond);
-	run->bond = NULL;
+	struct bond_mod *m = run_state(run, &run_module_bond);
+
+	bond_run_free(&m->b);
+	*m = (struct bond_mod){};
 }
 
 /* The boot wait (src/core/run-wait.c): bonds come up on link events; LACP needs a re-check. */
 static int bond_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
 {
-	if (!run->bond)
+	const struct bond_run *b = bond_of(run);
+
+	if (!b)
 		return 0;
 	for (size_t i = 0; i < run->cfg->bond->n_rules; i++)
 		if (run->cfg->bond->rules[i].mode == BOND_MODE_8023AD)
 			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
-	for (size_t i = 0; i < run->bond->n_bonds; i++)
-		if (run->bond->bonds[i].mode_err == 0 &&
-		    run->bond->bonds[i].mode == BOND_MODE_8023AD)
+	for (size_t i = 0; i < b->n_bonds; i++)
+		if (b->bonds[i].mode_err == 0 && b->bonds[i].mode == BOND_MODE_8023AD)
 			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
 	return 1;
 }
 
 static int bond_wait_ready_step(struct run *run, char **status)
 {
-	return bond_wait_ready(run, status);
+	return bond_wait_ready(bond_of(run), run->root, run->cfg->bond, status);
 }
 
 const struct run_module run_module_bond = {
 	.name = "bond",
+	.state_size = sizeof(struct bond_mod),
 	.scan = bond_scan_step,
 	.verify = bond_verify_step,
 	.done = bond_done_step,
@@ -140,23 +157,23 @@ static int append_status(char **status, const struct bond_seen *b, const char *w
 	return 0;
 }
 
-int bond_wait_ready(void *userdata, char **status)
+int bond_wait_ready(struct bond_run *b, const struct sysroot *root, const struct bond_config *bc,
+		    char **status)
 {
-	struct run *run = userdata;
 	bool waiting = false;
 	int r;
 
 	*status = NULL;
-	if (!run->bond)
+	if (!b)
 		return 1;
-	r = bond_run_scan(run->bond, run->root, run->cfg->bond);
-	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++) {
-		const char *why = wait_reason(&run->bond->bonds[i]);
+	r = bond_run_scan(b, root, bc);
+	for (size_t i = 0; r >= 0 && i < b->n_bonds; i++) {
+		const char *why = wait_reason(&b->bonds[i]);
 
 		if (!why)
 			continue;
 		waiting = true;
-		r = append_status(status, &run->bond->bonds[i], why);
+		r = append_status(status, &b->bonds[i], why);
 	}
 	if (r < 0) {
 		free(*status);

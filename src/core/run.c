@@ -71,11 +71,35 @@ int run_init(struct run *run, const struct sysroot *root, const struct config *c
 	return 0;
 }
 
+void *run_state(const struct run *run, const struct run_module *m)
+{
+	for (size_t i = 0; i < N_MODULES; i++)
+		if (modules[i] == m)
+			return run->state[i];
+	return NULL;
+}
+
+static int states_alloc(struct run *run)
+{
+	for (size_t i = 0; i < N_MODULES; i++) {
+		if (!modules[i]->state_size || run->state[i])
+			continue;
+		run->state[i] = calloc(1, modules[i]->state_size);
+		if (!run->state[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 void run_done(struct run *run)
 {
 	for (size_t i = 0; i < N_MODULES; i++)
-		if (modules[i]->done)
+		if (modules[i]->done && (run->state[i] || !modules[i]->state_size))
 			modules[i]->done(run);
+	for (size_t i = 0; i < N_MODULES; i++) {
+		free(run->state[i]);
+		run->state[i] = NULL;
+	}
 	host_done(&run->host);
 	results_done(&run->results);
 	closep(&run->lock_fd);
@@ -176,6 +200,9 @@ int run_execute(struct run *run)
 		if (r < 0)
 			return r;
 	}
+	r = states_alloc(run);
+	if (r < 0)
+		return r;
 	r = host_scan(run->root, &run->host);
 	if (r < 0)
 		return r;

@@ -3,18 +3,16 @@
 
 #include "core/cmdline.h"
 #include "core/config.h"
-#include "iommu/iommu.h"
-#include "kmod/kmod.h"
-#include "pci/pci.h"
-#include "acs/plan.h"
 #include "core/result.h"
 #include "core/sysroot.h"
+#include "pci/pci.h"
 
 /*
  * One run of the pipeline: scan (read-only inventory) → plan (pure) →
  * apply (the only writer) → verify (fresh reads) → results. Each hardware
- * kind is a module in the table in run.c; a new capability is a new module
- * with its state below, not edits across the pipeline.
+ * kind is a module in the table in src/modules.c; a new capability is a new module
+ * that declares the size of its state (struct run_module.state_size), not edits across
+ * the pipeline: the run knows no module's state.
  */
 enum run_mode {
 	RUN_CHECK,
@@ -23,9 +21,7 @@ enum run_mode {
 	RUN_REVERT,
 };
 
-struct rdma_run;
-struct bond_run;
-struct workload_run;
+#define RUN_MODULES_MAX 16
 
 struct host_info {
 	struct cmdline cmdline;
@@ -40,28 +36,26 @@ struct run {
 	enum run_mode mode;
 	struct host_info host;
 	int lock_fd; /* the run lock, held from before the first read when the run writes */
+	uint64_t started_usec; /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
 
-	/* acs module */
+	/* the PCI inventory */
 	struct pci_backend *pci;
 	struct pci_inventory pci_inv;
 	int pci_err; /* why the PCI inventory is missing, 0 if present */
-	struct plan plan;
 
-	/* iommu module */
-	struct iommu_state iommu;
-	int iommu_err;
-
-	struct kmod_run *kmod;	       /* kernel-module module: src/kmod/kmod-check.h */
-	struct rdma_run *rdma;	       /* RDMA ports: src/rdma/ */
-	struct bond_run *bond;	       /* Linux bonding: src/bond/ */
-	struct workload_run *workload; /* pod/workload prerequisites: src/workload/ */
-	uint64_t started_usec;	       /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
+	/* each module's state, state_size zeroed bytes (NULL for 0), by table index */
+	void *state[RUN_MODULES_MAX];
 
 	struct results results;
 };
 
 struct run_module {
 	const char *name;
+	/*
+	 * The bytes of state the run allocates (zeroed, before the first step) and frees
+	 * (after done()) for this module; the module reaches it with run_state(). 0: none.
+	 */
+	size_t state_size;
 	int (*scan)(struct run *run);  /* read-only; failures become "unknown" results */
 	int (*plan)(struct run *run);  /* pure; -EINVAL = the config cannot work on this host */
 	int (*apply)(struct run *run); /* writes, then re-scans what it wrote */
@@ -81,6 +75,12 @@ struct run_module {
 	int (*wait_ready)(struct run *run, char **status);
 	void (*wait_done)(struct run *run, uint64_t waited_usec);
 };
+
+/*
+ * The state of module m in this run (struct run_module.state_size zeroed bytes), NULL
+ * when it declares none or before run_execute() allocated it. Modules wrap it typed.
+ */
+void *run_state(const struct run *run, const struct run_module *m);
 
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
 	     enum run_mode mode);

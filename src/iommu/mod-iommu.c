@@ -1,33 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/log.h"
 #include "core/run.h"
+#include "iommu/iommu.h"
+
+/* The iommu module's state in a run: what the scan read, or why it could not. */
+struct iommu_mod {
+	struct iommu_state iommu;
+	int err;
+};
+
+const struct run_module run_module_iommu;
+
+static struct iommu_mod *iommu_mod(const struct run *run)
+{
+	return run_state(run, &run_module_iommu);
+}
 
 static int iommu_mod_scan(struct run *run)
 {
-	int r = iommu_scan(run->root, run->cfg->iommu_expect, &run->iommu);
+	struct iommu_mod *m = iommu_mod(run);
+	int r = iommu_scan(run->root, run->cfg->iommu_expect, &m->iommu);
 
 	if (r == -ENOMEM)
 		return r;
-	run->iommu_err = r < 0 ? r : 0;
+	m->err = r < 0 ? r : 0;
 	return 0;
 }
 
 static int iommu_mod_verify(struct run *run)
 {
-	if (run->iommu_err < 0)
+	struct iommu_mod *m = iommu_mod(run);
+
+	if (m->err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "iommu.mode", "host",
 				    iommu_expect_to_string(run->cfg->iommu_expect), NULL,
-				    "cannot read the IOMMU state: %s", strerror(-run->iommu_err));
-	return iommu_verify(&run->iommu, &run->host.cmdline, run->cfg->iommu_expect, &run->results);
+				    "cannot read the IOMMU state: %s", strerror(-m->err));
+	return iommu_verify(&m->iommu, &run->host.cmdline, run->cfg->iommu_expect, &run->results);
 }
 
 static void iommu_mod_done(struct run *run)
 {
-	iommu_state_done(&run->iommu);
+	iommu_state_done(&iommu_mod(run)->iommu);
 }
 
 const struct run_module run_module_iommu = {
 	.name = "iommu",
+	.state_size = sizeof(struct iommu_mod),
 	.scan = iommu_mod_scan,
 	.verify = iommu_mod_verify,
 	.done = iommu_mod_done,

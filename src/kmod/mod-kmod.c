@@ -6,6 +6,18 @@
 #include "core/log.h"
 #include "core/run.h"
 
+/* The kmod module's state in a run: NULL until a run with kmod rules scans. */
+struct kmod_mod {
+	struct kmod_run *k;
+};
+
+const struct run_module run_module_kmod;
+
+static struct kmod_run *kmod_of(const struct run *run)
+{
+	return ((struct kmod_mod *)run_state(run, &run_module_kmod))->k;
+}
+
 static bool kmod_wanted(const struct run *run)
 {
 	const struct kmod_config *kc = run->cfg->kmod;
@@ -15,31 +27,36 @@ static bool kmod_wanted(const struct run *run)
 
 static int kmod_scan_step(struct run *run)
 {
+	struct kmod_mod *m = run_state(run, &run_module_kmod);
+
 	if (!kmod_wanted(run))
 		return 0;
-	if (!run->kmod) {
-		run->kmod = calloc(1, sizeof(*run->kmod));
-		if (!run->kmod)
+	if (!m->k) {
+		m->k = calloc(1, sizeof(*m->k));
+		if (!m->k)
 			return -ENOMEM;
 	}
-	return kmod_run_scan(run->kmod, run);
+	return kmod_run_scan(m->k, run);
 }
 
 static int kmod_plan_step(struct run *run)
 {
-	return run->kmod ? kmod_run_plan(run->kmod, run) : 0;
+	struct kmod_run *k = kmod_of(run);
+
+	return k ? kmod_run_plan(k, run) : 0;
 }
 
 static int kmod_apply_step(struct run *run)
 {
+	struct kmod_run *k = kmod_of(run);
 	int r;
 
-	if (!run->kmod)
+	if (!k)
 		return 0;
-	r = kmod_run_apply(run->kmod, run);
+	r = kmod_run_apply(k, run);
 	if (r < 0 || !sysroot_is_host(run->root))
 		return r;
-	return kmod_run_scan(run->kmod, run); /* verify what the kernel says now */
+	return kmod_run_scan(k, run); /* verify what the kernel says now */
 }
 
 /* The modprobe.d file is restored from its record whatever the config says now. */
@@ -50,17 +67,22 @@ static int kmod_revert_step(struct run *run)
 
 static int kmod_verify_step(struct run *run)
 {
-	return run->kmod ? kmod_run_verify(run->kmod, run) : 0;
+	struct kmod_run *k = kmod_of(run);
+
+	return k ? kmod_run_verify(k, run) : 0;
 }
 
 static void kmod_done_step(struct run *run)
 {
-	kmod_run_free(run->kmod);
-	run->kmod = NULL;
+	struct kmod_mod *m = run_state(run, &run_module_kmod);
+
+	kmod_run_free(m->k);
+	m->k = NULL;
 }
 
 const struct run_module run_module_kmod = {
 	.name = "kmod",
+	.state_size = sizeof(struct kmod_mod),
 	.scan = kmod_scan_step,
 	.plan = kmod_plan_step,
 	.apply = kmod_apply_step,
@@ -71,10 +93,14 @@ const struct run_module run_module_kmod = {
 
 int kmod_plan_print(const struct run *run, FILE *f)
 {
-	return run->kmod ? kmod_run_plan_print(run->kmod, f) : 0;
+	const struct kmod_run *k = kmod_of(run);
+
+	return k ? kmod_run_plan_print(k, f) : 0;
 }
 
 struct json_object *kmod_plan_json(const struct run *run)
 {
-	return run->kmod ? kmod_run_plan_json(run->kmod) : json_object_new_array();
+	const struct kmod_run *k = kmod_of(run);
+
+	return k ? kmod_run_plan_json(k) : json_object_new_array();
 }

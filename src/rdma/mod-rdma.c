@@ -8,6 +8,21 @@
 #include "rdma/rdma-check.h"
 #include "core/run.h"
 
+/* The rdma module's state in a run: the selected ports, once a run with port rules scans. */
+struct rdma_mod {
+	bool scanned;
+	struct rdma_run rr;
+};
+
+const struct run_module run_module_rdma;
+
+static struct rdma_run *rdma_of(const struct run *run)
+{
+	struct rdma_mod *m = run_state(run, &run_module_rdma);
+
+	return m->scanned ? &m->rr : NULL;
+}
+
 static bool rdma_wanted(const struct run *run)
 {
 	return run->cfg->port && run->cfg->port->n_rules;
@@ -21,16 +36,16 @@ static bool use_verbs(const struct run *run)
 
 static int rdma_scan_step(struct run *run)
 {
+	struct rdma_mod *m = run_state(run, &run_module_rdma);
+
 	if (!rdma_wanted(run))
 		return 0;
-	if (!run->rdma) {
-		run->rdma = calloc(1, sizeof(*run->rdma));
-		if (!run->rdma)
-			return -ENOMEM;
-		run->rdma->root = run->root;
-		run->rdma->pc = run->cfg->port;
+	if (!m->scanned) {
+		m->scanned = true;
+		m->rr.root = run->root;
+		m->rr.pc = run->cfg->port;
 	}
-	return rdma_run_scan(run->rdma, use_verbs(run));
+	return rdma_run_scan(&m->rr, use_verbs(run));
 }
 
 /* The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet, their devices' events. */
@@ -41,9 +56,9 @@ static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *rech
 	char **grown;
 	int r;
 
-	if (!run->rdma)
+	if (!rdma_of(run))
 		return 0;
-	r = rdma_wait_devices(run->rdma, &devs);
+	r = rdma_wait_devices(rdma_of(run), &devs);
 	if (r < 0)
 		return r;
 	while (*rdma_devices && (*rdma_devices)[n])
@@ -64,27 +79,28 @@ static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *rech
 
 static int rdma_wait_ready_step(struct run *run, char **status)
 {
-	return rdma_wait_ready(run->rdma, status);
+	return rdma_wait_ready(rdma_of(run), status);
 }
 
 static void rdma_wait_done_step(struct run *run, uint64_t waited_usec)
 {
-	rdma_wait_done(run->rdma, waited_usec);
+	rdma_wait_done(rdma_of(run), waited_usec);
 }
 
 static int rdma_verify_step(struct run *run)
 {
+	const struct rdma_run *rr = rdma_of(run);
 	int r;
 
-	if (!run->rdma)
+	if (!rr)
 		return 0;
-	r = rdma_run_check(run->rdma, &run->results);
+	r = rdma_run_check(rr, &run->results);
 	if (r < 0)
 		return r;
 	/* the env file follows the report: only runs that write the report write it */
 	if (geteuid() != 0 || run->mode == RUN_DRY_RUN)
 		return 0;
-	r = rdma_env_write(run->rdma);
+	r = rdma_env_write(rr);
 	if (r < 0)
 		log_warning_errno(r, "Failed to write the RDMA environment file, ignoring: %m");
 	return 0;
@@ -92,12 +108,15 @@ static int rdma_verify_step(struct run *run)
 
 static void rdma_done_step(struct run *run)
 {
-	rdma_run_free(run->rdma);
-	run->rdma = NULL;
+	struct rdma_mod *m = run_state(run, &run_module_rdma);
+
+	rdma_inventory_done(&m->rr.inv);
+	*m = (struct rdma_mod){};
 }
 
 const struct run_module run_module_rdma = {
 	.name = "rdma",
+	.state_size = sizeof(struct rdma_mod),
 	.scan = rdma_scan_step,
 	.verify = rdma_verify_step,
 	.done = rdma_done_step,

@@ -66,8 +66,10 @@ static enum verdict p2p_verdict(enum topo_p2p p)
 /* Is addr a port some [ACS:*] rule selects (its own "acs" result says what is wrong)? */
 static bool acs_selected(const struct run *run, const char *addr)
 {
-	for (size_t i = 0; i < run->plan.n_targets; i++)
-		if (streq(run->plan.targets[i].addr, addr))
+	const struct plan *plan = acs_run_plan(run);
+
+	for (size_t i = 0; i < plan->n_targets; i++)
+		if (streq(plan->targets[i].addr, addr))
 			return true;
 	return false;
 }

@@ -312,8 +312,7 @@ struct tree {
 	struct sysroot root;
 	struct bond_config bc;
 	struct bond_rule rules[1];
-	struct config cfg;
-	struct run run;
+	struct bond_run b;
 };
 
 static void put(struct tree *t, const char *rel, const char *text)
@@ -336,10 +335,6 @@ static int tree_setup(void **state)
 	t->root.dir = t->dir;
 	t->rules[0] = rule("bond0", BOND_MODE_ACTIVEBACKUP, 0);
 	t->bc = (struct bond_config){ .rules = t->rules, .n_rules = 1 };
-	t->cfg.bond = &t->bc;
-	t->run.root = &t->root;
-	t->run.cfg = &t->cfg;
-	t->run.bond = calloc(1, sizeof(*t->run.bond));
 	*state = t;
 	return 0;
 }
@@ -349,8 +344,7 @@ static int tree_teardown(void **state)
 	struct tree *t = *state;
 	char cmd[128];
 
-	bond_run_free(t->run.bond);
-	free(t->run.bond);
+	bond_run_free(&t->b);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
 	assert_int_equal(system(cmd), 0);
 	free(t);
@@ -363,7 +357,7 @@ static void test_wait(void **state)
 	char *status = NULL;
 
 	/* networkd has not created the bond yet */
-	assert_int_equal(bond_wait_ready(&t->run, &status), 0);
+	assert_int_equal(bond_wait_ready(&t->b, &t->root, &t->bc, &status), 0);
 	assert_string_equal(status, "bond0 (no such interface yet)");
 	free(status);
 
@@ -373,22 +367,22 @@ static void test_wait(void **state)
 	put(t, "bond0/bonding/active_slave", "eth0\n");
 	put(t, "eth0/bonding_slave/mii_status", "up\n");
 	put(t, "eth1/bonding_slave/mii_status", "down\n");
-	assert_int_equal(bond_wait_ready(&t->run, &status), 0);
+	assert_int_equal(bond_wait_ready(&t->b, &t->root, &t->bc, &status), 0);
 	assert_string_equal(status, "bond0 (1 of 2 slaves up)");
 	free(status);
 
 	put(t, "eth1/bonding_slave/mii_status", "up\n");
-	assert_int_equal(bond_wait_ready(&t->run, &status), 1);
+	assert_int_equal(bond_wait_ready(&t->b, &t->root, &t->bc, &status), 1);
 	assert_null(status);
 	/* what waiting cannot fix does not hold the wait: verify reports it */
 	put(t, "bond0/bonding/miimon", "0\n");
-	assert_int_equal(bond_wait_ready(&t->run, &status), 1);
+	assert_int_equal(bond_wait_ready(&t->b, &t->root, &t->bc, &status), 1);
 	put(t, "bond0/bonding/mode", "garbage\n");
-	assert_int_equal(bond_wait_ready(&t->run, &status), 1);
+	assert_int_equal(bond_wait_ready(&t->b, &t->root, &t->bc, &status), 1);
 	assert_null(status);
 	/* the inventory the wait left behind is the fresh one */
-	assert_int_equal(t->run.bond->n_bonds, 1);
-	assert_int_equal(t->run.bond->bonds[0].miimon, 0);
+	assert_int_equal(t->b.n_bonds, 1);
+	assert_int_equal(t->b.bonds[0].miimon, 0);
 }
 
 int main(void)
