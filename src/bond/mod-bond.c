@@ -61,7 +61,8 @@ static void bond_done_step(struct run *run)
 }
 
 /* The boot wait (src/core/run-wait.c): bonds come up on link events; LACP needs a re-check. */
-static int bond_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
+static int bond_wait_setup(struct run *run, struct linkwait_sources *sources,
+			   uint64_t *recheck_usec)
 {
 	const struct bond_run *b = bond_of(run);
 

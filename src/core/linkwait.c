@@ -4,14 +4,13 @@
  *   - an rtnetlink socket in RTMGRP_LINK: every RTM_NEWLINK/RTM_DELLINK
  *     (carrier, operstate, a bond slave's state) wakes a re-check; the
  *     messages are not parsed, the caller re-reads sysfs anyway;
- *   - per named RDMA device a verbs context whose async fd is an io source
- *     (PORT_ACTIVE, PORT_ERR, GID_CHANGE, ...), so an IB port that goes
- *     ACTIVE without any netdev change (IPoIB aside) still wakes us;
+ *   - the modules' event sources (struct linkwait_source): the RDMA module's
+ *     verbs async fds (PORT_ACTIVE, PORT_ERR, GID_CHANGE, ...), so an IB port
+ *     that goes ACTIVE without any netdev change (IPoIB aside) still wakes us;
  *   - a CLOCK_MONOTONIC timer at the deadline.
  * The sources exist before the first check: an event between the check and
  * the first epoll_wait is queued, not lost.
  */
-#include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/epoll.h>
@@ -20,7 +19,6 @@
 
 #include "core/linkwait.h"
 #include "core/log.h"
-#include "rdma/rdma-verbs.h"
 #include "core/sd-dlopen.h"
 #include "report/sinks.h"
 
@@ -32,14 +30,12 @@ struct waiter {
 	const struct linkwait_target *t;
 	sd_event *event;
 	char *status; /* the last one published */
-	struct verbs_dev *devs;
-	size_t n_devs;
+	struct source_ctx *srcs;
 };
 
-struct verbs_dev {
+struct source_ctx {
 	struct waiter *w;
-	struct ibv_context *ctx;
-	const char *name;
+	const struct linkwait_source *src;
 };
 
 uint64_t linkwait_now_usec(void)
@@ -50,15 +46,35 @@ uint64_t linkwait_now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+int linkwait_sources_add(struct linkwait_sources *s, const struct linkwait_source *src)
+{
+	struct linkwait_source *grown = realloc(s->v, (s->n + 1) * sizeof(*grown));
+
+	if (!grown) {
+		if (src->close)
+			src->close(src->userdata);
+		return -ENOMEM;
+	}
+	grown[s->n++] = *src;
+	s->v = grown;
+	return 0;
+}
+
+void linkwait_sources_done(struct linkwait_sources *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].close)
+			s->v[i].close(s->v[i].userdata);
+	free(s->v);
+	*s = (struct linkwait_sources){};
+}
+
 static void waiter_done(struct waiter *w)
 {
-	/* sources first (they refer to the contexts' fds), then the contexts */
+	/* the sources refer to the modules' fds: they go with the loop, the fds stay theirs */
 	if (w->event)
 		w->event = sym_sd_event_unref(w->event);
-	for (size_t i = 0; i < w->n_devs; i++)
-		if (w->devs[i].ctx)
-			sym_ibv_close_device(w->devs[i].ctx);
-	free(w->devs);
+	free(w->srcs);
 	free(w->status);
 }
 
@@ -147,106 +163,41 @@ static int netlink_open(struct waiter *w)
 	return float_source(s);
 }
 
-static bool event_wakes(enum ibv_event_type type)
+static int on_source(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
-	switch (type) {
-	case IBV_EVENT_PORT_ACTIVE:
-	case IBV_EVENT_PORT_ERR:
-	case IBV_EVENT_GID_CHANGE:
-	case IBV_EVENT_LID_CHANGE:
-	case IBV_EVENT_PKEY_CHANGE:
-	case IBV_EVENT_SM_CHANGE:
-	case IBV_EVENT_CLIENT_REREGISTER:
-	case IBV_EVENT_DEVICE_FATAL:
-		return true;
-	default:
-		return false;
-	}
-}
+	struct source_ctx *c = userdata;
+	int r = c->src->drain(fd, revents, c->src->userdata);
 
-static int on_verbs(sd_event_source *s, int fd, uint32_t revents, void *userdata)
-{
-	struct verbs_dev *d = userdata;
-	struct ibv_async_event ev;
-	bool wake = false, gone = revents & (EPOLLHUP | EPOLLERR);
-
-	while (!gone && sym_ibv_get_async_event(d->ctx, &ev) == 0) {
-		log_debug("%s: async event %s", d->name, sym_ibv_event_type_str(ev.event_type));
-		wake = wake || event_wakes(ev.event_type);
-		gone = gone || ev.event_type == IBV_EVENT_DEVICE_FATAL;
-		sym_ibv_ack_async_event(&ev);
-	}
-	if (gone) {
-		/* the device went away (unbind, reset): its netdev's events remain */
-		log_debug("%s: device gone, re-checking on link events only", d->name);
+	if (r < 0) {
+		/* gone (unbind, reset): the other sources and the link events remain */
 		sym_sd_event_source_set_enabled(s, SD_EVENT_OFF);
-		wake = true;
+		r = 1;
 	}
-	return wake ? recheck(d->w) : 0;
+	return r > 0 ? recheck(c->w) : 0;
 }
 
-static struct ibv_context *verbs_open(struct ibv_device **list, const char *name)
+static int sources_setup(struct waiter *w)
 {
-	for (; list && *list; list++)
-		if (streq(sym_ibv_get_device_name(*list), name))
-			return sym_ibv_open_device(*list);
-	errno = ENODEV;
-	return NULL;
-}
-
-static int verbs_watch(struct waiter *w, struct verbs_dev *d, struct ibv_device **list)
-{
-	sd_event_source *s;
-	int flags, r;
-
-	d->w = w;
-	d->ctx = verbs_open(list, d->name);
-	if (!d->ctx) {
-		/* not fatal: the port's state is still read from sysfs on each wake */
-		log_debug_errno(errno, "%s: no verbs context (%m), re-checking on link events only",
-				d->name);
+	if (w->t->n_sources == 0)
 		return 0;
-	}
-	flags = fcntl(d->ctx->async_fd, F_GETFL);
-	if (flags < 0 || fcntl(d->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return -errno;
-	r = sym_sd_event_add_io(w->event, &s, d->ctx->async_fd, EPOLLIN, on_verbs, d);
-	if (r < 0)
-		return r;
-	(void)sym_sd_event_source_set_priority(s, PRIORITY_EVENTS);
-	return float_source(s);
-}
-
-/* A name verbs could never match is the caller's bug, not the host's state. */
-static bool rdma_name_valid(const char *name)
-{
-	return name && *name && strlen(name) < IBV_SYSFS_NAME_MAX && !strchr(name, '/') &&
-	       !streq(name, ".") && !streq(name, "..");
-}
-
-static int verbs_setup(struct waiter *w)
-{
-	const char *const *names = w->t->rdma_devices;
-	struct ibv_device **list = NULL;
-	size_t n = 0;
-	int r = 0;
-
-	while (names && names[n])
-		n++;
-	if (n == 0)
-		return 0;
-	w->devs = calloc(n, sizeof(*w->devs));
-	if (!w->devs)
+	w->srcs = calloc(w->t->n_sources, sizeof(*w->srcs));
+	if (!w->srcs)
 		return -ENOMEM;
-	/* NULL (no library, no devices, no uverbs): each open fails, sysfs is re-read on events */
-	list = dlopen_libibverbs() >= 0 ? sym_ibv_get_device_list(NULL) : NULL;
-	for (w->n_devs = 0; w->n_devs < n && r >= 0; w->n_devs++) {
-		w->devs[w->n_devs].name = names[w->n_devs];
-		r = verbs_watch(w, &w->devs[w->n_devs], list);
+	for (size_t i = 0; i < w->t->n_sources; i++) {
+		sd_event_source *s;
+		int r;
+
+		w->srcs[i] = (struct source_ctx){ .w = w, .src = &w->t->sources[i] };
+		r = sym_sd_event_add_io(w->event, &s, w->t->sources[i].fd, EPOLLIN, on_source,
+					&w->srcs[i]);
+		if (r < 0)
+			return r;
+		(void)sym_sd_event_source_set_priority(s, PRIORITY_EVENTS);
+		r = float_source(s);
+		if (r < 0)
+			return r;
 	}
-	if (list)
-		sym_ibv_free_device_list(list);
-	return r;
+	return 0;
 }
 
 static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
@@ -316,9 +267,9 @@ static int waiter_setup(struct waiter *w, uint64_t deadline_usec)
 	r = netlink_open(w);
 	if (r < 0)
 		return log_error_errno(r, "Failed to listen to rtnetlink link events: %m");
-	r = verbs_setup(w);
+	r = sources_setup(w);
 	if (r < 0)
-		return log_error_errno(r, "Failed to watch RDMA async events: %m");
+		return log_error_errno(r, "Failed to watch the modules' event sources: %m");
 	r = timers_setup(w, deadline_usec);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up the wait's timers: %m");
@@ -333,10 +284,10 @@ int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64
 
 	if (!t || !t->ready)
 		return -EINVAL;
-	for (const char *const *n = t->rdma_devices; n && *n; n++)
-		if (!rdma_name_valid(*n))
-			return log_error_errno(EINVAL, "Invalid RDMA device name to wait for: '%s'",
-					       *n);
+	for (size_t i = 0; i < t->n_sources; i++)
+		if (t->sources[i].fd < 0 || !t->sources[i].drain)
+			return log_error_errno(EINVAL, "Invalid event source to wait on: '%s'",
+					       strempty(t->sources[i].name));
 	/* No time left, or a fake root whose files no kernel event will ever change. */
 	if (deadline_usec <= linkwait_now_usec() || !sysroot_is_host(root)) {
 		r = t->ready(t->userdata, &status);

@@ -17,11 +17,6 @@ struct waiters {
 	bool waits[RUN_MODULES_MAX];
 };
 
-static void strv_freep(char ***v)
-{
-	strv_free(*v);
-}
-
 static int append_status(char **all, const char *one)
 {
 	char *joined;
@@ -61,7 +56,7 @@ static int all_ready(void *userdata, char **ret_status)
 	return ready;
 }
 
-static int setup(struct waiters *w, char ***devs, uint64_t *recheck)
+static int setup(struct waiters *w, struct linkwait_sources *sources, uint64_t *recheck)
 {
 	bool any = false;
 
@@ -70,7 +65,7 @@ static int setup(struct waiters *w, char ***devs, uint64_t *recheck)
 
 		if (!run_modules[i]->wait_setup)
 			continue;
-		r = run_modules[i]->wait_setup(w->run, devs, recheck);
+		r = run_modules[i]->wait_setup(w->run, sources, recheck);
 		if (r < 0)
 			return r;
 		w->waits[i] = r > 0;
@@ -93,19 +88,25 @@ static void extend_timeout(uint64_t deadline)
 
 int run_wait(struct run *run)
 {
-	_cleanup_(strv_freep) char **devs = NULL;
+	_cleanup_(linkwait_sources_done) struct linkwait_sources sources = {};
 	struct waiters w = { .run = run };
 	struct linkwait_target t = { .ready = all_ready, .userdata = &w };
+	uint64_t deadline;
 	int r;
 
 	if (run->mode != RUN_APPLY || !run->cfg->wait_usec || !sysroot_is_host(run->root))
 		return 0;
-	r = setup(&w, &devs, &t.recheck_usec);
-	if (r <= 0)
+	deadline = run->started_usec + run->cfg->wait_usec;
+	/* no time left: one check, no event source opened for it */
+	r = setup(&w, deadline > linkwait_now_usec() ? &sources : NULL, &t.recheck_usec);
+	if (r == -ENOMEM || r == 0)
 		return r;
-	t.rdma_devices = (const char *const *)devs;
-	extend_timeout(run->started_usec + run->cfg->wait_usec);
-	r = linkwait(run->root, &t, run->started_usec + run->cfg->wait_usec);
+	if (r > 0) {
+		t.sources = sources.v;
+		t.n_sources = sources.n;
+		extend_timeout(deadline);
+		r = linkwait(run->root, &t, deadline);
+	}
 	if (r < 0) {
 		log_warning_errno(r, "Waiting for ports and bonds failed, judging them as they "
 				     "are: %m");

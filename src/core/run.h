@@ -23,6 +23,8 @@ enum run_mode {
 
 #define RUN_MODULES_MAX 16
 
+struct linkwait_sources;
+
 struct host_info {
 	struct cmdline cmdline;
 	char *osrelease;
@@ -65,13 +67,14 @@ struct run_module {
 
 	/*
 	 * The boot wait (apply only, [Host] Wait=): run.c waits once for every module,
-	 * woken by link and verbs events (src/core/linkwait.h), before the verify steps.
-	 * wait_setup: 1 if the module has something to wait for; appends the RDMA device
-	 * names whose async events matter to *rdma_devices (a strv) and may raise
-	 * *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
+	 * woken by link events and the modules' own event sources (src/core/linkwait.h),
+	 * before the verify steps. wait_setup: 1 if the module has something to wait for;
+	 * may append event sources to *sources (NULL: no time left for events, one check)
+	 * and raise *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
 	 * ("mlx5_0/1 (Polling)"). wait_done: the bound passed after waited_usec.
 	 */
-	int (*wait_setup)(struct run *run, char ***rdma_devices, uint64_t *recheck_usec);
+	int (*wait_setup)(struct run *run, struct linkwait_sources *sources,
+			  uint64_t *recheck_usec);
 	int (*wait_ready)(struct run *run, char **status);
 	void (*wait_done)(struct run *run, uint64_t waited_usec);
 };

@@ -6,6 +6,7 @@
  */
 #include "core/log.h"
 #include "rdma/rdma-check.h"
+#include "rdma/rdma-verbs.h"
 #include "core/run.h"
 
 /* The rdma module's state in a run: the selected ports, once a run with port rules scans. */
@@ -48,12 +49,19 @@ static int rdma_scan_step(struct run *run)
 	return rdma_run_scan(&m->rr, use_verbs(run));
 }
 
-/* The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet, their devices' events. */
-static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *recheck_usec)
+static void strv_freep(char ***v)
 {
-	char **devs = NULL;
-	size_t n = 0, m = 0;
-	char **grown;
+	strv_free(*v);
+}
+
+/*
+ * The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet; their devices'
+ * verbs async events wake it (sources NULL: no time left, nothing to open).
+ */
+static int rdma_wait_setup(struct run *run, struct linkwait_sources *sources,
+			   uint64_t *recheck_usec)
+{
+	_cleanup_(strv_freep) char **devs = NULL;
 	int r;
 
 	if (!rdma_of(run))
@@ -61,20 +69,14 @@ static int rdma_wait_setup(struct run *run, char ***rdma_devices, uint64_t *rech
 	r = rdma_wait_devices(rdma_of(run), &devs);
 	if (r < 0)
 		return r;
-	while (*rdma_devices && (*rdma_devices)[n])
-		n++;
-	while (devs && devs[m])
-		m++;
-	grown = realloc(*rdma_devices, (n + m + 1) * sizeof(*grown));
-	if (!grown) {
-		strv_free(devs);
-		return -ENOMEM;
+	if (!devs || !*devs)
+		return 0;
+	if (sources) {
+		r = rdma_verbs_wait_sources((const char *const *)devs, sources);
+		if (r < 0)
+			return r;
 	}
-	memcpy(grown + n, devs, m * sizeof(*grown));
-	grown[n + m] = NULL;
-	*rdma_devices = grown;
-	free(devs); /* the names moved */
-	return m > 0;
+	return 1;
 }
 
 static int rdma_wait_ready_step(struct run *run, char **status)

@@ -9,7 +9,7 @@
 /*
  * libibverbs (and the libnl-3/libnl-route-3 it links, whose constructors read
  * files) is loaded with dlopen() only when [Port:*] rules read ports through
- * verbs (rdma-scan.c) or apply waits for RDMA ports (src/core/linkwait.c): runs
+ * verbs (rdma-scan.c) or apply waits for RDMA ports (rdma_verbs_wait_sources()): runs
  * without them (status, config, ACS/IOMMU-only checks and boots) never map it.
  * The package still depends on it (packaging/ names it: dh_shlibdeps cannot
  * see a dlopen'd library). Every verbs call goes through these pointers.
@@ -52,3 +52,13 @@ static inline int verbs_query_gid_ex(struct ibv_context *ctx, uint32_t port, uin
 
 /* Load it once per process: 0, or -EOPNOTSUPP (logged once with dlerror()). */
 int dlopen_libibverbs(void);
+
+struct linkwait_sources;
+/*
+ * The boot wait's event sources (src/core/linkwait.h) for the named RDMA devices: one per
+ * device verbs can open, its async fd non-blocking; an event that can change a port's
+ * state (PORT_ACTIVE, PORT_ERR, GID_CHANGE, ...) wakes a re-check, a fatal one or a hangup
+ * drops the source. A device verbs cannot open (or no libibverbs) is left to the link
+ * events: sysfs is re-read on each. -EINVAL (logged): a name verbs could never match.
+ */
+int rdma_verbs_wait_sources(const char *const *names, struct linkwait_sources *sources);

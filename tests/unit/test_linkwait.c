@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
@@ -134,33 +135,132 @@ static void test_predicate_error(void **state)
 	sysroot_done(&root);
 }
 
-static void test_bad_device_names(void **state)
+/* A module's source: counts the drains, wakes a re-check (or says it is gone). */
+struct src {
+	int fds[2];
+	int drained;
+	int closed;
+	int ret; /* what drain() returns */
+};
+
+static int src_drain(int fd, uint32_t revents, void *userdata)
+{
+	struct src *x = userdata;
+	char buf[64];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	x->drained++;
+	return x->ret;
+}
+
+static void src_close(void *userdata)
+{
+	struct src *x = userdata;
+
+	x->closed++;
+}
+
+static void src_open(struct src *x, int ret)
+{
+	*x = (struct src){ .ret = ret };
+	assert_int_equal(pipe2(x->fds, O_NONBLOCK | O_CLOEXEC), 0);
+}
+
+static void src_done(struct src *x)
+{
+	close(x->fds[0]);
+	close(x->fds[1]);
+}
+
+static void *poke(void *arg)
+{
+	struct src *x = arg;
+
+	usleep(150 * 1000);
+	assert_int_equal(write(x->fds[1], "x", 1), 1);
+	return NULL;
+}
+
+static void test_bad_sources(void **state)
 {
 	struct sysroot root = host_root();
 	struct pred p = {};
-	const char *const bad[][2] = { { "", NULL }, { "mlx5_0/../x", NULL }, { "..", NULL } };
-	const char *const absent[] = { "nosuch_rdma0", "rxe_vanished", NULL };
-	const char *const too_long[] = {
-		"a_device_name_much_longer_than_any_sysfs_name_verbs_can_match_at_all_xxxxxxxxxxx",
-		NULL
+	struct src x;
+	struct linkwait_source bad[] = {
+		{ .name = "nofd", .fd = -1, .drain = src_drain },
+		{ .name = "nodrain", .fd = 0 },
 	};
-	struct linkwait_target t = { .ready = pred_ready, .userdata = &p };
+	struct linkwait_target t = { .ready = pred_ready, .userdata = &p, .n_sources = 1 };
 	uint64_t t0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		t.rdma_devices = bad[i];
+		t.sources = &bad[i];
 		assert_int_equal(linkwait(&root, &t, linkwait_now_usec() + 1000 * MSEC), -EINVAL);
 	}
-	t.rdma_devices = too_long;
-	assert_int_equal(linkwait(&root, &t, linkwait_now_usec() + 1000 * MSEC), -EINVAL);
 	assert_int_equal(p.calls, 0); /* refused before any check */
 
-	/* devices that do not exist: waited for on link events alone, to the deadline */
-	t.rdma_devices = absent;
+	/* a source that never fires: waited for on link events alone, to the deadline */
+	src_open(&x, 1);
+	t.sources = &(struct linkwait_source){ .name = "quiet", .fd = x.fds[0], .drain = src_drain,
+					       .userdata = &x };
 	t0 = linkwait_now_usec();
 	assert_int_equal(linkwait(&root, &t, t0 + 200 * MSEC), 0);
 	assert_true(linkwait_now_usec() - t0 >= 200 * MSEC);
 	assert_true(p.calls >= 1);
+	assert_int_equal(x.drained, 0);
+	src_done(&x);
+	sysroot_done(&root);
+}
+
+/* A module's source ends the wait at once; one that says it is gone wakes one re-check. */
+static void test_source_wakes(void **state)
+{
+	struct sysroot root = host_root();
+	struct linkwait_sources list = {};
+	struct src x, gone;
+	struct pred p = { .ready_at = 2 };
+	struct linkwait_target t = { .ready = pred_ready, .userdata = &p };
+	pthread_t th;
+	uint64_t t0, dt;
+
+	(void)private_netns();
+	src_open(&x, 1);
+	assert_int_equal(linkwait_sources_add(&list, &(struct linkwait_source){
+							     .name = "x",
+							     .fd = x.fds[0],
+							     .drain = src_drain,
+							     .close = src_close,
+							     .userdata = &x,
+						     }),
+			 0);
+	t.sources = list.v;
+	t.n_sources = list.n;
+	t0 = linkwait_now_usec();
+	assert_int_equal(pthread_create(&th, NULL, poke, &x), 0);
+	assert_int_equal(linkwait(&root, &t, t0 + 10000 * MSEC), 1);
+	dt = linkwait_now_usec() - t0;
+	pthread_join(th, NULL);
+	assert_true(dt >= 150 * MSEC);
+	assert_true(dt < 1000 * MSEC);
+	assert_int_equal(p.calls, 2);
+	assert_int_equal(x.drained, 1);
+	linkwait_sources_done(&list);
+	assert_int_equal(x.closed, 1);
+	assert_null(list.v);
+	src_done(&x);
+
+	src_open(&gone, -ENODEV);
+	p = (struct pred){ .ready_at = 2 };
+	t.sources = &(struct linkwait_source){ .name = "gone", .fd = gone.fds[0],
+					       .drain = src_drain, .userdata = &gone };
+	t.n_sources = 1;
+	assert_int_equal(pthread_create(&th, NULL, poke, &gone), 0);
+	assert_int_equal(linkwait(&root, &t, linkwait_now_usec() + 10000 * MSEC), 1);
+	pthread_join(th, NULL);
+	assert_int_equal(gone.drained, 1);
+	assert_int_equal(p.calls, 2);
+	src_done(&gone);
 	sysroot_done(&root);
 }
 
@@ -197,8 +297,7 @@ static void test_link_event_wakes(void **state)
 	char tmpl[] = "/tmp/test_linkwait.XXXXXX", path[64], msg[256] = "";
 	struct sysroot root = host_root();
 	struct pred p = { .lo_up = true, .status = "lo (down)" };
-	const char *const absent[] = { "rxe_absent0", NULL };
-	struct linkwait_target t = { .ready = pred_ready, .userdata = &p, .rdma_devices = absent };
+	struct linkwait_target t = { .ready = pred_ready, .userdata = &p };
 	pthread_t th;
 	uint64_t t0, dt;
 	ssize_t n;
@@ -275,7 +374,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ready_at_once),	 cmocka_unit_test(test_deadline_past),
 		cmocka_unit_test(test_deadline_short),	 cmocka_unit_test(test_predicate_error),
-		cmocka_unit_test(test_bad_device_names), cmocka_unit_test(test_link_event_wakes),
+		cmocka_unit_test(test_bad_sources),	 cmocka_unit_test(test_source_wakes),
+		cmocka_unit_test(test_link_event_wakes),
 		cmocka_unit_test(test_recheck_period),	 cmocka_unit_test(test_fake_root),
 	};
 
