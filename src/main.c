@@ -372,6 +372,11 @@ static int do_run(const struct options *o, enum run_mode mode)
 		return r < 0 ? r : EXIT_READY;
 	}
 	r = build_report(&run, &rep);
+	if (r >= 0) {
+		r = run_publish(&run);
+		if (r < 0)
+			report_done(&rep);
+	}
 	run_done(&run);
 	if (r < 0)
 		return r;

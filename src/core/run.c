@@ -182,6 +182,17 @@ static int run_steps(struct run *run)
 	return 0;
 }
 
+int run_publish(struct run *run)
+{
+	bool skip[RUN_MODULES_MAX] = {};
+
+	if (run->mode == RUN_DRY_RUN)
+		return 0;
+	FOR_EACH_STEP (publish)
+		;
+	return 0;
+}
+
 int run_execute(struct run *run)
 {
 	int r;

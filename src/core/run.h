@@ -63,6 +63,12 @@ struct run_module {
 	int (*apply)(struct run *run); /* writes, then re-scans what it wrote */
 	int (*revert)(struct run *run);
 	int (*verify)(struct run *run);
+	/*
+	 * After the verify steps, once the report is built (run_publish()): the files a module
+	 * leaves for other programs (rdma.env, gpus.json). Each module decides which runs
+	 * write them; a failure to write is a warning, <0 only for what fails the run.
+	 */
+	int (*publish)(struct run *run);
 	void (*done)(struct run *run);
 
 	/*
@@ -94,6 +100,8 @@ void run_done(struct run *run);
  * lock first and holds it until run_done().
  */
 int run_execute(struct run *run);
+/* Every module's publish step, in table order; called by main.c with the report. */
+int run_publish(struct run *run);
 /* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */

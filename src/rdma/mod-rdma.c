@@ -97,10 +97,16 @@ static int rdma_verify_step(struct run *run)
 	if (!rr)
 		return 0;
 	r = rdma_run_check(rr, &run->results);
-	if (r < 0)
-		return r;
-	/* the env file follows the report: only runs that write the report write it */
-	if (geteuid() != 0 || run->mode == RUN_DRY_RUN)
+	return r < 0 ? r : 0;
+}
+
+/* The env file follows the report: root's runs that verified the ports leave it. */
+static int rdma_publish_step(struct run *run)
+{
+	const struct rdma_run *rr = rdma_of(run);
+	int r;
+
+	if (!rr || geteuid() != 0 || run->mode == RUN_DRY_RUN)
 		return 0;
 	r = rdma_env_write(rr);
 	if (r < 0)
@@ -121,6 +127,7 @@ const struct run_module run_module_rdma = {
 	.state_size = sizeof(struct rdma_mod),
 	.scan = rdma_scan_step,
 	.verify = rdma_verify_step,
+	.publish = rdma_publish_step,
 	.done = rdma_done_step,
 	.wait_setup = rdma_wait_setup,
 	.wait_ready = rdma_wait_ready_step,

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The GPU map file: `apply` (the unit at boot) leaves /run/hostprep/gpus.json for
- * containers and job scripts, as it leaves rdma.env. Only a run that writes the report
- * writes it (root, not --dry-run). It judges nothing: a GPU without a driver entry is a
- * "problem" in the file and in `hostprep topology`.
+ * containers and job scripts, as it leaves rdma.env: root's apply writes it in the
+ * publish step, after the report (not --dry-run). It judges nothing: a GPU without a driver entry
+ * is a "problem" in the file and in `hostprep topology`.
  */
 #include "core/log.h"
 #include "core/run.h"
 #include "topo/gpus.h"
 
-static int gpus_verify(struct run *run)
+static int gpus_publish(struct run *run)
 {
 	struct topo_view v;
 	struct gpu_map m;
@@ -39,5 +39,5 @@ static int gpus_verify(struct run *run)
 
 const struct run_module run_module_gpus = {
 	.name = "gpus",
-	.verify = gpus_verify,
+	.publish = gpus_publish,
 };
