@@ -12,7 +12,6 @@
 #include "core/config.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "kmod/kmod.h"
 #include "rdma/rdma-check.h"
 #include "core/record.h"
 #include "core/run.h"
@@ -285,32 +284,66 @@ static int revert_status(const struct results *rs)
 	return EXIT_READY;
 }
 
+static void json_putp(struct json_object **o)
+{
+	json_object_put(*o);
+}
+
+/* The dry-run document's envelope (docs/report-schema.md); the modules add the rest. */
+static struct json_object *plan_doc_new(const struct run *run, const char *when)
+{
+	struct json_object *doc = json_object_new_object();
+	const struct {
+		const char *key;
+		struct json_object *v;
+	} members[] = {
+		{ "schema", json_object_new_int(REPORT_SCHEMA_VERSION) },
+		{ "version", json_object_new_string(HOSTPREP_VERSION) },
+		{ "command", json_object_new_string(mode_command(RUN_DRY_RUN)) },
+		{ "host",
+		  json_object_new_string(run->host.hostname ? run->host.hostname : "unknown") },
+		{ "time", json_object_new_string(when) },
+		{ "apply", json_object_new_boolean(run->cfg->apply) },
+	};
+	bool ok = doc;
+
+	for (size_t i = 0; i < ARRAY_SIZE(members); i++) {
+		if (ok && members[i].v &&
+		    json_object_object_add(doc, members[i].key, members[i].v) == 0)
+			continue;
+		ok = false;
+		json_object_put(members[i].v);
+	}
+	if (!ok)
+		json_object_put(doc);
+	return ok ? doc : NULL;
+}
+
 static int print_plan(const struct options *o, const struct run *run)
 {
+	_cleanup_(json_putp) struct json_object *doc = NULL;
 	char when[REPORT_TIME_MAX];
-	struct plan_doc doc = {
-		.version = HOSTPREP_VERSION,
-		.host = run->host.hostname ? run->host.hostname : "unknown",
-		.time = when,
-		.apply = run->cfg->apply,
-		.scan_err = run->pci_err,
-		.limited_short = acs_limited_text(pci_limited_cause())->why,
-		.limited_detail = acs_limited_text(pci_limited_cause())->actual,
-	};
 	int r;
 
 	r = report_format_time(report_time(), when, sizeof(when));
 	if (r < 0)
 		return r;
-	if (o->json) {
-		doc.modules = kmod_plan_json(run);
-		return plan_print_json(acs_run_plan(run), &doc, stdout);
+	if (!o->json) {
+		if (run->mode == RUN_APPLY && !run->cfg->apply)
+			printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to "
+			       "change the host.\n");
+		return run_print_plan(run, stdout, NULL);
 	}
-	if (run->mode == RUN_APPLY && !run->cfg->apply)
-		printf("[Host] Apply=no: audit only, nothing is written. Set Apply=yes to change "
-		       "the host.\n");
-	r = plan_print(acs_run_plan(run), &doc, stdout);
-	return r < 0 ? r : kmod_plan_print(run, stdout);
+	doc = plan_doc_new(run, when);
+	if (!doc)
+		return -ENOMEM;
+	r = run_print_plan(run, stdout, doc);
+	if (r < 0)
+		return r;
+	printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_SPACED |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	return 0;
 }
 
 /*

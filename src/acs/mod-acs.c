@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <json-c/json.h>
+
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
 #include "acs/apply.h"
@@ -186,6 +188,24 @@ static int acs_verify_step(struct run *run)
 				  &run->results);
 }
 
+/* apply --dry-run: the plan's lines, or the document's "plan" object. */
+static int acs_print_plan(const struct run *run, FILE *f, struct json_object *doc)
+{
+	struct plan_doc pd = {
+		.scan_err = run->pci_err,
+		.limited_short = acs_limited_text(pci_limited_cause())->why,
+		.limited_detail = acs_limited_text(pci_limited_cause())->actual,
+	};
+	struct json_object *plan;
+
+	if (!doc)
+		return plan_print(acs_run_plan(run), &pd, f);
+	plan = plan_json(acs_run_plan(run), &pd);
+	if (!plan || json_object_object_add(doc, "plan", plan) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static void acs_done(struct run *run)
 {
 	plan_done(&acs_state(run)->plan);
@@ -200,5 +220,6 @@ const struct run_module run_module_acs = {
 	.apply = acs_apply,
 	.revert = acs_revert,
 	.verify = acs_verify_step,
+	.print_plan = acs_print_plan,
 	.done = acs_done,
 };

@@ -551,7 +551,7 @@ static json_object *idle_json(const struct plan *p)
 	return TAKE_PTR(v);
 }
 
-static json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
+json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
 {
 	_cleanup_(json_putp) json_object *o = json_object_new_object();
 	json_object *counts = counts_json(p), *ports = ports_json(p, doc), *idle = idle_json(p);

@@ -90,6 +90,8 @@ size_t plan_undecided(const struct plan *p);
 int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f);
 /* The dry-run document: the report envelope plus "plan" (docs/report-schema.md). */
 int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f);
+/* The document's "plan" object alone (doc: scan_err and the limited texts). */
+struct json_object *plan_json(const struct plan *p, const struct plan_doc *doc);
 
 /* The plan of the acs module in a run (src/acs/mod-acs.c), empty before its plan step. */
 struct run;

@@ -182,6 +182,20 @@ static int run_steps(struct run *run)
 	return 0;
 }
 
+int run_print_plan(const struct run *run, FILE *f, struct json_object *doc)
+{
+	for (size_t i = 0; i < N_MODULES; i++) {
+		int r;
+
+		if (!modules[i]->print_plan)
+			continue;
+		r = modules[i]->print_plan(run, f, doc);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int run_publish(struct run *run)
 {
 	bool skip[RUN_MODULES_MAX] = {};

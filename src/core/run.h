@@ -23,6 +23,7 @@ enum run_mode {
 
 #define RUN_MODULES_MAX 16
 
+struct json_object;
 struct linkwait_sources;
 
 struct host_info {
@@ -69,6 +70,12 @@ struct run_module {
 	 * write them; a failure to write is a warning, <0 only for what fails the run.
 	 */
 	int (*publish)(struct run *run);
+	/*
+	 * apply --dry-run (and apply with Apply=no, as text): what the module would do. doc
+	 * NULL: lines to f; else the module adds its members to the dry-run JSON document
+	 * (an object; docs/report-schema.md), in table order. <0: ENOMEM.
+	 */
+	int (*print_plan)(const struct run *run, FILE *f, struct json_object *doc);
 	void (*done)(struct run *run);
 
 	/*
@@ -100,6 +107,8 @@ void run_done(struct run *run);
  * lock first and holds it until run_done().
  */
 int run_execute(struct run *run);
+/* Every module's print_plan hook, in table order (see struct run_module). */
+int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
 /* Every module's publish step, in table order; called by main.c with the report. */
 int run_publish(struct run *run);
 /* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */

@@ -5,13 +5,9 @@
 
 /*
  * The kernel-module pipeline module (issue 7): scan → plan → apply →
- * verify for [Module:NAME] and [GPUDirect]. Its state hangs off struct run
- * as one opaque pointer.
+ * verify for [Module:NAME] and [GPUDirect]. Its state is the run's state of
+ * run_module_kmod (src/kmod/mod-kmod.c); its dry-run output is that module's
+ * print_plan hook.
  */
 struct run;
 struct kmod_run;
-
-/* The planned module actions, for apply --dry-run (nothing when no module is configured). */
-int kmod_plan_print(const struct run *run, FILE *f);
-/* A new JSON array of the module actions (empty without module rules); NULL on ENOMEM. */
-struct json_object *kmod_plan_json(const struct run *run);

@@ -80,6 +80,25 @@ static void kmod_done_step(struct run *run)
 	m->k = NULL;
 }
 
+/*
+ * apply --dry-run: the planned module actions, as lines (nothing without module rules) or
+ * as the document's "modules" array (empty without module rules).
+ */
+static int kmod_print_plan(const struct run *run, FILE *f, struct json_object *doc)
+{
+	const struct kmod_run *k = kmod_of(run);
+	struct json_object *actions;
+
+	if (!doc)
+		return k ? kmod_run_plan_print(k, f) : 0;
+	actions = k ? kmod_run_plan_json(k) : json_object_new_array();
+	if (!actions)
+		actions = json_object_new_array();
+	if (!actions || json_object_object_add(doc, "modules", actions) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 const struct run_module run_module_kmod = {
 	.name = "kmod",
 	.state_size = sizeof(struct kmod_mod),
@@ -88,19 +107,6 @@ const struct run_module run_module_kmod = {
 	.apply = kmod_apply_step,
 	.revert = kmod_revert_step,
 	.verify = kmod_verify_step,
+	.print_plan = kmod_print_plan,
 	.done = kmod_done_step,
 };
-
-int kmod_plan_print(const struct run *run, FILE *f)
-{
-	const struct kmod_run *k = kmod_of(run);
-
-	return k ? kmod_run_plan_print(k, f) : 0;
-}
-
-struct json_object *kmod_plan_json(const struct run *run)
-{
-	const struct kmod_run *k = kmod_of(run);
-
-	return k ? kmod_run_plan_json(k) : json_object_new_array();
-}
