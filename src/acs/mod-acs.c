@@ -7,9 +7,14 @@
 #include "core/log.h"
 #include "core/run.h"
 
-/* The acs module's state in a run: the plan, built from the run's PCI inventory. */
+/*
+ * The acs module's state in a run: the plan, built from the run's PCI inventory, and why
+ * the inventory (with the capabilities the rules need) is missing, 0 if present.
+ */
 struct acs_state {
 	struct plan plan;
+	int err;
+	unsigned loaded; /* the run->pci_scans whose capabilities were loaded */
 };
 
 const struct run_module run_module_acs;
@@ -38,13 +43,6 @@ static bool acs_wanted(const struct run *run)
 	return acs_rules(run) || run->mode == RUN_REVERT;
 }
 
-static void acs_release(struct run *run)
-{
-	pci_inventory_done(&run->pci_inv);
-	pcib_close(run->pci);
-	run->pci = NULL;
-}
-
 /*
  * The scan read each function's header, and the capability chains of what a rule can
  * select while it had the function open (plan_wants_caps()); this catches any it could
@@ -69,16 +67,28 @@ static int acs_load_caps(struct run *run)
 	return 0;
 }
 
-static int acs_scan(struct run *run)
+static bool acs_wants_pci(const struct run *run)
 {
-	int r;
+	return acs_wanted(run);
+}
 
-	if (!acs_wanted(run))
+static unsigned acs_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return plan_wants_caps(info, (void *)run->cfg);
+}
+
+/*
+ * After each read of the run's inventory (the scan, the refresh after apply or revert):
+ * the capabilities of what a rule can select, and of the p2p: pairs' ports.
+ */
+static int acs_load(struct run *run)
+{
+	struct acs_state *s = acs_state(run);
+	int r = run->pci_err;
+
+	if (s->loaded == run->pci_scans)
 		return 0;
-	acs_release(run);
-	r = pcib_open(&run->pci, run->root);
-	if (r >= 0)
-		r = pcib_scan_caps(run->pci, &run->pci_inv, plan_wants_caps, (void *)run->cfg);
+	s->loaded = run->pci_scans;
 	if (r >= 0)
 		r = acs_load_caps(run);
 	/* p2p: selects ports by their pairs: after apply/revert too, not only for the plan. */
@@ -86,10 +96,15 @@ static int acs_scan(struct run *run)
 		r = -ENOMEM;
 	if (r == -ENOMEM)
 		return r;
-	run->pci_err = r < 0 ? r : 0;
+	s->err = r < 0 ? r : 0;
 	if (r < 0)
 		log_warning_errno(r, "Failed to enumerate PCI devices: %m");
 	return 0;
+}
+
+static int acs_scan(struct run *run)
+{
+	return acs_wanted(run) ? acs_load(run) : 0;
 }
 
 static int acs_plan(struct run *run)
@@ -98,8 +113,15 @@ static int acs_plan(struct run *run)
 	int r;
 
 	plan_done(plan);
-	if (run->pci_err < 0)
-		return 0;
+	if (!acs_wanted(run)) {
+		/* no rule: the inventory other modules may have read is not the plan's */
+		const struct pci_inventory none = {};
+
+		return plan_build(run->cfg, &none, plan);
+	}
+	r = acs_load(run); /* revert read the inventory again */
+	if (r < 0 || acs_state(run)->err < 0)
+		return r;
 	r = plan_load_caps(run->cfg, run->pci, &run->pci_inv);
 	if (r == -ENOMEM)
 		return r;
@@ -125,12 +147,13 @@ static int acs_apply(struct run *run)
 	struct plan *plan = &acs_state(run)->plan;
 	int r;
 
-	if (run->pci_err < 0 || plan->n_actions == 0)
+	if (acs_state(run)->err < 0 || plan->n_actions == 0)
 		return 0;
 	r = apply_acs(&env, plan, &run->results);
 	if (r < 0)
 		return r;
-	return acs_scan(run); /* verify what the hardware says now, not what we meant */
+	run_pci_changed(run); /* verify what the hardware says now, not what we meant */
+	return 0;
 }
 
 static int acs_revert(struct run *run)
@@ -142,14 +165,15 @@ static int acs_revert(struct run *run)
 	r = acs_grub_revert(run->root, &run->results);
 	if (r < 0)
 		return r;
-	if (run->pci_err < 0)
+	if (acs_state(run)->err < 0)
 		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored",
 				    NULL, "cannot enumerate PCI devices: %s",
-				    strerror(-run->pci_err));
+				    strerror(-acs_state(run)->err));
 	r = revert_acs(&env, &run->results);
 	if (r < 0)
 		return r;
-	return acs_scan(run);
+	run_pci_changed(run);
+	return 0;
 }
 
 /* While hostprep's GRUB drop-in is recorded, every run says what grub-mkconfig makes of it. */
@@ -178,9 +202,13 @@ static int acs_verify_step(struct run *run)
 	}
 	if (!acs_rules(run))
 		return 0;
-	if (run->pci_err < 0)
+	r = acs_load(run); /* apply wrote: the inventory was read again */
+	if (r < 0)
+		return r;
+	if (acs_state(run)->err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "acs", "host", "readable", NULL,
-				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+				    "cannot enumerate PCI devices: %s",
+				    strerror(-acs_state(run)->err));
 	r = acs_verify(plan, &run->pci_inv, run->cfg->apply, run->host.osrelease, &run->results);
 	if (r < 0)
 		return r;
@@ -192,7 +220,7 @@ static int acs_verify_step(struct run *run)
 static int acs_print_plan(const struct run *run, FILE *f, struct json_object *doc)
 {
 	struct plan_doc pd = {
-		.scan_err = run->pci_err,
+		.scan_err = acs_state(run)->err,
 		.limited_short = acs_limited_text(pci_limited_cause())->why,
 		.limited_detail = acs_limited_text(pci_limited_cause())->actual,
 	};
@@ -209,12 +237,13 @@ static int acs_print_plan(const struct run *run, FILE *f, struct json_object *do
 static void acs_done(struct run *run)
 {
 	plan_done(&acs_state(run)->plan);
-	acs_release(run);
 }
 
 const struct run_module run_module_acs = {
 	.name = "acs",
 	.state_size = sizeof(struct acs_state),
+	.wants_pci = acs_wants_pci,
+	.pci_wants_caps = acs_pci_wants_caps,
 	.scan = acs_scan,
 	.plan = acs_plan,
 	.apply = acs_apply,

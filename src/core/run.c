@@ -91,6 +91,67 @@ static int states_alloc(struct run *run)
 	return 0;
 }
 
+static void pci_release(struct run *run)
+{
+	pci_inventory_done(&run->pci_inv);
+	pcib_close(run->pci);
+	run->pci = NULL;
+}
+
+struct pci_wants {
+	const struct run *run;
+	bool want[RUN_MODULES_MAX];
+};
+
+static unsigned pci_wants_caps(const struct pci_dev_info *info, void *userdata)
+{
+	const struct pci_wants *w = userdata;
+	unsigned want = 0;
+
+	for (size_t i = 0; i < N_MODULES; i++)
+		if (w->want[i] && modules[i]->pci_wants_caps)
+			want |= modules[i]->pci_wants_caps(w->run, info);
+	return want;
+}
+
+/*
+ * Read the PCI inventory (again) if a module wants it. A failure is not the run's: it is
+ * kept in pci_err for the modules to report; only ENOMEM fails the run.
+ */
+static int pci_scan(struct run *run)
+{
+	struct pci_wants w = { .run = run };
+	bool any = false;
+	int r;
+
+	for (size_t i = 0; i < N_MODULES; i++) {
+		w.want[i] = modules[i]->wants_pci && modules[i]->wants_pci(run);
+		any |= w.want[i];
+	}
+	if (!any)
+		return 0;
+	pci_release(run);
+	run->pci_scans++;
+	run->pci_stale = false;
+	r = pcib_open(&run->pci, run->root);
+	if (r >= 0)
+		r = pcib_scan_caps(run->pci, &run->pci_inv, pci_wants_caps, &w);
+	if (r == -ENOMEM)
+		return r;
+	run->pci_err = r < 0 ? r : 0;
+	return 0;
+}
+
+static int pci_refresh(struct run *run)
+{
+	return run->pci_stale ? pci_scan(run) : 0;
+}
+
+void run_pci_changed(struct run *run)
+{
+	run->pci_stale = true;
+}
+
 void run_done(struct run *run)
 {
 	for (size_t i = 0; i < N_MODULES; i++)
@@ -100,6 +161,7 @@ void run_done(struct run *run)
 		free(run->state[i]);
 		run->state[i] = NULL;
 	}
+	pci_release(run);
 	host_done(&run->host);
 	results_done(&run->results);
 	closep(&run->lock_fd);
@@ -160,20 +222,32 @@ static int run_steps(struct run *run)
 	bool skip[RUN_MODULES_MAX] = {};
 	int r;
 
+	r = pci_scan(run);
+	if (r < 0)
+		return r;
 	FOR_EACH_STEP (scan)
 		;
 	/* revert re-scans what it wrote; the plan then says what the host looks like now. */
-	if (run->mode == RUN_REVERT)
+	if (run->mode == RUN_REVERT) {
 		FOR_EACH_STEP (revert)
 			;
+		r = pci_refresh(run);
+		if (r < 0)
+			return r;
+	}
 	r = run_plan(run, skip);
 	if (r < 0)
 		return r;
 	if (run->mode == RUN_DRY_RUN)
 		return 0;
-	if (run_writes(run) && run->mode == RUN_APPLY)
+	if (run_writes(run) && run->mode == RUN_APPLY) {
 		FOR_EACH_STEP (apply)
 			;
+		/* verify what the hardware says now, not what we meant */
+		r = pci_refresh(run);
+		if (r < 0)
+			return r;
+	}
 	r = run_wait(run);
 	if (r < 0)
 		return r;

@@ -41,10 +41,17 @@ struct run {
 	int lock_fd; /* the run lock, held from before the first read when the run writes */
 	uint64_t started_usec; /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
 
-	/* the PCI inventory */
+	/*
+	 * The PCI inventory, one per run, shared by the modules: scanned before the scan steps
+	 * when some module wants it (struct run_module.wants_pci), refreshed once after the
+	 * apply or revert steps when one of them wrote to PCI devices (run_pci_changed()).
+	 * Readers load the capabilities they need with pcib_load_caps(run->pci, ...).
+	 */
 	struct pci_backend *pci;
 	struct pci_inventory pci_inv;
-	int pci_err; /* why the PCI inventory is missing, 0 if present */
+	int pci_err;	    /* why the PCI inventory is missing, 0 if present (or not wanted) */
+	unsigned pci_scans; /* how many times it was read: a reader's cue to load caps again */
+	bool pci_stale;	    /* a step wrote to PCI devices since the last read */
 
 	/* each module's state, state_size zeroed bytes (NULL for 0), by table index */
 	void *state[RUN_MODULES_MAX];
@@ -59,6 +66,13 @@ struct run_module {
 	 * (after done()) for this module; the module reaches it with run_state(). 0: none.
 	 */
 	size_t state_size;
+	/*
+	 * The shared PCI inventory: wants_pci, whether this run needs it (it is read once if
+	 * any module says so); pci_wants_caps, which functions' capabilities to read during
+	 * that scan, while their config is open (PCI_WANT_SELF, PCI_WANT_ABOVE: pcib_scan_caps()).
+	 */
+	bool (*wants_pci)(const struct run *run);
+	unsigned (*pci_wants_caps)(const struct run *run, const struct pci_dev_info *info);
 	int (*scan)(struct run *run);  /* read-only; failures become "unknown" results */
 	int (*plan)(struct run *run);  /* pure; -EINVAL = the config cannot work on this host */
 	int (*apply)(struct run *run); /* writes, then re-scans what it wrote */
@@ -107,6 +121,11 @@ void run_done(struct run *run);
  * lock first and holds it until run_done().
  */
 int run_execute(struct run *run);
+/*
+ * A step wrote to PCI devices (ACS Control words): the inventory is read again once after
+ * the apply (or revert) steps, before what follows judges it.
+ */
+void run_pci_changed(struct run *run);
 /* Every module's print_plan hook, in table order (see struct run_module). */
 int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
 /* Every module's publish step, in table order; called by main.c with the report. */

@@ -9,15 +9,28 @@
 #include "core/run.h"
 #include "topo/gpus.h"
 
+static bool gpus_wanted(const struct run *run)
+{
+	return run->mode == RUN_APPLY && geteuid() == 0;
+}
+
+static unsigned gpus_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)run->cfg->topo);
+}
+
+/* From the run's PCI inventory: as the host is after the apply. */
 static int gpus_publish(struct run *run)
 {
 	struct topo_view v;
 	struct gpu_map m;
 	int r;
 
-	if (run->mode != RUN_APPLY || geteuid() != 0)
+	if (!gpus_wanted(run))
 		return 0;
-	r = topo_view_open(&v, run->root, run->cfg->topo);
+	r = run->pci_err;
+	if (r >= 0)
+		r = topo_view_borrow(&v, run->root, run->cfg->topo, run->pci, &run->pci_inv);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -39,5 +52,7 @@ static int gpus_publish(struct run *run)
 
 const struct run_module run_module_gpus = {
 	.name = "gpus",
+	.wants_pci = gpus_wanted,
+	.pci_wants_caps = gpus_pci_wants_caps,
 	.publish = gpus_publish,
 };

@@ -121,29 +121,25 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 	return 0;
 }
 
+static bool links_wants_pci(const struct run *run)
+{
+	return run->cfg->links; /* no [Links] section: nothing read, nothing reported */
+}
+
+/* The run's PCI inventory at verify time: after an apply, the one read again. */
 static int links_verify(struct run *run)
 {
-	_cleanup_(pcib_closep) struct pci_backend *b = NULL;
-	struct pci_inventory inv = {};
-	int r;
-
-	if (!run->cfg->links)
-		return 0; /* no [Links] section: nothing read, nothing reported */
-	r = pcib_open(&b, run->root);
-	if (r >= 0)
-		r = pcib_scan(b, &inv);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
+	if (!links_wants_pci(run))
+		return 0;
+	if (run->pci_err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_LINK, "host",
 				    "readable PCI devices", NULL,
-				    "cannot enumerate PCI devices: %s", strerror(-r));
-	r = links_judge(run, b, &inv);
-	pci_inventory_done(&inv);
-	return r;
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+	return links_judge(run, run->pci, &run->pci_inv);
 }
 
 const struct run_module run_module_links = {
 	.name = "links",
+	.wants_pci = links_wants_pci,
 	.verify = links_verify,
 };

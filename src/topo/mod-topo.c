@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The topology module: [Topology] ExpectP2P= as results ("topology.p2p"), one per pair.
- * Check only; it reads the tree at verify time, so after an apply it sees the ACS
- * Control words the acs module left (and the kernel kept).
+ * Check only; it judges the run's PCI inventory at verify time, read again after an
+ * apply that wrote, so it sees the ACS Control words the acs module left (and the kernel
+ * kept).
  */
 #include "acs/acs-verify.h"
 #include "core/log.h"
@@ -270,15 +271,28 @@ static int expect_one(struct run *run, struct topo_view *v, const struct topo_ex
 	return r;
 }
 
+static bool topo_wants_pci(const struct run *run)
+{
+	return run->cfg->topo && run->cfg->topo->n_expect > 0;
+}
+
+static unsigned topo_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)run->cfg->topo);
+}
+
+/* It reads the run's inventory at verify time: after an apply, the one read again. */
 static int topo_verify_step(struct run *run)
 {
 	const struct topo_config *tc = run->cfg->topo;
 	struct topo_view v;
 	int r;
 
-	if (!tc || tc->n_expect == 0)
+	if (!topo_wants_pci(run))
 		return 0; /* no expectation: nothing read, nothing reported */
-	r = topo_view_open(&v, run->root, tc);
+	r = run->pci_err;
+	if (r >= 0)
+		r = topo_view_borrow(&v, run->root, tc, run->pci, &run->pci_inv);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -292,5 +306,7 @@ static int topo_verify_step(struct run *run)
 
 const struct run_module run_module_topology = {
 	.name = "topology",
+	.wants_pci = topo_wants_pci,
+	.pci_wants_caps = topo_pci_wants_caps,
 	.verify = topo_verify_step,
 };

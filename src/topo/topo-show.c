@@ -14,16 +14,11 @@
 
 #define TOPO_SCHEMA_VERSION 1
 
-int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg)
+/* The topology, its capabilities and paths over the inventory in v. */
+static int view_build(struct topo_view *v, const struct topo_config *cfg)
 {
-	int r;
+	int r = topo_build(&v->topo, v->root, cfg, &v->inv);
 
-	*v = (struct topo_view){ .root = root };
-	r = pcib_open(&v->pci, root);
-	if (r >= 0)
-		r = pcib_scan_caps(v->pci, &v->inv, topo_wants_caps, (void *)cfg);
-	if (r >= 0)
-		r = topo_build(&v->topo, root, cfg, &v->inv);
 	if (r >= 0) {
 		/* A port whose capabilities cannot be read stays "unknown" in the verdicts. */
 		int k = topo_load_caps(v->pci, &v->inv, &v->topo);
@@ -40,11 +35,35 @@ int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct
 	return r;
 }
 
+int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg)
+{
+	int r;
+
+	*v = (struct topo_view){ .root = root };
+	r = pcib_open(&v->pci, root);
+	if (r >= 0)
+		r = pcib_scan_caps(v->pci, &v->inv, topo_wants_caps, (void *)cfg);
+	if (r < 0) {
+		topo_view_done(v);
+		return r;
+	}
+	return view_build(v, cfg);
+}
+
+int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg,
+		     struct pci_backend *b, const struct pci_inventory *inv)
+{
+	*v = (struct topo_view){ .root = root, .pci = b, .inv = *inv, .borrowed = true };
+	return view_build(v, cfg);
+}
+
 void topo_view_done(struct topo_view *v)
 {
 	topo_done(&v->topo);
-	pci_inventory_done(&v->inv);
-	pcib_close(v->pci);
+	if (!v->borrowed) {
+		pci_inventory_done(&v->inv);
+		pcib_close(v->pci);
+	}
 	*v = (struct topo_view){};
 }
 

@@ -264,10 +264,17 @@ struct topo_view {
 	struct pci_backend *pci;
 	struct pci_inventory inv;
 	struct topology topo;
+	bool borrowed; /* pci and inv are the caller's (topo_view_borrow()) */
 };
 
 /* -ENOMEM, or the PCI enumeration's error (logged by the caller). */
 int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg);
+/*
+ * The same view over an inventory the caller has read already (a run's, src/core/run.h):
+ * it loads the capabilities it needs through b; topo_view_done() leaves b and inv alone.
+ */
+int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg,
+		     struct pci_backend *b, const struct pci_inventory *inv);
 void topo_view_done(struct topo_view *v);
 /* "GPU0 (0000:03:00.0)", "NIC1 (mlx5_2)". */
 void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
