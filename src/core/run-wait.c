@@ -17,11 +17,6 @@ struct waiters {
 	bool waits[RUN_MODULES_MAX];
 };
 
-static void strv_freep(char ***v)
-{
-	strv_free(*v);
-}
-
 static int append_status(char **all, const char *one)
 {
 	char *joined;
