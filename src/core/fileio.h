@@ -34,8 +34,14 @@ int write_full(int fd, const void *data, size_t size);
  * power loss removes anyway and whose fsyncs cost ~2 ms per run on a disk-backed --root.
  */
 enum write_mode {
-	WRITE_DURABLE,
-	WRITE_VOLATILE,
+	WRITE_DURABLE = 0,
+	WRITE_VOLATILE = 1 << 0,
+	/*
+	 * Or'ed to either: the temp is the dot-file "<dir>/.<name>.tmp-XXXXXX", for a directory
+	 * another tool scans (NFD's features.d reads every file but dot-files; node_exporter's
+	 * textfile dir reads *.prom only): it never sees a half-written file.
+	 */
+	WRITE_HIDDEN_TEMP = 1 << 1,
 };
 
 /* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir) (see enum write_mode). */

@@ -501,6 +501,45 @@ static void test_backup_roundtrip(void **state)
 	free(p);
 }
 
+/* The dot-file temp of a sink file: the file whole with its mode, nothing else left. */
+static void test_atomic_hidden_temp(void **state)
+{
+	struct fixture *f = *state;
+	char *dir = sysroot_path(&f->root, SYSROOT_RUN, "textfile");
+	char *path = sysroot_path(&f->root, SYSROOT_RUN, "textfile/hostprep.prom");
+	char *stale = sysroot_path(&f->root, SYSROOT_RUN, "textfile/.hostprep.prom.tmp-AbC123");
+	char *text = NULL;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(dir);
+	assert_non_null(path);
+	assert_non_null(stale);
+	assert_int_equal(mkdir_parents(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(path, "a 1\n", 4, 0644, WRITE_DURABLE | WRITE_HIDDEN_TEMP),
+			 0);
+	assert_int_equal(read_full_file(path, 64, &text, NULL), 0);
+	assert_string_equal(text, "a 1\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += !streq(e->d_name, ".") && !streq(e->d_name, "..");
+	closedir(d);
+	assert_int_equal(n, 1);
+	/* a writer killed mid-write leaves one the stale-temp sweep knows */
+	assert_int_equal(write_file_atomic(stale, "", 0, 0644, WRITE_VOLATILE), 0);
+	assert_int_equal(unlink_stale_temps(dir), 1);
+	assert_int_equal(access(path, F_OK), 0);
+	free(text);
+	free(stale);
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test_setup_teardown(test_persist_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backup_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_hidden_temp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
