@@ -116,6 +116,29 @@ int read_one_line_at(int dfd, const char *path, char **ret)
 	return 0;
 }
 
+int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size)
+{
+	_cleanup_(closep) int fd = sysroot_open_path(dfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	ssize_t k;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = check_regular(fd, name);
+	if (r < 0)
+		return r;
+	do
+		k = read(fd, buf, size);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return -errno;
+	if ((size_t)k >= size)
+		return -EFBIG;
+	buf[k] = '\0';
+	first_line(buf);
+	return 0;
+}
+
 int read_one_line_fd(int fd, char **ret)
 {
 	char *s = NULL;

@@ -18,6 +18,13 @@ int read_one_line(const char *path, char **ret);
 /* The same relative to an open directory (openat(2)): no walk of the prefix again. */
 int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size);
 int read_one_line_at(int dfd, const char *path, char **ret);
+/*
+ * The same into the caller's buffer, no malloc: one read(2) (sysfs hands out an attribute
+ * whole, a page at most; a small regular file reads whole too), the first line, trailing
+ * blanks stripped. -EFBIG when the file does not fit in size - 1 bytes. For the attributes
+ * of thousands of PCI functions (topology), below the function's directory fd.
+ */
+int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size);
 /* The same from an open fd (not closed); the same regular-file check. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 int read_one_line_fd(int fd, char **ret);
