@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <json-c/json.h>
 #include <limits.h>
 
 #include "acs/acs-verify.h"
+#include "core/json-util.h"
 #include "core/log.h"
 #include "acs/plan.h"
 #include "topo/topo.h"
@@ -452,11 +452,6 @@ int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
 	return 0;
 }
 
-static void json_putp(json_object **o)
-{
-	json_object_put(*o);
-}
-
 /* json-c's adders take ownership even of NULL; a NULL value is JSON null. */
 static int add(json_object *o, const char *key, json_object *v)
 {
@@ -479,7 +474,7 @@ static json_object *string_or_null(const char *s)
 static json_object *port_json(const struct acs_target *t, const struct acs_action *a,
 			      const struct plan_doc *doc)
 {
-	_cleanup_(json_putp) json_object *o = json_object_new_object();
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 	bool acs = t->state == ACS_PORT_ACS;
 	char buf[128];
 
@@ -498,7 +493,7 @@ static json_object *port_json(const struct acs_target *t, const struct acs_actio
 
 static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
 {
-	_cleanup_(json_putp) json_object *v = json_object_new_array();
+	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 	size_t a = 0;
 
 	if (!v)
@@ -521,7 +516,7 @@ static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
 
 static json_object *counts_json(const struct plan *p)
 {
-	_cleanup_(json_putp) json_object *o = json_object_new_object();
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 
 	if (!o || add(o, "selected", json_object_new_int64((int64_t)p->n_targets)) < 0)
 		return NULL;
@@ -536,7 +531,7 @@ static json_object *counts_json(const struct plan *p)
 
 static json_object *idle_json(const struct plan *p)
 {
-	_cleanup_(json_putp) json_object *v = json_object_new_array();
+	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 
 	if (!v)
 		return NULL;
@@ -553,7 +548,7 @@ static json_object *idle_json(const struct plan *p)
 
 json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
 {
-	_cleanup_(json_putp) json_object *o = json_object_new_object();
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 	json_object *counts = counts_json(p), *ports = ports_json(p, doc), *idle = idle_json(p);
 
 	if (!o || !counts || !ports || !idle) {
@@ -572,7 +567,7 @@ json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
 
 int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f)
 {
-	_cleanup_(json_putp) json_object *root = json_object_new_object();
+	_cleanup_(json_object_putp) json_object *root = json_object_new_object();
 	json_object *plan = plan_json(p, doc);
 	json_object *modules = doc->modules ? doc->modules : json_object_new_array();
 

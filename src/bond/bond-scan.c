@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "bond/bond-scan.h"
@@ -7,24 +6,6 @@
 
 #define LAG_GID_SLOTS_MAX 256 /* a port's GID table: ndevs/0..N-1, 255 on mlx5 */
 #define LAG_PORTS_MAX	  8
-
-/* One sysfs attribute (first line) below <root>/sys/; -errno, -ENOMEM. */
-_printf_(3, 4) static int read_attr(const struct sysroot *root, char **ret, const char *fmt, ...)
-{
-	_cleanup_(freep) char *rel = NULL, *path = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&rel, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	path = sysroot_path(root, SYSROOT_SYS, "%s", rel);
-	if (!path)
-		return -ENOMEM;
-	return read_one_line(path, ret);
-}
 
 /* The basename of a sysfs link's target when it is a PCI address ("0000:02:00.0"). */
 static int read_pci_link(const struct sysroot *root, const char *class, const char *name,
@@ -62,29 +43,34 @@ static void scan_slave(const struct sysroot *root, struct bond_slave_seen *s)
 			      *partner = NULL;
 	const char *n = s->name;
 
-	s->mii_err = read_attr(root, &mii, "class/net/%s/bonding_slave/mii_status", n);
-	if (s->mii_err == -ENOENT && read_attr(root, &state, "class/net/%s/ifindex", n) == -ENOENT)
+	s->mii_err = sysroot_read_attr(root, SYSROOT_SYS, &mii,
+				       "class/net/%s/bonding_slave/mii_status", n);
+	if (s->mii_err == -ENOENT &&
+	    sysroot_read_attr(root, SYSROOT_SYS, &state, "class/net/%s/ifindex", n) == -ENOENT)
 		s->err = -ENOENT;
 	free(state);
 	state = NULL;
 	if (!s->mii_err)
 		s->mii_err = bond_parse_mii(mii, &s->mii);
-	s->state_err = read_attr(root, &state, "class/net/%s/bonding_slave/state", n);
+	s->state_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &state, "class/net/%s/bonding_slave/state", n);
 	if (!s->state_err)
 		s->state_err = bond_parse_slave_state(state, &s->state);
-	s->failures_err =
-		read_attr(root, &fail, "class/net/%s/bonding_slave/link_failure_count", n);
+	s->failures_err = sysroot_read_attr(root, SYSROOT_SYS, &fail,
+					    "class/net/%s/bonding_slave/link_failure_count", n);
 	if (!s->failures_err)
 		s->failures_err = bond_parse_uint(fail, &s->link_failures);
-	s->agg_err = read_attr(root, &agg, "class/net/%s/bonding_slave/ad_aggregator_id", n);
+	s->agg_err = sysroot_read_attr(root, SYSROOT_SYS, &agg,
+				       "class/net/%s/bonding_slave/ad_aggregator_id", n);
 	if (!s->agg_err)
 		s->agg_err = bond_parse_uint_na(agg, &s->aggregator);
-	s->actor_err =
-		read_attr(root, &actor, "class/net/%s/bonding_slave/ad_actor_oper_port_state", n);
+	s->actor_err = sysroot_read_attr(root, SYSROOT_SYS, &actor,
+					 "class/net/%s/bonding_slave/ad_actor_oper_port_state", n);
 	if (!s->actor_err)
 		s->actor_err = bond_parse_port_state(actor, &s->actor_state);
-	s->partner_state_err = read_attr(
-		root, &partner, "class/net/%s/bonding_slave/ad_partner_oper_port_state", n);
+	s->partner_state_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &partner,
+				  "class/net/%s/bonding_slave/ad_partner_oper_port_state", n);
 	if (!s->partner_state_err)
 		s->partner_state_err = bond_parse_port_state(partner, &s->partner_state);
 	/* A virtual or vanished slave has no PCI function: "" is all the LAG check needs. */
@@ -121,7 +107,8 @@ static int scan_lacp_partner(const struct sysroot *root, struct bond_seen *b)
 	struct bond_proc proc;
 	int r;
 
-	r = read_attr(root, &mac, "class/net/%s/bonding/ad_partner_mac", b->rule->name);
+	r = sysroot_read_attr(root, SYSROOT_SYS, &mac, "class/net/%s/bonding/ad_partner_mac",
+			      b->rule->name);
 	if (r == 0 && mac[0])
 		r = bond_parse_mac(mac, &b->partner_mac);
 	else if (r == 0)
@@ -163,10 +150,12 @@ static void scan_aggregator(const struct sysroot *root, struct bond_seen *b)
 	_cleanup_(freep) char *agg = NULL, *num = NULL;
 	const char *n = b->rule->name;
 
-	b->agg_err = read_attr(root, &agg, "class/net/%s/bonding/ad_aggregator", n);
+	b->agg_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &agg, "class/net/%s/bonding/ad_aggregator", n);
 	if (!b->agg_err)
 		b->agg_err = agg[0] ? bond_parse_uint(agg, &b->ad_aggregator) : -ENODATA;
-	b->num_ports_err = read_attr(root, &num, "class/net/%s/bonding/ad_num_ports", n);
+	b->num_ports_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &num, "class/net/%s/bonding/ad_num_ports", n);
 	if (!b->num_ports_err)
 		b->num_ports_err = num[0] ? bond_parse_uint(num, &b->ad_num_ports) : -ENODATA;
 }
@@ -198,16 +187,19 @@ static int scan_bond(const struct sysroot *root, struct bond_seen *b)
 		return b->err;
 	if (b->err < 0)
 		return 0;
-	b->mode_err = read_attr(root, &mode, "class/net/%s/bonding/mode", n);
+	b->mode_err = sysroot_read_attr(root, SYSROOT_SYS, &mode, "class/net/%s/bonding/mode", n);
 	if (!b->mode_err)
 		b->mode_err = bond_parse_mode(mode, &b->mode);
-	b->miimon_err = read_attr(root, &miimon, "class/net/%s/bonding/miimon", n);
+	b->miimon_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &miimon, "class/net/%s/bonding/miimon", n);
 	if (!b->miimon_err)
 		b->miimon_err = bond_parse_uint(miimon, &b->miimon);
-	b->active_err = read_attr(root, &active, "class/net/%s/bonding/active_slave", n);
+	b->active_err = sysroot_read_attr(root, SYSROOT_SYS, &active,
+					  "class/net/%s/bonding/active_slave", n);
 	if (!b->active_err)
 		b->active_err = bond_parse_active_slave(active, &b->active);
-	b->slaves_err = read_attr(root, &slaves, "class/net/%s/bonding/slaves", n);
+	b->slaves_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &slaves, "class/net/%s/bonding/slaves", n);
 	if (!b->slaves_err)
 		b->slaves_err = bond_parse_slaves(slaves, &b->slaves);
 	if (b->mode_err == -ENOMEM || b->slaves_err == -ENOMEM || b->active_err == -ENOMEM)
@@ -231,8 +223,9 @@ static int scan_lag_port(const struct sysroot *root, struct bond_seen *b, unsign
 
 	for (unsigned i = 0; i < LAG_GID_SLOTS_MAX; i++) {
 		_cleanup_(freep) char *ndev = NULL;
-		int r = read_attr(root, &ndev, "class/infiniband/%s/ports/%u/gid_attrs/ndevs/%u",
-				  b->rule->rdma, port, i);
+		int r = sysroot_read_attr(root, SYSROOT_SYS, &ndev,
+					  "class/infiniband/%s/ports/%u/gid_attrs/ndevs/%u",
+					  b->rule->rdma, port, i);
 
 		if (r == -ENOENT)
 			break; /* past the table */

@@ -116,6 +116,29 @@ int read_one_line_at(int dfd, const char *path, char **ret)
 	return 0;
 }
 
+int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size)
+{
+	_cleanup_(closep) int fd = sysroot_open_path(dfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	ssize_t k;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = check_regular(fd, name);
+	if (r < 0)
+		return r;
+	do
+		k = read(fd, buf, size);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return -errno;
+	if ((size_t)k >= size)
+		return -EFBIG;
+	buf[k] = '\0';
+	first_line(buf);
+	return 0;
+}
+
 int read_one_line_fd(int fd, char **ret)
 {
 	char *s = NULL;
@@ -202,7 +225,7 @@ static int open_temp(char *tmp)
 static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, enum write_mode wm,
 		       int r)
 {
-	bool durable = wm == WRITE_DURABLE;
+	bool durable = !(wm & WRITE_VOLATILE);
 
 	if (r >= 0 && fchmod(fd, mode) < 0)
 		r = -errno;
@@ -225,7 +248,21 @@ static int check_parent(const char *path)
 	return copy ? sysroot_check_path(dirname(copy)) : -ENOMEM;
 }
 
-static int open_temp_for(const char *path, char **ret_tmp)
+/* "<path>.tmp-XXXXXX", or "<dir>/.<name>.tmp-XXXXXX" for WRITE_HIDDEN_TEMP. */
+static int temp_name(const char *path, enum write_mode wm, char **ret)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (wm & WRITE_HIDDEN_TEMP)
+		n = asprintf(ret, "%.*s.%s" TEMP_SUFFIX "XXXXXX",
+			     slash ? (int)(slash - path + 1) : 0, path, slash ? slash + 1 : path);
+	else
+		n = asprintf(ret, "%s" TEMP_SUFFIX "XXXXXX", path);
+	return n < 0 ? -ENOMEM : 0;
+}
+
+static int open_temp_for(const char *path, enum write_mode wm, char **ret_tmp)
 {
 	_cleanup_(freep) char *tmp = NULL;
 	int fd;
@@ -234,8 +271,9 @@ static int open_temp_for(const char *path, char **ret_tmp)
 	if (fd < 0)
 		return fd;
 
-	if (asprintf(&tmp, "%s" TEMP_SUFFIX "XXXXXX", path) < 0)
-		return -ENOMEM;
+	fd = temp_name(path, wm, &tmp);
+	if (fd < 0)
+		return fd;
 	fd = open_temp(tmp);
 	if (fd < 0)
 		return fd;
@@ -249,7 +287,7 @@ int write_file_atomic(const char *path, const void *data, size_t size, mode_t mo
 	_cleanup_(freep) char *tmp = NULL;
 	_cleanup_(closep) int fd = -1;
 
-	fd = open_temp_for(path, &tmp);
+	fd = open_temp_for(path, wm, &tmp);
 	if (fd < 0)
 		return fd;
 	return finish_temp(fd, tmp, path, mode, wm, write_full(fd, data, size));
@@ -310,7 +348,7 @@ int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
 	_cleanup_(freep) char *tmp = NULL;
 	_cleanup_(closep) int fd = -1;
 
-	fd = open_temp_for(path, &tmp);
+	fd = open_temp_for(path, wm, &tmp);
 	if (fd < 0)
 		return fd;
 	return finish_temp(fd, tmp, path, mode, wm, fill_fd(fd, fill, userdata));

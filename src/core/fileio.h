@@ -18,6 +18,13 @@ int read_one_line(const char *path, char **ret);
 /* The same relative to an open directory (openat(2)): no walk of the prefix again. */
 int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size);
 int read_one_line_at(int dfd, const char *path, char **ret);
+/*
+ * The same into the caller's buffer, no malloc: one read(2) (sysfs hands out an attribute
+ * whole, a page at most; a small regular file reads whole too), the first line, trailing
+ * blanks stripped. -EFBIG when the file does not fit in size - 1 bytes. For the attributes
+ * of thousands of PCI functions (topology), below the function's directory fd.
+ */
+int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size);
 /* The same from an open fd (not closed); the same regular-file check. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 int read_one_line_fd(int fd, char **ret);
@@ -34,8 +41,14 @@ int write_full(int fd, const void *data, size_t size);
  * power loss removes anyway and whose fsyncs cost ~2 ms per run on a disk-backed --root.
  */
 enum write_mode {
-	WRITE_DURABLE,
-	WRITE_VOLATILE,
+	WRITE_DURABLE = 0,
+	WRITE_VOLATILE = 1 << 0,
+	/*
+	 * Or'ed to either: the temp is the dot-file "<dir>/.<name>.tmp-XXXXXX", for a directory
+	 * another tool scans (NFD's features.d reads every file but dot-files; node_exporter's
+	 * textfile dir reads *.prom only): it never sees a half-written file.
+	 */
+	WRITE_HIDDEN_TEMP = 1 << 1,
 };
 
 /* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir) (see enum write_mode). */

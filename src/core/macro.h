@@ -69,3 +69,8 @@ static inline void strv_free(char **v)
 		free(*s);
 	free(v);
 }
+
+static inline void strv_freep(char ***v)
+{
+	strv_free(*v);
+}

@@ -61,6 +61,12 @@ SYSTEMD_SYMS(DLOPEN_DECLARE)
  */
 int dlopen_libsystemd(int level);
 
+static inline void sd_bus_flush_close_unrefp_dl(sd_bus **b)
+{
+	if (*b)
+		sym_sd_bus_flush_close_unref(*b);
+}
+
 static inline void sd_bus_message_unrefp_dl(sd_bus_message **m)
 {
 	if (*m)

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "core/fileio.h"
 #include "core/sysroot.h"
 
 static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
@@ -202,23 +203,44 @@ static int open_beneath(const struct sysroot *r, int dfd, const char *rel, int f
 	return fd < 0 ? -errno : (int)fd;
 }
 
-char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+_printf_(3, 0) static char *sysroot_vpath(const struct sysroot *r, enum sysroot_top top,
+					  const char *fmt, va_list ap)
 {
 	_cleanup_(freep) char *rel = NULL;
 	char *out = NULL;
-	va_list ap;
-	int n;
 
 	if (top < 0 || top >= _SYSROOT_TOP_MAX)
 		return NULL;
-	va_start(ap, fmt);
-	n = vasprintf(&rel, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&rel, fmt, ap) < 0)
 		return NULL;
 	if (asprintf(&out, "%s%s%s%s", strempty(r->dir), top_dirs[top], rel[0] ? "/" : "", rel) < 0)
 		return NULL;
 	return out;
+}
+
+char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+{
+	va_list ap;
+	char *out;
+
+	va_start(ap, fmt);
+	out = sysroot_vpath(r, top, fmt, ap);
+	va_end(ap);
+	return out;
+}
+
+int sysroot_read_attr(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
+		      ...)
+{
+	_cleanup_(freep) char *path = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	path = sysroot_vpath(r, top, fmt, ap);
+	va_end(ap);
+	if (!path)
+		return -ENOMEM;
+	return read_one_line(path, ret);
 }
 
 int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)

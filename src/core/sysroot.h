@@ -46,6 +46,14 @@ char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fm
 	_printf_(3, 4);
 
 /*
+ * The first line of the file "<root>/<top>/<fmt...>" (a sysfs attribute, a /proc value),
+ * trailing blanks stripped, malloc'd into *ret: read_one_line() of sysroot_path(), with its
+ * errors (-ENOENT, -EXDEV, -EBADFD, ...); -ENOMEM also when the path cannot be made.
+ */
+int sysroot_read_attr(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
+		      ...) _printf_(4, 5);
+
+/*
  * open(2) of "<root>/<top>/<fmt...>", relative to the root's directory fd: the fd,
  * or negative errno. flags as for openat(2) (O_CLOEXEC is added). Below a --root
  * (not the host) nothing leaves the root: a symlink that would (an absolute one, or

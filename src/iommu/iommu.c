@@ -2,12 +2,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <strings.h>
 
 #include "core/fileio.h"
 #include "iommu/iommu.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 
 static const char *const group_type_names[_IOMMU_GROUP_TYPE_MAX] = {
 	[IOMMU_GROUP_IDENTITY] = "identity", [IOMMU_GROUP_DMA] = "DMA",
@@ -396,26 +396,6 @@ static bool cmdline_has(const struct cmdline *cmd, const char *key, const char *
 	return false;
 }
 
-/* A bounded string builder: remedies are assembled from parts that depend on the host. */
-struct sbuf {
-	char *buf;
-	size_t size, len;
-};
-
-_printf_(2, 3) static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->len >= b->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->buf + b->len, b->size - b->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->len = b->len + (size_t)n < b->size ? b->len + (size_t)n : b->size - 1;
-}
-
 /* Is value an option of any key= on the line (every one of them would have to go)? */
 static bool cmdline_has_anywhere(const struct cmdline *cmd, const char *key, const char *value)
 {
@@ -433,15 +413,17 @@ static bool cmdline_has_anywhere(const struct cmdline *cmd, const char *key, con
 	return false;
 }
 
-/* "word1 / word2" for the words present on the line; false if none is. */
+/* "word1 / word2" for the words present on the line (b NULL: only whether any is). */
 static bool present_words(const struct cmdline *cmd, const char *const (*words)[2], size_t n,
-			  struct sbuf *b)
+			  struct strbuf *b)
 {
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
 		if (cmdline_has_anywhere(cmd, words[i][0], words[i][1])) {
-			sb_printf(b, "%s%s=%s", any ? " / " : "", words[i][0], words[i][1]);
+			if (b)
+				strbuf_printf(b, "%s%s=%s", any ? " / " : "", words[i][0],
+					      words[i][1]);
 			any = true;
 		}
 	return any;
@@ -504,24 +486,25 @@ static bool type_is_translated(enum iommu_group_type t)
 #define LIST_GROUPS_MAX 4
 #define LIST_DEVS_MAX	4
 
-static void list_one_group(const struct iommu_group *g, struct sbuf *b)
+static void list_one_group(const struct iommu_group *g, struct strbuf *b)
 {
-	sb_printf(b, "group %s (", g->name);
+	strbuf_printf(b, "group %s (", g->name);
 	for (size_t i = 0; i < g->n_devices && i < LIST_DEVS_MAX; i++)
-		sb_printf(b, "%s%s%s%s", i ? ", " : "", g->devices[i], g->drivers[i][0] ? " " : "",
-			  g->drivers[i][0] ? g->drivers[i] : " unbound");
+		strbuf_printf(b, "%s%s%s%s", i ? ", " : "", g->devices[i],
+			      g->drivers[i][0] ? " " : "",
+			      g->drivers[i][0] ? g->drivers[i] : " unbound");
 	if (g->n_devices > LIST_DEVS_MAX)
-		sb_printf(b, ", %zu more", g->n_devices - LIST_DEVS_MAX);
+		strbuf_printf(b, ", %zu more", g->n_devices - LIST_DEVS_MAX);
 	if (!g->n_devices)
-		sb_printf(b, "no devices");
-	sb_printf(b, ")");
+		strbuf_printf(b, "no devices");
+	strbuf_printf(b, ")");
 }
 
 /*
  * "group 7 (0000:3a:00.0 nvidia), group 9 (...)" for the groups whose type is
  * (translated) or is not (identity) a DMA domain; returns the first one's name.
  */
-static const char *list_groups(const struct iommu_state *s, bool translated, struct sbuf *b)
+static const char *list_groups(const struct iommu_state *s, bool translated, struct strbuf *b)
 {
 	const char *first = NULL;
 	size_t shown = 0, total = 0;
@@ -534,62 +517,64 @@ static const char *list_groups(const struct iommu_state *s, bool translated, str
 		total++;
 		if (shown == LIST_GROUPS_MAX)
 			continue;
-		sb_printf(b, "%s", shown ? ", " : "");
+		strbuf_printf(b, "%s", shown ? ", " : "");
 		list_one_group(g, b);
 		first = first ? first : g->name;
 		shown++;
 	}
 	if (total > shown)
-		sb_printf(b, " and %zu more", total - shown);
+		strbuf_printf(b, " and %zu more", total - shown);
 	if (!total) /* counts only: no detail was scanned */
-		sb_printf(b, "%zu groups",
-			  translated ? s->groups[IOMMU_GROUP_DMA] + s->groups[IOMMU_GROUP_DMA_FQ]
-				     : s->groups[IOMMU_GROUP_IDENTITY]);
+		strbuf_printf(b, "%zu groups",
+			      translated
+				      ? s->groups[IOMMU_GROUP_DMA] + s->groups[IOMMU_GROUP_DMA_FQ]
+				      : s->groups[IOMMU_GROUP_IDENTITY]);
 	return first;
 }
 
 /* Since 5.11 a group's default domain can be changed at runtime, with its drivers unbound. */
 static void per_group_switch(const struct iommu_state *s, const char *group, const char *type,
-			     struct sbuf *b)
+			     struct strbuf *b)
 {
-	sb_printf(b,
-		  "; since Linux 5.11 a group can be switched at runtime: unbind the drivers of "
-		  "its devices, echo %s > %s/%s/type, bind them again",
-		  type, s->groups_dir ? s->groups_dir : "iommu_groups", group ? group : "N");
+	strbuf_printf(
+		b,
+		"; since Linux 5.11 a group can be switched at runtime: unbind the drivers of "
+		"its devices, echo %s > %s/%s/type, bind them again",
+		type, s->groups_dir ? s->groups_dir : "iommu_groups", group ? group : "N");
 }
 
 /* The kernel was asked for passthrough and some groups are still translated. */
 static void remedy_translated_despite_pt(const struct iommu_state *s, const struct cmdline *cmd,
-					 struct sbuf *b)
+					 struct strbuf *b)
 {
 	const char *first;
 
 	present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
-	sb_printf(b, " is already on the kernel command line, but these groups are in a "
-		     "translated (DMA) domain: ");
+	strbuf_printf(b, " is already on the kernel command line, but these groups are in a "
+			 "translated (DMA) domain: ");
 	first = list_groups(s, true, b);
-	sb_printf(b, ". The kernel keeps devices behind untrusted (external-facing) ports "
-		     "translated, and a udev rule or tool may have written the type: find what "
-		     "put them there");
+	strbuf_printf(b, ". The kernel keeps devices behind untrusted (external-facing) ports "
+			 "translated, and a udev rule or tool may have written the type: find what "
+			 "put them there");
 	per_group_switch(s, first, "identity", b);
 }
 
 static void remedy_identity_despite_nopt(const struct iommu_state *s, const struct cmdline *cmd,
-					 struct sbuf *b)
+					 struct strbuf *b)
 {
 	const char *first;
 
 	present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
-	sb_printf(b, " is already on the kernel command line, but these groups are identity "
-		     "(not translated): ");
+	strbuf_printf(b, " is already on the kernel command line, but these groups are identity "
+			 "(not translated): ");
 	first = list_groups(s, false, b);
-	sb_printf(b, ". A udev rule or tool may have written the type, or the IOMMU driver "
-		     "requires identity for the device: find what put them there");
+	strbuf_printf(b, ". A udev rule or tool may have written the type, or the IOMMU driver "
+			 "requires identity for the device: find what put them there");
 	per_group_switch(s, first, "DMA-FQ", b);
 }
 
 /* "group 3 (0000:01:00.0 vfio-pci) unmanaged, group 5 (...) type unreadable" */
-static void list_opaque_matter(const struct iommu_state *s, struct sbuf *b)
+static void list_opaque_matter(const struct iommu_state *s, struct strbuf *b)
 {
 	size_t shown = 0;
 
@@ -599,86 +584,92 @@ static void list_opaque_matter(const struct iommu_state *s, struct sbuf *b)
 		if (!g->matters)
 			continue;
 		if (shown++ == LIST_GROUPS_MAX * 2) {
-			sb_printf(b, " and %zu more", s->n_opaque_matter - LIST_GROUPS_MAX * 2);
+			strbuf_printf(b, " and %zu more", s->n_opaque_matter - LIST_GROUPS_MAX * 2);
 			return;
 		}
-		sb_printf(b, "%s", shown > 1 ? ", " : "");
+		strbuf_printf(b, "%s", shown > 1 ? ", " : "");
 		list_one_group(g, b);
-		sb_printf(b, " %s",
-			  g->type == IOMMU_GROUP_OTHER ? "type unreadable"
-						       : group_type_names[g->type]);
+		strbuf_printf(b, " %s",
+			      g->type == IOMMU_GROUP_OTHER ? "type unreadable"
+							   : group_type_names[g->type]);
 	}
 }
 
-static void remedy_unknown(const struct iommu_state *s, struct sbuf *b)
+static void remedy_unknown(const struct iommu_state *s, struct strbuf *b)
 {
 	size_t opaque = s->groups[IOMMU_GROUP_UNMANAGED] + s->groups[IOMMU_GROUP_BLOCKED];
 
 	if (s->n_opaque_matter) {
-		sb_printf(b, "the IOMMU groups of these GPUs/NICs say neither identity nor DMA: ");
+		strbuf_printf(b,
+			      "the IOMMU groups of these GPUs/NICs say neither identity nor DMA: ");
 		list_opaque_matter(s, b);
-		sb_printf(b, "; the other groups alone do not tell the mode of the devices that "
-			     "matter (unmanaged/blocked: owned by VFIO or a userspace driver, "
-			     "check them on their kernel drivers; unreadable: no type file before "
-			     "Linux 5.11, or the read failed)");
+		strbuf_printf(b,
+			      "; the other groups alone do not tell the mode of the devices that "
+			      "matter (unmanaged/blocked: owned by VFIO or a userspace driver, "
+			      "check them on their kernel drivers; unreadable: no type file before "
+			      "Linux 5.11, or the read failed)");
 	} else if (s->n_groups == 0)
-		sb_printf(b, "IOMMU units are active but there is no IOMMU group to read the "
-			     "mode from (no device is attached to them, or the groups are not "
-			     "visible here): nothing to change on the command line for that");
+		strbuf_printf(b, "IOMMU units are active but there is no IOMMU group to read the "
+				 "mode from (no device is attached to them, or the groups are not "
+				 "visible here): nothing to change on the command line for that");
 	else if (opaque == s->n_groups)
-		sb_printf(b, "every IOMMU group is 'unmanaged' or 'blocked': the devices are "
-			     "owned by VFIO/userspace drivers (or this IOMMU driver has no kernel "
-			     "default domain), so whether DMA is translated cannot be read from "
-			     "the groups; iommu=pt would not change that. Check with the devices "
-			     "on their kernel drivers");
+		strbuf_printf(b,
+			      "every IOMMU group is 'unmanaged' or 'blocked': the devices are "
+			      "owned by VFIO/userspace drivers (or this IOMMU driver has no kernel "
+			      "default domain), so whether DMA is translated cannot be read from "
+			      "the groups; iommu=pt would not change that. Check with the devices "
+			      "on their kernel drivers");
 	else
-		sb_printf(b, "the kernel does not show the groups' type (the type file appeared "
-			     "in Linux 5.11), so passthrough cannot be told from translated here");
+		strbuf_printf(b,
+			      "the kernel does not show the groups' type (the type file appeared "
+			      "in Linux 5.11), so passthrough cannot be told from translated here");
 }
 
-static void remedy_off(const struct iommu_state *s, const struct cmdline *cmd, struct sbuf *b)
+static void remedy_off(const struct iommu_state *s, const struct cmdline *cmd, struct strbuf *b)
 {
 	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b)) {
-		sb_printf(b,
-			  " is already on the kernel command line, yet the IOMMU is active: "
-			  "firmware that opts in to DMA protection (Kernel DMA Protection, "
-			  "Thunderbolt) makes the kernel force it on; turn that off in firmware, "
-			  "or check that the running kernel booted with this command line");
+		strbuf_printf(
+			b, " is already on the kernel command line, yet the IOMMU is active: "
+			   "firmware that opts in to DMA protection (Kernel DMA Protection, "
+			   "Thunderbolt) makes the kernel force it on; turn that off in firmware, "
+			   "or check that the running kernel booted with this command line");
 		return;
 	}
 	switch (iommu_vendor(s)) {
 	case VENDOR_INTEL:
-		sb_printf(b, "add intel_iommu=off to the kernel command line, reboot");
+		strbuf_printf(b, "add intel_iommu=off to the kernel command line, reboot");
 		return;
 	case VENDOR_AMD:
-		sb_printf(b, "add amd_iommu=off to the kernel command line, reboot");
+		strbuf_printf(b, "add amd_iommu=off to the kernel command line, reboot");
 		return;
 	case VENDOR_ARM:
-		sb_printf(b, "arm-smmu-v3 has no kernel off switch: disable the SMMU in firmware, "
-			     "or accept passthrough (iommu.passthrough=1)");
+		strbuf_printf(b,
+			      "arm-smmu-v3 has no kernel off switch: disable the SMMU in firmware, "
+			      "or accept passthrough (iommu.passthrough=1)");
 		return;
 	default:
-		sb_printf(b, "add iommu=off to the kernel command line, reboot");
+		strbuf_printf(b, "add iommu=off to the kernel command line, reboot");
 	}
 }
 
 /* No IOMMU is active: what turned it off, and what to ask for once it is back. */
-static void remedy_enable(const struct cmdline *cmd, const char *then, struct sbuf *b)
+static void remedy_enable(const struct cmdline *cmd, const char *then, struct strbuf *b)
 {
 	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b))
-		sb_printf(b, " turns the IOMMU off: remove it from the kernel command line");
+		strbuf_printf(b, " turns the IOMMU off: remove it from the kernel command line");
 	else if (cmdline_has(cmd, "intel_iommu", "on"))
-		sb_printf(b, "no IOMMU is active although intel_iommu=on is set: enable VT-d "
-			     "(or AMD-Vi) in firmware");
+		strbuf_printf(b, "no IOMMU is active although intel_iommu=on is set: enable VT-d "
+				 "(or AMD-Vi) in firmware");
 	else
-		sb_printf(b, "no IOMMU is active and nothing on the command line turns it off: "
-			     "enable VT-d/AMD-Vi (or the SMMU) in firmware, and add intel_iommu=on "
-			     "on Intel kernels that default it off");
-	sb_printf(b, "%s%s, reboot", then ? ", " : "", strempty(then));
+		strbuf_printf(
+			b, "no IOMMU is active and nothing on the command line turns it off: "
+			   "enable VT-d/AMD-Vi (or the SMMU) in firmware, and add intel_iommu=on "
+			   "on Intel kernels that default it off");
+	strbuf_printf(b, "%s%s, reboot", then ? ", " : "", strempty(then));
 }
 
 static void remedy_passthrough(const struct iommu_state *s, const struct cmdline *cmd,
-			       enum iommu_mode m, struct sbuf *b)
+			       enum iommu_mode m, struct strbuf *b)
 {
 	enum pt_request req = pt_request(cmd);
 
@@ -688,23 +679,24 @@ static void remedy_passthrough(const struct iommu_state *s, const struct cmdline
 	} else if (req == PT_ON) {
 		remedy_translated_despite_pt(s, cmd, b);
 	} else if (req == PT_OFF) {
-		sb_printf(b, "remove ");
+		strbuf_printf(b, "remove ");
 		present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
-		if (present_words(cmd, pt_words, ARRAY_SIZE(pt_words), &(struct sbuf){}))
-			sb_printf(b,
-				  " from the kernel command line (it comes after the passthrough "
-				  "request, and the last one wins), reboot");
+		if (present_words(cmd, pt_words, ARRAY_SIZE(pt_words), NULL))
+			strbuf_printf(
+				b, " from the kernel command line (it comes after the passthrough "
+				   "request, and the last one wins), reboot");
 		else
-			sb_printf(b, " and add iommu=pt (x86) or iommu.passthrough=1 to the kernel "
-				     "command line, reboot");
+			strbuf_printf(
+				b, " and add iommu=pt (x86) or iommu.passthrough=1 to the kernel "
+				   "command line, reboot");
 	} else {
-		sb_printf(b, "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command "
-			     "line, reboot");
+		strbuf_printf(b, "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command "
+				 "line, reboot");
 	}
 }
 
 static void remedy_translated(const struct iommu_state *s, const struct cmdline *cmd,
-			      enum iommu_mode m, struct sbuf *b)
+			      enum iommu_mode m, struct strbuf *b)
 {
 	enum pt_request req = pt_request(cmd);
 	const char *first;
@@ -712,19 +704,19 @@ static void remedy_translated(const struct iommu_state *s, const struct cmdline 
 	if (m == IOMMU_MODE_OFF) {
 		remedy_enable(cmd, NULL, b);
 	} else if (req == PT_ON) {
-		sb_printf(b, "remove ");
+		strbuf_printf(b, "remove ");
 		present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
-		sb_printf(b, " from the kernel command line, reboot");
+		strbuf_printf(b, " from the kernel command line, reboot");
 	} else if (req == PT_OFF) {
 		remedy_identity_despite_nopt(s, cmd, b);
 	} else if (m == IOMMU_MODE_PASSTHROUGH) {
-		sb_printf(b, "add iommu.passthrough=0 to the kernel command line (this kernel "
-			     "defaults to passthrough), reboot");
+		strbuf_printf(b, "add iommu.passthrough=0 to the kernel command line (this kernel "
+				 "defaults to passthrough), reboot");
 	} else {
-		sb_printf(b, "these groups are identity (not translated): ");
+		strbuf_printf(b, "these groups are identity (not translated): ");
 		first = list_groups(s, false, b);
-		sb_printf(b, "; add iommu.passthrough=0 to the kernel command line to make "
-			     "translation the default, reboot");
+		strbuf_printf(b, "; add iommu.passthrough=0 to the kernel command line to make "
+				 "translation the default, reboot");
 		per_group_switch(s, first, "DMA-FQ", b);
 	}
 }
@@ -746,7 +738,7 @@ static bool mode_satisfies(enum iommu_mode m, enum iommu_expect e)
 }
 
 static void remedy(const struct iommu_state *s, const struct cmdline *cmd, enum iommu_expect expect,
-		   enum iommu_mode m, struct sbuf *b)
+		   enum iommu_mode m, struct strbuf *b)
 {
 	if (m == IOMMU_MODE_UNKNOWN)
 		remedy_unknown(s, b);
@@ -762,8 +754,9 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 		 struct results *rs)
 {
 	enum iommu_mode m = iommu_mode(s);
-	char actual[512], text[1024];
-	struct sbuf b = { text, sizeof(text), 0 };
+	/* The remedy is cut at 1023 bytes, as ever: many groups list more than that. */
+	_cleanup_(strbuf_done) struct strbuf b = { .max = 1023 };
+	char actual[512];
 	enum verdict v;
 
 	describe(s, cmd, actual, sizeof(actual));
@@ -777,9 +770,10 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 		v = VERDICT_UNKNOWN;
 	else
 		v = VERDICT_FAIL;
-	text[0] = '\0';
 	if (v != VERDICT_PASS)
 		remedy(s, cmd, expect, m, &b);
+	if (b.oom)
+		return -ENOMEM;
 	return results_add(rs, v, "iommu.mode", "host", iommu_expect_to_string(expect), actual,
-			   v == VERDICT_PASS ? NULL : text);
+			   v == VERDICT_PASS ? NULL : strempty(b.s));
 }

@@ -7,24 +7,6 @@
 #include "kmod/kmod-parse.h"
 #include "core/log.h"
 
-static void kmod_ctx_unrefp(struct kmod_ctx **c)
-{
-	if (*c)
-		sym_kmod_unref(*c);
-}
-
-static void kmod_module_unrefp(struct kmod_module **m)
-{
-	if (*m)
-		sym_kmod_module_unref(*m);
-}
-
-static void kmod_info_freep(struct kmod_list **l)
-{
-	if (*l)
-		sym_kmod_module_info_free_list(*l);
-}
-
 void kmod_file_info_done(struct kmod_file_info *f)
 {
 	free(f->path);

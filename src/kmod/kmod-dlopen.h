@@ -41,3 +41,23 @@ KMOD_SYMS(DLOPEN_DECLARE)
  * installed or lacks a symbol.
  */
 int dlopen_libkmod(void);
+
+/* _cleanup_ helpers of libkmod's types, through the loaded symbols; NULL-safe. */
+static inline void kmod_ctx_unrefp(struct kmod_ctx **c)
+{
+	if (*c)
+		sym_kmod_unref(*c);
+}
+
+static inline void kmod_module_unrefp(struct kmod_module **m)
+{
+	if (*m)
+		sym_kmod_module_unref(*m);
+}
+
+/* A list from kmod_module_get_info(). */
+static inline void kmod_info_freep(struct kmod_list **l)
+{
+	if (*l)
+		sym_kmod_module_info_free_list(*l);
+}

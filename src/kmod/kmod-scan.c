@@ -12,16 +12,6 @@
 #define BUILTIN_MAX	 (4 * 1024 * 1024)
 #define MODPROBE_MAX	 (256 * 1024)
 
-static int read_attr(const struct sysroot *root, enum sysroot_top top, char **ret, const char *fmt,
-		     const char *a, const char *b)
-{
-	_cleanup_(freep) char *path = sysroot_path(root, top, fmt, a, b);
-
-	if (!path)
-		return -ENOMEM;
-	return read_one_line(path, ret);
-}
-
 /* ---- host-wide facts --------------------------------------------------- */
 
 static char *link_base(const char *path)
@@ -94,7 +84,7 @@ static int uverbs_add(const struct sysroot *root, struct kmod_host *h, const cha
 	struct kmod_rdma_dev *dev;
 	int r;
 
-	r = read_attr(root, SYSROOT_SYS, &ibdev, "class/infiniband_verbs/%s/%s", name, "ibdev");
+	r = sysroot_read_attr(root, SYSROOT_SYS, &ibdev, "class/infiniband_verbs/%s/ibdev", name);
 	if (r == -ENOMEM)
 		return r;
 	dev = r < 0 ? NULL : rdma_dev_find(h, ibdev);
@@ -331,15 +321,15 @@ static int scan_state_sys(const struct sysroot *root, const struct kmod_host *h,
 	const char *n = s->rule->name;
 	int r;
 
-	r = read_attr(root, SYSROOT_SYS, &init, "module/%s/%s", n, "initstate");
+	r = sysroot_read_attr(root, SYSROOT_SYS, &init, "module/%s/initstate", n);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || kmod_initstate_parse(init, &ls) < 0)
 		return -ENOENT;
 	s->state = map[ls];
-	if (read_attr(root, SYSROOT_SYS, &refcnt, "module/%s/%s", n, "refcnt") >= 0)
+	if (sysroot_read_attr(root, SYSROOT_SYS, &refcnt, "module/%s/refcnt", n) >= 0)
 		s->refcnt = strtol(refcnt, NULL, 10);
-	if (read_attr(root, SYSROOT_SYS, &taint, "module/%s/%s", n, "taint") >= 0)
+	if (sysroot_read_attr(root, SYSROOT_SYS, &taint, "module/%s/taint", n) >= 0)
 		snprintf(s->taint, sizeof(s->taint), "%s", taint);
 	return 0;
 }
@@ -399,8 +389,8 @@ static void scan_running(const struct sysroot *root, struct kmod_seen *s)
 {
 	const char *n = s->rule->name;
 
-	(void)read_attr(root, SYSROOT_SYS, &s->srcversion, "module/%s/%s", n, "srcversion");
-	(void)read_attr(root, SYSROOT_SYS, &s->version, "module/%s/%s", n, "version");
+	(void)sysroot_read_attr(root, SYSROOT_SYS, &s->srcversion, "module/%s/srcversion", n);
+	(void)sysroot_read_attr(root, SYSROOT_SYS, &s->version, "module/%s/version", n);
 	s->holders = read_holders(root, n);
 }
 
@@ -417,8 +407,8 @@ static int scan_params(const struct sysroot *root, struct kmod_seen *s)
 		int r;
 
 		snprintf(key, sizeof(key), "parameters/%s", s->rule->params[i].key);
-		r = read_attr(root, SYSROOT_SYS, &s->param_have[i], "module/%s/%s", s->rule->name,
-			      key);
+		r = sysroot_read_attr(root, SYSROOT_SYS, &s->param_have[i], "module/%s/%s",
+				      s->rule->name, key);
 		if (r == -ENOMEM)
 			return r;
 		s->param_err[i] = r < 0 ? r : 0;

@@ -98,10 +98,7 @@ static const char *errno_label(int err)
 
 static int read_state(const struct run *run, const char *name, char **ret)
 {
-	_cleanup_(freep) char *p =
-		sysroot_path(run->root, SYSROOT_SYS, "module/%s/initstate", name);
-
-	return p ? read_one_line(p, ret) : -ENOMEM;
+	return sysroot_read_attr(run->root, SYSROOT_SYS, ret, "module/%s/initstate", name);
 }
 
 static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_action *a)

@@ -8,51 +8,8 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 #include "rdma/rdma-check.h"
-
-/* A growing string; on ENOMEM it stays NULL and every append is a no-op. */
-struct buf {
-	char *s;
-	bool oom;
-};
-
-_printf_(2, 3) static void buf_addf(struct buf *b, const char *fmt, ...)
-{
-	char *more = NULL;
-	va_list ap;
-	int r;
-
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	r = vasprintf(&more, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		b->oom = true;
-		return;
-	}
-	if (b->s) {
-		char *joined = NULL;
-
-		r = asprintf(&joined, "%s%s", b->s, more);
-		free(more);
-		free(b->s);
-		b->s = r < 0 ? NULL : joined;
-		b->oom = r < 0;
-	} else {
-		b->s = more;
-	}
-}
-
-static int buf_take(struct buf *b, char **ret)
-{
-	if (b->oom || !b->s) {
-		free(b->s);
-		return -ENOMEM;
-	}
-	*ret = b->s;
-	return 0;
-}
 
 static bool want_device(const struct rdma_device *d, void *userdata)
 {
@@ -119,35 +76,35 @@ static const char *down_remedy(const struct rdma_port *p)
 	}
 }
 
-static void state_text(const struct rdma_port *p, struct buf *b)
+static void state_text(const struct rdma_port *p, struct strbuf *b)
 {
-	buf_addf(b, "%s", rdma_port_state_to_string(p->state));
+	strbuf_printf(b, "%s", rdma_port_state_to_string(p->state));
 	if (p->phys_state != RDMA_PHYS_UNKNOWN)
-		buf_addf(b, "/%s", rdma_phys_state_to_string(p->phys_state));
+		strbuf_printf(b, "/%s", rdma_phys_state_to_string(p->phys_state));
 }
 
-static void expected_text(const struct port_rule *r, struct buf *b)
+static void expected_text(const struct port_rule *r, struct strbuf *b)
 {
 	char num[24];
 
-	buf_addf(b, "%s", r->allow_down ? "ACTIVE or down (AllowDown=yes)" : "ACTIVE");
+	strbuf_printf(b, "%s", r->allow_down ? "ACTIVE or down (AllowDown=yes)" : "ACTIVE");
 	if (r->link_layer != RDMA_LL_UNKNOWN)
-		buf_addf(b, ", %s", rdma_link_layer_to_string(r->link_layer));
+		strbuf_printf(b, ", %s", rdma_link_layer_to_string(r->link_layer));
 	if (r->min_rate_mbps) {
 		rdma_mbps_format(r->min_rate_mbps, num, sizeof(num));
-		buf_addf(b, ", >= %s Gb/s", num);
+		strbuf_printf(b, ", >= %s Gb/s", num);
 	}
 	if (r->min_width)
-		buf_addf(b, ", >= %uX", r->min_width);
+		strbuf_printf(b, ", >= %uX", r->min_width);
 	if (r->min_mtu)
-		buf_addf(b, ", MTU >= %u", r->min_mtu);
+		strbuf_printf(b, ", MTU >= %u", r->min_mtu);
 	if (r->roce_v2)
-		buf_addf(b, ", RoCE v2 GID with an IP");
+		strbuf_printf(b, ", RoCE v2 GID with an IP");
 }
 
 struct judgement {
 	enum verdict v;
-	struct buf problems;
+	struct strbuf problems;
 	const char *remedy;
 };
 
@@ -168,7 +125,7 @@ _printf_(4, 5) static void problem(struct judgement *j, enum verdict v, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	buf_addf(&j->problems, "%s%s", j->problems.s ? "; " : "", msg);
+	strbuf_printf(&j->problems, "%s%s", j->problems.s ? "; " : "", msg);
 	judge(j, v, remedy);
 }
 
@@ -310,7 +267,7 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 	check_roce(r, d, p, j);
 }
 
-static void port_summary(const struct rdma_device *d, const struct rdma_port *p, struct buf *b)
+static void port_summary(const struct rdma_device *d, const struct rdma_port *p, struct strbuf *b)
 {
 	char rate[64];
 
@@ -318,38 +275,39 @@ static void port_summary(const struct rdma_device *d, const struct rdma_port *p,
 		return;
 	if (!p->rate_err) {
 		rdma_rate_format(&p->rate, rate, sizeof(rate));
-		buf_addf(b, ", %s", rate);
+		strbuf_printf(b, ", %s", rate);
 	}
-	buf_addf(b, ", %s", rdma_link_layer_to_string(p->link_layer));
+	strbuf_printf(b, ", %s", rdma_link_layer_to_string(p->link_layer));
 	if (p->active_mtu)
-		buf_addf(b, ", MTU %u", p->active_mtu);
+		strbuf_printf(b, ", MTU %u", p->active_mtu);
 	if (p->netdev)
-		buf_addf(b, ", netdev %s%s%s", p->netdev, p->bond ? " in " : "", strempty(p->bond));
+		strbuf_printf(b, ", netdev %s%s%s", p->netdev, p->bond ? " in " : "",
+			      strempty(p->bond));
 }
 
 static int add_port_result(const struct port_rule *r, const struct rdma_device *d,
 			   const struct rdma_port *p, struct results *rs)
 {
 	struct judgement j = {};
-	struct buf exp = {}, act = {};
+	struct strbuf exp = {}, act = {};
 	_cleanup_(freep) char *e = NULL, *a = NULL;
 	char object[96];
 	int ret;
 
 	judge_port(r, d, p, &j);
 	expected_text(r, &exp);
-	buf_addf(&act, "%s port %u: ", d->name, p->num);
+	strbuf_printf(&act, "%s port %u: ", d->name, p->num);
 	if (d->err || p->err)
-		buf_addf(&act, "unknown");
+		strbuf_printf(&act, "unknown");
 	else
 		state_text(p, &act);
 	if (j.problems.s)
-		buf_addf(&act, " — %s", j.problems.s);
+		strbuf_printf(&act, " — %s", j.problems.s);
 	else
 		port_summary(d, p, &act);
-	buf_addf(&act, " [%s]", rdma_source_to_string(d->source));
+	strbuf_printf(&act, " [%s]", rdma_source_to_string(d->source));
 	free(j.problems.s);
-	if (buf_take(&exp, &e) < 0 || buf_take(&act, &a) < 0)
+	if (strbuf_take(&exp, &e) < 0 || strbuf_take(&act, &a) < 0)
 		return -ENOMEM;
 	snprintf(object, sizeof(object), "%s/%u", d->name, p->num);
 	ret = results_add(rs, j.v, "rdma.port", object, e, a, j.remedy);
@@ -360,7 +318,7 @@ static int add_port_result(const struct port_rule *r, const struct rdma_device *
 
 struct tally {
 	unsigned selected, active, unknown;
-	struct buf down;
+	struct strbuf down;
 };
 
 static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, struct results *rs,
@@ -383,8 +341,8 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 			else if (port_active(p))
 				t->active++;
 			else
-				buf_addf(&t->down, "%s%s/%u", t->down.s ? ", " : "", d->name,
-					 p->num);
+				strbuf_printf(&t->down, "%s%s/%u", t->down.s ? ", " : "", d->name,
+					      p->num);
 			ret = add_port_result(r, d, p, rs);
 			if (ret < 0)
 				return ret;
@@ -395,19 +353,19 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 
 static int device_list(const struct rdma_inventory *inv, char **ret)
 {
-	struct buf b = {};
+	struct strbuf b = {};
 
 	if (!inv->n_devs)
 		return asprintf(ret, "no RDMA device on this host: load the driver (mlx5_ib, "
 				     "erdma, rdma_rxe) or fix Select=") < 0
 			       ? -ENOMEM
 			       : 0;
-	buf_addf(&b, "RDMA devices here:");
+	strbuf_printf(&b, "RDMA devices here:");
 	for (size_t i = 0; i < inv->n_devs; i++)
-		buf_addf(&b, " %s%s%s%s", inv->devs[i].name, inv->devs[i].pci ? " (pci:" : "",
-			 strempty(inv->devs[i].pci), inv->devs[i].pci ? ")" : "");
-	buf_addf(&b, "; fix Select=/Exclude=/Ports=");
-	return buf_take(&b, ret);
+		strbuf_printf(&b, " %s%s%s%s", inv->devs[i].name, inv->devs[i].pci ? " (pci:" : "",
+			      strempty(inv->devs[i].pci), inv->devs[i].pci ? ")" : "");
+	strbuf_printf(&b, "; fix Select=/Exclude=/Ports=");
+	return strbuf_take(&b, ret);
 }
 
 static int rule_empty(const struct rdma_run *rr, const struct port_rule *r, struct results *rs)
@@ -478,7 +436,7 @@ static bool port_awaited(const struct port_config *pc, const struct rdma_device 
 int rdma_wait_ready(void *userdata, char **status)
 {
 	struct rdma_run *rr = userdata;
-	struct buf b = {};
+	struct strbuf b = {};
 	int r;
 
 	*status = NULL;
@@ -495,14 +453,14 @@ int rdma_wait_ready(void *userdata, char **status)
 				return r;
 			if (port_unread(p) || port_active(p))
 				continue; /* gone: waiting will not help; up: done */
-			buf_addf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
-				 p->phys_state ? rdma_phys_state_to_string(p->phys_state)
-					       : rdma_port_state_to_string(p->state));
+			strbuf_printf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
+				      p->phys_state ? rdma_phys_state_to_string(p->phys_state)
+						    : rdma_port_state_to_string(p->state));
 		}
 	}
 	if (!b.s && !b.oom)
 		return 1;
-	return buf_take(&b, status) < 0 ? -ENOMEM : 0;
+	return strbuf_take(&b, status) < 0 ? -ENOMEM : 0;
 }
 
 int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
@@ -544,7 +502,7 @@ void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
 /* ---- environment ---- */
 
 struct env {
-	struct buf hca, ucx, ifname, gid_note;
+	struct strbuf hca, ucx, ifname, gid_note;
 	int gid_index; /* -1 none yet, -2 differs or missing */
 	bool roce;
 	unsigned unsafe; /* names left out: they could not be written safely */
@@ -616,7 +574,7 @@ static void add_ifname(struct env *e, const char *name)
 			if ((s == e->ifname.s || s[-1] == ',') && (s[n] == ',' || !s[n]))
 				return;
 	}
-	buf_addf(&e->ifname, "%s%s", e->ifname.s ? "," : "", name);
+	strbuf_printf(&e->ifname, "%s%s", e->ifname.s ? "," : "", name);
 }
 
 static void env_roce(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
@@ -627,12 +585,13 @@ static void env_roce(struct env *e, const struct rdma_device *d, const struct rd
 	if (p->bond || p->netdev)
 		add_ifname(e, p->bond ? p->bond : p->netdev);
 	if (!g) {
-		buf_addf(&e->gid_note, "%s%s/%u has no RoCE v2 IPv4 GID", e->gid_note.s ? "; " : "",
-			 d->name, p->num);
+		strbuf_printf(&e->gid_note, "%s%s/%u has no RoCE v2 IPv4 GID",
+			      e->gid_note.s ? "; " : "", d->name, p->num);
 		e->gid_index = -2;
 		return;
 	}
-	buf_addf(&e->gid_note, "%s%s/%u: %u", e->gid_note.s ? ", " : "", d->name, p->num, g->index);
+	strbuf_printf(&e->gid_note, "%s%s/%u: %u", e->gid_note.s ? ", " : "", d->name, p->num,
+		      g->index);
 	if (e->gid_index == -1)
 		e->gid_index = (int)g->index;
 	else if (e->gid_index != (int)g->index)
@@ -643,35 +602,36 @@ static void env_port(struct env *e, const struct rdma_device *d, const struct rd
 {
 	if (!env_name_ok(e, "RDMA device", d->name))
 		return;
-	buf_addf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
-	buf_addf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
+	strbuf_printf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
+	strbuf_printf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
 	if (p->link_layer == RDMA_LL_ETHERNET)
 		env_roce(e, d, p);
 	else if (p->netdev && p->netdev_up)
 		add_ifname(e, p->netdev); /* IPoIB: only when it is up */
 }
 
-static void env_body(const struct env *e, struct buf *b)
+static void env_body(const struct env *e, struct strbuf *b)
 {
 	if (e->hca.s)
-		buf_addf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
+		strbuf_printf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
 	else
-		buf_addf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
-			    "ACTIVE and passes its rule\n");
+		strbuf_printf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
+				 "ACTIVE and passes its rule\n");
 	if (e->ifname.s)
-		buf_addf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
+		strbuf_printf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
 	if (e->roce && e->gid_index >= 0)
-		buf_addf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
+		strbuf_printf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
 	else if (e->roce)
-		buf_addf(b,
-			 "# NCCL_IB_GID_INDEX not set: no one RoCE v2 IPv4 GID index for all "
-			 "ports (%s)\n",
-			 strempty(e->gid_note.s));
+		strbuf_printf(b,
+			      "# NCCL_IB_GID_INDEX not set: no one RoCE v2 IPv4 GID index for all "
+			      "ports (%s)\n",
+			      strempty(e->gid_note.s));
 	if (e->unsafe)
-		buf_addf(b,
-			 "# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
-			 "warning on stderr or in the journal)\n",
-			 e->unsafe);
+		strbuf_printf(
+			b,
+			"# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
+			"warning on stderr or in the journal)\n",
+			e->unsafe);
 }
 
 int rdma_env_format(const struct rdma_run *rr, char **ret)
@@ -679,7 +639,7 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 	struct env e = { .gid_index = -1 };
 	struct sysroot host = { .dir = (char *)"" };
 	_cleanup_(freep) char *where = sysroot_path(&host, SYSROOT_RUN, "hostprep/rdma.env");
-	struct buf b = {};
+	struct strbuf b = {};
 	int r;
 
 	if (!where)
@@ -692,24 +652,24 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 			if (port_in_env(rr->pc, d, &d->ports[k]))
 				env_port(&e, d, &d->ports[k]);
 	}
-	buf_addf(&b,
-		 "# RDMA environment for NCCL and UCX, written by hostprep from the live "
-		 "state of the\n"
-		 "# ports its [Port:*] rules select: only ports that pass their rule are "
-		 "listed, and\n"
-		 "# none of a rule with Env=no. Rewritten by every 'hostprep check' and "
-		 "'hostprep apply';\n"
-		 "# 'hostprep env' prints it live. Values are never quoted (docker takes them "
-		 "literally).\n"
-		 "# systemd: EnvironmentFile=-%s\n"
-		 "# docker:  docker run --env-file %s ...\n",
-		 where, where);
+	strbuf_printf(&b,
+		      "# RDMA environment for NCCL and UCX, written by hostprep from the live "
+		      "state of the\n"
+		      "# ports its [Port:*] rules select: only ports that pass their rule are "
+		      "listed, and\n"
+		      "# none of a rule with Env=no. Rewritten by every 'hostprep check' and "
+		      "'hostprep apply';\n"
+		      "# 'hostprep env' prints it live. Values are never quoted (docker takes them "
+		      "literally).\n"
+		      "# systemd: EnvironmentFile=-%s\n"
+		      "# docker:  docker run --env-file %s ...\n",
+		      where, where);
 	env_body(&e, &b);
 	free(e.hca.s);
 	free(e.ucx.s);
 	free(e.ifname.s);
 	free(e.gid_note.s);
-	r = buf_take(&b, ret);
+	r = strbuf_take(&b, ret);
 	return r;
 }
 

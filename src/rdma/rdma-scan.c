@@ -8,9 +8,7 @@
 #include <dirent.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdarg.h>
 
-#include "core/fileio.h"
 #include "core/log.h"
 #include "rdma/rdma-scan.h"
 #include "rdma/rdma-verbs.h"
@@ -19,24 +17,6 @@
 const char *rdma_source_to_string(enum rdma_source s)
 {
 	return s == RDMA_SOURCE_VERBS ? "verbs" : "sysfs";
-}
-
-/* One attribute below <root>/sys/class/infiniband/DEV/..., first line. */
-_printf_(3, 4) static int read_attr(const struct sysroot *root, char **ret, const char *fmt, ...)
-{
-	_cleanup_(freep) char *rel = NULL, *path = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&rel, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	path = sysroot_path(root, SYSROOT_SYS, "%s", rel);
-	if (!path)
-		return -ENOMEM;
-	return read_one_line(path, ret);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -114,7 +94,8 @@ static uint16_t read_id(const struct sysroot *root, const char *dev, const char 
 	char *end;
 	unsigned long v;
 
-	if (read_attr(root, &s, "class/infiniband/%s/device/%s", dev, what) < 0) {
+	if (sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/device/%s", dev, what) <
+	    0) {
 		*ok = false;
 		return 0;
 	}
@@ -130,7 +111,7 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	bool ok = true;
 	int r;
 
-	r = read_attr(root, &s, "class/infiniband/%s/node_type", d->name);
+	r = sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_type", d->name);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -141,7 +122,7 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 		d->node_type = RDMA_NODE_UNKNOWN;
 	free(s);
 	s = NULL;
-	if (read_attr(root, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
+	if (sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
 		d->have_guid = rdma_parse_guid(s, d->node_guid) >= 0;
 	link = sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device", d->name);
 	if (!link)
@@ -166,7 +147,8 @@ static void port_fail(struct rdma_port *p, int err, const char *what)
 static int read_port_attr(const struct sysroot *root, const char *dev, unsigned port,
 			  const char *attr, char **ret)
 {
-	return read_attr(root, ret, "class/infiniband/%s/ports/%u/%s", dev, port, attr);
+	return sysroot_read_attr(root, SYSROOT_SYS, ret, "class/infiniband/%s/ports/%u/%s", dev,
+				 port, attr);
 }
 
 int rdma_port_reread_state(const struct sysroot *root, const char *dev, struct rdma_port *p)
@@ -363,14 +345,15 @@ static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 	_cleanup_(freep) char *op = NULL, *mtu = NULL, *master = NULL, *bop = NULL;
 	char real[PATH_MAX];
 
-	if (read_attr(root, &op, "class/net/%s/operstate", p->netdev) >= 0)
+	if (sysroot_read_attr(root, SYSROOT_SYS, &op, "class/net/%s/operstate", p->netdev) >= 0)
 		p->netdev_up = streq(op, "up");
-	if (read_attr(root, &mtu, "class/net/%s/mtu", p->netdev) >= 0)
+	if (sysroot_read_attr(root, SYSROOT_SYS, &mtu, "class/net/%s/mtu", p->netdev) >= 0)
 		p->netdev_mtu = (unsigned)strtoul(mtu, NULL, 10);
 	master = sysroot_path(root, SYSROOT_SYS, "class/net/%s/master", p->netdev);
 	if (master && realpath(master, real)) {
 		p->bond = strdup(basename(real));
-		if (p->bond && read_attr(root, &bop, "class/net/%s/operstate", p->bond) >= 0)
+		if (p->bond && sysroot_read_attr(root, SYSROOT_SYS, &bop, "class/net/%s/operstate",
+						 p->bond) >= 0)
 			p->bond_up = streq(bop, "up");
 	}
 }
@@ -390,7 +373,8 @@ static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned
 	for (size_t i = 0; i < n && !pick; i++) {
 		_cleanup_(freep) char *dp = NULL;
 
-		if (read_attr(root, &dp, "class/net/%s/dev_port", names[i]) >= 0 &&
+		if (sysroot_read_attr(root, SYSROOT_SYS, &dp, "class/net/%s/dev_port", names[i]) >=
+			    0 &&
 		    strtoul(dp, NULL, 0) == port - 1)
 			pick = strdup(names[i]);
 	}
@@ -415,7 +399,8 @@ static char *netdev_of_guid(const struct sysroot *root, const uint8_t guid[8])
 		_cleanup_(freep) char *a = NULL;
 		uint8_t mac[6];
 
-		if (read_attr(root, &a, "class/net/%s/address", names[i]) >= 0 &&
+		if (sysroot_read_attr(root, SYSROOT_SYS, &a, "class/net/%s/address", names[i]) >=
+			    0 &&
 		    rdma_parse_mac(a, mac) >= 0 && rdma_guid_is_eui64_of(guid, mac))
 			pick = strdup(names[i]);
 	}

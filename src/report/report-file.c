@@ -4,10 +4,10 @@
  * the report file, and the one-line summary every sink shares.
  */
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <time.h>
 
 #include "core/fileio.h"
+#include "core/json-util.h"
 #include "core/log.h"
 #include "report/sinks.h"
 
@@ -16,17 +16,6 @@
 #define REPORT_SIZE_MAX (16u * 1024 * 1024)
 #define JSON_FLAGS \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-static void json_object_putp(struct json_object **o)
-{
-	json_object_put(*o); /* NULL-safe */
-}
-
-static void json_tokener_freep(struct json_tokener **t)
-{
-	if (*t)
-		json_tokener_free(*t);
-}
 
 int report_format_time(uint64_t sec, char *buf, size_t size)
 {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Sinks]: which files for other systems a run writes, and where (src/report/sink-config.h). */
-#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "core/fileio.h"
@@ -192,52 +191,6 @@ char *sinks_nfd_path(const struct config *c, const struct sysroot *root)
 
 /* ---- writing ---- */
 
-static int write_all(int fd, const char *p, size_t size)
-{
-	while (size > 0) {
-		ssize_t k = write(fd, p, size);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		p += k;
-		size -= k;
-	}
-	return 0;
-}
-
-/*
- * "<dir>/.<name>.XXXXXX" + fsync + rename + fsync(dir): a reader sees the old file or the
- * new one. The temp is a dot-file that does not end in .prom: nfd-worker skips dot-files,
- * node_exporter reads *.prom only. O_EXCL (mkostemp) never follows a planted link.
- */
-static int write_atomic(const char *path, const char *data)
-{
-	const char *slash = strrchr(path, '/');
-	_cleanup_(freep) char *tmp = NULL;
-	_cleanup_(closep) int fd = -1;
-	int r;
-
-	if (asprintf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, data, strlen(data));
-	if (r >= 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (r >= 0 && fsync(fd) < 0)
-		r = -errno;
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	return fsync_parent_dir(path);
-}
-
 static bool parent_is_dir(const char *path)
 {
 	_cleanup_(freep) char *dir = strndup(path, strrchr(path, '/') - path);
@@ -265,7 +218,11 @@ static int sink_write(const char *what, const char *path, const char *data,
 				    asked->file, asked->line, what, path);
 		return 0;
 	}
-	r = write_atomic(path, data);
+	/*
+	 * Durable, and a dot-file temp ("<dir>/.<name>.tmp-XXXXXX"): nfd-worker skips
+	 * dot-files, node_exporter reads *.prom only, so neither sees a half-written file.
+	 */
+	r = write_file_atomic(path, data, strlen(data), 0644, WRITE_DURABLE | WRITE_HIDDEN_TEMP);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)

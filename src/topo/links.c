@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 
+#include "core/fileio.h"
 #include "core/log.h"
 #include "topo/links.h"
 #include "topo/topo.h"
@@ -69,7 +70,7 @@ static int read_attr(int dfd, const char *addr, const char *attr, int (*parse)(c
 	int r;
 
 	*ret = 0;
-	r = dfd < 0 ? dfd : topo_attr_read(dfd, attr, line, sizeof(line));
+	r = dfd < 0 ? dfd : read_one_line_buf_at(dfd, attr, line, sizeof(line));
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0) {

@@ -8,29 +8,6 @@
 #include "core/log.h"
 #include "topo/topo.h"
 
-int topo_attr_read(int dfd, const char *name, char *buf, size_t size)
-{
-	_cleanup_(closep) int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	ssize_t k;
-	size_t n;
-
-	if (fd < 0)
-		return -errno;
-	do
-		k = read(fd, buf, size);
-	while (k < 0 && errno == EINTR);
-	if (k < 0)
-		return -errno;
-	if ((size_t)k >= size)
-		return -EFBIG;
-	buf[k] = '\0';
-	n = strcspn(buf, "\n");
-	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* The first entry of <dev>/<sub>/ in name order (mlx5_0 before mlx5_1); -ENOENT if none. */
 static int first_entry(int dfd, const char *sub, char name[static TOPO_NAME_MAX])
 {
@@ -67,7 +44,7 @@ static void read_numa(int dfd, int *ret)
 	long v;
 
 	*ret = -1;
-	if (topo_attr_read(dfd, "numa_node", line, sizeof(line)) < 0)
+	if (read_one_line_buf_at(dfd, "numa_node", line, sizeof(line)) < 0)
 		return;
 	errno = 0;
 	v = strtol(line, &end, 10);
@@ -92,7 +69,7 @@ static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_end
 	if (ep->kind == TOPO_NIC && first_entry(dfd, "infiniband", ep->name) < 0)
 		(void)first_entry(dfd, "net", ep->name);
 	read_numa(dfd, &ep->numa_node);
-	r = topo_attr_read(dfd, "local_cpulist", line, sizeof(line));
+	r = read_one_line_buf_at(dfd, "local_cpulist", line, sizeof(line));
 	if (r >= 0 && !(ep->cpulist = strdup(line)))
 		return -ENOMEM;
 	return 0;

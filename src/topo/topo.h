@@ -141,21 +141,15 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
 
 /* ---- reading the endpoints' facts (through the root prefix) ---- */
 
+/* The buffer of one sysfs attribute (read_one_line_buf_at(), core/fileio.h): a page. */
+#define TOPO_ATTR_MAX 4096
+
 /*
  * Classify every function of inv and read each endpoint's name, numa_node and
  * local_cpulist below <root>/sys/bus/pci/devices/ADDR. SR-IOV virtual functions (a
  * physfn link) are skipped: hundreds of them would say nothing the PF does not.
  * Missing files leave the fact unknown; only -ENOMEM fails.
  */
-/*
- * One sysfs attribute below an open directory: openat, one read(2) (sysfs hands out an
- * attribute whole, a page at most; a fake tree's small regular files read whole too),
- * close. The first line, trailing blanks stripped, into buf (size > TOPO_ATTR_MAX);
- * -errno, -EFBIG when it does not fit.
- */
-#define TOPO_ATTR_MAX 4096
-int topo_attr_read(int dfd, const char *name, char *buf, size_t size);
-
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv);
 void topo_done(struct topology *t);

@@ -215,10 +215,7 @@ static void strv_sort(char **v)
 /* The RDMA device a uverbs/umad/issm node belongs to (its "ibdev" attribute). */
 static int node_ibdev(const struct run *run, const char *class, const char *name, char **ret)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(run->root, SYSROOT_SYS, "class/%s/%s/ibdev", class, name);
-
-	return path ? read_one_line(path, ret) : -ENOMEM;
+	return sysroot_read_attr(run->root, SYSROOT_SYS, ret, "class/%s/%s/ibdev", class, name);
 }
 
 static bool has_prefix(const char *s, const char *prefix)

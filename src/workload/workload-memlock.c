@@ -29,12 +29,6 @@ static void unit_seen_done(struct unit_seen *u)
 	free(u->active_state);
 }
 
-static void bus_unrefp(sd_bus **b)
-{
-	if (*b)
-		sym_sd_bus_flush_close_unref(*b);
-}
-
 /*
  * The bus of the host we look at. Under --root that is not the bus of this machine, so
  * only an address given explicitly (DBUS_SYSTEM_BUS_ADDRESS, e.g. a test's private bus)
@@ -203,7 +197,7 @@ static const char *no_bus_remedy(const struct run *run)
 int workload_memlock_verify(struct run *run)
 {
 	const struct workload_config *wc = run->cfg->workload;
-	_cleanup_(bus_unrefp) sd_bus *bus = NULL;
+	_cleanup_(sd_bus_flush_close_unrefp_dl) sd_bus *bus = NULL;
 	_cleanup_(freep) char *reason = NULL;
 	char expected[64], m[32];
 	int r;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "core/fileio.h"
@@ -501,6 +502,75 @@ static void test_backup_roundtrip(void **state)
 	free(p);
 }
 
+/* The dot-file temp of a sink file: the file whole with its mode, nothing else left. */
+static void test_atomic_hidden_temp(void **state)
+{
+	struct fixture *f = *state;
+	char *dir = sysroot_path(&f->root, SYSROOT_RUN, "textfile");
+	char *path = sysroot_path(&f->root, SYSROOT_RUN, "textfile/hostprep.prom");
+	char *stale = sysroot_path(&f->root, SYSROOT_RUN, "textfile/.hostprep.prom.tmp-AbC123");
+	char *text = NULL;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(dir);
+	assert_non_null(path);
+	assert_non_null(stale);
+	assert_int_equal(mkdir_parents(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(path, "a 1\n", 4, 0644, WRITE_DURABLE | WRITE_HIDDEN_TEMP),
+			 0);
+	assert_int_equal(read_full_file(path, 64, &text, NULL), 0);
+	assert_string_equal(text, "a 1\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += !streq(e->d_name, ".") && !streq(e->d_name, "..");
+	closedir(d);
+	assert_int_equal(n, 1);
+	/* a writer killed mid-write leaves one the stale-temp sweep knows */
+	assert_int_equal(write_file_atomic(stale, "", 0, 0644, WRITE_VOLATILE), 0);
+	assert_int_equal(unlink_stale_temps(dir), 1);
+	assert_int_equal(access(path, F_OK), 0);
+	free(text);
+	free(stale);
+	free(path);
+	free(dir);
+}
+
+/* An attribute into a caller's buffer: first line, blanks off; too long, a FIFO, a dir. */
+static void test_read_one_line_buf_at(void **state)
+{
+	struct fixture *f = *state;
+	char *dir = sysroot_path(&f->root, SYSROOT_SYS, "dev");
+	char *attr = sysroot_path(&f->root, SYSROOT_SYS, "dev/numa_node");
+	char *fifo = sysroot_path(&f->root, SYSROOT_SYS, "dev/fifo");
+	char buf[8];
+	int dfd;
+
+	assert_non_null(dir);
+	assert_non_null(attr);
+	assert_non_null(fifo);
+	assert_int_equal(mkdir_parents(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(attr, "1 \t\nx\n", 6, 0644, WRITE_VOLATILE), 0);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(read_one_line_buf_at(dfd, "numa_node", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1");
+	assert_int_equal(read_one_line_buf_at(dfd, "numa_node", buf, 6), -EFBIG);
+	assert_int_equal(read_one_line_buf_at(dfd, "fifo", buf, sizeof(buf)), -EBADFD);
+	assert_int_equal(read_one_line_buf_at(dfd, ".", buf, sizeof(buf)), -EISDIR);
+	assert_int_equal(read_one_line_buf_at(dfd, "missing", buf, sizeof(buf)), -ENOENT);
+	close(dfd);
+	free(fifo);
+	free(attr);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test_setup_teardown(test_persist_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backup_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_hidden_temp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_one_line_buf_at, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
