@@ -49,11 +49,6 @@ static int rdma_scan_step(struct run *run)
 	return rdma_run_scan(&m->rr, use_verbs(run));
 }
 
-static void strv_freep(char ***v)
-{
-	strv_free(*v);
-}
-
 /*
  * The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet; their devices'
  * verbs async events wake it (sources NULL: no time left, nothing to open).
