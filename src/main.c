@@ -39,20 +39,12 @@ static const char *mode_command(enum run_mode m)
 
 static int build_report(struct run *run, struct report *rep)
 {
-	*rep = (struct report){
-		.schema = REPORT_SCHEMA_VERSION,
-		.version = strdup(HOSTPREP_VERSION),
-		.command = strdup(mode_command(run->mode)),
-		.host = strdup(run->host.hostname ? run->host.hostname : "unknown"),
-		.time_sec = report_time(),
-		.applied = run->cfg->apply,
-		.results = run->results,
-	};
+	int r = report_init(rep, mode_command(run->mode), run->host.hostname, run->cfg->apply);
+
+	if (r < 0)
+		return r;
+	rep->results = run->results;
 	run->results = (struct results){};
-	if (!rep->version || !rep->command || !rep->host) {
-		report_done(rep);
-		return -ENOMEM;
-	}
 	return 0;
 }
 
