@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The one list of pipeline modules. A new capability adds its run module (and, if it has
- * config sections of its own, its config part) here, and nothing else outside its folder.
- * Order is report order.
+ * config sections of its own, its config part; if it has commands, each of them) here, and
+ * nothing else outside its folder. Order is report order.
  */
 #include "bond/bond-config.h"
 #include "kmod/kmod-config.h"
@@ -37,3 +37,21 @@ const struct config_part *const config_parts[] = {
 	&sinks_config_part, &topo_config_part, &links_config_part, &sysctl_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
+
+/* The pipeline's (core/run-cmd.c), then each capability's. */
+extern const struct command apply_command;
+extern const struct command check_command;
+extern const struct command revert_command;
+extern const struct command status_command;
+extern const struct command config_command;
+extern const struct command acs_command;
+extern const struct command rdma_command;
+extern const struct command env_command;
+extern const struct command topology_command;
+
+/* Order is `hostprep --help` and dispatch order. */
+const struct command *const commands[] = {
+	&apply_command, &check_command, &status_command, &revert_command,   &config_command,
+	&acs_command,	&rdma_command,	&env_command,	 &topology_command,
+};
+const size_t n_commands = ARRAY_SIZE(commands);

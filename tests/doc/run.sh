@@ -78,9 +78,18 @@ main=$top/src/main.c
 # a source file by its name, wherever in src/ it lives
 src_file() { find "$top/src" -name "$1" -print -quit; }
 
-# --- hostprep(8) against src/main.c, src/core/result.h, src/report/sinks.h, getenv()s
-commands=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_.*/\1/p' "$main")
-[ "$(echo "$commands" | wc -w)" -ge 8 ] || fail "found only '$commands' in $main's command table"
+# --- hostprep(8) against the commands, src/main.c, src/core/result.h, src/report/sinks.h, getenv()s
+# every command defined in src/ ("const struct command VAR = { .name = "NAME", ..."),
+# and each of them in the one table, commands[] in src/modules.c
+cmd_defs=$(awk '/^const struct command [a-z_]+ = \{/ { var = $4; on = 1 }
+	on && match($0, /\.name = "[a-z]+"/) { print var, substr($0, RSTART + 9, RLENGTH - 10); on = 0 }' \
+	"$top"/src/*.c "$top"/src/*/*.c)
+commands=$(echo "$cmd_defs" | awk '{ print $2 }')
+[ "$(echo "$commands" | wc -w)" -ge 8 ] || fail "found only '$commands' as commands in src/"
+while read -r var name; do
+	grep -Eq "&$var([^a-z_]|\$)" "$top/src/modules.c" && ok ||
+		fail "command '$name' ($var) is not in commands[] in src/modules.c"
+done <<<"$cmd_defs"
 for c in $commands; do
 	need "$man8" COMMANDS "^\*$c[* ]" "command '$c'"
 done

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/run.h"
+
+/*
+ * The command line: main.c parses the global options into struct options and dispatches
+ * to one struct command. Each capability defines its commands in its own folder
+ * (src/acs/acs-cmd.c, src/rdma/rdma-cmd.c, ...); the one list of them, in `--help` and
+ * dispatch order, is commands[] in src/modules.c.
+ */
+struct options {
+	const char *root;
+	char **configs; /* NULL-terminated, --config may repeat */
+	size_t n_configs;
+	bool json;
+	bool no_color;
+	bool dry_run;
+	bool validate;
+	bool install;	/* acs cmdline --install */
+	bool uninstall; /* acs cmdline --uninstall */
+	bool publish;	/* check/apply --config: publish the report anyway */
+	bool oneline;	/* status --oneline */
+	bool verbose;	/* -v: debug messages, and the table's lines not cut */
+	char **args;	/* positional arguments after the command */
+	int n_args;
+};
+
+/* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */
+enum {
+	COMMAND_ARGS = 1 << 0,	   /* positional arguments (o->args) */
+	COMMAND_DRY_RUN = 1 << 1,  /* --dry-run */
+	COMMAND_VALIDATE = 1 << 2, /* --validate */
+	COMMAND_INSTALL = 1 << 3,  /* --install and --uninstall */
+	COMMAND_PUBLISH = 1 << 4,  /* --publish (not with --dry-run) */
+	COMMAND_ONELINE = 1 << 5,  /* --oneline (not with --json) */
+};
+
+struct command {
+	const char *name;
+	/*
+	 * Returns an exit status (EXIT_READY, EXIT_NOT_READY) or a negative errno: -EINVAL
+	 * and -EPERM exit 2 (usage, configuration), any other exits 3. NULL: a run of the
+	 * pipeline in .mode (check, apply, revert), which main.c executes.
+	 */
+	int (*run)(const struct options *o);
+	enum run_mode mode;
+	const char *help; /* its line in `hostprep --help` */
+	unsigned flags;	  /* COMMAND_* */
+};

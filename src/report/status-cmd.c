@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `hostprep status`: the last report, as the last run that decides the host wrote it. */
+#include "core/cli.h"
+#include "core/log.h"
+#include "report/sinks.h"
+
+/* status --oneline: monitors read stdout only, so the verdict goes there in every case. */
+static void oneline_not_ready(const struct options *o, const char *why)
+{
+	if (o->oneline)
+		printf("NOT READY: %s\n", why);
+}
+
+static int render_status(const struct options *o, const struct report *rep)
+{
+	_cleanup_(freep) char *line = NULL;
+	int r;
+
+	if (!o->oneline)
+		return render(o, rep);
+	r = summary_oneline(rep, &line);
+	if (r < 0)
+		return r;
+	printf("%s\n", line);
+	return fflush(stdout) == 0 ? 0 : -errno;
+}
+
+static int cmd_status(const struct options *o)
+{
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	struct report rep = {};
+	struct summary s;
+	int r;
+
+	r = open_root(o, &root);
+	if (r < 0)
+		return r;
+	r = report_read(&rep, &root);
+	if (r == -ENOENT) {
+		log_error("No report yet: hostprep has not finished a run since boot; try "
+			  "'hostprep check'.");
+		oneline_not_ready(o, "no report: hostprep has not finished a run since boot");
+		return EXIT_NOT_READY;
+	}
+	if (r == -ENOMEM)
+		return log_oom();
+	if (r < 0) {
+		/* Damaged or unreadable: what it said cannot be trusted, so the host is not ready.
+		 */
+		log_error_errno(r, "Cannot use the last report: %m; not ready until hostprep runs "
+				   "again (hostprep check).");
+		oneline_not_ready(o, "the last report cannot be used (damaged or unreadable)");
+		return EXIT_NOT_READY;
+	}
+	r = render_status(o, &rep);
+	results_summarize(&rep.results, &s);
+	report_done(&rep);
+	return r < 0 ? r : summary_exit_status(&s);
+}
+
+const struct command status_command = {
+	.name = "status",
+	.run = cmd_status,
+	.help = "status [--oneline]  print the last report (unprivileged) / as one line",
+	.flags = COMMAND_ONELINE,
+};
