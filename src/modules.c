@@ -37,3 +37,4 @@ const struct config_part *const config_parts[] = {
 	&sinks_config_part, &topo_config_part, &links_config_part, &sysctl_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
+_Static_assert(ARRAY_SIZE(config_parts) <= CONFIG_PARTS_MAX, "struct config has room for each");

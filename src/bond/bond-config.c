@@ -227,5 +227,4 @@ static void part_free(void *state)
 	free(bc);
 }
 
-const struct config_part bond_config_part =
-	CONFIG_PART(bond, "[" BOND_PREFIX "IFNAME]", is_section);
+const struct config_part bond_config_part = CONFIG_PART("[" BOND_PREFIX "IFNAME]", is_section);

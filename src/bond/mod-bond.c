@@ -9,7 +9,7 @@
 
 static bool bond_wanted(const struct run *run)
 {
-	return run->cfg->bond && run->cfg->bond->n_rules;
+	return bond_config_get(run->cfg) && bond_config_get(run->cfg)->n_rules;
 }
 
 static int bond_scan_step(struct run *run)
@@ -21,7 +21,7 @@ static int bond_scan_step(struct run *run)
 		if (!run->bond)
 			return -ENOMEM;
 	}
-	return bond_run_scan(run->bond, run->root, run->cfg->bond);
+	return bond_run_scan(run->bond, run->root, bond_config_get(run->cfg));
 }
 
 static int bond_verify_step(struct run *run)
@@ -32,7 +32,7 @@ static int bond_verify_step(struct run *run)
 		return 0;
 	/* apply may have waited: judge what the bonds look like now, not at the first scan. */
 	if (run->mode == RUN_APPLY)
-		r = bond_run_scan(run->bond, run->root, run->cfg->bond);
+		r = bond_run_scan(run->bond, run->root, bond_config_get(run->cfg));
 	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++)
 		r = bond_evaluate(&run->bond->bonds[i], &run->results);
 	return r;
@@ -50,8 +50,8 @@ static int bond_wait_setup(struct run *run, char ***rdma_devices, uint64_t *rech
 {
 	if (!run->bond)
 		return 0;
-	for (size_t i = 0; i < run->cfg->bond->n_rules; i++)
-		if (run->cfg->bond->rules[i].mode == BOND_MODE_8023AD)
+	for (size_t i = 0; i < bond_config_get(run->cfg)->n_rules; i++)
+		if (bond_config_get(run->cfg)->rules[i].mode == BOND_MODE_8023AD)
 			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
 	for (size_t i = 0; i < run->bond->n_bonds; i++)
 		if (run->bond->bonds[i].mode_err == 0 &&
@@ -149,7 +149,7 @@ int bond_wait_ready(void *userdata, char **status)
 	*status = NULL;
 	if (!run->bond)
 		return 1;
-	r = bond_run_scan(run->bond, run->root, run->cfg->bond);
+	r = bond_run_scan(run->bond, run->root, bond_config_get(run->cfg));
 	for (size_t i = 0; r >= 0 && i < run->bond->n_bonds; i++) {
 		const char *why = wait_reason(&run->bond->bonds[i]);
 

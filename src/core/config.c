@@ -9,6 +9,7 @@
  *              shows them all.
  *   search     which files, in which order, and who may have written them.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -422,7 +423,7 @@ struct loader {
 	/* the file being parsed */
 	unsigned file_no;
 	enum section_kind section;
-	const struct config_part *part; /* the owner of the current SECTION_PART */
+	size_t part; /* config_parts[part] owns the current SECTION_PART */
 	size_t rule;
 	struct rule_state rules[CONFIG_MAX_RULES];
 };
@@ -797,9 +798,30 @@ static int enter_rule(struct loader *l, const struct conf_event *ev, const char 
 	return 0;
 }
 
-static void **part_state(struct config *c, const struct config_part *p)
+/* config_parts[]'s index of p, or n_config_parts if it is not listed there. */
+static size_t part_index(const struct config_part *p)
 {
-	return (void **)((char *)c + p->offset);
+	size_t i;
+
+	for (i = 0; i < n_config_parts; i++)
+		if (config_parts[i] == p)
+			break;
+	return i;
+}
+
+const void *config_part_state(const struct config *c, const struct config_part *p)
+{
+	size_t i = part_index(p);
+
+	return i < n_config_parts ? c->parts[i] : NULL;
+}
+
+void config_part_set(struct config *c, const struct config_part *p, void *state)
+{
+	size_t i = part_index(p);
+
+	assert(i < n_config_parts);
+	c->parts[i] = state;
 }
 
 /* A part logs its own "file:line: reason"; count it like ours. */
@@ -810,23 +832,27 @@ static int part_result(struct loader *l, int r)
 	return r;
 }
 
-static int enter_part(struct loader *l, const struct conf_event *ev, const struct config_part *p)
+static int enter_part(struct loader *l, const struct conf_event *ev, size_t i)
 {
-	int r = part_result(l, p->section(part_state(l->c, p), ev->name, &ev->at, l->file_no));
+	int r = part_result(
+		l, config_parts[i]->section(&l->c->parts[i], ev->name, &ev->at, l->file_no));
 
 	if (r >= 0) {
 		l->section = SECTION_PART;
-		l->part = p;
+		l->part = i;
 	}
 	return r;
 }
 
-static const struct config_part *find_part(const char *name)
+/* The index of the part that claims the section, n_config_parts if none does. */
+static size_t find_part(const char *name)
 {
-	for (size_t i = 0; i < n_config_parts; i++)
+	size_t i;
+
+	for (i = 0; i < n_config_parts; i++)
 		if (config_parts[i]->is_section(name))
-			return config_parts[i];
-	return NULL;
+			break;
+	return i;
 }
 
 /* "[Host], [IOMMU], [ACS:NAME], [Module:NAME] or [GPUDirect], ..." */
@@ -858,7 +884,7 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 		l->section = SECTION_IOMMU;
 	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
 		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
-	else if (find_part(ev->name))
+	else if (find_part(ev->name) < n_config_parts)
 		return enter_part(l, ev, find_part(ev->name));
 	else
 		return unknown_section(l, ev);
@@ -884,8 +910,8 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 	if (l->section == SECTION_NONE)
 		return conf_error(l, &ev->at, "'%s=' before any [Section] header", ev->name);
 	if (l->section == SECTION_PART)
-		return part_result(l, l->part->assign(*part_state(l->c, l->part), ev->name,
-						      ev->value, &ev->at));
+		return part_result(l, config_parts[l->part]->assign(l->c->parts[l->part], ev->name,
+								    ev->value, &ev->at));
 	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
 		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
 			return key_defs[i].parse(l, ev);
@@ -1089,7 +1115,7 @@ static int build_lines(struct loader *l)
 	int r;
 
 	for (size_t i = 0; i < n_config_parts; i++)
-		n += config_parts[i]->n_lines(*part_state(c, config_parts[i]));
+		n += config_parts[i]->n_lines(c->parts[i]);
 	for (size_t i = 0; i < c->n_acs; i++)
 		n += 2 + c->acs[i].n_select + c->acs[i].n_exclude;
 	c->lines = calloc(n, sizeof(*c->lines));
@@ -1104,7 +1130,7 @@ static int build_lines(struct loader *l)
 	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
 		r = add_rule_lines(l, i);
 	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
-		r = config_parts[i]->lines(*part_state(c, config_parts[i]), add_part_line, c);
+		r = config_parts[i]->lines(c->parts[i], add_part_line, c);
 	return r;
 }
 
@@ -1616,7 +1642,7 @@ void config_done(struct config *c)
 		rule_done(&c->acs[i]);
 	free(c->acs);
 	for (size_t i = 0; i < n_config_parts; i++)
-		config_parts[i]->free(*part_state(c, config_parts[i]));
+		config_parts[i]->free(c->parts[i]);
 	for (size_t i = 0; i < c->n_lines; i++) {
 		free(c->lines[i].section);
 		free(c->lines[i].key);
@@ -1659,7 +1685,7 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	if (r >= 0)
 		r = check_rules(&l);
 	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
-		part_result(&l, config_parts[i]->finish(*part_state(c, config_parts[i])));
+		part_result(&l, config_parts[i]->finish(c->parts[i]));
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */

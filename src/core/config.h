@@ -94,15 +94,6 @@ struct config_line {
 	bool list; /* a list key: values accumulate, an empty assignment resets */
 };
 
-struct kmod_config; /* src/kmod/kmod-config.h */
-struct port_config;
-struct bond_config;
-struct workload_config;
-struct sinks_config;
-struct topo_config;
-struct links_config;
-struct sysctl_config;
-
 #define CONFIG_WAIT_DEFAULT_USEC (60ULL * 1000000)
 #define CONFIG_TIMESPAN_MAX_USEC (3600ULL * 1000000)
 /* "0", "90" (seconds), "500ms", "2min", "1min 30s"; -EINVAL/-ERANGE (over 1 h). */
@@ -215,15 +206,16 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n);
  * A module's own configuration sections ([Module:*], [Port:*], [Bond:*] ...). config.c
  * lexes every file and hands the events of a section the part claims to it; the part logs
  * "file:line: reason" itself and returns -EINVAL, which config.c counts like its own errors
- * (exit 2, nothing done). Parts are listed once, in src/modules.c; each keeps its state in
- * the struct config member at .offset (a pointer, NULL until its first section).
+ * (exit 2, nothing done). Parts are listed once, in src/modules.c; the loader keeps each
+ * part's state (NULL until its first section) in struct config, by the part's position in
+ * that list, and knows it only as a pointer: config_part_state() gives it back, and each
+ * part's header has a typed accessor over it (kmod_config_get() ...).
  */
 typedef int (*config_line_fn)(void *userdata, const char *section, const char *key,
 			      const char *value, const struct origin *at, bool list);
 
 struct config_part {
 	const char *headers; /* for "unknown section": "[Module:NAME] or [GPUDirect]" */
-	size_t offset;	     /* of the part's state pointer in struct config */
 	bool (*is_section)(const char *name);
 	/* Enter a section; *state is allocated on first use. */
 	int (*section)(void **state, const char *name, const struct origin *at, unsigned file_no);
@@ -238,18 +230,19 @@ struct config_part {
 
 /*
  * A part's table, from its file's static part_section, part_assign, part_finish,
- * part_n_lines, part_lines and part_free: field is its state pointer in struct config.
+ * part_n_lines, part_lines and part_free.
  */
-#define CONFIG_PART(field, headers_, is_section_)                                            \
+#define CONFIG_PART(headers_, is_section_)                                                   \
 	{                                                                                    \
-		.headers = (headers_), .offset = offsetof(struct config, field),             \
-		.is_section = (is_section_), .section = part_section, .assign = part_assign, \
-		.finish = part_finish, .n_lines = part_n_lines, .lines = part_lines,         \
-		.free = part_free,                                                           \
+		.headers = (headers_), .is_section = (is_section_), .section = part_section, \
+		.assign = part_assign, .finish = part_finish, .n_lines = part_n_lines,       \
+		.lines = part_lines, .free = part_free,                                      \
 	}
 
+/* In dump order: each part's lines follow [Host]'s, in this order (src/modules.c). */
 extern const struct config_part *const config_parts[];
 extern const size_t n_config_parts;
+#define CONFIG_PARTS_MAX 16 /* checked in src/modules.c */
 
 struct config {
 	bool apply;
@@ -261,15 +254,8 @@ struct config {
 	struct origin iommu_at;
 	struct acs_rule *acs;
 	size_t n_acs;
-	struct kmod_config *kmod; /* [Module:*] and [GPUDirect]; NULL when none is given */
-	/* Reserved for the modules of issue 8; each is NULL until its first section. */
-	struct port_config *port;	  /* src/rdma/: [Port:*] */
-	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
-	struct workload_config *workload; /* src/workload/: [Workload] */
-	struct sinks_config *sinks;	  /* src/report/sink-config.c: [Sinks] */
-	struct topo_config *topo;	  /* src/topo/: [Topology] */
-	struct links_config *links;	  /* src/topo/links-config.c: [Links] */
-	struct sysctl_config *sysctl;	  /* src/sysctl/: [Sysctl] */
+	/* config_parts[i]'s state: NULL until its first section (config_part_state()) */
+	void *parts[CONFIG_PARTS_MAX];
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*
@@ -282,6 +268,18 @@ struct config {
 	/* Prefix config_dump strips from file names (the root for a search, none for --config). */
 	struct sysroot display_root;
 };
+
+/*
+ * The state of part p (one of config_parts[]) in c: NULL while none of its sections was
+ * given. Each part's header wraps this in a typed accessor.
+ */
+const void *config_part_state(const struct config *c, const struct config_part *p);
+/*
+ * Put state in p's place, for a config built in memory rather than loaded (the unit
+ * tests): config_done() frees it through p->free, so such a config is not passed there
+ * unless state is the part's own.
+ */
+void config_part_set(struct config *c, const struct config_part *p, void *state);
 
 enum config_flags {
 	CONFIG_REQUIRE_ROOT_OWNED = 1 << 0, /* refuse files/dirs writable by anyone but root */

@@ -436,4 +436,4 @@ static void part_free(void *state)
 }
 
 const struct config_part kmod_config_part =
-	CONFIG_PART(kmod, "[Module:NAME] or [GPUDirect]", kmod_config_is_section);
+	CONFIG_PART("[Module:NAME] or [GPUDirect]", kmod_config_is_section);

@@ -8,7 +8,7 @@
 
 static bool kmod_wanted(const struct run *run)
 {
-	const struct kmod_config *kc = run->cfg->kmod;
+	const struct kmod_config *kc = kmod_config_get(run->cfg);
 
 	return kc && (kc->n_rules || kc->gpudirect != GPUDIRECT_ANY);
 }

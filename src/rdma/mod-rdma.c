@@ -10,7 +10,7 @@
 
 static bool rdma_wanted(const struct run *run)
 {
-	return run->cfg->port && run->cfg->port->n_rules;
+	return port_config_get(run->cfg) && port_config_get(run->cfg)->n_rules;
 }
 
 /* verbs only on the live host: under --root the devices verbs see are not the tree's */
@@ -28,7 +28,7 @@ static int rdma_scan_step(struct run *run)
 		if (!run->rdma)
 			return -ENOMEM;
 		run->rdma->root = run->root;
-		run->rdma->pc = run->cfg->port;
+		run->rdma->pc = port_config_get(run->cfg);
 	}
 	return rdma_run_scan(run->rdma, use_verbs(run));
 }

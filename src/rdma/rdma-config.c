@@ -553,4 +553,4 @@ static void part_free(void *state)
 }
 
 const struct config_part port_config_part =
-	CONFIG_PART(port, "[" PORT_PREFIX "NAME]", port_config_is_section);
+	CONFIG_PART("[" PORT_PREFIX "NAME]", port_config_is_section);

@@ -120,4 +120,4 @@ static void part_free(void *state)
 	free(sc);
 }
 
-const struct config_part sysctl_config_part = CONFIG_PART(sysctl, "[Sysctl]", is_section);
+const struct config_part sysctl_config_part = CONFIG_PART("[Sysctl]", is_section);

@@ -135,4 +135,4 @@ static void part_free(void *state)
 	free(lc);
 }
 
-const struct config_part links_config_part = CONFIG_PART(links, "[Links]", is_section);
+const struct config_part links_config_part = CONFIG_PART("[Links]", is_section);

@@ -17,7 +17,7 @@ static int gpus_verify(struct run *run)
 
 	if (run->mode != RUN_APPLY || geteuid() != 0)
 		return 0;
-	r = topo_view_open(&v, run->root, run->cfg->topo);
+	r = topo_view_open(&v, run->root, topo_config_get(run->cfg));
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {

@@ -270,7 +270,7 @@ static int expect_one(struct run *run, struct topo_view *v, const struct topo_ex
 
 static int topo_verify_step(struct run *run)
 {
-	const struct topo_config *tc = run->cfg->topo;
+	const struct topo_config *tc = topo_config_get(run->cfg);
 	struct topo_view v;
 	int r;
 

@@ -218,4 +218,4 @@ static void part_free(void *state)
 	free(tc);
 }
 
-const struct config_part topo_config_part = CONFIG_PART(topo, "[Topology]", is_section);
+const struct config_part topo_config_part = CONFIG_PART("[Topology]", is_section);

@@ -201,4 +201,4 @@ static void part_free(void *state)
 	free(wc);
 }
 
-const struct config_part workload_config_part = CONFIG_PART(workload, "[Workload]", is_section);
+const struct config_part workload_config_part = CONFIG_PART("[Workload]", is_section);

@@ -336,7 +336,7 @@ static int tree_setup(void **state)
 	t->root.dir = t->dir;
 	t->rules[0] = rule("bond0", BOND_MODE_ACTIVEBACKUP, 0);
 	t->bc = (struct bond_config){ .rules = t->rules, .n_rules = 1 };
-	t->cfg.bond = &t->bc;
+	config_part_set(&t->cfg, &bond_config_part, &t->bc);
 	t->run.root = &t->root;
 	t->run.cfg = &t->cfg;
 	t->run.bond = calloc(1, sizeof(*t->run.bond));
