@@ -28,19 +28,11 @@
 #define ACS_PREFIX "ACS:"
 #define BLANKS	   " \t"
 
-static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
-	[IOMMU_EXPECT_ANY] = "any",
-	[IOMMU_EXPECT_OFF] = "off",
-	[IOMMU_EXPECT_PASSTHROUGH] = "passthrough",
-	[IOMMU_EXPECT_TRANSLATED] = "translated",
-};
-
-const char *iommu_expect_to_string(enum iommu_expect e)
-{
-	if (e < 0 || e >= _IOMMU_EXPECT_MAX)
-		return NULL;
-	return iommu_expect_names[e];
-}
+/*
+ * [ACS:NAME] rules come after this many parts (the first, [IOMMU]) in the dump and in the
+ * list of known sections, until they are a part too.
+ */
+#define ACS_AFTER_PARTS 1
 
 /* "file:line: reason", or "file: reason" for problems with the file as a whole. */
 _printf_(3, 4) static void log_at(const char *file, unsigned line, const char *fmt, ...)
@@ -396,7 +388,6 @@ static int lex_buffer(const char *file, const char *data, size_t size, conf_even
 enum section_kind {
 	SECTION_NONE, /* before the first header of a file */
 	SECTION_HOST,
-	SECTION_IOMMU,
 	SECTION_ACS,
 	SECTION_PART, /* a module's own section: loader.part parses it */
 	SECTION_BAD,  /* already reported; its keys are skipped */
@@ -567,24 +558,6 @@ static int parse_enabled(struct loader *l, const struct conf_event *ev)
 			      &l->rules[l->rule].enabled_at);
 }
 
-static int parse_expect(struct loader *l, const struct conf_event *ev)
-{
-	if (ev->value[0] == '\0') {
-		l->c->iommu_expect = IOMMU_EXPECT_ANY;
-		l->c->iommu_at = (struct origin){};
-		return 0;
-	}
-	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
-		if (config_enum_eq(ev->value, iommu_expect_names[e])) {
-			l->c->iommu_expect = e;
-			l->c->iommu_at = ev->at;
-			return 0;
-		}
-	return conf_error(l, &ev->at,
-			  "Expect=: invalid value '%s' (use any, off, passthrough or translated)",
-			  ev->value);
-}
-
 static int parse_mask(struct loader *l, const struct conf_event *ev)
 {
 	struct acs_rule *rule = current_rule(l);
@@ -725,9 +698,8 @@ static const struct key_def {
 	int (*parse)(struct loader *l, const struct conf_event *ev);
 } key_defs[] = {
 	{ SECTION_HOST, "Apply", parse_apply },	   { SECTION_HOST, "Wait", parse_wait },
-	{ SECTION_IOMMU, "Expect", parse_expect }, { SECTION_ACS, "Enabled", parse_enabled },
-	{ SECTION_ACS, "Mask", parse_mask },	   { SECTION_ACS, "Select", parse_select },
-	{ SECTION_ACS, "Exclude", parse_exclude },
+	{ SECTION_ACS, "Enabled", parse_enabled }, { SECTION_ACS, "Mask", parse_mask },
+	{ SECTION_ACS, "Select", parse_select },   { SECTION_ACS, "Exclude", parse_exclude },
 };
 
 static bool rule_name_valid(const char *name)
@@ -858,12 +830,13 @@ static size_t find_part(const char *name)
 /* "[Host], [IOMMU], [ACS:NAME], [Module:NAME] or [GPUDirect], ..." */
 static int unknown_section(struct loader *l, const struct conf_event *ev)
 {
-	_cleanup_(freep) char *known = strdup("[Host], [IOMMU], [" ACS_PREFIX "NAME]");
+	_cleanup_(freep) char *known = strdup("[Host]");
 
 	for (size_t i = 0; known && i < n_config_parts; i++) {
 		char *more;
 
-		if (asprintf(&more, "%s, %s", known, config_parts[i]->headers) < 0)
+		if (asprintf(&more, "%s, %s%s", known, config_parts[i]->headers,
+			     i + 1 == ACS_AFTER_PARTS ? ", [" ACS_PREFIX "NAME]" : "") < 0)
 			return -ENOMEM;
 		free(known);
 		known = more;
@@ -880,8 +853,6 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 		return 0;
 	if (streq(ev->name, "Host"))
 		l->section = SECTION_HOST;
-	else if (streq(ev->name, "IOMMU"))
-		l->section = SECTION_IOMMU;
 	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
 		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
 	else if (find_part(ev->name) < n_config_parts)
@@ -896,8 +867,6 @@ static const char *section_label(struct loader *l)
 	switch (l->section) {
 	case SECTION_HOST:
 		return "[Host]";
-	case SECTION_IOMMU:
-		return "[IOMMU]";
 	default:
 		return "[" ACS_PREFIX "*]";
 	}
@@ -1111,7 +1080,7 @@ static int add_wait_line(struct config *c)
 static int build_lines(struct loader *l)
 {
 	struct config *c = l->c;
-	size_t n = 3;
+	size_t n = 2;
 	int r;
 
 	for (size_t i = 0; i < n_config_parts; i++)
@@ -1124,13 +1093,11 @@ static int build_lines(struct loader *l)
 	r = add_line(c, "Host", "Apply", c->apply ? "yes" : "no", &c->apply_at);
 	if (r >= 0)
 		r = add_wait_line(c);
-	if (r >= 0)
-		r = add_line(c, "IOMMU", "Expect", iommu_expect_to_string(c->iommu_expect),
-			     &c->iommu_at);
-	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
-		r = add_rule_lines(l, i);
-	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
+	for (size_t i = 0; r >= 0 && i < n_config_parts; i++) {
 		r = config_parts[i]->lines(c->parts[i], add_part_line, c);
+		for (size_t k = 0; r >= 0 && i + 1 == ACS_AFTER_PARTS && k < c->n_acs; k++)
+			r = add_rule_lines(l, k);
+	}
 	return r;
 }
 
@@ -1656,8 +1623,7 @@ void config_done(struct config *c)
 
 static int config_start(struct config *c, const struct sysroot *root, bool search)
 {
-	*c = (struct config){ .iommu_expect = IOMMU_EXPECT_ANY,
-			      .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
+	*c = (struct config){ .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
 	c->files = calloc(CONFIG_MAX_FILES + 1, sizeof(*c->files));
 	if (!c->files)
 		return -ENOMEM;

@@ -20,7 +20,6 @@
  *
  * Sections and keys:
  *   [Host]      Apply=yes|no                  master switch (default no: audit only)
- *   [IOMMU]     Expect=any|off|passthrough|translated
  *   [ACS:NAME]  Select=SELECTOR...            list; accumulates, empty assignment resets
  *               Exclude=SELECTOR...           list; likewise
  *               Mask=xxxxxxx                  7 chars of 0/1/x, default x0x00xx
@@ -45,14 +44,6 @@
 #define CONFIG_MAX_RULES     64
 #define CONFIG_MAX_SELECTORS 64 /* per list */
 #define CONFIG_RULE_NAME_MAX 32
-
-enum iommu_expect {
-	IOMMU_EXPECT_ANY,
-	IOMMU_EXPECT_OFF,
-	IOMMU_EXPECT_PASSTHROUGH,
-	IOMMU_EXPECT_TRANSLATED,
-	_IOMMU_EXPECT_MAX,
-};
 
 /* Where a value came from. file points into config->files (owned there). */
 struct origin {
@@ -250,8 +241,6 @@ struct config {
 	/* [Host] Wait=: how long apply may wait for declared ports and bonds to come up */
 	uint64_t wait_usec;
 	struct origin wait_at;
-	enum iommu_expect iommu_expect;
-	struct origin iommu_at;
 	struct acs_rule *acs;
 	size_t n_acs;
 	/* config_parts[i]'s state: NULL until its first section (config_part_state()) */
@@ -318,6 +307,5 @@ void config_done(struct config *c);
  */
 int config_dump(const struct config *c, FILE *f);
 
-const char *iommu_expect_to_string(enum iommu_expect e);
 /* yes/true/on/1 -> 1, no/false/off/0 -> 0 (any case), else -EINVAL: every boolean key. */
 int config_parse_boolean(const char *s);

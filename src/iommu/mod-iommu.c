@@ -4,7 +4,7 @@
 
 static int iommu_mod_scan(struct run *run)
 {
-	int r = iommu_scan(run->root, run->cfg->iommu_expect, &run->iommu);
+	int r = iommu_scan(run->root, iommu_config_get(run->cfg)->expect, &run->iommu);
 
 	if (r == -ENOMEM)
 		return r;
@@ -16,9 +16,11 @@ static int iommu_mod_verify(struct run *run)
 {
 	if (run->iommu_err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "iommu.mode", "host",
-				    iommu_expect_to_string(run->cfg->iommu_expect), NULL,
-				    "cannot read the IOMMU state: %s", strerror(-run->iommu_err));
-	return iommu_verify(&run->iommu, &run->host.cmdline, run->cfg->iommu_expect, &run->results);
+				    iommu_expect_to_string(iommu_config_get(run->cfg)->expect),
+				    NULL, "cannot read the IOMMU state: %s",
+				    strerror(-run->iommu_err));
+	return iommu_verify(&run->iommu, &run->host.cmdline, iommu_config_get(run->cfg)->expect,
+			    &run->results);
 }
 
 static void iommu_mod_done(struct run *run)

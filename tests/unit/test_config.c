@@ -15,6 +15,7 @@
 
 #include "core/config.h"
 #include "core/log.h"
+#include "iommu/iommu-config.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"
@@ -173,7 +174,7 @@ static void test_defaults_without_files(void **state)
 	assert_string_equal(f->err, "");
 	assert_false(f->c.apply);
 	assert_null(f->c.apply_at.file);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_ANY);
 	assert_int_equal(f->c.n_acs, 0);
 	assert_non_null(f->c.files);
 	assert_null(f->c.files[0]);
@@ -195,8 +196,8 @@ static void test_usr_lib_then_etc(void **state)
 	assert_int_equal(load(f, NULL, 0), 0);
 	assert_true(f->c.apply);
 	assert_origin(f, &f->c.apply_at, MAIN_USR, 2);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
-	assert_origin(f, &f->c.iommu_at, MAIN_ETC, 3);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &iommu_config_get(&f->c)->expect_at, MAIN_ETC, 3);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_USR);
 	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, MAIN_ETC);
 	assert_null(f->c.files[2]);
@@ -211,7 +212,7 @@ static void test_dropins_in_lexical_order_across_dirs(void **state)
 	write_file(f, DROPIN_ETC "10-early.conf", "[IOMMU]\nExpect=off\n");
 	write_file(f, DROPIN_RUN "50-mid.conf", "[IOMMU]\nExpect=passthrough\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_TRANSLATED);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_ETC);
 	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, DROPIN_ETC "10-early.conf");
 	assert_string_equal(f->c.files[2] + strlen(f->dir) + 1, DROPIN_RUN "50-mid.conf");
@@ -227,7 +228,7 @@ static void test_dropin_etc_over_run_over_usr_lib(void **state)
 	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
 	write_file(f, DROPIN_ETC "50-x.conf", "[IOMMU]\nExpect=translated\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_TRANSLATED);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, DROPIN_ETC "50-x.conf");
 	assert_null(f->c.files[1]); /* the shadowed ones are not even read */
 }
@@ -239,8 +240,8 @@ static void test_dropin_run_over_usr_lib(void **state)
 	write_file(f, DROPIN_USR "50-x.conf", "[IOMMU]\nExpect=off\n");
 	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
-	assert_origin(f, &f->c.iommu_at, DROPIN_RUN "50-x.conf", 2);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &iommu_config_get(&f->c)->expect_at, DROPIN_RUN "50-x.conf", 2);
 	assert_null(f->c.files[1]);
 }
 
@@ -695,7 +696,7 @@ static void test_explicit_files_replace_search(void **state)
 	write_file(f, "site/a.conf", "[IOMMU]\nExpect=off\n");
 	files[0] = tree_path(f, "site/a.conf");
 	assert_int_equal(load(f, files, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_OFF);
 	assert_string_equal(f->c.files[0], files[0]);
 	assert_null(f->c.files[1]);
 	config_done(&f->c);
@@ -917,7 +918,7 @@ static void test_shipped_config(void **state)
 	assert_int_equal(load(f, files, 0), 0);
 	free(files[0]);
 	assert_false(f->c.apply);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_ANY);
 	assert_int_equal(f->c.n_acs, 1);
 	assert_string_equal(f->c.acs[0].name, "gpu-paths");
 	assert_true(f->c.acs[0].enabled);
@@ -1064,7 +1065,7 @@ static void test_validate_main_file(void **state)
 	assert_int_equal(validate(f, files), 0);
 	assert_true(f->c.apply);
 	assert_string_equal(f->c.apply_at.file, files[0]);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF); /* the drop-in still wins */
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_OFF); /* the drop-in still wins */
 	free(files[0]);
 }
 
