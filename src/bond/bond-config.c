@@ -166,7 +166,7 @@ static int check_rule(const struct bond_rule *r)
 	return 0;
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	const struct bond_config *bc = state;
 	int ret = 0;

@@ -3,7 +3,6 @@
 
 #include <stdint.h>
 
-#include "acs/acs.h"
 #include "core/macro.h"
 #include "pci/selector.h"
 #include "core/sysroot.h"
@@ -20,30 +19,27 @@
  *
  * Sections and keys:
  *   [Host]      Apply=yes|no                  master switch (default no: audit only)
- *   [ACS:NAME]  Select=SELECTOR...            list; accumulates, empty assignment resets
- *               Exclude=SELECTOR...           list; likewise
- *               Mask=xxxxxxx                  7 chars of 0/1/x, default x0x00xx
- *               Enabled=yes|no                default yes
+ *               Wait=TIMESPAN                 how long apply may wait for links (60s)
+ *   every other section belongs to a config part (struct config_part below; the list
+ *   is config_parts[] in src/modules.c), whose header documents its keys:
+ *   [IOMMU] in src/iommu/iommu-config.h, [ACS:NAME] in src/acs/acs-config.h, ...
  *
  * Scalar keys: a later assignment overrides an earlier one. List keys take
- * whitespace-separated values. NAME: [A-Za-z0-9_.-]{1,32}. A [ACS:NAME]
- * section repeated in the same file is an error (duplicate rule); in a later
- * file it extends/overrides the rule (that is what drop-ins are for).
+ * whitespace-separated values. A rule's section repeated in the same file is an
+ * error (duplicate rule); in a later file it extends/overrides the rule (that
+ * is what drop-ins are for).
  * An empty assignment restores a scalar's default. Comments: lines starting
  * with '#' or ';', and ';' after whitespace. No continuation lines (an
  * indented line that is not Key=value is an error saying so), no
  * "Key: value". A drop-in that is a symlink to the null device (char 1:3) is
  * masked; a dangling symlink, any other device, a directory or an unreadable
- * file is an error naming the file. An enabled rule without Select= after
- * merging is an error, unless an error inside the rule was already reported.
+ * file is an error naming the file.
  */
 
 #define CONFIG_MAX_FILES     128
 #define CONFIG_MAX_FILE_SIZE (64 * 1024)
 #define CONFIG_MAX_LINE	     198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
-#define CONFIG_MAX_RULES     64
-#define CONFIG_MAX_SELECTORS 64 /* per list */
-#define CONFIG_RULE_NAME_MAX 32
+#define CONFIG_MAX_SELECTORS 64	 /* per list */
 
 /* Where a value came from. file points into config->files (owned there). */
 struct origin {
@@ -55,25 +51,6 @@ struct selector_entry {
 	struct selector sel;
 	char *text; /* as written */
 	struct origin at;
-};
-
-struct acs_rule {
-	char *name;
-	struct origin at; /* first [ACS:NAME] header */
-	bool enabled;
-	struct acs_mask mask;
-	struct origin mask_at; /* .file NULL when the default is in effect */
-	struct selector_entry *select;
-	size_t n_select;
-	struct selector_entry *exclude;
-	size_t n_exclude;
-	/*
-	 * The admin declared this rule: it, or one of its keys, comes from a file
-	 * outside the vendor directory /usr/lib/hostprep (or from --config). Only a
-	 * declared rule, or any rule once [Host] Apply=yes, can make a host "not
-	 * ready"; the vendor's rule alone is advice (warn).
-	 */
-	bool declared;
 };
 
 /* One effective assignment, for `hostprep config` (like systemd-analyze cat-config). */
@@ -205,29 +182,51 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n);
 typedef int (*config_line_fn)(void *userdata, const char *section, const char *key,
 			      const char *value, const struct origin *at, bool list);
 
+/* What the loader tells a part's finish(), once every file is read. */
+struct config_finish {
+	const char *vendor_dir; /* <root>/usr/lib/hostprep/ resolved, with a trailing '/' */
+};
+
+/*
+ * Did the admin write the value at `at`: in a file outside the vendor directory, or one
+ * named with --config (unless it is the vendor's own file: the same file gives the same
+ * verdicts whether it is found there or named)? false for a default (at->file NULL).
+ */
+bool config_origin_is_admin(const struct config_finish *f, const struct origin *at);
+
 struct config_part {
 	const char *headers; /* for "unknown section": "[Module:NAME] or [GPUDirect]" */
 	bool (*is_section)(const char *name);
 	/* Enter a section; *state is allocated on first use. */
 	int (*section)(void **state, const char *name, const struct origin *at, unsigned file_no);
 	int (*assign)(void *state, const char *key, const char *value, const struct origin *at);
-	/* Contradictions across the merged files, once all are read. state may be NULL. */
-	int (*finish)(const void *state);
+	/*
+	 * Contradictions across the merged files, and what needs them all (such as who wrote
+	 * a value), once all are read. state may be NULL.
+	 */
+	int (*finish)(void *state, const struct config_finish *f);
 	/* The effective assignments for `hostprep config`, in dump order. */
 	size_t (*n_lines)(const void *state);
 	int (*lines)(const void *state, config_line_fn fn, void *userdata);
 	void (*free)(void *state);
+	/*
+	 * Optional: a problem was reported on a line of the part's current section (a syntax
+	 * error the lexer found, or -EINVAL from assign()), so that finish() need not add a
+	 * follow-up error about the same section.
+	 */
+	void (*section_error)(void *state);
 };
 
 /*
  * A part's table, from its file's static part_section, part_assign, part_finish,
- * part_n_lines, part_lines and part_free.
+ * part_n_lines, part_lines and part_free; optional fields follow as designated
+ * initializers (.section_error = ...).
  */
-#define CONFIG_PART(headers_, is_section_)                                                   \
+#define CONFIG_PART(headers_, is_section_, ...)                                              \
 	{                                                                                    \
 		.headers = (headers_), .is_section = (is_section_), .section = part_section, \
 		.assign = part_assign, .finish = part_finish, .n_lines = part_n_lines,       \
-		.lines = part_lines, .free = part_free,                                      \
+		.lines = part_lines, .free = part_free, __VA_ARGS__                          \
 	}
 
 /* In dump order: each part's lines follow [Host]'s, in this order (src/modules.c). */
@@ -241,16 +240,13 @@ struct config {
 	/* [Host] Wait=: how long apply may wait for declared ports and bonds to come up */
 	uint64_t wait_usec;
 	struct origin wait_at;
-	struct acs_rule *acs;
-	size_t n_acs;
 	/* config_parts[i]'s state: NULL until its first section (config_part_state()) */
 	void *parts[CONFIG_PARTS_MAX];
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*
-	 * Effective assignments in dump order: [Host], [IOMMU], then each rule in
-	 * first-seen order (Enabled, Mask, Select..., Exclude...). Keys left at
-	 * their default are included with at.file NULL.
+	 * Effective assignments in dump order: [Host], then each part's in config_parts[]
+	 * order. Keys left at their default are included with at.file NULL.
 	 */
 	struct config_line *lines;
 	size_t n_lines;

@@ -70,7 +70,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return config_error_at(at, "unknown key '%s' in [IOMMU] section", key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0;
 }

@@ -92,7 +92,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return config_error_at(at, "unknown key '%s' in [" SECTION "] section", key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* the keys are independent */
 }

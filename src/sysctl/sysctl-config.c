@@ -79,7 +79,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return expect_set(sc, name, v, at);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* settings are independent */
 }
