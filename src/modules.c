@@ -4,7 +4,9 @@
  * config sections of its own, its config part; if it has commands, each of them) here, and
  * nothing else outside its folder. Order is report order.
  */
+#include "acs/acs-config.h"
 #include "bond/bond-config.h"
+#include "iommu/iommu-config.h"
 #include "kmod/kmod-config.h"
 #include "modules.h"
 #include "rdma/rdma-config.h"
@@ -33,10 +35,12 @@ const struct run_module *const run_modules[] = {
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
 const struct config_part *const config_parts[] = {
-	&kmod_config_part,  &port_config_part, &bond_config_part,  &workload_config_part,
-	&sinks_config_part, &topo_config_part, &links_config_part, &sysctl_config_part,
+	&iommu_config_part, &acs_config_part,	   &kmod_config_part,  &port_config_part,
+	&bond_config_part,  &workload_config_part, &sinks_config_part, &topo_config_part,
+	&links_config_part, &sysctl_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
+_Static_assert(ARRAY_SIZE(config_parts) <= CONFIG_PARTS_MAX, "struct config has room for each");
 
 /* The pipeline's (core/run-cmd.c), then each capability's. */
 extern const struct command apply_command;

@@ -12,117 +12,26 @@
 #include "core/record.h"
 #include "report/report-header.h"
 
+extern const struct run_module run_module_acs;
+
 /*
- * What the argument is made of, and nothing more: the running kernel's release, the PCI
- * functions the ACS rules can select (their capabilities) and the rules' plan for them.
+ * What the argument is made of, and nothing more: the acs module's own scan and plan
+ * (the PCI functions the rules can select, their capabilities, the rules' plan) in a run
+ * of that module alone (run.only), and the running kernel's release.
  */
 struct acs_cmd_view {
-	char *osrelease;
-	struct pci_backend *pci;
-	struct pci_inventory inv;
-	int pci_err; /* why the inventory is missing: the plan is empty then */
-	struct plan plan;
+	const char *osrelease;
+	const struct plan *plan;
+	const struct pci_inventory *inv;
 };
 
-static void acs_cmd_view_done(struct acs_cmd_view *v)
+static struct acs_cmd_view acs_cmd_view(const struct run *run)
 {
-	plan_done(&v->plan);
-	pci_inventory_done(&v->inv);
-	pcib_close(v->pci);
-	free(v->osrelease);
-	*v = (struct acs_cmd_view){};
-}
-
-static bool acs_rules_enabled(const struct config *cfg)
-{
-	for (size_t i = 0; i < cfg->n_acs; i++)
-		if (cfg->acs[i].enabled)
-			return true;
-	return false;
-}
-
-static void read_osrelease(const struct sysroot *root, char **ret)
-{
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_PROC, "sys/kernel/osrelease");
-	int r;
-
-	if (!path)
-		return;
-	r = read_one_line(path, ret);
-	if (r < 0 && r != -ENOENT)
-		log_debug_errno(r, "Failed to read %s: %m", path);
-}
-
-/*
- * The capability chains of what a rule can select that the scan could not place while it
- * had the function open (a parent listed after its child), as the acs module's scan does.
- */
-static int load_candidate_caps(const struct config *cfg, struct acs_cmd_view *v)
-{
-	_cleanup_(freep) bool *want = calloc(v->inv.n + 1, sizeof(*want));
-
-	if (!want)
-		return -ENOMEM;
-	if (plan_candidates(cfg, &v->inv, want) == 0)
-		return 0;
-	for (size_t i = 0; i < v->inv.n; i++)
-		if (want[i]) {
-			int r = pcib_load_caps(v->pci, &v->inv, i);
-
-			if (r < 0)
-				return r;
-		}
-	return 0;
-}
-
-/* The acs module's scan and plan (src/acs/mod-acs.c), with the same messages. */
-static int acs_cmd_scan(const struct sysroot *root, const struct config *cfg,
-			struct acs_cmd_view *v)
-{
-	int r;
-
-	if (!acs_rules_enabled(cfg))
-		return 0;
-	r = pcib_open(&v->pci, root);
-	if (r >= 0)
-		r = pcib_scan_caps(v->pci, &v->inv, plan_wants_caps, (void *)cfg);
-	if (r >= 0)
-		r = load_candidate_caps(cfg, v);
-	if (r >= 0 && plan_load_caps(cfg, v->pci, &v->inv) == -ENOMEM)
-		r = -ENOMEM;
-	if (r == -ENOMEM)
-		return r;
-	v->pci_err = r < 0 ? r : 0;
-	if (r < 0)
-		log_warning_errno(r, "Failed to enumerate PCI devices: %m");
-	return 0;
-}
-
-static int acs_cmd_plan(const struct config *cfg, struct acs_cmd_view *v)
-{
-	int r;
-
-	if (v->pci_err < 0)
-		return 0;
-	r = plan_load_caps(cfg, v->pci, &v->inv);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		log_warning_errno(r,
-				  "Failed to read the capabilities of a p2p: path, ignoring: %m");
-	return plan_build(cfg, &v->inv, &v->plan);
-}
-
-static int acs_cmd_read(const struct sysroot *root, const struct config *cfg,
-			struct acs_cmd_view *v)
-{
-	int r;
-
-	read_osrelease(root, &v->osrelease);
-	r = acs_cmd_scan(root, cfg, v);
-	if (r < 0)
-		return r;
-	return acs_cmd_plan(cfg, v);
+	return (struct acs_cmd_view){
+		.osrelease = run->host.osrelease,
+		.plan = acs_run_plan(run),
+		.inv = &run->pci_inv,
+	};
 }
 
 /*
@@ -140,7 +49,7 @@ static int acs_arg_for_kernel(const struct acs_cmd_view *v, char **ret)
 
 	switch (kernel_acs_param(v->osrelease)) {
 	case KERNEL_ACS_NONE:
-		r = acs_cmdline_format(&v->plan, &v->inv, ret);
+		r = acs_cmdline_format(v->plan, v->inv, ret);
 		if (r < 0)
 			return r;
 		free(*ret);
@@ -151,7 +60,7 @@ static int acs_arg_for_kernel(const struct acs_cmd_view *v, char **ret)
 			  rel);
 		return -EDOM;
 	case KERNEL_ACS_REDIR:
-		r = acs_cmdline_format_redir(&v->plan, &v->inv, ret, &bad);
+		r = acs_cmdline_format_redir(v->plan, v->inv, ret, &bad);
 		if (r != -EDOM)
 			return r;
 		acs_mask_format(&bad->mask, mask);
@@ -162,7 +71,7 @@ static int acs_arg_for_kernel(const struct acs_cmd_view *v, char **ret)
 		return -EDOM;
 	case KERNEL_ACS_CONFIG_BUGGY:
 		/* An argument the kernel only partly honours is refused like the others. */
-		r = acs_cmdline_format(&v->plan, &v->inv, ret);
+		r = acs_cmdline_format(v->plan, v->inv, ret);
 		if (r < 0)
 			return r;
 		free(*ret);
@@ -176,7 +85,7 @@ static int acs_arg_for_kernel(const struct acs_cmd_view *v, char **ret)
 	case KERNEL_ACS_CONFIG:
 		break;
 	}
-	return acs_cmdline_format(&v->plan, &v->inv, ret);
+	return acs_cmdline_format(v->plan, v->inv, ret);
 }
 
 /* The drop-in's results as a report of their own, rendered like a run's. */
@@ -237,7 +146,7 @@ static int cmd_acs(const struct options *o)
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
 	_cleanup_(freep) char *arg = NULL;
-	struct acs_cmd_view v = {};
+	struct run run;
 	int r;
 
 	if (o->n_args != 1 || !streq(o->args[0], "cmdline") || (o->install && o->uninstall)) {
@@ -258,10 +167,15 @@ static int cmd_acs(const struct options *o)
 	r = load_config(o, &root, o->install ? CONFIG_REQUIRE_ROOT_OWNED : 0, &cfg);
 	if (r < 0)
 		return r;
-	r = acs_cmd_read(&root, &cfg, &v);
-	if (r >= 0)
+	run_init(&run, &root, &cfg, RUN_DRY_RUN);
+	run.only = &run_module_acs;
+	r = run_execute(&run);
+	if (r >= 0) {
+		struct acs_cmd_view v = acs_cmd_view(&run);
+
 		r = acs_arg_for_kernel(&v, &arg);
-	acs_cmd_view_done(&v);
+	}
+	run_done(&run);
 	if (r == -ENODATA) {
 		log_notice("No ACS-capable port is selected by the configuration%s.",
 			   o->install ? ": nothing to install (--uninstall removes a drop-in "

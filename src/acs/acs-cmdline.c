@@ -174,13 +174,6 @@ static void entry_text(const char *s, char *buf, size_t size)
 		buf[n] = '\0';
 }
 
-/* mask |= 1 << shift on a u16: bits 16..31 fall off; the CPU takes the shift mod 32. */
-static uint16_t flag_bit(unsigned shift)
-{
-	shift &= 31;
-	return shift < 16 ? (uint16_t)(1u << shift) : 0;
-}
-
 static void stopped(struct kacs_eval *ret, unsigned entry, const char *dev, const char *fmt, ...)
 	_printf_(4, 5);
 
@@ -194,33 +187,6 @@ static void stopped(struct kacs_eval *ret, unsigned entry, const char *dev, cons
 	va_start(ap, fmt);
 	vsnprintf(ret->why, sizeof(ret->why), fmt, ap);
 	va_end(ap);
-}
-
-/* The flags before '@', read from the right: bit 0 is the last character. */
-static int parse_flags(const char *p, const char *at, uint16_t *mask, uint16_t *flags, char *bad)
-{
-	unsigned shift = 0;
-
-	for (const char *c = at; c-- > p; shift++) {
-		uint16_t bit = flag_bit(shift);
-
-		switch (*c) {
-		case '1':
-			*flags |= bit;
-			*mask |= bit;
-			break;
-		case '0':
-			*mask |= bit;
-			break;
-		case 'x':
-		case 'X':
-			break;
-		default:
-			*bad = *c;
-			return -EINVAL;
-		}
-	}
-	return 0;
 }
 
 void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
@@ -247,7 +213,7 @@ void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
 				return;
 			}
 			mask = flags = 0;
-			if (parse_flags(p, at, &mask, &flags, &bad) < 0) {
+			if (acs_flags_parse(p, at - p, &mask, &flags, &bad) < 0) {
 				if ((unsigned char)bad >= 0x20 && (unsigned char)bad < 0x7f) {
 					stopped(ret, n, entry, "'%c' is not a flag (0, 1, x)", bad);
 					return;

@@ -7,30 +7,52 @@ static const char *const acs_bit_names[ACS_MASK_BITS] = {
 	"SV", "TB", "RR", "CR", "UF", "EC", "DT"
 };
 
-int acs_mask_parse(const char *text, struct acs_mask *ret)
+/* mask |= 1 << shift on a u16: bits 16..31 fall off; the CPU takes the shift mod 32. */
+static uint16_t flag_bit(unsigned shift)
 {
-	struct acs_mask m = {};
+	shift &= 31;
+	return shift < 16 ? (uint16_t)(1u << shift) : 0;
+}
 
-	if (strlen(text) != ACS_MASK_BITS)
-		return -EINVAL;
-	for (int i = 0; i < ACS_MASK_BITS; i++) {
-		uint16_t bit = 1u << (ACS_MASK_BITS - 1 - i);
+int acs_flags_parse(const char *text, size_t len, uint16_t *ret_mask, uint16_t *ret_flags,
+		    char *ret_bad)
+{
+	uint16_t mask = 0, flags = 0;
+	unsigned shift = 0;
 
-		switch (text[i]) {
-		case '0':
-			m.clear |= bit;
-			break;
+	for (const char *c = text + len; c-- > text; shift++) {
+		uint16_t bit = flag_bit(shift);
+
+		switch (*c) {
 		case '1':
-			m.set |= bit;
+			flags |= bit;
+			mask |= bit;
+			break;
+		case '0':
+			mask |= bit;
 			break;
 		case 'x':
 		case 'X':
 			break;
 		default:
+			*ret_bad = *c;
 			return -EINVAL;
 		}
 	}
-	*ret = m;
+	*ret_mask = mask;
+	*ret_flags = flags;
+	return 0;
+}
+
+int acs_mask_parse(const char *text, struct acs_mask *ret)
+{
+	uint16_t mask, flags;
+	char bad;
+
+	if (strlen(text) != ACS_MASK_BITS ||
+	    acs_flags_parse(text, ACS_MASK_BITS, &mask, &flags, &bad) < 0)
+		return -EINVAL;
+	*ret = (struct acs_mask){ .clear = mask & ~flags, .set = flags };
 	return 0;
 }
 

@@ -25,6 +25,16 @@ struct acs_mask {
 	uint16_t set;	/* bits forced to 1 */
 };
 
+/*
+ * The flag characters text[0..len) as the kernel reads pci=config_acs= flags: from the
+ * right, the last character is bit 0; '0' force off, '1' force on, 'x' or 'X' leave. Any
+ * length: a bit from 16 on is lost as in the kernel's u16 (the shift wraps at 32). 0 with
+ * *ret_mask (the bits given as 0 or 1) and *ret_flags (those given as 1), or -EINVAL with
+ * *ret_bad the first other character from the right.
+ */
+int acs_flags_parse(const char *text, size_t len, uint16_t *ret_mask, uint16_t *ret_flags,
+		    char *ret_bad);
+/* Exactly ACS_MASK_BITS flags ("x0x00xx", bit 6 first); -EINVAL otherwise. */
 int acs_mask_parse(const char *text, struct acs_mask *ret);
 void acs_mask_format(const struct acs_mask *m, char buf[static ACS_MASK_BITS + 1]);
 bool acs_mask_equal(const struct acs_mask *a, const struct acs_mask *b);

@@ -31,8 +31,8 @@ const struct plan *acs_run_plan(const struct run *run)
 
 static bool acs_rules(const struct run *run)
 {
-	for (size_t i = 0; i < run->cfg->n_acs; i++)
-		if (run->cfg->acs[i].enabled)
+	for (size_t i = 0; i < acs_config_get(run->cfg)->n_rules; i++)
+		if (acs_config_get(run->cfg)->rules[i].enabled)
 			return true;
 	return false;
 }

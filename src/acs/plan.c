@@ -91,8 +91,8 @@ int plan_load_caps(const struct config *c, struct pci_backend *b, struct pci_inv
 {
 	int r = 0;
 
-	for (size_t k = 0; k < c->n_acs; k++) {
-		const struct acs_rule *rule = &c->acs[k];
+	for (size_t k = 0; k < acs_config_get(c)->n_rules; k++) {
+		const struct acs_rule *rule = &acs_config_get(c)->rules[k];
 
 		if (!rule->enabled)
 			continue;
@@ -127,8 +127,8 @@ unsigned plan_wants_caps(const struct pci_dev_info *d, void *config)
 	const struct config *c = config;
 	unsigned want = 0;
 
-	for (size_t r = 0; r < c->n_acs; r++) {
-		const struct acs_rule *rule = &c->acs[r];
+	for (size_t r = 0; r < acs_config_get(c)->n_rules; r++) {
+		const struct acs_rule *rule = &acs_config_get(c)->rules[r];
 
 		if (!rule->enabled)
 			continue;
@@ -144,8 +144,8 @@ int plan_candidates(const struct config *c, const struct pci_inventory *inv, boo
 {
 	size_t n = 0;
 
-	for (size_t r = 0; r < c->n_acs; r++) {
-		const struct acs_rule *rule = &c->acs[r];
+	for (size_t r = 0; r < acs_config_get(c)->n_rules; r++) {
+		const struct acs_rule *rule = &acs_config_get(c)->rules[r];
 
 		if (!rule->enabled)
 			continue;
@@ -317,9 +317,9 @@ int plan_build(const struct config *c, const struct pci_inventory *inv, struct p
 
 	if (!by_dev)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->n_acs && r >= 0; i++)
-		if (c->acs[i].enabled)
-			r = add_rule(&c->acs[i], inv, by_dev, &p);
+	for (size_t i = 0; i < acs_config_get(c)->n_rules && r >= 0; i++)
+		if (acs_config_get(c)->rules[i].enabled)
+			r = add_rule(&acs_config_get(c)->rules[i], inv, by_dev, &p);
 	if (r >= 0)
 		r = collect(&p, inv, by_dev);
 	targets_free(by_dev, inv->n);

@@ -166,7 +166,7 @@ static int check_rule(const struct bond_rule *r)
 	return 0;
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	const struct bond_config *bc = state;
 	int ret = 0;
@@ -227,5 +227,4 @@ static void part_free(void *state)
 	free(bc);
 }
 
-const struct config_part bond_config_part =
-	CONFIG_PART(bond, "[" BOND_PREFIX "IFNAME]", is_section);
+const struct config_part bond_config_part = CONFIG_PART("[" BOND_PREFIX "IFNAME]", is_section);

@@ -47,3 +47,8 @@ struct bond_config {
 bool bond_mode_lag_capable(int mode);
 
 extern const struct config_part bond_config_part; /* for src/modules.c */
+/* c's [Bond:*] state; NULL when no file gives such a section. */
+static inline const struct bond_config *bond_config_get(const struct config *c)
+{
+	return config_part_state(c, &bond_config_part);
+}

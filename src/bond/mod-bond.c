@@ -24,7 +24,7 @@ static struct bond_run *bond_of(const struct run *run)
 
 static bool bond_wanted(const struct run *run)
 {
-	return run->cfg->bond && run->cfg->bond->n_rules;
+	return bond_config_get(run->cfg) && bond_config_get(run->cfg)->n_rules;
 }
 
 static int bond_scan_step(struct run *run)
@@ -34,7 +34,7 @@ static int bond_scan_step(struct run *run)
 	if (!bond_wanted(run))
 		return 0;
 	m->scanned = true;
-	return bond_run_scan(&m->b, run->root, run->cfg->bond);
+	return bond_run_scan(&m->b, run->root, bond_config_get(run->cfg));
 }
 
 static int bond_verify_step(struct run *run)
@@ -46,7 +46,7 @@ static int bond_verify_step(struct run *run)
 		return 0;
 	/* apply may have waited: judge what the bonds look like now, not at the first scan. */
 	if (run->mode == RUN_APPLY)
-		r = bond_run_scan(b, run->root, run->cfg->bond);
+		r = bond_run_scan(b, run->root, bond_config_get(run->cfg));
 	for (size_t i = 0; r >= 0 && i < b->n_bonds; i++)
 		r = bond_evaluate(&b->bonds[i], &run->results);
 	return r;
@@ -68,8 +68,8 @@ static int bond_wait_setup(struct run *run, struct linkwait_sources *sources,
 
 	if (!b)
 		return 0;
-	for (size_t i = 0; i < run->cfg->bond->n_rules; i++)
-		if (run->cfg->bond->rules[i].mode == BOND_MODE_8023AD)
+	for (size_t i = 0; i < bond_config_get(run->cfg)->n_rules; i++)
+		if (bond_config_get(run->cfg)->rules[i].mode == BOND_MODE_8023AD)
 			*recheck_usec = LINKWAIT_LACP_RECHECK_USEC;
 	for (size_t i = 0; i < b->n_bonds; i++)
 		if (b->bonds[i].mode_err == 0 && b->bonds[i].mode == BOND_MODE_8023AD)
@@ -79,7 +79,7 @@ static int bond_wait_setup(struct run *run, struct linkwait_sources *sources,
 
 static int bond_wait_ready_step(struct run *run, char **status)
 {
-	return bond_wait_ready(bond_of(run), run->root, run->cfg->bond, status);
+	return bond_wait_ready(bond_of(run), run->root, bond_config_get(run->cfg), status);
 }
 
 const struct run_module run_module_bond = {

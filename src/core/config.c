@@ -9,6 +9,7 @@
  *              shows them all.
  *   search     which files, in which order, and who may have written them.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -24,22 +25,7 @@
 
 #define MAIN_NAME  "hostprep/hostprep.conf"
 #define DROPIN_DIR "hostprep/hostprep.conf.d"
-#define ACS_PREFIX "ACS:"
 #define BLANKS	   " \t"
-
-static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
-	[IOMMU_EXPECT_ANY] = "any",
-	[IOMMU_EXPECT_OFF] = "off",
-	[IOMMU_EXPECT_PASSTHROUGH] = "passthrough",
-	[IOMMU_EXPECT_TRANSLATED] = "translated",
-};
-
-const char *iommu_expect_to_string(enum iommu_expect e)
-{
-	if (e < 0 || e >= _IOMMU_EXPECT_MAX)
-		return NULL;
-	return iommu_expect_names[e];
-}
 
 /* "file:line: reason", or "file: reason" for problems with the file as a whole. */
 _printf_(3, 4) static void log_at(const char *file, unsigned line, const char *fmt, ...)
@@ -395,19 +381,8 @@ static int lex_buffer(const char *file, const char *data, size_t size, conf_even
 enum section_kind {
 	SECTION_NONE, /* before the first header of a file */
 	SECTION_HOST,
-	SECTION_IOMMU,
-	SECTION_ACS,
 	SECTION_PART, /* a module's own section: loader.part parses it */
 	SECTION_BAD,  /* already reported; its keys are skipped */
-};
-
-/* What struct acs_rule has no room for. */
-struct rule_state {
-	struct origin enabled_at;
-	struct origin select_reset_at; /* an empty Select= that left the list empty */
-	unsigned header_file;	       /* loader.file_no of the last header, for duplicates */
-	unsigned header_line;
-	bool had_error; /* an error was reported inside the rule: no follow-up errors */
 };
 
 struct loader {
@@ -422,9 +397,7 @@ struct loader {
 	/* the file being parsed */
 	unsigned file_no;
 	enum section_kind section;
-	const struct config_part *part; /* the owner of the current SECTION_PART */
-	size_t rule;
-	struct rule_state rules[CONFIG_MAX_RULES];
+	size_t part; /* config_parts[part] owns the current SECTION_PART */
 };
 
 /*
@@ -450,11 +423,6 @@ _printf_(3, 4) static int conf_error(struct loader *l, const struct origin *at, 
 	log_at(at->file, at->line, "%s", msg);
 	loader_fail(l, -EINVAL);
 	return -EINVAL;
-}
-
-static struct acs_rule *current_rule(struct loader *l)
-{
-	return &l->c->acs[l->rule];
 }
 
 int config_parse_boolean(const char *s)
@@ -560,48 +528,6 @@ static int parse_wait(struct loader *l, const struct conf_event *ev)
 	return 0;
 }
 
-static int parse_enabled(struct loader *l, const struct conf_event *ev)
-{
-	return parse_bool_key(l, ev, true, &current_rule(l)->enabled,
-			      &l->rules[l->rule].enabled_at);
-}
-
-static int parse_expect(struct loader *l, const struct conf_event *ev)
-{
-	if (ev->value[0] == '\0') {
-		l->c->iommu_expect = IOMMU_EXPECT_ANY;
-		l->c->iommu_at = (struct origin){};
-		return 0;
-	}
-	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
-		if (config_enum_eq(ev->value, iommu_expect_names[e])) {
-			l->c->iommu_expect = e;
-			l->c->iommu_at = ev->at;
-			return 0;
-		}
-	return conf_error(l, &ev->at,
-			  "Expect=: invalid value '%s' (use any, off, passthrough or translated)",
-			  ev->value);
-}
-
-static int parse_mask(struct loader *l, const struct conf_event *ev)
-{
-	struct acs_rule *rule = current_rule(l);
-
-	if (ev->value[0] == '\0') {
-		acs_mask_parse(ACS_MASK_DEFAULT, &rule->mask);
-		rule->mask_at = (struct origin){};
-		return 0;
-	}
-	if (acs_mask_parse(ev->value, &rule->mask) < 0)
-		return conf_error(l, &ev->at,
-				  "Mask=: invalid mask '%s' "
-				  "(7 characters of 0, 1 or x, bit 6 first)",
-				  ev->value);
-	rule->mask_at = ev->at;
-	return 0;
-}
-
 int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *word), void *ctx)
 {
 	_cleanup_(freep) char *copy = strdup(value);
@@ -665,141 +591,39 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n)
 	*n = 0;
 }
 
-struct acs_words {
-	struct loader *l;
-	const struct conf_event *ev;
-	struct selector_entry **list;
-	size_t *n;
-};
-
-static int acs_word(void *ctx, const char *word)
-{
-	struct acs_words *w = ctx;
-	struct selector sel;
-	const char *reason;
-	int r;
-
-	if (selector_parse_acs(word, &sel, &reason) < 0)
-		return conf_error(w->l, &w->ev->at, "%s=: invalid selector '%s': %s", w->ev->name,
-				  word, reason);
-	r = config_selector_list_add(w->list, w->n, CONFIG_MAX_SELECTORS, w->ev->name, &sel, word,
-				     &w->ev->at);
-	if (r == -E2BIG)
-		loader_fail(w->l, -EINVAL);
-	return r;
-}
-
-/* Values accumulate across assignments and files; an empty assignment resets the list. */
-static int parse_selector_list(struct loader *l, const struct conf_event *ev,
-			       struct selector_entry **list, size_t *n)
-{
-	struct acs_words w = { .l = l, .ev = ev, .list = list, .n = n };
-
-	if (ev->value[0] == '\0') {
-		config_selector_list_clear(list, n);
-		return 0;
-	}
-	return config_for_each_word(ev->value, acs_word, &w);
-}
-
-static int parse_select(struct loader *l, const struct conf_event *ev)
-{
-	struct acs_rule *rule = current_rule(l);
-
-	if (ev->value[0] == '\0')
-		l->rules[l->rule].select_reset_at = ev->at;
-	return parse_selector_list(l, ev, &rule->select, &rule->n_select);
-}
-
-static int parse_exclude(struct loader *l, const struct conf_event *ev)
-{
-	struct acs_rule *rule = current_rule(l);
-
-	return parse_selector_list(l, ev, &rule->exclude, &rule->n_exclude);
-}
-
 static const struct key_def {
 	enum section_kind section;
 	const char *key;
 	int (*parse)(struct loader *l, const struct conf_event *ev);
 } key_defs[] = {
-	{ SECTION_HOST, "Apply", parse_apply },	   { SECTION_HOST, "Wait", parse_wait },
-	{ SECTION_IOMMU, "Expect", parse_expect }, { SECTION_ACS, "Enabled", parse_enabled },
-	{ SECTION_ACS, "Mask", parse_mask },	   { SECTION_ACS, "Select", parse_select },
-	{ SECTION_ACS, "Exclude", parse_exclude },
+	{ SECTION_HOST, "Apply", parse_apply },
+	{ SECTION_HOST, "Wait", parse_wait },
 };
 
-static bool rule_name_valid(const char *name)
+/* config_parts[]'s index of p, or n_config_parts if it is not listed there. */
+static size_t part_index(const struct config_part *p)
 {
-	size_t n = strlen(name);
-
-	if (n == 0 || n > CONFIG_RULE_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)name[i]) && !strchr("_.-", name[i]))
-			return false;
-	return true;
-}
-
-static int rule_add(struct loader *l, const struct conf_event *ev, const char *name)
-{
-	struct config *c = l->c;
-	struct acs_rule *grown;
-	char *copy;
-
-	if (c->n_acs >= CONFIG_MAX_RULES)
-		return conf_error(l, &ev->at, "too many [ACS:*] rules (at most %d)",
-				  CONFIG_MAX_RULES);
-	copy = strdup(name);
-	if (!copy)
-		return -ENOMEM;
-	grown = reallocarray(c->acs, c->n_acs + 1, sizeof(*c->acs));
-	if (!grown) {
-		free(copy);
-		return -ENOMEM;
-	}
-	c->acs = grown;
-	c->acs[c->n_acs] = (struct acs_rule){ .name = copy, .at = ev->at, .enabled = true };
-	acs_mask_parse(ACS_MASK_DEFAULT, &c->acs[c->n_acs].mask);
-	l->rule = c->n_acs++;
-	return 0;
-}
-
-static int enter_rule(struct loader *l, const struct conf_event *ev, const char *name)
-{
-	struct rule_state *st;
 	size_t i;
-	int r;
 
-	if (!rule_name_valid(name))
-		return conf_error(l, &ev->at,
-				  "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)",
-				  name, CONFIG_RULE_NAME_MAX);
-	for (i = 0; i < l->c->n_acs; i++)
-		if (streq(l->c->acs[i].name, name))
+	for (i = 0; i < n_config_parts; i++)
+		if (config_parts[i] == p)
 			break;
-	if (i < l->c->n_acs && l->rules[i].header_file == l->file_no) {
-		l->rules[i].had_error = true; /* its keys are skipped: no "has no Select=" */
-		return conf_error(l, &ev->at,
-				  "duplicate section [" ACS_PREFIX "%s] (first at line %u)", name,
-				  l->rules[i].header_line);
-	}
-	if (i == l->c->n_acs) {
-		r = rule_add(l, ev, name);
-		if (r < 0)
-			return r;
-	}
-	l->rule = i;
-	l->section = SECTION_ACS;
-	st = &l->rules[i];
-	st->header_file = l->file_no;
-	st->header_line = ev->at.line;
-	return 0;
+	return i;
 }
 
-static void **part_state(struct config *c, const struct config_part *p)
+const void *config_part_state(const struct config *c, const struct config_part *p)
 {
-	return (void **)((char *)c + p->offset);
+	size_t i = part_index(p);
+
+	return i < n_config_parts ? c->parts[i] : NULL;
+}
+
+void config_part_set(struct config *c, const struct config_part *p, void *state)
+{
+	size_t i = part_index(p);
+
+	assert(i < n_config_parts);
+	c->parts[i] = state;
 }
 
 /* A part logs its own "file:line: reason"; count it like ours. */
@@ -810,29 +634,33 @@ static int part_result(struct loader *l, int r)
 	return r;
 }
 
-static int enter_part(struct loader *l, const struct conf_event *ev, const struct config_part *p)
+static int enter_part(struct loader *l, const struct conf_event *ev, size_t i)
 {
-	int r = part_result(l, p->section(part_state(l->c, p), ev->name, &ev->at, l->file_no));
+	int r = part_result(
+		l, config_parts[i]->section(&l->c->parts[i], ev->name, &ev->at, l->file_no));
 
 	if (r >= 0) {
 		l->section = SECTION_PART;
-		l->part = p;
+		l->part = i;
 	}
 	return r;
 }
 
-static const struct config_part *find_part(const char *name)
+/* The index of the part that claims the section, n_config_parts if none does. */
+static size_t find_part(const char *name)
 {
-	for (size_t i = 0; i < n_config_parts; i++)
+	size_t i;
+
+	for (i = 0; i < n_config_parts; i++)
 		if (config_parts[i]->is_section(name))
-			return config_parts[i];
-	return NULL;
+			break;
+	return i;
 }
 
 /* "[Host], [IOMMU], [ACS:NAME], [Module:NAME] or [GPUDirect], ..." */
 static int unknown_section(struct loader *l, const struct conf_event *ev)
 {
-	_cleanup_(freep) char *known = strdup("[Host], [IOMMU], [" ACS_PREFIX "NAME]");
+	_cleanup_(freep) char *known = strdup("[Host]");
 
 	for (size_t i = 0; known && i < n_config_parts; i++) {
 		char *more;
@@ -854,27 +682,11 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 		return 0;
 	if (streq(ev->name, "Host"))
 		l->section = SECTION_HOST;
-	else if (streq(ev->name, "IOMMU"))
-		l->section = SECTION_IOMMU;
-	else if (strneq(ev->name, ACS_PREFIX, strlen(ACS_PREFIX)))
-		return enter_rule(l, ev, ev->name + strlen(ACS_PREFIX));
-	else if (find_part(ev->name))
+	else if (find_part(ev->name) < n_config_parts)
 		return enter_part(l, ev, find_part(ev->name));
 	else
 		return unknown_section(l, ev);
 	return 0;
-}
-
-static const char *section_label(struct loader *l)
-{
-	switch (l->section) {
-	case SECTION_HOST:
-		return "[Host]";
-	case SECTION_IOMMU:
-		return "[IOMMU]";
-	default:
-		return "[" ACS_PREFIX "*]";
-	}
 }
 
 static int on_assignment(struct loader *l, const struct conf_event *ev)
@@ -884,12 +696,12 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 	if (l->section == SECTION_NONE)
 		return conf_error(l, &ev->at, "'%s=' before any [Section] header", ev->name);
 	if (l->section == SECTION_PART)
-		return part_result(l, l->part->assign(*part_state(l->c, l->part), ev->name,
-						      ev->value, &ev->at));
+		return part_result(l, config_parts[l->part]->assign(l->c->parts[l->part], ev->name,
+								    ev->value, &ev->at));
 	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
 		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
 			return key_defs[i].parse(l, ev);
-	return conf_error(l, &ev->at, "unknown key '%s' in %s section", ev->name, section_label(l));
+	return conf_error(l, &ev->at, "unknown key '%s' in [Host] section", ev->name);
 }
 
 static int on_event(const struct conf_event *ev, void *userdata)
@@ -908,42 +720,18 @@ static int on_event(const struct conf_event *ev, void *userdata)
 		r = -EINVAL; /* the lexer has logged it */
 		break;
 	}
-	if (r == -EINVAL && l->section == SECTION_ACS)
-		l->rules[l->rule].had_error = true;
+	if (r == -EINVAL && l->section == SECTION_PART && config_parts[l->part]->section_error)
+		config_parts[l->part]->section_error(l->c->parts[l->part]);
 	return r == -EINVAL ? 0 : r; /* logged and counted: keep going to find the rest */
 }
 
 /*
- * An enabled rule without Select= after merging. The message points at the
- * line that caused it: an empty Select= that emptied the list (often a
- * drop-in resetting a vendor rule), else the rule's first header.
+ * f->vendor_dir: the real path of the vendor directory, with a trailing '/'. A file named
+ * with --config is the admin's, unless it is the vendor's own file.
  */
-static void check_rule_select(struct loader *l, size_t i)
+bool config_origin_is_admin(const struct config_finish *f, const struct origin *at)
 {
-	const struct acs_rule *rule = &l->c->acs[i];
-	const struct rule_state *st = &l->rules[i];
-
-	if (!rule->enabled || rule->n_select > 0 || st->had_error)
-		return; /* with an error inside the rule, that error is the one to fix */
-	if (st->select_reset_at.file)
-		conf_error(l, &st->select_reset_at,
-			   "this empty Select= leaves [" ACS_PREFIX "%s] with no selector; "
-			   "add Select= lines after it",
-			   rule->name);
-	else
-		conf_error(l, &rule->at,
-			   "[" ACS_PREFIX "%s] is enabled but no file gives it a Select=; "
-			   "add one (or, if this rule is not wanted, Enabled=no)",
-			   rule->name);
-}
-
-/*
- * vendor: the real path of the vendor directory, with a trailing '/'. A file named with
- * --config is the admin's, unless it is the vendor's own file: the same file gives the
- * same verdicts whether it is found there or named.
- */
-static bool origin_is_admin(const struct origin *at, const char *vendor)
-{
+	const char *vendor = f->vendor_dir;
 	_cleanup_(freep) char *real = NULL;
 
 	if (!at->file)
@@ -952,26 +740,6 @@ static bool origin_is_admin(const struct origin *at, const char *vendor)
 		return false;
 	real = realpath(at->file, NULL);
 	return !real || !strneq(real, vendor, strlen(vendor));
-}
-
-static bool selectors_from_admin(const struct selector_entry *v, size_t n, const char *vendor)
-{
-	for (size_t i = 0; i < n; i++)
-		if (origin_is_admin(&v[i].at, vendor))
-			return true;
-	return false;
-}
-
-/* vendor: the vendor directory's prefix under the root, NULL when --config replaced the search. */
-static void mark_declared(struct loader *l, size_t i, const char *vendor)
-{
-	struct acs_rule *rule = &l->c->acs[i];
-
-	rule->declared = origin_is_admin(&rule->at, vendor) ||
-			 origin_is_admin(&rule->mask_at, vendor) ||
-			 origin_is_admin(&l->rules[i].enabled_at, vendor) ||
-			 selectors_from_admin(rule->select, rule->n_select, vendor) ||
-			 selectors_from_admin(rule->exclude, rule->n_exclude, vendor);
 }
 
 /* <root>/usr/lib/hostprep/ resolved (as given when it does not exist), NULL on ENOMEM. */
@@ -989,17 +757,19 @@ static char *vendor_dir(const struct sysroot *root)
 	return ret;
 }
 
-/* Checks that need every file merged first. */
-static int check_rules(struct loader *l)
+/* Each part's checks that need every file merged first. */
+static int finish_parts(struct loader *l)
 {
-	_cleanup_(freep) char *vendor = NULL;
+	_cleanup_(freep) char *vendor = vendor_dir(l->root);
+	const struct config_finish f = { .vendor_dir = vendor };
 
-	vendor = vendor_dir(l->root);
 	if (!vendor)
 		return -ENOMEM;
-	for (size_t i = 0; i < l->c->n_acs; i++) {
-		check_rule_select(l, i);
-		mark_declared(l, i, vendor);
+	for (size_t i = 0; i < n_config_parts; i++) {
+		int r = part_result(l, config_parts[i]->finish(l->c->parts[i], &f));
+
+		if (r == -ENOMEM)
+			return r;
 	}
 	return 0;
 }
@@ -1025,38 +795,6 @@ static int add_line(struct config *c, const char *section, const char *key, cons
 		    const struct origin *at)
 {
 	return add_line_full(c, section, key, value, at, false);
-}
-
-static int add_list_lines(struct config *c, const char *section, const char *key,
-			  const struct selector_entry *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		int r = add_line_full(c, section, key, list[i].text, &list[i].at, true);
-
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int add_rule_lines(struct loader *l, size_t i)
-{
-	const struct acs_rule *rule = &l->c->acs[i];
-	char section[sizeof(ACS_PREFIX) + CONFIG_RULE_NAME_MAX];
-	char mask[ACS_MASK_BITS + 1];
-	int r;
-
-	snprintf(section, sizeof(section), ACS_PREFIX "%s", rule->name);
-	acs_mask_format(&rule->mask, mask);
-	r = add_line(l->c, section, "Enabled", rule->enabled ? "yes" : "no",
-		     &l->rules[i].enabled_at);
-	if (r >= 0)
-		r = add_line(l->c, section, "Mask", mask, &rule->mask_at);
-	if (r >= 0)
-		r = add_list_lines(l->c, section, "Select", rule->select, rule->n_select);
-	if (r >= 0)
-		r = add_list_lines(l->c, section, "Exclude", rule->exclude, rule->n_exclude);
-	return r;
 }
 
 static int add_part_line(void *c, const char *section, const char *key, const char *value,
@@ -1085,26 +823,19 @@ static int add_wait_line(struct config *c)
 static int build_lines(struct loader *l)
 {
 	struct config *c = l->c;
-	size_t n = 3;
+	size_t n = 2;
 	int r;
 
 	for (size_t i = 0; i < n_config_parts; i++)
-		n += config_parts[i]->n_lines(*part_state(c, config_parts[i]));
-	for (size_t i = 0; i < c->n_acs; i++)
-		n += 2 + c->acs[i].n_select + c->acs[i].n_exclude;
+		n += config_parts[i]->n_lines(c->parts[i]);
 	c->lines = calloc(n, sizeof(*c->lines));
 	if (!c->lines)
 		return -ENOMEM;
 	r = add_line(c, "Host", "Apply", c->apply ? "yes" : "no", &c->apply_at);
 	if (r >= 0)
 		r = add_wait_line(c);
-	if (r >= 0)
-		r = add_line(c, "IOMMU", "Expect", iommu_expect_to_string(c->iommu_expect),
-			     &c->iommu_at);
-	for (size_t i = 0; r >= 0 && i < c->n_acs; i++)
-		r = add_rule_lines(l, i);
 	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
-		r = config_parts[i]->lines(*part_state(c, config_parts[i]), add_part_line, c);
+		r = config_parts[i]->lines(c->parts[i], add_part_line, c);
 	return r;
 }
 
@@ -1603,20 +1334,10 @@ static int load_layered(struct loader *l, char *const *explicit_files)
 	return r;
 }
 
-static void rule_done(struct acs_rule *rule)
-{
-	free(rule->name);
-	config_selector_list_clear(&rule->select, &rule->n_select);
-	config_selector_list_clear(&rule->exclude, &rule->n_exclude);
-}
-
 void config_done(struct config *c)
 {
-	for (size_t i = 0; i < c->n_acs; i++)
-		rule_done(&c->acs[i]);
-	free(c->acs);
 	for (size_t i = 0; i < n_config_parts; i++)
-		config_parts[i]->free(*part_state(c, config_parts[i]));
+		config_parts[i]->free(c->parts[i]);
 	for (size_t i = 0; i < c->n_lines; i++) {
 		free(c->lines[i].section);
 		free(c->lines[i].key);
@@ -1630,8 +1351,7 @@ void config_done(struct config *c)
 
 static int config_start(struct config *c, const struct sysroot *root, bool search)
 {
-	*c = (struct config){ .iommu_expect = IOMMU_EXPECT_ANY,
-			      .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
+	*c = (struct config){ .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
 	c->files = calloc(CONFIG_MAX_FILES + 1, sizeof(*c->files));
 	if (!c->files)
 		return -ENOMEM;
@@ -1657,9 +1377,7 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
 	if (r >= 0)
-		r = check_rules(&l);
-	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
-		part_result(&l, config_parts[i]->finish(*part_state(c, config_parts[i])));
+		r = finish_parts(&l);
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */

@@ -3,7 +3,6 @@
 
 #include <stdint.h>
 
-#include "acs/acs.h"
 #include "core/macro.h"
 #include "pci/selector.h"
 #include "core/sysroot.h"
@@ -20,39 +19,27 @@
  *
  * Sections and keys:
  *   [Host]      Apply=yes|no                  master switch (default no: audit only)
- *   [IOMMU]     Expect=any|off|passthrough|translated
- *   [ACS:NAME]  Select=SELECTOR...            list; accumulates, empty assignment resets
- *               Exclude=SELECTOR...           list; likewise
- *               Mask=xxxxxxx                  7 chars of 0/1/x, default x0x00xx
- *               Enabled=yes|no                default yes
+ *               Wait=TIMESPAN                 how long apply may wait for links (60s)
+ *   every other section belongs to a config part (struct config_part below; the list
+ *   is config_parts[] in src/modules.c), whose header documents its keys:
+ *   [IOMMU] in src/iommu/iommu-config.h, [ACS:NAME] in src/acs/acs-config.h, ...
  *
  * Scalar keys: a later assignment overrides an earlier one. List keys take
- * whitespace-separated values. NAME: [A-Za-z0-9_.-]{1,32}. A [ACS:NAME]
- * section repeated in the same file is an error (duplicate rule); in a later
- * file it extends/overrides the rule (that is what drop-ins are for).
+ * whitespace-separated values. A rule's section repeated in the same file is an
+ * error (duplicate rule); in a later file it extends/overrides the rule (that
+ * is what drop-ins are for).
  * An empty assignment restores a scalar's default. Comments: lines starting
  * with '#' or ';', and ';' after whitespace. No continuation lines (an
  * indented line that is not Key=value is an error saying so), no
  * "Key: value". A drop-in that is a symlink to the null device (char 1:3) is
  * masked; a dangling symlink, any other device, a directory or an unreadable
- * file is an error naming the file. An enabled rule without Select= after
- * merging is an error, unless an error inside the rule was already reported.
+ * file is an error naming the file.
  */
 
 #define CONFIG_MAX_FILES     128
 #define CONFIG_MAX_FILE_SIZE (64 * 1024)
 #define CONFIG_MAX_LINE	     198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
-#define CONFIG_MAX_RULES     64
-#define CONFIG_MAX_SELECTORS 64 /* per list */
-#define CONFIG_RULE_NAME_MAX 32
-
-enum iommu_expect {
-	IOMMU_EXPECT_ANY,
-	IOMMU_EXPECT_OFF,
-	IOMMU_EXPECT_PASSTHROUGH,
-	IOMMU_EXPECT_TRANSLATED,
-	_IOMMU_EXPECT_MAX,
-};
+#define CONFIG_MAX_SELECTORS 64	 /* per list */
 
 /* Where a value came from. file points into config->files (owned there). */
 struct origin {
@@ -66,25 +53,6 @@ struct selector_entry {
 	struct origin at;
 };
 
-struct acs_rule {
-	char *name;
-	struct origin at; /* first [ACS:NAME] header */
-	bool enabled;
-	struct acs_mask mask;
-	struct origin mask_at; /* .file NULL when the default is in effect */
-	struct selector_entry *select;
-	size_t n_select;
-	struct selector_entry *exclude;
-	size_t n_exclude;
-	/*
-	 * The admin declared this rule: it, or one of its keys, comes from a file
-	 * outside the vendor directory /usr/lib/hostprep (or from --config). Only a
-	 * declared rule, or any rule once [Host] Apply=yes, can make a host "not
-	 * ready"; the vendor's rule alone is advice (warn).
-	 */
-	bool declared;
-};
-
 /* One effective assignment, for `hostprep config` (like systemd-analyze cat-config). */
 struct config_line {
 	char *section;
@@ -93,15 +61,6 @@ struct config_line {
 	struct origin at;
 	bool list; /* a list key: values accumulate, an empty assignment resets */
 };
-
-struct kmod_config; /* src/kmod/kmod-config.h */
-struct port_config;
-struct bond_config;
-struct workload_config;
-struct sinks_config;
-struct topo_config;
-struct links_config;
-struct sysctl_config;
 
 #define CONFIG_WAIT_DEFAULT_USEC (60ULL * 1000000)
 #define CONFIG_TIMESPAN_MAX_USEC (3600ULL * 1000000)
@@ -215,41 +174,65 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n);
  * A module's own configuration sections ([Module:*], [Port:*], [Bond:*] ...). config.c
  * lexes every file and hands the events of a section the part claims to it; the part logs
  * "file:line: reason" itself and returns -EINVAL, which config.c counts like its own errors
- * (exit 2, nothing done). Parts are listed once, in src/modules.c; each keeps its state in
- * the struct config member at .offset (a pointer, NULL until its first section).
+ * (exit 2, nothing done). Parts are listed once, in src/modules.c; the loader keeps each
+ * part's state (NULL until its first section) in struct config, by the part's position in
+ * that list, and knows it only as a pointer: config_part_state() gives it back, and each
+ * part's header has a typed accessor over it (kmod_config_get() ...).
  */
 typedef int (*config_line_fn)(void *userdata, const char *section, const char *key,
 			      const char *value, const struct origin *at, bool list);
 
+/* What the loader tells a part's finish(), once every file is read. */
+struct config_finish {
+	const char *vendor_dir; /* <root>/usr/lib/hostprep/ resolved, with a trailing '/' */
+};
+
+/*
+ * Did the admin write the value at `at`: in a file outside the vendor directory, or one
+ * named with --config (unless it is the vendor's own file: the same file gives the same
+ * verdicts whether it is found there or named)? false for a default (at->file NULL).
+ */
+bool config_origin_is_admin(const struct config_finish *f, const struct origin *at);
+
 struct config_part {
 	const char *headers; /* for "unknown section": "[Module:NAME] or [GPUDirect]" */
-	size_t offset;	     /* of the part's state pointer in struct config */
 	bool (*is_section)(const char *name);
 	/* Enter a section; *state is allocated on first use. */
 	int (*section)(void **state, const char *name, const struct origin *at, unsigned file_no);
 	int (*assign)(void *state, const char *key, const char *value, const struct origin *at);
-	/* Contradictions across the merged files, once all are read. state may be NULL. */
-	int (*finish)(const void *state);
+	/*
+	 * Contradictions across the merged files, and what needs them all (such as who wrote
+	 * a value), once all are read. state may be NULL.
+	 */
+	int (*finish)(void *state, const struct config_finish *f);
 	/* The effective assignments for `hostprep config`, in dump order. */
 	size_t (*n_lines)(const void *state);
 	int (*lines)(const void *state, config_line_fn fn, void *userdata);
 	void (*free)(void *state);
+	/*
+	 * Optional: a problem was reported on a line of the part's current section (a syntax
+	 * error the lexer found, or -EINVAL from assign()), so that finish() need not add a
+	 * follow-up error about the same section.
+	 */
+	void (*section_error)(void *state);
 };
 
 /*
  * A part's table, from its file's static part_section, part_assign, part_finish,
- * part_n_lines, part_lines and part_free: field is its state pointer in struct config.
+ * part_n_lines, part_lines and part_free; optional fields follow as designated
+ * initializers (.section_error = ...).
  */
-#define CONFIG_PART(field, headers_, is_section_)                                            \
+#define CONFIG_PART(headers_, is_section_, ...)                                              \
 	{                                                                                    \
-		.headers = (headers_), .offset = offsetof(struct config, field),             \
-		.is_section = (is_section_), .section = part_section, .assign = part_assign, \
-		.finish = part_finish, .n_lines = part_n_lines, .lines = part_lines,         \
-		.free = part_free,                                                           \
+		.headers = (headers_), .is_section = (is_section_), .section = part_section, \
+		.assign = part_assign, .finish = part_finish, .n_lines = part_n_lines,       \
+		.lines = part_lines, .free = part_free, __VA_ARGS__                          \
 	}
 
+/* In dump order: each part's lines follow [Host]'s, in this order (src/modules.c). */
 extern const struct config_part *const config_parts[];
 extern const size_t n_config_parts;
+#define CONFIG_PARTS_MAX 16 /* checked in src/modules.c */
 
 struct config {
 	bool apply;
@@ -257,31 +240,31 @@ struct config {
 	/* [Host] Wait=: how long apply may wait for declared ports and bonds to come up */
 	uint64_t wait_usec;
 	struct origin wait_at;
-	enum iommu_expect iommu_expect;
-	struct origin iommu_at;
-	struct acs_rule *acs;
-	size_t n_acs;
-	struct kmod_config *kmod; /* [Module:*] and [GPUDirect]; NULL when none is given */
-	/* Reserved for the modules of issue 8; each is NULL until its first section. */
-	struct port_config *port;	  /* src/rdma/: [Port:*] */
-	struct bond_config *bond;	  /* src/bond/: [Bond:*] */
-	struct workload_config *workload; /* src/workload/: [Workload] */
-	struct sinks_config *sinks;	  /* src/report/sink-config.c: [Sinks] */
-	struct topo_config *topo;	  /* src/topo/: [Topology] */
-	struct links_config *links;	  /* src/topo/links-config.c: [Links] */
-	struct sysctl_config *sysctl;	  /* src/sysctl/: [Sysctl] */
+	/* config_parts[i]'s state: NULL until its first section (config_part_state()) */
+	void *parts[CONFIG_PARTS_MAX];
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*
-	 * Effective assignments in dump order: [Host], [IOMMU], then each rule in
-	 * first-seen order (Enabled, Mask, Select..., Exclude...). Keys left at
-	 * their default are included with at.file NULL.
+	 * Effective assignments in dump order: [Host], then each part's in config_parts[]
+	 * order. Keys left at their default are included with at.file NULL.
 	 */
 	struct config_line *lines;
 	size_t n_lines;
 	/* Prefix config_dump strips from file names (the root for a search, none for --config). */
 	struct sysroot display_root;
 };
+
+/*
+ * The state of part p (one of config_parts[]) in c: NULL while none of its sections was
+ * given. Each part's header wraps this in a typed accessor.
+ */
+const void *config_part_state(const struct config *c, const struct config_part *p);
+/*
+ * Put state in p's place, for a config built in memory rather than loaded (the unit
+ * tests): config_done() frees it through p->free, so such a config is not passed there
+ * unless state is the part's own.
+ */
+void config_part_set(struct config *c, const struct config_part *p, void *state);
 
 enum config_flags {
 	CONFIG_REQUIRE_ROOT_OWNED = 1 << 0, /* refuse files/dirs writable by anyone but root */
@@ -320,6 +303,5 @@ void config_done(struct config *c);
  */
 int config_dump(const struct config *c, FILE *f);
 
-const char *iommu_expect_to_string(enum iommu_expect e);
 /* yes/true/on/1 -> 1, no/false/off/0 -> 0 (any case), else -EINVAL: every boolean key. */
 int config_parse_boolean(const char *s);

@@ -63,7 +63,7 @@ static int setup(struct waiters *w, struct linkwait_sources *sources, uint64_t *
 	for (size_t i = 0; i < n_run_modules; i++) {
 		int r;
 
-		if (!run_modules[i]->wait_setup)
+		if (!run_modules[i]->wait_setup || !run_has_module(w->run, i))
 			continue;
 		r = run_modules[i]->wait_setup(w->run, sources, recheck);
 		if (r < 0)

@@ -125,7 +125,8 @@ static int pci_scan(struct run *run)
 	int r;
 
 	for (size_t i = 0; i < N_MODULES; i++) {
-		w.want[i] = modules[i]->wants_pci && modules[i]->wants_pci(run);
+		w.want[i] = run_has_module(run, i) && modules[i]->wants_pci &&
+			    modules[i]->wants_pci(run);
 		any |= w.want[i];
 	}
 	if (!any)
@@ -173,14 +174,20 @@ bool run_writes(const struct run *run)
 	return run->mode == RUN_REVERT || (run->mode == RUN_APPLY && run->cfg->apply);
 }
 
-#define FOR_EACH_STEP(step)                       \
-	for (size_t i = 0; i < N_MODULES; i++) {  \
-		int _r;                           \
-		if (!modules[i]->step || skip[i]) \
-			continue;                 \
-		_r = modules[i]->step(run);       \
-		if (_r < 0)                       \
-			return _r;                \
+/* Whether module i takes part in this run (all of them, or run->only). */
+bool run_has_module(const struct run *run, size_t i)
+{
+	return !run->only || modules[i] == run->only;
+}
+
+#define FOR_EACH_STEP(step)                                                  \
+	for (size_t i = 0; i < N_MODULES; i++) {                             \
+		int _r;                                                      \
+		if (!modules[i]->step || skip[i] || !run_has_module(run, i)) \
+			continue;                                            \
+		_r = modules[i]->step(run);                                  \
+		if (_r < 0)                                                  \
+			return _r;                                           \
 	}
 
 /*
@@ -207,7 +214,7 @@ static int run_plan(struct run *run, bool *skip)
 	for (size_t i = 0; i < N_MODULES; i++) {
 		int r;
 
-		if (!modules[i]->plan)
+		if (!modules[i]->plan || !run_has_module(run, i))
 			continue;
 		r = run->mode == RUN_REVERT ? plan_for_revert(run, i, &skip[i])
 					    : modules[i]->plan(run);
@@ -261,7 +268,7 @@ int run_print_plan(const struct run *run, FILE *f, struct json_object *doc)
 	for (size_t i = 0; i < N_MODULES; i++) {
 		int r;
 
-		if (!modules[i]->print_plan)
+		if (!modules[i]->print_plan || !run_has_module(run, i))
 			continue;
 		r = modules[i]->print_plan(run, f, doc);
 		if (r < 0)

@@ -53,6 +53,13 @@ struct run {
 	unsigned pci_scans; /* how many times it was read: a reader's cue to load caps again */
 	bool pci_stale;	    /* a step wrote to PCI devices since the last read */
 
+	/*
+	 * NULL: every module of src/modules.c; else only this one takes part (its scan, plan
+	 * and the rest): a capability's own command that needs its module's view of the host
+	 * (`acs cmdline`: the ACS plan), without reading what the other modules read.
+	 */
+	const struct run_module *only;
+
 	/* each module's state, state_size zeroed bytes (NULL for 0), by table index */
 	void *state[RUN_MODULES_MAX];
 
@@ -111,6 +118,8 @@ struct run_module {
  * when it declares none or before run_execute() allocated it. Modules wrap it typed.
  */
 void *run_state(const struct run *run, const struct run_module *m);
+/* Whether the module at index i of run_modules[] takes part in this run (see .only). */
+bool run_has_module(const struct run *run, size_t i);
 
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
 	     enum run_mode mode);

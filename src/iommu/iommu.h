@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/cmdline.h"
-#include "core/config.h"
+#include "iommu/iommu-config.h"
 #include "core/result.h"
 #include "core/sysroot.h"
 

@@ -19,7 +19,7 @@ static struct iommu_mod *iommu_mod(const struct run *run)
 static int iommu_mod_scan(struct run *run)
 {
 	struct iommu_mod *m = iommu_mod(run);
-	int r = iommu_scan(run->root, run->cfg->iommu_expect, &m->iommu);
+	int r = iommu_scan(run->root, iommu_config_get(run->cfg)->expect, &m->iommu);
 
 	if (r == -ENOMEM)
 		return r;
@@ -33,9 +33,10 @@ static int iommu_mod_verify(struct run *run)
 
 	if (m->err < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "iommu.mode", "host",
-				    iommu_expect_to_string(run->cfg->iommu_expect), NULL,
-				    "cannot read the IOMMU state: %s", strerror(-m->err));
-	return iommu_verify(&m->iommu, &run->host.cmdline, run->cfg->iommu_expect, &run->results);
+				    iommu_expect_to_string(iommu_config_get(run->cfg)->expect),
+				    NULL, "cannot read the IOMMU state: %s", strerror(-m->err));
+	return iommu_verify(&m->iommu, &run->host.cmdline, iommu_config_get(run->cfg)->expect,
+			    &run->results);
 }
 
 static void iommu_mod_done(struct run *run)

@@ -88,7 +88,7 @@ static int open_backend(struct kmod_run *k, const struct run *run)
 
 int kmod_run_scan(struct kmod_run *k, const struct run *run)
 {
-	const struct kmod_config *kc = run->cfg->kmod;
+	const struct kmod_config *kc = kmod_config_get(run->cfg);
 	const struct cmdline_param *bl = cmdline_find_last(&run->host.cmdline, "module_blacklist");
 	int r;
 

@@ -415,7 +415,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return kmod_config_assign(state, key, value, at);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return kmod_config_finish(state);
 }
@@ -436,4 +436,4 @@ static void part_free(void *state)
 }
 
 const struct config_part kmod_config_part =
-	CONFIG_PART(kmod, "[Module:NAME] or [GPUDirect]", kmod_config_is_section);
+	CONFIG_PART("[Module:NAME] or [GPUDirect]", kmod_config_is_section);

@@ -96,6 +96,11 @@ size_t kmod_config_n_lines(const struct kmod_config *kc);
 int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void *userdata);
 
 extern const struct config_part kmod_config_part; /* the above, for src/modules.c */
+/* c's [Module:*] and [GPUDirect] state; NULL when no file gives such a section. */
+static inline const struct kmod_config *kmod_config_get(const struct config *c)
+{
+	return config_part_state(c, &kmod_config_part);
+}
 
 const char *kmod_reload_to_string(enum kmod_reload r);
 const char *kmod_origin_to_string(enum kmod_origin o);

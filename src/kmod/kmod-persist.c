@@ -28,7 +28,7 @@ static int rule_cmp(const void *a, const void *b)
 
 bool kmod_persist_wanted(const struct run *run)
 {
-	const struct kmod_config *kc = run->cfg->kmod;
+	const struct kmod_config *kc = kmod_config_get(run->cfg);
 
 	for (size_t i = 0; kc && i < kc->n_rules; i++)
 		if (kc->rules[i].enabled.on && kc->rules[i].persist.on)
@@ -50,7 +50,7 @@ static char *options_line(const struct kmod_rule *rule)
 /* The enabled Persist=yes rules, sorted by name (NULL-terminated, malloc'd). */
 static const struct kmod_rule **persist_rules(const struct run *run, size_t *ret_n)
 {
-	const struct kmod_config *kc = run->cfg->kmod;
+	const struct kmod_config *kc = kmod_config_get(run->cfg);
 	const struct kmod_rule **v = calloc((kc ? kc->n_rules : 0) + 1, sizeof(*v));
 	size_t n = 0;
 

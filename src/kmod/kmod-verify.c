@@ -686,7 +686,7 @@ static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
 
 static int verify_gpudirect(struct kmod_run *k, struct run *run)
 {
-	enum gpudirect_expect e = run->cfg->kmod->gpudirect;
+	enum gpudirect_expect e = kmod_config_get(run->cfg)->gpudirect;
 	struct gpudirect_facts g;
 	bool peermem, dmabuf, ok;
 	_cleanup_(freep) char *actual = NULL;

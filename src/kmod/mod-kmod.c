@@ -20,7 +20,7 @@ static struct kmod_run *kmod_of(const struct run *run)
 
 static bool kmod_wanted(const struct run *run)
 {
-	const struct kmod_config *kc = run->cfg->kmod;
+	const struct kmod_config *kc = kmod_config_get(run->cfg);
 
 	return kc && (kc->n_rules || kc->gpudirect != GPUDIRECT_ANY);
 }

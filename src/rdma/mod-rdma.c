@@ -26,7 +26,7 @@ static struct rdma_run *rdma_of(const struct run *run)
 
 static bool rdma_wanted(const struct run *run)
 {
-	return run->cfg->port && run->cfg->port->n_rules;
+	return port_config_get(run->cfg) && port_config_get(run->cfg)->n_rules;
 }
 
 /* verbs only on the live host: under --root the devices verbs see are not the tree's */
@@ -44,7 +44,7 @@ static int rdma_scan_step(struct run *run)
 	if (!m->scanned) {
 		m->scanned = true;
 		m->rr.root = run->root;
-		m->rr.pc = run->cfg->port;
+		m->rr.pc = port_config_get(run->cfg);
 	}
 	return rdma_run_scan(&m->rr, use_verbs(run));
 }

@@ -48,12 +48,12 @@ static int cmd_env(const struct options *o)
 	r = load_config(o, &root, 0, &cfg);
 	if (r < 0)
 		return r;
-	if (!cfg.port || !cfg.port->n_rules) {
+	if (!port_config_get(&cfg) || !port_config_get(&cfg)->n_rules) {
 		log_error(
 			"No [Port:*] rule: the RDMA environment comes from the ports they select.");
 		return EXIT_NOT_READY;
 	}
-	rr = (struct rdma_run){ .root = &root, .pc = cfg.port };
+	rr = (struct rdma_run){ .root = &root, .pc = port_config_get(&cfg) };
 	r = rdma_run_scan(&rr, sysroot_is_host(&root));
 	if (r >= 0)
 		r = rdma_env_format(&rr, &text);

@@ -542,7 +542,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return port_config_assign(state, key, value, at);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return port_config_finish(state);
 }
@@ -553,4 +553,4 @@ static void part_free(void *state)
 }
 
 const struct config_part port_config_part =
-	CONFIG_PART(port, "[" PORT_PREFIX "NAME]", port_config_is_section);
+	CONFIG_PART("[" PORT_PREFIX "NAME]", port_config_is_section);

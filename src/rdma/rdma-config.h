@@ -69,6 +69,11 @@ struct port_config {
 };
 
 extern const struct config_part port_config_part;
+/* c's [Port:*] state; NULL when no file gives such a section. */
+static inline const struct port_config *port_config_get(const struct config *c)
+{
+	return config_part_state(c, &port_config_part);
+}
 
 bool port_config_is_section(const char *name);
 int port_config_section(struct port_config **pc, const char *name, const struct origin *at,

@@ -91,7 +91,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return config_error_at(at, "unknown key '%s' in [" SECTION "] section", key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* the keys are independent */
 }
@@ -153,16 +153,16 @@ static void part_free(void *state)
 	free(sc);
 }
 
-const struct config_part sinks_config_part = CONFIG_PART(sinks, "[" SECTION "]", is_section);
+const struct config_part sinks_config_part = CONFIG_PART("[" SECTION "]", is_section);
 
 bool sinks_prometheus_on(const struct config *c)
 {
-	return !c->sinks || c->sinks->prometheus.on;
+	return !sinks_config_get(c) || sinks_config_get(c)->prometheus.on;
 }
 
 bool sinks_nfd_on(const struct config *c)
 {
-	return !c->sinks || c->sinks->nfd.on;
+	return !sinks_config_get(c) || sinks_config_get(c)->nfd.on;
 }
 
 /* A configured path lies below the root prefix like every default one. */
@@ -177,15 +177,15 @@ static char *rooted(const struct sysroot *root, const char *path, const char *su
 
 char *sinks_prom_path(const struct config *c, const struct sysroot *root)
 {
-	if (c->sinks && c->sinks->prom_dir.path)
-		return rooted(root, c->sinks->prom_dir.path, "/" PROM_FILE);
+	if (sinks_config_get(c) && sinks_config_get(c)->prom_dir.path)
+		return rooted(root, sinks_config_get(c)->prom_dir.path, "/" PROM_FILE);
 	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter/" PROM_FILE);
 }
 
 char *sinks_nfd_path(const struct config *c, const struct sysroot *root)
 {
-	if (c->sinks && c->sinks->nfd_file.path)
-		return rooted(root, c->sinks->nfd_file.path, "");
+	if (sinks_config_get(c) && sinks_config_get(c)->nfd_file.path)
+		return rooted(root, sinks_config_get(c)->nfd_file.path, "");
 	return default_nfd_file(root);
 }
 
@@ -241,7 +241,8 @@ static int sink_prom(const struct report *r, const struct config *c, const struc
 	ret = prom_render(r, duration_usec, &text);
 	if (ret < 0)
 		return ret;
-	return sink_write("Prometheus", path, text, c->sinks ? &c->sinks->prometheus.at : NULL,
+	return sink_write("Prometheus", path, text,
+			  sinks_config_get(c) ? &sinks_config_get(c)->prometheus.at : NULL,
 			  refresh_only);
 }
 
@@ -256,7 +257,8 @@ static int sink_nfd(const struct report *r, const struct config *c, const struct
 	ret = nfd_render(r, &text);
 	if (ret < 0)
 		return ret;
-	return sink_write("NFD", path, text, c->sinks ? &c->sinks->nfd.at : NULL, refresh_only);
+	return sink_write("NFD", path, text,
+			  sinks_config_get(c) ? &sinks_config_get(c)->nfd.at : NULL, refresh_only);
 }
 
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,

@@ -40,6 +40,11 @@ struct sinks_config {
 };
 
 extern const struct config_part sinks_config_part;
+/* c's [Sinks] state; NULL when no file gives such a section. */
+static inline const struct sinks_config *sinks_config_get(const struct config *c)
+{
+	return config_part_state(c, &sinks_config_part);
+}
 
 /* The effective settings of a config (which may have no [Sinks] section: c->sinks NULL). */
 bool sinks_prometheus_on(const struct config *c);

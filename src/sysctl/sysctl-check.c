@@ -55,7 +55,7 @@ static int expect_one(struct run *run, const struct sysctl_expect *e)
 
 int sysctl_verify(struct run *run)
 {
-	const struct sysctl_config *sc = run->cfg->sysctl;
+	const struct sysctl_config *sc = sysctl_config_get(run->cfg);
 	int r;
 
 	if (!sc)

@@ -79,7 +79,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return expect_set(sc, name, v, at);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* settings are independent */
 }
@@ -120,4 +120,4 @@ static void part_free(void *state)
 	free(sc);
 }
 
-const struct config_part sysctl_config_part = CONFIG_PART(sysctl, "[Sysctl]", is_section);
+const struct config_part sysctl_config_part = CONFIG_PART("[Sysctl]", is_section);

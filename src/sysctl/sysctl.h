@@ -35,6 +35,11 @@ struct sysctl_config {
 };
 
 extern const struct config_part sysctl_config_part;
+/* c's [Sysctl] state; NULL when no file gives such a section. */
+static inline const struct sysctl_config *sysctl_config_get(const struct config *c)
+{
+	return config_part_state(c, &sysctl_config_part);
+}
 
 /* Dotted name: words of [A-Za-z0-9_-] joined by single dots; no '/', no "..". */
 bool sysctl_name_valid(const char *name);

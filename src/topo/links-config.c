@@ -96,7 +96,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 		at, "unknown key '%s' in [Links] section (expected Degraded or Select)", key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* two keys that cannot contradict each other */
 }
@@ -135,4 +135,4 @@ static void part_free(void *state)
 	free(lc);
 }
 
-const struct config_part links_config_part = CONFIG_PART(links, "[Links]", is_section);
+const struct config_part links_config_part = CONFIG_PART("[Links]", is_section);

@@ -35,6 +35,11 @@ struct links_config {
 };
 
 extern const struct config_part links_config_part;
+/* c's [Links] state; NULL when no file gives such a section. */
+static inline const struct links_config *links_config_get(const struct config *c)
+{
+	return config_part_state(c, &links_config_part);
+}
 
 const char *links_degraded_to_string(enum links_degraded d);
 /* Does a Select= entry match it? (No Select=: the caller uses the topology's endpoints.) */

@@ -16,7 +16,7 @@ static bool gpus_wanted(const struct run *run)
 
 static unsigned gpus_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)run->cfg->topo);
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 /* From the run's PCI inventory: as the host is after the apply. */
@@ -30,7 +30,8 @@ static int gpus_publish(struct run *run)
 		return 0;
 	r = run->pci_err;
 	if (r >= 0)
-		r = topo_view_borrow(&v, run->root, run->cfg->topo, run->pci, &run->pci_inv);
+		r = topo_view_borrow(&v, run->root, topo_config_get(run->cfg), run->pci,
+				     &run->pci_inv);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {

@@ -47,7 +47,7 @@ static bool idles_slow(const struct pci_inventory *inv, const char *addr)
 
 static int hop_result(struct run *run, const struct pci_inventory *inv, const struct link_hop *h)
 {
-	enum verdict bad = degraded_verdict(run->cfg->links->degraded);
+	enum verdict bad = degraded_verdict(links_config_get(run->cfg)->degraded);
 	char text[256], expected[64], remedy[512];
 	const char *fmt = NULL;
 	enum verdict v = VERDICT_PASS;
@@ -82,11 +82,11 @@ static int hop_result(struct run *run, const struct pci_inventory *inv, const st
 /* Select=, or else the GPUs, accelerators and NICs as `hostprep topology` classifies them. */
 static bool selected(const struct run *run, const struct pci_inventory *inv, size_t i)
 {
-	const struct links_config *lc = run->cfg->links;
+	const struct links_config *lc = links_config_get(run->cfg);
 
 	if (lc->n_select)
 		return links_config_selects(lc, &inv->devs[i].id);
-	return topo_classify(run->cfg->topo, inv, i) >= 0;
+	return topo_classify(topo_config_get(run->cfg), inv, i) >= 0;
 }
 
 static int links_judge(struct run *run, struct pci_backend *b, struct pci_inventory *inv)
@@ -123,7 +123,7 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 
 static bool links_wants_pci(const struct run *run)
 {
-	return run->cfg->links; /* no [Links] section: nothing read, nothing reported */
+	return links_config_get(run->cfg); /* no [Links] section: nothing read, nothing reported */
 }
 
 /* The run's PCI inventory at verify time: after an apply, the one read again. */

@@ -273,18 +273,18 @@ static int expect_one(struct run *run, struct topo_view *v, const struct topo_ex
 
 static bool topo_wants_pci(const struct run *run)
 {
-	return run->cfg->topo && run->cfg->topo->n_expect > 0;
+	return topo_config_get(run->cfg) && topo_config_get(run->cfg)->n_expect > 0;
 }
 
 static unsigned topo_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)run->cfg->topo);
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 /* It reads the run's inventory at verify time: after an apply, the one read again. */
 static int topo_verify_step(struct run *run)
 {
-	const struct topo_config *tc = run->cfg->topo;
+	const struct topo_config *tc = topo_config_get(run->cfg);
 	struct topo_view v;
 	int r;
 

@@ -32,7 +32,7 @@ static int cmd_topology(const struct options *o)
 	r = load_config(o, &root, 0, &cfg);
 	if (r < 0)
 		return r;
-	r = topo_view_open(&v, &root, cfg.topo);
+	r = topo_view_open(&v, &root, topo_config_get(&cfg));
 	if (r == -ENOENT || r == -ENOTDIR)
 		return topology_missing(&root);
 	if (r < 0)

@@ -157,7 +157,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 		key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* every key stands alone */
 }
@@ -218,4 +218,4 @@ static void part_free(void *state)
 	free(tc);
 }
 
-const struct config_part topo_config_part = CONFIG_PART(topo, "[Topology]", is_section);
+const struct config_part topo_config_part = CONFIG_PART("[Topology]", is_section);

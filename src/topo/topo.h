@@ -114,6 +114,11 @@ struct topo_config {
 };
 
 extern const struct config_part topo_config_part;
+/* c's [Topology] state; NULL when no file gives such a section. */
+static inline const struct topo_config *topo_config_get(const struct config *c)
+{
+	return config_part_state(c, &topo_config_part);
+}
 
 /* ---- classification (pure) ---- */
 

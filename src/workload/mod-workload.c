@@ -10,7 +10,7 @@ static int workload_verify_step(struct run *run)
 {
 	int r;
 
-	if (!run->cfg->workload)
+	if (!workload_config_get(run->cfg))
 		return 0; /* no [Workload] section: nothing read, nothing reported */
 	r = workload_memlock_verify(run);
 	if (r >= 0)

@@ -153,7 +153,7 @@ static int part_assign(void *state, const char *key, const char *value, const st
 			       key);
 }
 
-static int part_finish(const void *state)
+static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* every key stands alone: nothing can contradict across files */
 }
@@ -201,4 +201,4 @@ static void part_free(void *state)
 	free(wc);
 }
 
-const struct config_part workload_config_part = CONFIG_PART(workload, "[Workload]", is_section);
+const struct config_part workload_config_part = CONFIG_PART("[Workload]", is_section);

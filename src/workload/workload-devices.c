@@ -361,7 +361,7 @@ int workload_devices_verify(struct run *run)
 	size_t n = 0;
 	int r;
 
-	if (!run->cfg->workload->devices)
+	if (!workload_config_get(run->cfg)->devices)
 		return 0;
 	if (!top)
 		return -ENOMEM;

@@ -196,7 +196,7 @@ static const char *no_bus_remedy(const struct run *run)
 
 int workload_memlock_verify(struct run *run)
 {
-	const struct workload_config *wc = run->cfg->workload;
+	const struct workload_config *wc = workload_config_get(run->cfg);
 	_cleanup_(sd_bus_flush_close_unrefp_dl) sd_bus *bus = NULL;
 	_cleanup_(freep) char *reason = NULL;
 	char expected[64], m[32];

@@ -38,7 +38,7 @@ static const char *missing_reason(const struct run *run)
 
 int workload_netns_verify(struct run *run)
 {
-	enum netns_expect want = run->cfg->workload->netns;
+	enum netns_expect want = workload_config_get(run->cfg)->netns;
 	_cleanup_(freep) char *path = NULL, *line = NULL;
 	const char *expected = netns_expect_to_string(want);
 	int r, mode;

@@ -52,6 +52,11 @@ struct workload_config {
 };
 
 extern const struct config_part workload_config_part;
+/* c's [Workload] state; NULL when no file gives such a section. */
+static inline const struct workload_config *workload_config_get(const struct config *c)
+{
+	return config_part_state(c, &workload_config_part);
+}
 
 /* ---- parsers (workload-parse.c), pure ---- */
 

@@ -92,16 +92,16 @@ static void test_values(void **state)
 		  "[Bond:bond0]\nMode=802.3ad\nMinSlavesUp=1\nRDMA=mlx5_bond_0\n"
 		  "[Bond:bond1]\nMode=active-backup\nMiimon=no\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_non_null(c.bond);
-	assert_int_equal(c.bond->n_rules, 2);
-	r = &c.bond->rules[0];
+	assert_non_null(bond_config_get(&c));
+	assert_int_equal(bond_config_get(&c)->n_rules, 2);
+	r = &bond_config_get(&c)->rules[0];
 	assert_string_equal(r->name, "bond0");
 	assert_int_equal(r->mode, BOND_MODE_8023AD);
 	assert_int_equal(r->min_slaves_up, 1);
 	assert_true(r->miimon);
 	assert_string_equal(r->rdma, "mlx5_bond_0");
 	assert_int_equal(r->rdma_at.line, 4);
-	r = &c.bond->rules[1];
+	r = &bond_config_get(&c)->rules[1];
 	assert_int_equal(r->mode, BOND_MODE_ACTIVEBACKUP);
 	assert_int_equal(r->min_slaves_up, 0);
 	assert_false(r->miimon);
@@ -116,13 +116,13 @@ static void test_defaults_and_no_section(void **state)
 
 	tmp_write(t, 0, "[Host]\nApply=no\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_null(c.bond);
+	assert_null(bond_config_get(&c));
 	config_done(&c);
 	tmp_write(t, 0, "[Bond:bond0]\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_int_equal(c.bond->rules[0].mode, BOND_MODE_ANY);
-	assert_int_equal(c.bond->rules[0].min_slaves_up, 0);
-	assert_true(c.bond->rules[0].miimon);
+	assert_int_equal(bond_config_get(&c)->rules[0].mode, BOND_MODE_ANY);
+	assert_int_equal(bond_config_get(&c)->rules[0].min_slaves_up, 0);
+	assert_true(bond_config_get(&c)->rules[0].miimon);
 	config_done(&c);
 }
 
@@ -136,7 +136,7 @@ static void test_last_wins(void **state)
 	tmp_write(t, 0, "[Bond:bond0]\nMode=balance-rr\nMode=802.3ad\nMinSlavesUp=2\nRDMA=x\n");
 	tmp_write(t, 1, "[Bond:bond0]\nMinSlavesUp=\nRDMA=\nMiimon=off\n");
 	assert_int_equal(load(t, 2, &c), 0);
-	r = &c.bond->rules[0];
+	r = &bond_config_get(&c)->rules[0];
 	assert_int_equal(r->mode, BOND_MODE_8023AD);
 	assert_int_equal(r->mode_at.line, 3);
 	assert_int_equal(r->min_slaves_up, 0);
@@ -152,7 +152,7 @@ static void test_last_wins(void **state)
 	tmp_write(t, 0, "[Bond:bond0]\nRDMA=mlx5_bond_0\nMode=balance-alb\n");
 	tmp_write(t, 1, "[Bond:bond0]\nMode=balance-xor\n");
 	assert_int_equal(load(t, 2, &c), 0);
-	assert_int_equal(c.bond->rules[0].mode, BOND_MODE_XOR);
+	assert_int_equal(bond_config_get(&c)->rules[0].mode, BOND_MODE_XOR);
 	config_done(&c);
 }
 
@@ -203,9 +203,9 @@ static void test_dump_roundtrip(void **state)
 	assert_non_null(strstr(buf, "\nRDMA=mlx5_bond_0\n"));
 	tmp_write(t, 0, buf);
 	assert_int_equal(load(t, 1, &c2), 0);
-	assert_int_equal(c2.bond->rules[0].mode, BOND_MODE_8023AD);
-	assert_int_equal(c2.bond->rules[0].min_slaves_up, 1);
-	assert_string_equal(c2.bond->rules[0].rdma, "mlx5_bond_0");
+	assert_int_equal(bond_config_get(&c2)->rules[0].mode, BOND_MODE_8023AD);
+	assert_int_equal(bond_config_get(&c2)->rules[0].min_slaves_up, 1);
+	assert_string_equal(bond_config_get(&c2)->rules[0].rdma, "mlx5_bond_0");
 	free(buf);
 	config_done(&c);
 	config_done(&c2);

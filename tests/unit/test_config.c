@@ -13,8 +13,10 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
+#include "acs/acs-config.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "iommu/iommu-config.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"
@@ -173,8 +175,8 @@ static void test_defaults_without_files(void **state)
 	assert_string_equal(f->err, "");
 	assert_false(f->c.apply);
 	assert_null(f->c.apply_at.file);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
-	assert_int_equal(f->c.n_acs, 0);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 0);
 	assert_non_null(f->c.files);
 	assert_null(f->c.files[0]);
 	assert_int_equal(f->c.n_lines, 3);
@@ -195,8 +197,8 @@ static void test_usr_lib_then_etc(void **state)
 	assert_int_equal(load(f, NULL, 0), 0);
 	assert_true(f->c.apply);
 	assert_origin(f, &f->c.apply_at, MAIN_USR, 2);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
-	assert_origin(f, &f->c.iommu_at, MAIN_ETC, 3);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &iommu_config_get(&f->c)->expect_at, MAIN_ETC, 3);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_USR);
 	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, MAIN_ETC);
 	assert_null(f->c.files[2]);
@@ -211,7 +213,7 @@ static void test_dropins_in_lexical_order_across_dirs(void **state)
 	write_file(f, DROPIN_ETC "10-early.conf", "[IOMMU]\nExpect=off\n");
 	write_file(f, DROPIN_RUN "50-mid.conf", "[IOMMU]\nExpect=passthrough\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_TRANSLATED);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, MAIN_ETC);
 	assert_string_equal(f->c.files[1] + strlen(f->dir) + 1, DROPIN_ETC "10-early.conf");
 	assert_string_equal(f->c.files[2] + strlen(f->dir) + 1, DROPIN_RUN "50-mid.conf");
@@ -227,7 +229,7 @@ static void test_dropin_etc_over_run_over_usr_lib(void **state)
 	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
 	write_file(f, DROPIN_ETC "50-x.conf", "[IOMMU]\nExpect=translated\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_TRANSLATED);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_TRANSLATED);
 	assert_string_equal(f->c.files[0] + strlen(f->dir) + 1, DROPIN_ETC "50-x.conf");
 	assert_null(f->c.files[1]); /* the shadowed ones are not even read */
 }
@@ -239,8 +241,8 @@ static void test_dropin_run_over_usr_lib(void **state)
 	write_file(f, DROPIN_USR "50-x.conf", "[IOMMU]\nExpect=off\n");
 	write_file(f, DROPIN_RUN "50-x.conf", "[IOMMU]\nExpect=passthrough\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_PASSTHROUGH);
-	assert_origin(f, &f->c.iommu_at, DROPIN_RUN "50-x.conf", 2);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_PASSTHROUGH);
+	assert_origin(f, &iommu_config_get(&f->c)->expect_at, DROPIN_RUN "50-x.conf", 2);
 	assert_null(f->c.files[1]);
 }
 
@@ -279,8 +281,8 @@ static void test_list_accumulates_across_files(void **state)
 	write_file(f, MAIN_USR, "[ACS:gpu]\nSelect=class:0302\n");
 	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nSelect=class:0300   10b5:*\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.n_acs, 1);
-	r = &f->c.acs[0];
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 1);
+	r = &acs_config_get(&f->c)->rules[0];
 	assert_int_equal(r->n_select, 3);
 	assert_string_equal(r->select[0].text, "class:0302");
 	assert_string_equal(r->select[1].text, "class:0300");
@@ -300,7 +302,7 @@ static void test_list_empty_assignment_resets(void **state)
 	write_file(f, DROPIN_ETC "50-site.conf",
 		   "[ACS:gpu]\nSelect=\nSelect=class:0207\nExclude=\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	r = &f->c.acs[0];
+	r = &acs_config_get(&f->c)->rules[0];
 	assert_int_equal(r->n_select, 1);
 	assert_string_equal(r->select[0].text, "class:0207");
 	assert_int_equal(r->n_exclude, 0);
@@ -315,9 +317,9 @@ static void test_scalar_later_file_overrides(void **state)
 	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nMask=0000000\nEnabled=no\n");
 	assert_int_equal(load(f, NULL, 0), 0);
 	assert_int_equal(acs_mask_parse("0000000", &want), 0);
-	assert_true(acs_mask_equal(&f->c.acs[0].mask, &want));
-	assert_origin(f, &f->c.acs[0].mask_at, DROPIN_ETC "50-site.conf", 2);
-	assert_false(f->c.acs[0].enabled);
+	assert_true(acs_mask_equal(&acs_config_get(&f->c)->rules[0].mask, &want));
+	assert_origin(f, &acs_config_get(&f->c)->rules[0].mask_at, DROPIN_ETC "50-site.conf", 2);
+	assert_false(acs_config_get(&f->c)->rules[0].enabled);
 }
 
 static void test_empty_scalar_restores_default(void **state)
@@ -329,8 +331,8 @@ static void test_empty_scalar_restores_default(void **state)
 	write_file(f, DROPIN_ETC "50-site.conf", "[Host]\nApply=\n[ACS:gpu]\nMask=\n");
 	assert_int_equal(load(f, NULL, 0), 0);
 	assert_int_equal(acs_mask_parse(ACS_MASK_DEFAULT, &def), 0);
-	assert_true(acs_mask_equal(&f->c.acs[0].mask, &def));
-	assert_null(f->c.acs[0].mask_at.file);
+	assert_true(acs_mask_equal(&acs_config_get(&f->c)->rules[0].mask, &def));
+	assert_null(acs_config_get(&f->c)->rules[0].mask_at.file);
 	assert_false(f->c.apply);
 	assert_null(f->c.apply_at.file);
 }
@@ -481,9 +483,9 @@ static void test_inline_comments(void **state)
 		   "; comment\n# comment\n[ACS:gpu] ; trailing\nSelect=class:0302 ; GPUs\n"
 		   "Mask=0000000 ; like NCCL\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.acs[0].n_select, 1);
+	assert_int_equal(acs_config_get(&f->c)->rules[0].n_select, 1);
 	assert_int_equal(acs_mask_parse("0000000", &want), 0);
-	assert_true(acs_mask_equal(&f->c.acs[0].mask, &want));
+	assert_true(acs_mask_equal(&acs_config_get(&f->c)->rules[0].mask, &want));
 	config_done(&f->c);
 
 	/* '#' after a value is not a comment */
@@ -525,9 +527,9 @@ static void test_same_rule_extended_in_dropin(void **state)
 	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\n");
 	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:gpu]\nSelect=class:0300\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_int_equal(f->c.n_acs, 1);
-	assert_int_equal(f->c.acs[0].n_select, 2);
-	assert_origin(f, &f->c.acs[0].at, MAIN_ETC, 1);
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 1);
+	assert_int_equal(acs_config_get(&f->c)->rules[0].n_select, 2);
+	assert_origin(f, &acs_config_get(&f->c)->rules[0].at, MAIN_ETC, 1);
 }
 
 static void test_all_errors_reported(void **state)
@@ -574,7 +576,7 @@ static void test_enabled_rule_without_select(void **state)
 
 	write_file(f, DROPIN_ETC "50-off.conf", "[ACS:empty]\nEnabled=no\n");
 	assert_int_equal(load(f, NULL, 0), 0);
-	assert_false(f->c.acs[0].enabled);
+	assert_false(acs_config_get(&f->c)->rules[0].enabled);
 }
 
 static void test_too_many_rules(void **state)
@@ -584,13 +586,13 @@ static void test_too_many_rules(void **state)
 	size_t size = 0;
 	FILE *m = open_memstream(&text, &size);
 
-	for (int i = 0; i <= CONFIG_MAX_RULES; i++)
+	for (int i = 0; i <= ACS_MAX_RULES; i++)
 		fprintf(m, "[ACS:r%d]\nSelect=class:06\n", i);
 	fclose(m);
 	write_file(f, MAIN_ETC, text);
 	free(text);
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_ETC, 2 * CONFIG_MAX_RULES + 1, "too many [ACS:*] rules");
+	assert_error_at(f, MAIN_ETC, 2 * ACS_MAX_RULES + 1, "too many [ACS:*] rules");
 	assert_int_equal(count_lines(f->err), 1);
 }
 
@@ -695,7 +697,7 @@ static void test_explicit_files_replace_search(void **state)
 	write_file(f, "site/a.conf", "[IOMMU]\nExpect=off\n");
 	files[0] = tree_path(f, "site/a.conf");
 	assert_int_equal(load(f, files, 0), 0);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_OFF);
 	assert_string_equal(f->c.files[0], files[0]);
 	assert_null(f->c.files[1]);
 	config_done(&f->c);
@@ -876,8 +878,8 @@ static void test_failure_leaves_config_zeroed(void **state)
 	write_file(f, MAIN_ETC, "[Host]\nApply=perhaps\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
 	assert_false(f->c.apply);
-	assert_null(f->c.acs);
-	assert_int_equal(f->c.n_acs, 0);
+	assert_null(acs_config_get(&f->c)->rules);
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 0);
 	assert_null(f->c.files);
 	assert_null(f->c.lines);
 	assert_int_equal(f->c.n_lines, 0);
@@ -917,18 +919,18 @@ static void test_shipped_config(void **state)
 	assert_int_equal(load(f, files, 0), 0);
 	free(files[0]);
 	assert_false(f->c.apply);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_ANY);
-	assert_int_equal(f->c.n_acs, 1);
-	assert_string_equal(f->c.acs[0].name, "gpu-paths");
-	assert_true(f->c.acs[0].enabled);
-	assert_int_equal(f->c.acs[0].n_select, 9);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_ANY);
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 1);
+	assert_string_equal(acs_config_get(&f->c)->rules[0].name, "gpu-paths");
+	assert_true(acs_config_get(&f->c)->rules[0].enabled);
+	assert_int_equal(acs_config_get(&f->c)->rules[0].n_select, 9);
 	/* the least change: pairs below a switch, never upstream: (every root port) */
-	for (size_t i = 0; i < f->c.acs[0].n_select; i++) {
-		assert_true(f->c.acs[0].select[i].sel.p2p);
-		assert_false(f->c.acs[0].select[i].sel.upstream);
+	for (size_t i = 0; i < acs_config_get(&f->c)->rules[0].n_select; i++) {
+		assert_true(acs_config_get(&f->c)->rules[0].select[i].sel.p2p);
+		assert_false(acs_config_get(&f->c)->rules[0].select[i].sel.upstream);
 	}
 	assert_int_equal(acs_mask_parse(ACS_MASK_DEFAULT, &def), 0);
-	assert_true(acs_mask_equal(&f->c.acs[0].mask, &def));
+	assert_true(acs_mask_equal(&acs_config_get(&f->c)->rules[0].mask, &def));
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -1006,9 +1008,9 @@ static void test_validate_mask_only_dropin(void **state)
 	write_file(f, MAIN_USR, "[ACS:gpu-paths]\nSelect=upstream:class:0302\n");
 	write_file(f, "elsewhere/60-mask.conf", "[ACS:gpu-paths]\nMask=0000000\n");
 	assert_int_equal(config_validate(&f->c, &f->root, NULL, files, 0), 0);
-	assert_int_equal(f->c.n_acs, 1);
-	assert_int_equal(f->c.acs[0].n_select, 1);
-	assert_string_equal(f->c.acs[0].mask_at.file, files[0]);
+	assert_int_equal(acs_config_get(&f->c)->n_rules, 1);
+	assert_int_equal(acs_config_get(&f->c)->rules[0].n_select, 1);
+	assert_string_equal(acs_config_get(&f->c)->rules[0].mask_at.file, files[0]);
 	free(files[0]);
 }
 
@@ -1064,7 +1066,7 @@ static void test_validate_main_file(void **state)
 	assert_int_equal(validate(f, files), 0);
 	assert_true(f->c.apply);
 	assert_string_equal(f->c.apply_at.file, files[0]);
-	assert_int_equal(f->c.iommu_expect, IOMMU_EXPECT_OFF); /* the drop-in still wins */
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_OFF); /* the drop-in still wins */
 	free(files[0]);
 }
 
@@ -1252,7 +1254,7 @@ static void test_dump_round_trip(void **state)
 		free(b);
 		free(c);
 	}
-	assert_int_equal(f->c.acs[0].n_select, 2);
+	assert_int_equal(acs_config_get(&f->c)->rules[0].n_select, 2);
 	free(first);
 	free(again);
 	free(layered);

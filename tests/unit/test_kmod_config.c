@@ -93,9 +93,9 @@ static void test_values(void **state)
 		  "Persist=yes\nDevices=yes\n[Module:mlx5-core]\nOrigin=ofed\n"
 		  "MinVersion=24.10-1.1.4\n[GPUDirect]\nExpect=either\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_non_null(c.kmod);
-	assert_int_equal(c.kmod->n_rules, 2);
-	r = &c.kmod->rules[0];
+	assert_non_null(kmod_config_get(&c));
+	assert_int_equal(kmod_config_get(&c)->n_rules, 2);
+	r = &kmod_config_get(&c)->rules[0];
 	assert_string_equal(r->name, "erdma");
 	assert_true(r->enabled.on && r->require.on && r->load.on && r->persist.on && r->devices.on);
 	assert_int_equal(r->reload, KMOD_RELOAD_UNUSED);
@@ -103,12 +103,12 @@ static void test_values(void **state)
 	assert_string_equal(r->params[0].key, "compat_mode");
 	assert_string_equal(r->params[0].value, "Y");
 	assert_int_equal(r->params[0].at.line, 3);
-	r = &c.kmod->rules[1];
+	r = &kmod_config_get(&c)->rules[1];
 	assert_string_equal(r->name, "mlx5_core"); /* '-' is '_' as for the kernel */
 	assert_int_equal(r->origin, KMOD_ORIGIN_OFED);
 	assert_string_equal(r->min_version, "24.10-1.1.4");
 	assert_false(r->load.on);
-	assert_int_equal(c.kmod->gpudirect, GPUDIRECT_EITHER);
+	assert_int_equal(kmod_config_get(&c)->gpudirect, GPUDIRECT_EITHER);
 	config_done(&c);
 }
 
@@ -119,7 +119,7 @@ static void test_no_kmod_sections(void **state)
 
 	tmp_write(t, 0, "[Host]\nApply=no\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_null(c.kmod); /* the dump and the run stay as they were */
+	assert_null(kmod_config_get(&c)); /* the dump and the run stay as they were */
 	config_done(&c);
 }
 
@@ -133,7 +133,7 @@ static void test_dropin_merges(void **state)
 	/* a drop-in resets the list and the scalar, then sets its own */
 	tmp_write(t, 1, "[Module:erdma]\nParameter=\nParameter=compat_mode=Y\nLoad=\n");
 	assert_int_equal(load(t, 2, &c), 0);
-	r = &c.kmod->rules[0];
+	r = &kmod_config_get(&c)->rules[0];
 	assert_int_equal(r->n_params, 1);
 	assert_string_equal(r->params[0].value, "Y");
 	assert_false(r->load.on);
@@ -200,7 +200,7 @@ static void test_same_value_twice_is_fine(void **state)
 
 	tmp_write(t, 0, "[Module:erdma]\nParameter=compat_mode=Y\nParameter=compat_mode=Y\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_int_equal(c.kmod->rules[0].n_params, 1);
+	assert_int_equal(kmod_config_get(&c)->rules[0].n_params, 1);
 	config_done(&c);
 }
 

@@ -86,6 +86,7 @@ struct fixture {
 	struct pci_inventory inv;
 	struct selector_entry sels[8][8];
 	struct acs_rule rules[8];
+	struct acs_config ac;
 	struct config c;
 	struct plan p;
 	struct results rs;
@@ -126,7 +127,9 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 		r->n_select = fill_selectors(specs[i].select, f->sels[i], r->at.line + 1);
 		r->n_exclude = fill_selectors(specs[i].exclude, f->sels[i] + 4, r->at.line + 2);
 	}
-	f->c = (struct config){ .acs = f->rules, .n_acs = n };
+	f->ac = (struct acs_config){ .rules = f->rules, .n_rules = n };
+	f->c = (struct config){};
+	config_part_set(&f->c, &acs_config_part, &f->ac);
 }
 
 static int setup(void **state)

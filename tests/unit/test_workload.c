@@ -175,19 +175,19 @@ static void test_defaults(void **state)
 
 	tmp_write(t, 0, "[Host]\nApply=no\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_null(c.workload); /* no section: the module does nothing */
+	assert_null(workload_config_get(&c)); /* no section: the module does nothing */
 	config_done(&c);
 
 	tmp_write(t, 0, "[Workload]\n");
 	assert_int_equal(load(t, 1, &c), 0);
-	assert_non_null(c.workload);
-	assert_int_equal(c.workload->n_units, 4);
-	assert_string_equal(c.workload->units[0].name, "containerd.service");
-	assert_string_equal(c.workload->units[3].name, "kubelet.service");
-	assert_null(c.workload->units[0].at.file);
-	assert_false(c.workload->min_set);
-	assert_false(c.workload->devices);
-	assert_int_equal(c.workload->netns, NETNS_ANY);
+	assert_non_null(workload_config_get(&c));
+	assert_int_equal(workload_config_get(&c)->n_units, 4);
+	assert_string_equal(workload_config_get(&c)->units[0].name, "containerd.service");
+	assert_string_equal(workload_config_get(&c)->units[3].name, "kubelet.service");
+	assert_null(workload_config_get(&c)->units[0].at.file);
+	assert_false(workload_config_get(&c)->min_set);
+	assert_false(workload_config_get(&c)->devices);
+	assert_int_equal(workload_config_get(&c)->netns, NETNS_ANY);
 	config_done(&c);
 }
 
@@ -205,7 +205,7 @@ static void test_values_and_merging(void **state)
 		  "[Workload]\nMemlockUnits=kubelet.service containerd.service\n"
 		  "MinMemlock=infinity\nDeviceNodes=\n");
 	assert_int_equal(load(t, 2, &c), 0);
-	w = c.workload;
+	w = workload_config_get(&c);
 	assert_int_equal(w->n_units, 3);
 	assert_string_equal(w->units[2].name, "kubelet.service");
 	assert_int_equal(w->units[2].at.line, 2);
@@ -217,8 +217,8 @@ static void test_values_and_merging(void **state)
 
 	tmp_write(t, 1, "[Workload]\nMemlockUnits=\nMinMemlock=\n");
 	assert_int_equal(load(t, 2, &c), 0);
-	assert_int_equal(c.workload->n_units, 0);
-	assert_false(c.workload->min_set);
+	assert_int_equal(workload_config_get(&c)->n_units, 0);
+	assert_false(workload_config_get(&c)->min_set);
 	config_done(&c);
 }
 
