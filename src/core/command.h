@@ -43,11 +43,10 @@ struct command {
 	const char *name;
 	/*
 	 * Returns an exit status (EXIT_READY, EXIT_NOT_READY) or a negative errno: -EINVAL
-	 * and -EPERM exit 2 (usage, configuration), any other exits 3. NULL: a run of the
-	 * pipeline in .mode (check, apply, revert), which main.c executes.
+	 * and -EPERM exit 2 (usage, configuration), any other exits 3. The pipeline's own
+	 * (check, apply, revert) are in src/core/run-cmd.c.
 	 */
 	int (*run)(const struct options *o);
-	enum run_mode mode;
 	const char *help; /* its line in `hostprep --help` */
 	unsigned flags;	  /* COMMAND_* */
 };
