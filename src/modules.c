@@ -4,18 +4,12 @@
  * config sections of its own, its config part; if it has commands, each of them) here, and
  * nothing else outside its folder. Order is report order.
  */
-#include "acs/acs-config.h"
-#include "bond/bond-config.h"
-#include "iommu/iommu-config.h"
-#include "kmod/kmod-config.h"
 #include "modules.h"
-#include "rdma/rdma-config.h"
-#include "report/sink-config.h"
-#include "sysctl/sysctl.h"
-#include "topo/links-config.h"
-#include "topo/topo.h"
-#include "workload/workload.h"
 
+/*
+ * Declared here, not by including the capabilities' headers: the table is all the
+ * plumbing knows of them (each definition is in the capability's folder).
+ */
 extern const struct run_module run_module_iommu;
 extern const struct run_module run_module_acs;
 extern const struct run_module run_module_topology;
@@ -34,6 +28,18 @@ const struct run_module *const run_modules[] = {
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 
+extern const struct config_part iommu_config_part;
+extern const struct config_part acs_config_part;
+extern const struct config_part kmod_config_part;
+extern const struct config_part port_config_part;
+extern const struct config_part bond_config_part;
+extern const struct config_part workload_config_part;
+extern const struct config_part sinks_config_part;
+extern const struct config_part topo_config_part;
+extern const struct config_part links_config_part;
+extern const struct config_part sysctl_config_part;
+
+/* Order is `hostprep config` dump order and the "unknown section" list's. */
 const struct config_part *const config_parts[] = {
 	&iommu_config_part, &acs_config_part,	   &kmod_config_part,  &port_config_part,
 	&bond_config_part,  &workload_config_part, &sinks_config_part, &topo_config_part,
