@@ -54,9 +54,15 @@ bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
 	return accelerator_ident(&inv->devs[i], inv->devs[i].parent >= 0);
 }
 
+/*
+ * Network controllers (02xx), and InfiniBand controllers filed as serial bus (0c06: QLogic
+ * and Intel True Scale HCAs, older ConnectX VPI parts): `hostprep rdma` lists them, and a
+ * GPU's nearest NIC must not become a 1 GbE port beside them.
+ */
 static bool nic_ident(const struct pci_dev_info *d)
 {
-	return ident_known(&d->id) && (d->id.class_code >> 16) == 0x02;
+	return ident_known(&d->id) &&
+	       ((d->id.class_code >> 16) == 0x02 || (d->id.class_code >> 8) == 0x0c06);
 }
 
 bool topo_is_nic(const struct pci_inventory *inv, size_t i)

@@ -113,6 +113,16 @@ static void test_classify(void **state)
 	assert_true(topo_is_nic(&inv, NIC0));
 	assert_true(topo_is_nic(&inv, NIC2)); /* 0200 Ethernet counts as well as 0207 */
 	assert_false(topo_is_nic(&inv, USP1));
+	/* InfiniBand filed as a serial bus controller (QLogic, older ConnectX VPI): 0c06 */
+	devs[NIC2].id.class_code = 0x0c0600;
+	assert_true(topo_is_nic(&inv, NIC2));
+	assert_int_equal(topo_classify(NULL, &inv, NIC2), TOPO_NIC);
+	/* ... but not its neighbours: USB (0c03) and SMBus (0c05) */
+	devs[NIC2].id.class_code = 0x0c0330;
+	assert_false(topo_is_nic(&inv, NIC2));
+	devs[NIC2].id.class_code = 0x0c0500;
+	assert_false(topo_is_nic(&inv, NIC2));
+	devs[NIC2].id.class_code = 0x020000;
 	assert_int_equal(topo_classify(NULL, &inv, GPU1), TOPO_GPU);
 	assert_int_equal(topo_classify(NULL, &inv, NIC1), TOPO_NIC);
 	assert_int_equal(topo_classify(NULL, &inv, DSP2B), -1);
