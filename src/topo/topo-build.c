@@ -8,8 +8,12 @@
 #include "core/log.h"
 #include "topo/topo.h"
 
-/* The first entry of <dev>/<sub>/ in name order (mlx5_0 before mlx5_1); -ENOENT if none. */
-static int first_entry(int dfd, const char *sub, char name[static TOPO_NAME_MAX])
+/*
+ * The first entry of <dev>/<sub>/ whose name begins with prefix ("" any), in name order
+ * (mlx5_0 before mlx5_1); -ENOENT if none.
+ */
+static int first_entry(int dfd, const char *sub, const char *prefix,
+		       char name[static TOPO_NAME_MAX])
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
@@ -29,7 +33,8 @@ static int first_entry(int dfd, const char *sub, char name[static TOPO_NAME_MAX]
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
 
-		if (de->d_name[0] == '.' || len >= TOPO_NAME_MAX)
+		if (de->d_name[0] == '.' || len >= TOPO_NAME_MAX ||
+		    strncmp(de->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		if (!found || strcmp(de->d_name, name) < 0)
 			memcpy(name, de->d_name, len + 1);
@@ -59,6 +64,21 @@ static bool is_virtfn(int dfd)
 	return fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/*
+ * virtio-pci: the netdev hangs off the virtio device one level below the function
+ * (<pci>/virtio0/net/ens3), not off the function itself. name is left alone if none.
+ */
+static int virtio_netdev(int dfd, char name[static TOPO_NAME_MAX])
+{
+	char virtio[TOPO_NAME_MAX], sub[TOPO_NAME_MAX + 8];
+	int r = first_entry(dfd, ".", "virtio", virtio);
+
+	if (r < 0)
+		return r;
+	snprintf(sub, sizeof(sub), "%s/net", virtio);
+	return first_entry(dfd, sub, "", name);
+}
+
 /* Relative to the device's directory (dfd): one walk of the root and the device link. */
 static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_endpoint *ep)
 {
@@ -66,8 +86,9 @@ static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_end
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
-	if (ep->kind == TOPO_NIC && first_entry(dfd, "infiniband", ep->name) < 0)
-		(void)first_entry(dfd, "net", ep->name);
+	if (ep->kind == TOPO_NIC && first_entry(dfd, "infiniband", "", ep->name) < 0 &&
+	    first_entry(dfd, "net", "", ep->name) < 0)
+		(void)virtio_netdev(dfd, ep->name);
 	read_numa(dfd, &ep->numa_node);
 	r = read_one_line_buf_at(dfd, "local_cpulist", line, sizeof(line));
 	if (r >= 0 && !(ep->cpulist = strdup(line)))
