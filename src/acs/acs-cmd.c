@@ -185,8 +185,8 @@ static int cmd_acs(const struct options *o)
 	}
 	if (r == -EACCES || r == -ENOMEDIUM) {
 		log_error("Cannot tell which selected ports have ACS: %s.",
-			  r == -ENOMEDIUM ? acs_no_ext_text()->actual
-					  : acs_limited_text(pci_limited_cause())->actual);
+			  r == -ENOMEDIUM ? pci_no_ext_text()->actual
+					  : pci_limited_text(pci_limited_cause())->actual);
 		return EXIT_NOT_READY;
 	}
 	if (r == -EDOM)

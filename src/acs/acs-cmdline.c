@@ -326,7 +326,7 @@ static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 /*
  * Without root we cannot tell which selected ports have ACS: no argument is better than a
  * wrong one. -EACCES: only 64 bytes readable (pci_limited_cause() says why); -ENOMEDIUM:
- * a port without extended config space (acs_no_ext_text()).
+ * a port without extended config space (pci_no_ext_text()).
  */
 static int any_unreadable(const struct plan *p, const struct pci_inventory *inv)
 {
@@ -610,8 +610,8 @@ static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 
 static int verdict_unreadable(struct results *rs, const char *expected, int err)
 {
-	const struct acs_limited_text *t =
-		err == -ENOMEDIUM ? acs_no_ext_text() : acs_limited_text(pci_limited_cause());
+	const struct pci_limited_text *t =
+		err == -ENOMEDIUM ? pci_no_ext_text() : pci_limited_text(pci_limited_cause());
 
 	return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host", expected, t->actual,
 			   t->remedy);

@@ -149,55 +149,6 @@ static const char *port_remedy(const struct prior *prior, const char *addr, bool
 	return drift_remedy(apply_enabled, boot_form);
 }
 
-const struct acs_limited_text *acs_limited_text(enum pci_limited_cause c)
-{
-	static const struct acs_limited_text texts[] = {
-		[PCI_LIMITED_NOT_ROOT] = {
-			.why = "needs CAP_SYS_ADMIN: not root",
-			.actual = "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
-			.remedy = "run as root",
-		},
-		[PCI_LIMITED_NO_SYS_ADMIN] = {
-			.why = "needs CAP_SYS_ADMIN: uid 0 without it, a container?",
-			.actual = "cannot tell: config space past 64 bytes needs CAP_SYS_ADMIN: uid 0 "
-				  "but CAP_SYS_ADMIN is not in the effective capability set (a "
-				  "container without SYS_ADMIN?)",
-			.remedy = "run with CAP_SYS_ADMIN (container: --cap-add SYS_ADMIN; systemd: "
-				  "keep it in CapabilityBoundingSet=)",
-		},
-		[PCI_LIMITED_DEVICE] = {
-			.why = "the kernel exposes only 64 bytes",
-			.actual = "cannot tell: the kernel exposes only 64 bytes of config space, even "
-				  "with CAP_SYS_ADMIN (a conventional PCI device or a broken device)",
-			.remedy = "check the port with lspci -vv and dmesg: a PCIe port has 4096 bytes "
-				  "of config space",
-		},
-	};
-
-	return &texts[c < ARRAY_SIZE(texts) ? c : PCI_LIMITED_NOT_ROOT];
-}
-
-const struct acs_limited_text *acs_no_ext_text(void)
-{
-	static const struct acs_limited_text t = {
-		.why = "no extended config space",
-		.actual = "cannot tell: no extended config space (pci=nommconf, no ECAM/MMCONFIG, "
-			  "or the hypervisor): ACS Control cannot be read",
-		.remedy = "boot without pci=nommconf, on firmware or a hypervisor that provides "
-			  "ECAM/MMCONFIG (dmesg | grep -i mmconfig); a PCIe port has 4096 bytes of "
-			  "config space",
-	};
-
-	return &t;
-}
-
-const struct acs_limited_text *acs_unreadable_text(const struct pci_dev_info *d)
-{
-	if (d->cfg == PCI_CFG_NO_EXT)
-		return acs_no_ext_text();
-	return acs_limited_text(pci_limited_cause());
-}
-
 /* A selected port that does not answer or vanished: FAIL, never skip, never "no ACS". */
 static int verify_broken(const struct pci_dev_info *d, const char *expected, struct results *rs)
 {
@@ -233,10 +184,10 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 		return verify_broken(d, expected, rs);
 	if (d->cfg == PCI_CFG_LIMITED)
 		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-				   acs_limited_text(why)->actual, acs_limited_text(why)->remedy);
+				   pci_limited_text(why)->actual, pci_limited_text(why)->remedy);
 	if (d->cfg == PCI_CFG_NO_EXT)
 		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-				   acs_no_ext_text()->actual, acs_no_ext_text()->remedy);
+				   pci_no_ext_text()->actual, pci_no_ext_text()->remedy);
 	if (!d->has_acs)
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);

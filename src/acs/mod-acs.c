@@ -221,8 +221,8 @@ static int acs_print_plan(const struct run *run, FILE *f, struct json_object *do
 {
 	struct plan_doc pd = {
 		.scan_err = acs_state(run)->err,
-		.limited_short = acs_limited_text(pci_limited_cause())->why,
-		.limited_detail = acs_limited_text(pci_limited_cause())->actual,
+		.limited_short = pci_limited_text(pci_limited_cause())->why,
+		.limited_detail = pci_limited_text(pci_limited_cause())->actual,
 	};
 	struct json_object *plan;
 

@@ -367,7 +367,7 @@ static const char *target_reason(const struct acs_target *t, const struct plan_d
 	case ACS_PORT_NO_ACS:
 		return "no ACS capability, nothing to change";
 	case ACS_PORT_UNREADABLE:
-		return t->no_ext ? acs_no_ext_text()->actual : doc->limited_detail;
+		return t->no_ext ? pci_no_ext_text()->actual : doc->limited_detail;
 	case ACS_PORT_DEAD:
 		return "not responding: config space reads 0xffff (surprise removal, link down or "
 		       "powered off)";
@@ -404,7 +404,7 @@ static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE 
 		fprintf(f, "%s%zu %s", sep, p->n_state[s], label[s]);
 		if (s == ACS_PORT_UNREADABLE)
 			fprintf(f, " (%s)",
-				p->n_no_ext == p->n_state[s] ? acs_no_ext_text()->why
+				p->n_no_ext == p->n_state[s] ? pci_no_ext_text()->why
 				: p->n_no_ext		     ? "some need CAP_SYS_ADMIN, some have "
 							       "no extended config space"
 							     : doc->limited_short);

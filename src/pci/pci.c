@@ -842,6 +842,55 @@ enum pci_limited_cause pci_limited_cause(void)
 	return PCI_LIMITED_DEVICE;
 }
 
+const struct pci_limited_text *pci_limited_text(enum pci_limited_cause c)
+{
+	static const struct pci_limited_text texts[] = {
+		[PCI_LIMITED_NOT_ROOT] = {
+			.why = "needs CAP_SYS_ADMIN: not root",
+			.actual = "cannot tell: config space past 64 bytes needs root (CAP_SYS_ADMIN)",
+			.remedy = "run as root",
+		},
+		[PCI_LIMITED_NO_SYS_ADMIN] = {
+			.why = "needs CAP_SYS_ADMIN: uid 0 without it, a container?",
+			.actual = "cannot tell: config space past 64 bytes needs CAP_SYS_ADMIN: uid 0 "
+				  "but CAP_SYS_ADMIN is not in the effective capability set (a "
+				  "container without SYS_ADMIN?)",
+			.remedy = "run with CAP_SYS_ADMIN (container: --cap-add SYS_ADMIN; systemd: "
+				  "keep it in CapabilityBoundingSet=)",
+		},
+		[PCI_LIMITED_DEVICE] = {
+			.why = "the kernel exposes only 64 bytes",
+			.actual = "cannot tell: the kernel exposes only 64 bytes of config space, even "
+				  "with CAP_SYS_ADMIN (a conventional PCI device or a broken device)",
+			.remedy = "check the port with lspci -vv and dmesg: a PCIe port has 4096 bytes "
+				  "of config space",
+		},
+	};
+
+	return &texts[c < ARRAY_SIZE(texts) ? c : PCI_LIMITED_NOT_ROOT];
+}
+
+const struct pci_limited_text *pci_no_ext_text(void)
+{
+	static const struct pci_limited_text t = {
+		.why = "no extended config space",
+		.actual = "cannot tell: no extended config space (pci=nommconf, no ECAM/MMCONFIG, "
+			  "or the hypervisor): ACS Control cannot be read",
+		.remedy = "boot without pci=nommconf, on firmware or a hypervisor that provides "
+			  "ECAM/MMCONFIG (dmesg | grep -i mmconfig); a PCIe port has 4096 bytes of "
+			  "config space",
+	};
+
+	return &t;
+}
+
+const struct pci_limited_text *pci_unreadable_text(const struct pci_dev_info *d)
+{
+	if (d->cfg == PCI_CFG_NO_EXT)
+		return pci_no_ext_text();
+	return pci_limited_text(pci_limited_cause());
+}
+
 const char *pci_dev_state_to_string(enum pci_dev_state s)
 {
 	switch (s) {

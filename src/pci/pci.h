@@ -111,6 +111,23 @@ int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i);
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 
 enum pci_limited_cause pci_limited_cause(void);
+
+/*
+ * Why only the first 64 bytes of config space could be read, for this
+ * process (pci_limited_cause()): a short form for the plan's counts, and
+ * the actual and remedy of an "unknown" result. One diagnosis for every reader
+ * of config space (acs, topology.p2p, acs cmdline).
+ */
+struct pci_limited_text {
+	const char *why;
+	const char *actual;
+	const char *remedy;
+};
+const struct pci_limited_text *pci_limited_text(enum pci_limited_cause c);
+/* The same for a PCIe function without extended config space (PCI_CFG_NO_EXT). */
+const struct pci_limited_text *pci_no_ext_text(void);
+/* The text for why d's ACS cannot be read (d->cfg is not PCI_CFG_FULL). */
+const struct pci_limited_text *pci_unreadable_text(const struct pci_dev_info *d);
 const char *pci_dev_state_to_string(enum pci_dev_state s);
 
 void pci_inventory_done(struct pci_inventory *inv);

@@ -129,9 +129,11 @@ static const char *unknown_remedy(const struct topo_path *p)
 {
 	for (size_t k = 0; k < p->n_ports; k++) {
 		if (p->ports[k].state == TOPO_ACS_NEEDS_ROOT)
-			return "Run hostprep check as root";
+			return pci_limited_cause() == PCI_LIMITED_NOT_ROOT
+				       ? "Run hostprep check as root"
+				       : pci_limited_text(pci_limited_cause())->remedy;
 		if (p->ports[k].state == TOPO_ACS_NO_EXT)
-			return acs_no_ext_text()->remedy;
+			return pci_no_ext_text()->remedy;
 	}
 	return "check dmesg for AER/DPC and hotplug messages about the port, and lspci -vv";
 }

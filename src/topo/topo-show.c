@@ -107,8 +107,23 @@ static int describe_redirected(const struct topo_view *v, const struct topo_path
 	return 0;
 }
 
+/*
+ * Why a port's ACS could not be read past 64 bytes: the same diagnosis as the acs results
+ * (pci_limited_cause(), pci_limited_text()), not "needs root" to a root without it.
+ */
+static const char *limited_phrase(char *buf, size_t size)
+{
+	enum pci_limited_cause c = pci_limited_cause();
+
+	if (c == PCI_LIMITED_NOT_ROOT)
+		return "ACS needs root to read";
+	snprintf(buf, size, "ACS cannot be read: %s", pci_limited_text(c)->why);
+	return buf;
+}
+
 static int describe_unknown(const struct topo_view *v, const struct topo_path *p, FILE *f)
 {
+	char limited[128];
 	bool first = true;
 
 	fputs("unknown: ", f);
@@ -118,7 +133,7 @@ static int describe_unknown(const struct topo_view *v, const struct topo_path *p
 		if (!topo_acs_unknown(pt->state))
 			continue;
 		fprintf(f, "%s%s %s", first ? "" : ", ", dev_addr(v, pt->dev),
-			pt->state == TOPO_ACS_NEEDS_ROOT ? "ACS needs root to read"
+			pt->state == TOPO_ACS_NEEDS_ROOT ? limited_phrase(limited, sizeof(limited))
 			: pt->state == TOPO_ACS_NO_EXT
 				? "ACS cannot be read: no extended config space"
 				: pci_dev_state_to_string(v->inv.devs[pt->dev].state));

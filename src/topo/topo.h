@@ -126,7 +126,8 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
  * Built-in classification of one function: class 0302 (3D controller) and 1200
  * (processing accelerator) of any vendor; 0300/0380 only of NVIDIA, AMD, Intel and only
  * behind a bridge (not the integrated or BMC VGA on a root bus; ASPEED 1a03 and Matrox
- * 102b never). NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller). Unknown ids (all-ones) are neither.
+ * 102b never). NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller). Unknown ids
+ * (all-ones) are neither.
  */
 bool topo_is_accelerator(const struct pci_inventory *inv, size_t i);
 bool topo_is_nic(const struct pci_inventory *inv, size_t i);

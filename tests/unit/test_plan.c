@@ -569,23 +569,23 @@ static void test_verify_verdicts(void **state)
 
 	/* The text depends on who runs the test: it names what this process lacks. */
 	x = result_at(&f->rs, 3, VERDICT_UNKNOWN, "acs", "0000:02:10.0");
-	assert_string_equal(x->actual, acs_limited_text(pci_limited_cause())->actual);
-	assert_string_equal(x->remedy, acs_limited_text(pci_limited_cause())->remedy);
+	assert_string_equal(x->actual, pci_limited_text(pci_limited_cause())->actual);
+	assert_string_equal(x->remedy, pci_limited_text(pci_limited_cause())->remedy);
 }
 
 static void test_limited_texts_name_the_capability(void **state)
 {
-	const struct acs_limited_text *t;
+	const struct pci_limited_text *t;
 
-	t = acs_limited_text(PCI_LIMITED_NOT_ROOT);
+	t = pci_limited_text(PCI_LIMITED_NOT_ROOT);
 	assert_non_null(strstr(t->actual, "needs root (CAP_SYS_ADMIN)"));
 	assert_string_equal(t->remedy, "run as root");
-	t = acs_limited_text(PCI_LIMITED_NO_SYS_ADMIN);
+	t = pci_limited_text(PCI_LIMITED_NO_SYS_ADMIN);
 	assert_non_null(strstr(t->actual, "uid 0 but CAP_SYS_ADMIN is not in the effective "
 					  "capability set (a container without SYS_ADMIN?)"));
 	assert_null(strstr(t->remedy, "run as root"));
 	assert_non_null(strstr(t->remedy, "CAP_SYS_ADMIN"));
-	t = acs_limited_text(PCI_LIMITED_DEVICE);
+	t = pci_limited_text(PCI_LIMITED_DEVICE);
 	assert_non_null(strstr(t->actual, "only 64 bytes"));
 	assert_null(strstr(t->remedy, "run as root"));
 }

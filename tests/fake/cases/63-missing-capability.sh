@@ -33,3 +33,22 @@ acs_texts
 	fail "root with CAP_SYS_ADMIN: a 64-byte view is not blamed on the kernel/device"
 expect_no_grep "$T/acs" 'run as root' "root with CAP_SYS_ADMIN is told to run as root"
 expect_tree_same
+
+# topology.p2p and `hostprep topology` give the same diagnosis as acs, from the same place
+# (issue 20): root with CAP_SYS_ADMIN is never told it needs root.
+hp topology
+expect_rc 0
+expect_grep out 'PIX: unknown: 0000:17:00\.0 ACS cannot be read: the kernel exposes only 64 bytes'
+expect_no_grep out 'needs root' "topology tells root with CAP_SYS_ADMIN that it needs root"
+printf '[Topology]\nExpectP2P=gpu:gpu\n' >"$T/p2p.conf"
+hp -v --config "$T/p2p.conf" check
+expect_grep out '^UNKNOWN +topology\.p2p .*ACS cannot be read: the kernel exposes only 64 bytes'
+expect_grep out 'check the port with lspci -vv and dmesg'
+expect_no_grep out 'Run hostprep check as root'
+HP_ENV=(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin)
+hp topology
+expect_grep out 'PIX: unknown: 0000:17:00\.0 ACS cannot be read: needs CAP_SYS_ADMIN: uid 0 without it'
+HP_ENV=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+hp topology
+expect_grep out 'PIX: unknown: 0000:17:00\.0 ACS needs root to read'
+HP_ENV=()

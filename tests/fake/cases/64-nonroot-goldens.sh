@@ -13,3 +13,8 @@ hp apply --dry-run
 golden dgx8-nonroot-apply-dry-run.txt
 hp --json apply --dry-run
 golden dgx8-nonroot-apply-dry-run.json
+# topology's view of the same tree as nobody: "needs root" (as root it is the kernel's
+# 64 bytes: case 152; without CAP_SYS_ADMIN: case 63)
+newroot dgx8-nonroot
+hp topology
+golden dgx8-nonroot-topology.txt
