@@ -833,13 +833,26 @@ static bool has_cap_sys_admin(void)
 	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective & CAP_TO_MASK(CAP_SYS_ADMIN);
 }
 
-enum pci_limited_cause pci_limited_cause(void)
+static enum pci_limited_cause limited_cause_read(void)
 {
 	if (geteuid() != 0)
 		return PCI_LIMITED_NOT_ROOT;
 	if (!has_cap_sys_admin())
 		return PCI_LIMITED_NO_SYS_ADMIN;
 	return PCI_LIMITED_DEVICE;
+}
+
+/*
+ * Asked once per unreadable port by acs, topology and their texts: the process's
+ * credentials do not change during a run, so geteuid() and capget() are asked once.
+ */
+enum pci_limited_cause pci_limited_cause(void)
+{
+	static int cause = -1;
+
+	if (cause < 0)
+		cause = limited_cause_read();
+	return cause;
 }
 
 const struct pci_limited_text *pci_limited_text(enum pci_limited_cause c)
