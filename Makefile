@@ -277,6 +277,10 @@ install: all $(MAN_PAGES)
 		$(DESTDIR)$(DOCDIR)/examples/kubelet.service.d/10-hostprep.conf
 	install -Dm644 examples/slurmd-10-hostprep.conf \
 		$(DESTDIR)$(DOCDIR)/examples/slurmd.service.d/10-hostprep.conf
+	for f in README.md nodereadinessrule.yaml nodefeaturerule.yaml daemonset.yaml; do \
+		install -Dm644 fleet/kubernetes/$$f $(DESTDIR)$(DOCDIR)/examples/kubernetes/$$f || exit 1; done
+	for f in README.md hostprep-rules.yml grafana-dashboard.json; do \
+		install -Dm644 fleet/prometheus/$$f $(DESTDIR)$(DOCDIR)/examples/prometheus/$$f || exit 1; done
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
