@@ -328,6 +328,30 @@ static int check_schema(struct json_object *o)
 	return 0;
 }
 
+/* config_files' strings, NULL-terminated; a non-string is a damaged report. */
+static int files_from_json(struct json_object *a, char ***ret)
+{
+	size_t n = json_object_array_length(a);
+	char **v = calloc(n + 1, sizeof(*v));
+
+	*ret = v; /* filled as read: the caller's report_done() frees it on any error */
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(e, json_type_string))
+			return log_error_errno(EBADMSG,
+					       "Report field 'config_files[%zu]' is %s, "
+					       "expected string.",
+					       i, json_type_to_name(json_object_get_type(e)));
+		v[i] = strdup(json_object_get_string(e));
+		if (!v[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * config_digest (a string or null) and config_files (strings): optional, as reports written
  * before they existed lack them; when present they must be typed right.
@@ -335,7 +359,6 @@ static int check_schema(struct json_object *o)
 static int config_from_json(struct json_object *o, struct report *rep)
 {
 	struct json_object *v;
-	size_t n;
 	int r;
 
 	if (json_object_object_get_ex(o, "config_digest", &v) && v) {
@@ -346,25 +369,7 @@ static int config_from_json(struct json_object *o, struct report *rep)
 	if (!json_object_object_get_ex(o, "config_files", &v))
 		return 0;
 	r = get_field(o, "", "config_files", json_type_array, &v);
-	if (r < 0)
-		return r;
-	n = json_object_array_length(v);
-	rep->config_files = calloc(n + 1, sizeof(char *));
-	if (!rep->config_files)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(v, i);
-
-		if (!json_object_is_type(e, json_type_string))
-			return log_error_errno(EBADMSG,
-					       "Report field 'config_files[%zu]' is not a "
-					       "string.",
-					       i);
-		rep->config_files[i] = strdup(json_object_get_string(e));
-		if (!rep->config_files[i])
-			return -ENOMEM;
-	}
-	return 0;
+	return r < 0 ? r : files_from_json(v, &rep->config_files);
 }
 
 static int header_from_json(struct json_object *o, struct report *rep)

@@ -46,6 +46,10 @@ hp status --oneline
 expect_rc 1
 expect_grep out '^NOT READY: the last report cannot be used'
 expect_grep err "config_files' is string, expected array"
+jq '.config_files = ["/etc/hostprep/hostprep.conf", 1]' "$T/old.json" >"$RJ"
+hp status
+expect_rc 1
+expect_grep err "config_files\[1\]' is int, expected string"
 jq '.config_digest = 5' "$T/old.json" >"$RJ"
 hp status
 expect_rc 1
