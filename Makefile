@@ -36,7 +36,7 @@ SLEEPDIR   ?= /usr/lib/systemd/system-sleep
 SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
-PKGS     := libpci inih json-c zlib
+PKGS     := libpci inih json-c zlib nettle
 # dlopen()ed when first needed (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c,
 # src/core/sd-dlopen.c):
 # headers only, not linked
@@ -65,7 +65,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 # One scdoc source per page in doc/; the roff is generated, never edited.
 MAN_PAGES := $(B)/man/hostprep.8 $(B)/man/hostprep.conf.5
 
-.PHONY: all build-deps clean check check-fast check-unit check-fake check-crash check-vm check-asan check-doc run \
+.PHONY: all build-deps clean check check-fast check-unit check-fake check-fleet check-crash check-vm check-asan check-doc run \
 	install deps deps-test bench format format-check man deb rpm check-pkg \
 	fuzz fuzz-build check-fuzz check-fresh
 
@@ -191,6 +191,12 @@ check-fuzz: fuzz-build
 fuzz: fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) build-fuzz/fuzz
 
+# Fleet tier: the adapters under fleet/ against each engine's own offline tools
+# (promtool test rules, the Kubernetes schemas ...): tests/fleet/run.sh.
+check-fleet:
+	@tests/deps.sh fleet
+	@tests/fleet/run.sh
+
 check-fast: deps-test
 	$(MAKE) check-unit check-doc check-fake
 
@@ -210,7 +216,7 @@ check-vm:
 # except in CI (CI=true): there a tier that cannot run fails make check.
 # Each tier prints its wall time ("time: TIER N s") so CI's budget can be watched.
 check: deps-test
-	@for t in check-unit check-doc check-fake check-crash check-asan check-fuzz check-pkg; do \
+	@for t in check-unit check-doc check-fake check-fleet check-crash check-asan check-fuzz check-pkg; do \
 		s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || exit 1; \
 		echo "time: $$t $$(( $$(date +%s) - s )) s"; done
@@ -265,10 +271,16 @@ install: all $(MAN_PAGES)
 	for d in report-schema topology-schema gpus-schema; do \
 		install -Dm644 docs/$$d.md $(DESTDIR)$(DOCDIR)/$$d.md || exit 1; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
-	install -Dm644 examples/npd/hostprep-plugin.json \
+	install -Dm644 fleet/kubernetes/npd/hostprep-plugin.json \
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
-	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
-		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
+	install -Dm644 fleet/kubernetes/kubelet-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/kubelet.service.d/10-hostprep.conf
+	install -Dm644 examples/slurmd-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/slurmd.service.d/10-hostprep.conf
+	for f in README.md nodereadinessrule.yaml nodefeaturerule.yaml daemonset.yaml; do \
+		install -Dm644 fleet/kubernetes/$$f $(DESTDIR)$(DOCDIR)/examples/kubernetes/$$f || exit 1; done
+	for f in README.md hostprep-rules.yml grafana-dashboard.json; do \
+		install -Dm644 fleet/prometheus/$$f $(DESTDIR)$(DOCDIR)/examples/prometheus/$$f || exit 1; done
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep

@@ -11,6 +11,7 @@
 #                             pkg      runtime + make deb, make rpm, make check-pkg
 #                             fuzz     runtime + make fuzz, make check-fuzz
 #                             vm       the QEMU tier (tests/vm/deps.sh) + promtool
+#                             fleet    the fleet tier (make check-fleet, tests/fleet/)
 #
 # Each package is here for a tool or a library a target runs; the comment says which.
 # Not listed: what every Debian system has (Priority: required, e.g. coreutils, findutils,
@@ -22,6 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # --- Debian 12 ---
 apt_build=(gcc libc6-dev make pkg-config # cc, the C library's headers, pkg-config --cflags/--libs
 	   libpci-dev libkmod-dev libibverbs-dev libsystemd-dev libinih-dev libjson-c-dev zlib1g-dev
+	   nettle-dev # SHA-256 of the config files (src/core/config.c: config_digest)
 	   scdoc) # the man pages (make man, make install, both packages)
 apt_test=(libcmocka-dev # tests/unit
 	  python3 # tests/fake/mkroot.py, tests/crash/run.py, the fixtures
@@ -44,18 +46,24 @@ apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (d
 	 xz-utils # the .debian.tar.xz and .orig.tar.xz of the source package
 	 lintian # tests/pkg: the .deb and .dsc lint-clean
 	 rpm rpmlint) # make rpm: rpmbuild (rpm); tests/pkg: rpmlint, rpm -qp
+# tests/fleet (make check-fleet): each engine's offline checker of its own format
+apt_fleet=(python3-kubernetes # 30: the Kubernetes 1.22 API models (k8s-validate.py)
+	   python3-yaml # 30: the manifests; /usr/bin/python3 reads both
+	   jq) # 51: the Grafana dashboard's JSON and its queries
+	# and promtool (install_promtool): 50 checks and unit-tests fleet/prometheus's rules
 # clang with libFuzzer (libclang_rt.fuzzer*.a is in libclang-rt-14-dev on Debian 12);
 # libFuzzer's ASan/UBSan runtimes come with it
 apt_fuzz=(clang-14 libclang-rt-14-dev)
 
 # --- Fedora / RHEL with EPEL (same tools, Fedora's names) ---
 dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
-	   systemd-devel inih-devel json-c-devel zlib-devel scdoc)
+	   systemd-devel inih-devel json-c-devel zlib-devel nettle-devel scdoc)
 dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh)
 dnf_bench=(python3 kmod pciutils strace)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)
+dnf_fleet=(python3-kubernetes python3-pyyaml jq)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -130,7 +138,8 @@ for kind in "$@"; do
 	pkg) apt_pkgs+=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
 	fuzz) apt_pkgs+=("${apt_build[@]}" "${apt_fuzz[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_fuzz[@]}") ;;
 	vm) vm=1 promtool=1 ;;
-	*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm..." >&2; exit 2 ;;
+	fleet) apt_pkgs+=("${apt_fleet[@]}"); dnf_pkgs+=("${dnf_fleet[@]}"); promtool=1 ;;
+	*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm|fleet..." >&2; exit 2 ;;
 	esac
 done
 

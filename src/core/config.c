@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <ini.h>
+#include <nettle/sha2.h>
 #include <stdarg.h>
 #include <strings.h>
 #include <limits.h>
@@ -397,7 +398,8 @@ struct loader {
 	/* the file being parsed */
 	unsigned file_no;
 	enum section_kind section;
-	size_t part; /* config_parts[part] owns the current SECTION_PART */
+	size_t part;		  /* config_parts[part] owns the current SECTION_PART */
+	struct sha256_ctx digest; /* config->digest, fed file by file (digest_file()) */
 };
 
 /*
@@ -1025,6 +1027,32 @@ static int add_file(struct loader *l, const char *path, const char **ret)
 	return 0;
 }
 
+/*
+ * One file into the digest: its name as shown (without the root prefix, so a host and
+ * its image under --root agree), a NUL, its size (8 bytes, little endian), its bytes.
+ * Name and size framed so that no two lists of files give the same stream.
+ */
+static void digest_file(struct loader *l, const char *path, const char *data, size_t size)
+{
+	const char *shown = sysroot_strip(&l->c->display_root, path);
+	uint8_t len[8];
+
+	for (size_t i = 0; i < sizeof(len); i++)
+		len[i] = (uint8_t)((uint64_t)size >> (8 * i));
+	sha256_update(&l->digest, strlen(shown) + 1, (const uint8_t *)shown);
+	sha256_update(&l->digest, sizeof(len), len);
+	sha256_update(&l->digest, size, (const uint8_t *)data);
+}
+
+static void digest_finish(struct loader *l)
+{
+	uint8_t d[SHA256_DIGEST_SIZE];
+
+	sha256_digest(&l->digest, sizeof(d), d);
+	for (size_t i = 0; i < sizeof(d); i++)
+		snprintf(l->c->digest + 2 * i, 3, "%02x", d[i]);
+}
+
 /* Read and parse one file. Problems are logged and counted; <0 only for fatal ones. */
 static int load_file(struct loader *l, const char *path, bool missing_ok)
 {
@@ -1056,6 +1084,7 @@ static int load_file(struct loader *l, const char *path, bool missing_ok)
 	r = add_file(l, path, &file);
 	if (r < 0)
 		return r;
+	digest_file(l, file, data, size);
 	l->file_no++;
 	l->section = SECTION_NONE;
 	r = lex_buffer(file, data, size, on_event, l);
@@ -1334,6 +1363,11 @@ static int load_layered(struct loader *l, char *const *explicit_files)
 	return r;
 }
 
+const char *config_file_shown(const struct config *c, const char *file)
+{
+	return sysroot_strip(&c->display_root, file);
+}
+
 void config_done(struct config *c)
 {
 	for (size_t i = 0; i < n_config_parts; i++)
@@ -1373,6 +1407,7 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 	struct loader l = { .c = c, .root = root, .flags = flags, .overlay = files };
 	int r;
 
+	sha256_init(&l.digest);
 	r = config_start(c, root, !explicit_files);
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
@@ -1380,6 +1415,8 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 		r = finish_parts(&l);
 	if (r >= 0 && !l.error)
 		r = build_lines(&l);
+	if (r >= 0 && !l.error)
+		digest_finish(&l);
 	if (r < 0 || l.error) { /* r: ENOMEM, the only failure not logged here */
 		config_done(c);
 		return r < 0 ? r : l.error;

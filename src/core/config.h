@@ -40,6 +40,7 @@
 #define CONFIG_MAX_FILE_SIZE (64 * 1024)
 #define CONFIG_MAX_LINE	     198 /* libinih's INI_MAX_LINE - 2; longer lines are an error */
 #define CONFIG_MAX_SELECTORS 64	 /* per list */
+#define CONFIG_DIGEST_HEX    64	 /* SHA-256 in hex */
 
 /* Where a value came from. file points into config->files (owned there). */
 struct origin {
@@ -245,6 +246,13 @@ struct config {
 
 	char **files; /* every file read, in order; NULL-terminated */
 	/*
+	 * SHA-256 (nettle) of the files read, in that order, lower-case hex: for each its name
+	 * as shown (config_file_shown()), a NUL, its size as 8 bytes little endian, its bytes.
+	 * Hosts that read the same bytes under the same names share it (hostprep_info in the
+	 * textfile, config_digest in the report); empty until a load succeeds.
+	 */
+	char digest[CONFIG_DIGEST_HEX + 1];
+	/*
 	 * Effective assignments in dump order: [Host], then each part's in config_parts[]
 	 * order. Keys left at their default are included with at.file NULL.
 	 */
@@ -294,6 +302,8 @@ int config_load(struct config *c, const struct sysroot *root, char *const *expli
 int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		    char *const *files, unsigned flags);
 void config_done(struct config *c);
+/* A file of c->files as the admin knows it: without the root prefix of a search. */
+const char *config_file_shown(const struct config *c, const char *file);
 
 /*
  * The merged effective config, valid input again: each assignment preceded by

@@ -282,6 +282,8 @@ void report_done(struct report *r)
 	free(r->version);
 	free(r->command);
 	free(r->host);
+	free(r->config_digest);
+	strv_free(r->config_files);
 	results_done(&r->results);
 	*r = (struct report){};
 }

@@ -37,12 +37,14 @@ struct results {
 
 /* A whole run: what the report file stores and `status` reads back. */
 struct report {
-	int schema;	   /* REPORT_SCHEMA_VERSION when written by us */
-	char *version;	   /* hostprep version that wrote it */
-	char *command;	   /* "check", "apply", "apply --dry-run", "revert" */
-	char *host;	   /* from <root>/proc/sys/kernel/hostname */
-	uint64_t time_sec; /* UNIX time; SOURCE_DATE_EPOCH overrides for tests */
-	bool applied;	   /* [Host] Apply=yes was in effect */
+	int schema;	     /* REPORT_SCHEMA_VERSION when written by us */
+	char *version;	     /* hostprep version that wrote it */
+	char *command;	     /* "check", "apply", "apply --dry-run", "revert" */
+	char *host;	     /* from <root>/proc/sys/kernel/hostname */
+	uint64_t time_sec;   /* UNIX time; SOURCE_DATE_EPOCH overrides for tests */
+	bool applied;	     /* [Host] Apply=yes was in effect */
+	char *config_digest; /* struct config's digest; NULL: no configuration was loaded */
+	char **config_files; /* the files that made it, in parse order; NULL-terminated or NULL */
 	struct results results;
 };
 

@@ -32,8 +32,12 @@ static int build_report(struct run *run, struct report *rep)
 {
 	int r = report_init(rep, mode_command(run->mode), run->host.hostname, run->cfg->apply);
 
-	if (r < 0)
+	if (r >= 0)
+		r = report_set_config(rep, run->cfg);
+	if (r < 0) {
+		report_done(rep);
 		return r;
+	}
 	rep->results = run->results;
 	run->results = (struct results){};
 	return 0;
@@ -45,8 +49,8 @@ static int build_report(struct run *run, struct report *rep)
  * replaces the last report, so `status` never serves a verdict that a later
  * run has overtaken.
  */
-static int run_report(const struct sysroot *root, enum run_mode mode, bool applied,
-		      const struct result *res, struct report *rep)
+static int run_report(const struct sysroot *root, const struct config *cfg, enum run_mode mode,
+		      bool applied, const struct result *res, struct report *rep)
 {
 	_cleanup_(freep) char *host = root_hostname(root);
 	int r;
@@ -55,6 +59,8 @@ static int run_report(const struct sysroot *root, enum run_mode mode, bool appli
 	if (!host)
 		return -ENOMEM;
 	r = report_init(rep, mode_command(mode), host, applied);
+	if (r >= 0)
+		r = report_set_config(rep, cfg);
 	if (r < 0)
 		return r;
 	return results_add(&rep->results, res->verdict, res->check, res->object, res->expected,
@@ -118,12 +124,13 @@ static void publish_run_failure(const struct sysroot *root, const struct config 
 		     more ? " (and more errors: see the journal)" : "") < 0)
 		return;
 	res.actual = actual;
-	if (run_report(root, mode, applied, &res, &rep) >= 0)
+	if (run_report(root, cfg, mode, applied, &res, &rep) >= 0)
 		publish(root, cfg, &rep, files, false, started);
 }
 
 /* Written before the first hardware write: a run killed half-way leaves "not finished". */
-static void publish_in_progress(const struct sysroot *root, enum run_mode mode)
+static void publish_in_progress(const struct sysroot *root, const struct config *cfg,
+				enum run_mode mode)
 {
 	_cleanup_(report_done) struct report rep = {};
 	_cleanup_(freep) char *actual = NULL;
@@ -144,7 +151,7 @@ static void publish_in_progress(const struct sysroot *root, enum run_mode mode)
 		     mode_command(mode), (int)getpid()) < 0)
 		return;
 	res.actual = actual;
-	if (run_report(root, mode, true, &res, &rep) >= 0)
+	if (run_report(root, cfg, mode, true, &res, &rep) >= 0)
 		(void)report_write(&rep, root);
 }
 
@@ -282,7 +289,7 @@ static int do_run(const struct options *o, enum run_mode mode)
 	/* a boot run that hangs (and is killed by the unit's timeout) must not leave the last
 	 * verdict standing: apply says "not finished" first, Apply=no too */
 	if (files && (run_writes(&run) || mode == RUN_APPLY))
-		publish_in_progress(&root, mode);
+		publish_in_progress(&root, &cfg, mode);
 	r = run_execute(&run);
 	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
 		r = print_plan(o, &run);

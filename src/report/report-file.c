@@ -114,6 +114,25 @@ static int print_result(FILE *f, const struct result *res)
 	return r;
 }
 
+/* "config_digest": "..." or null, "config_files": [...] (an empty one as json-c prints it). */
+static int print_config(FILE *f, const struct report *rep)
+{
+	static const char in[] = "  ";
+	int r = 0;
+
+	if (rep->config_digest)
+		r = print_member(f, in, "config_digest", rep->config_digest, false);
+	else
+		fprintf(f, "%s\"config_digest\": null,\n", in);
+	fprintf(f, "%s\"config_files\": [", in);
+	for (char **s = rep->config_files; s && *s && r >= 0; s++) {
+		fputs(s == rep->config_files ? "\n    " : ",\n    ", f);
+		r = print_string(f, *s);
+	}
+	fputs("\n  ],\n", f);
+	return r;
+}
+
 /* The pretty JSON and its trailing newline; stream errors are the caller's (ferror). */
 static int print_report(FILE *f, const struct report *rep)
 {
@@ -138,6 +157,9 @@ static int print_report(FILE *f, const struct report *rep)
 	if (r < 0)
 		return r;
 	fprintf(f, "%s\"apply\": %s,\n", in, rep->applied ? "true" : "false");
+	r = print_config(f, rep);
+	if (r < 0)
+		return r;
 	fprintf(f, "%s\"ready\": %s,\n", in, s.ready ? "true" : "false");
 	print_summary(f, &s);
 	fprintf(f, "%s\"results\": [\n", in);
@@ -306,6 +328,50 @@ static int check_schema(struct json_object *o)
 	return 0;
 }
 
+/* config_files' strings, NULL-terminated; a non-string is a damaged report. */
+static int files_from_json(struct json_object *a, char ***ret)
+{
+	size_t n = json_object_array_length(a);
+	char **v = calloc(n + 1, sizeof(*v));
+
+	*ret = v; /* filled as read: the caller's report_done() frees it on any error */
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(e, json_type_string))
+			return log_error_errno(EBADMSG,
+					       "Report field 'config_files[%zu]' is %s, "
+					       "expected string.",
+					       i, json_type_to_name(json_object_get_type(e)));
+		v[i] = strdup(json_object_get_string(e));
+		if (!v[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * config_digest (a string or null) and config_files (strings): optional, as reports written
+ * before they existed lack them; when present they must be typed right.
+ */
+static int config_from_json(struct json_object *o, struct report *rep)
+{
+	struct json_object *v;
+	int r;
+
+	if (json_object_object_get_ex(o, "config_digest", &v) && v) {
+		r = dup_string(o, "config_digest", &rep->config_digest);
+		if (r < 0)
+			return r;
+	}
+	if (!json_object_object_get_ex(o, "config_files", &v))
+		return 0;
+	r = get_field(o, "", "config_files", json_type_array, &v);
+	return r < 0 ? r : files_from_json(v, &rep->config_files);
+}
+
 static int header_from_json(struct json_object *o, struct report *rep)
 {
 	struct json_object *v;
@@ -328,7 +394,7 @@ static int header_from_json(struct json_object *o, struct report *rep)
 	if (r < 0)
 		return r;
 	rep->applied = json_object_get_boolean(v);
-	return 0;
+	return config_from_json(o, rep);
 }
 
 static int check_count(struct json_object *summary, const char *key, size_t want)

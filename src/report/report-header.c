@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <time.h>
 
+#include "core/config.h"
 #include "core/fileio.h"
 #include "report/report-header.h"
 #include "report/sinks.h"
@@ -43,5 +44,43 @@ int report_init(struct report *rep, const char *command, const char *host, bool 
 		report_done(rep);
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+static int dup_files(const struct config *cfg, char ***ret)
+{
+	size_t n = 0;
+	char **v;
+
+	while (cfg->files && cfg->files[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = strdup(config_file_shown(cfg, cfg->files[i]));
+		if (!v[i]) {
+			strv_free(v);
+			return -ENOMEM;
+		}
+	}
+	*ret = v;
+	return 0;
+}
+
+int report_set_config(struct report *rep, const struct config *cfg)
+{
+	_cleanup_(freep) char *digest = NULL;
+	int r;
+
+	if (!cfg || !cfg->digest[0])
+		return 0;
+	digest = strdup(cfg->digest);
+	if (!digest)
+		return -ENOMEM;
+	r = dup_files(cfg, &rep->config_files);
+	if (r < 0)
+		return r;
+	rep->config_digest = TAKE_PTR(digest);
 	return 0;
 }

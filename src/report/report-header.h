@@ -6,6 +6,8 @@
 #include "core/result.h"
 #include "core/sysroot.h"
 
+struct config;
+
 /*
  * The header every report carries (docs/report-schema.md), made in one place for a run's
  * report, a report about the run itself and the report of `acs cmdline --install`.
@@ -21,3 +23,9 @@ char *root_hostname(const struct sysroot *root);
  * ([Host] Apply=yes in effect) and no results. -ENOMEM leaves *rep empty (report_done() safe).
  */
 int report_init(struct report *rep, const char *command, const char *host, bool applied);
+/*
+ * The configuration the run used: cfg's digest and its files as shown (without the root
+ * prefix). cfg NULL or not loaded (no digest): both stay NULL, the report says null and [].
+ * 0 or -ENOMEM.
+ */
+int report_set_config(struct report *rep, const struct config *cfg);

@@ -59,7 +59,11 @@ char *sinks_nfd_path(const struct config *c, const struct sysroot *root);
  * hostprep_last_run_timestamp_seconds, hostprep_last_run_duration_seconds. No timestamps.
  */
 int prom_render(const struct report *r, uint64_t duration_usec, char **ret);
-/* NFD features.d: "hostprep.ready=true|false" then "hostprep.<area>=<worst verdict>". */
+/*
+ * NFD features.d: "feature.node.kubernetes.io/hostprep.ready=true|false" then
+ * "feature.node.kubernetes.io/hostprep.<area>=<worst verdict>" (sink-nfd.c says why the
+ * namespace is written out).
+ */
 int nfd_render(const struct report *r, char **ret);
 
 /*

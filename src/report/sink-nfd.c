@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Node Feature Discovery local source: a features.d file of "name=value" lines that
- * nfd-worker turns into node labels feature.node.kubernetes.io/<name>. A name or value
- * outside Kubernetes' label rules makes nfd-worker drop the line, so none is written.
+ * nfd-worker turns into node labels. Each name carries its namespace,
+ * feature.node.kubernetes.io/hostprep.<area>: NFD prefixes an unprefixed name with it
+ * today but is retiring that (its DisableAutoPrefix feature gate, NFD 0.16+), and this
+ * namespace and its sub-namespaces are the ones nfd-master always allows (denyLabelNs
+ * cannot deny them), so the labels keep today's names on every NFD version. A name or
+ * value outside Kubernetes' label rules makes nfd-worker drop the line, so none is
+ * written.
  */
 #include <ctype.h>
 
 #include "report/sink-config.h"
 
+#define NFD_NAMESPACE "feature.node.kubernetes.io/"
 #define NFD_PREFIX    "hostprep."
 #define NFD_MAX_AREAS 32
 
@@ -81,9 +87,10 @@ int nfd_render(const struct report *r, char **ret)
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, NFD_PREFIX "ready=%s\n", s.ready ? "true" : "false");
+	fprintf(f, NFD_NAMESPACE NFD_PREFIX "ready=%s\n", s.ready ? "true" : "false");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s=%s\n", areas[i].name, verdict_to_string(areas[i].worst));
+		fprintf(f, NFD_NAMESPACE "%s=%s\n", areas[i].name,
+			verdict_to_string(areas[i].worst));
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	if (size > NFD_MAX_SIZE)

@@ -128,6 +128,13 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
+	put_header(f, "hostprep_info",
+		   "Always 1: the hostprep version and the configuration digest of the last run.");
+	fputs("hostprep_info{version=\"", f);
+	put_label_value(f, strempty(r->version));
+	fputs("\",config_digest=\"", f);
+	put_label_value(f, strempty(r->config_digest)); /* "": no configuration was loaded */
+	fputs("\"} 1\n", f);
 	put_header(f, "hostprep_ready",
 		   "1 when the last hostprep run found the host ready (no fail, no unknown).");
 	fprintf(f, "hostprep_ready %d\n", s.ready);

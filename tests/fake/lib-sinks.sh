@@ -18,14 +18,22 @@ expect_promtool() {
 		fail "promtool check metrics $1: $(tr '\n' ' ' <"$T/promtool.out")"
 }
 
-# expect_nfd_rules FILE: every line name[=value] within NFD's and Kubernetes' label rules
+# expect_nfd_rules FILE: every line prefix/name[=value] within NFD's and Kubernetes' label
+# rules, the prefix feature.node.kubernetes.io or a sub-namespace of it (the namespaces
+# nfd-master always allows); an unprefixed name (auto-prefixed by NFD only until its
+# DisableAutoPrefix gate becomes the default) fails.
 expect_nfd_rules() {
-	local f=$1 line name value re='^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$'
+	local f=$1 line name value ns re='^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$'
+	local nsre='^([a-z0-9]([-a-z0-9]*[a-z0-9])?\.)*feature\.node\.kubernetes\.io$'
 	[ "$(stat -c %s "$f")" -le 65536 ] || fail "$f larger than 64 kB"
 	while IFS= read -r line; do
 		name=${line%%=*}
 		value=${line#*=}
 		[ "$line" = "$name" ] && value=
+		ns=${name%/*}
+		[ "$ns" != "$name" ] || { fail "NFD name '$name' has no namespace"; continue; }
+		name=${name#*/}
+		[[ $ns =~ $nsre ]] && [ ${#ns} -le 253 ] || fail "NFD namespace '$ns' not always allowed"
 		[[ $name =~ $re ]] && [ ${#name} -ge 1 ] && [ ${#name} -le 63 ] || fail "NFD name '$name' invalid"
 		[[ $value =~ $re ]] && [ ${#value} -le 63 ] || fail "NFD value '$value' of $name invalid"
 	done <"$f"

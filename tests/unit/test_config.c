@@ -167,6 +167,90 @@ static void assert_origin(struct fixture *f, const struct origin *at, const char
 	assert_int_equal(at->line, line);
 }
 
+/*
+ * config_digest: SHA-256 over name (without the root), NUL, size (8 bytes LE), bytes, for
+ * each file in parse order. The expected values were computed with Python's hashlib over
+ * that framing, not with this code.
+ */
+static void test_digest_known_answer(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=no\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_string_equal(f->c.digest,
+			    "2e6c2298ca92f72f75391780300322517a6ceb5bb8b1d7757eb4bf35c942057b");
+	assert_string_equal(config_file_shown(&f->c, f->c.files[0]), "/etc/hostprep/hostprep.conf");
+}
+
+static void test_digest_parse_order(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR, "[Host]\nApply=no\n");
+	write_file(f, MAIN_ETC, "[Host]\nApply=yes\n");
+	write_file(f, DROPIN_ETC "50-a.conf", "[Host]\nWait=5s\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_string_equal(f->c.digest,
+			    "6d3c2620984a919c1c3533fc91ef9fad88fb5ec345296d3646434e0c019edccc");
+	assert_string_equal(config_file_shown(&f->c, f->c.files[2]),
+			    "/etc/hostprep/hostprep.conf.d/50-a.conf");
+	assert_null(f->c.files[3]);
+}
+
+/* Digest of the tree as it is now, loaded afresh. */
+static void digest_now(struct fixture *f, char out[static CONFIG_DIGEST_HEX + 1])
+{
+	config_done(&f->c);
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(strlen(f->c.digest), CONFIG_DIGEST_HEX);
+	assert_int_equal(strspn(f->c.digest, "0123456789abcdef"), CONFIG_DIGEST_HEX);
+	strcpy(out, f->c.digest);
+}
+
+/* One byte, a file's name, or where the bytes are split between two files: each counts. */
+static void test_digest_changes(void **state)
+{
+	struct fixture *f = *state;
+	char a[CONFIG_DIGEST_HEX + 1], b[CONFIG_DIGEST_HEX + 1];
+	char *from, *to;
+
+	write_file(f, DROPIN_ETC "50-a.conf", "[Host]\nApply=no\n\n");
+	write_file(f, DROPIN_ETC "60-b.conf", "#y\n");
+	digest_now(f, a);
+	digest_now(f, b);
+	assert_string_equal(a, b); /* the same files: the same digest */
+	write_file(f, DROPIN_ETC "50-a.conf", "[Host]\nApply=no\n");
+	write_file(f, DROPIN_ETC "60-b.conf", "\n#y\n");
+	digest_now(f, b);
+	assert_string_not_equal(a, b); /* the same bytes in order, split elsewhere */
+	write_file(f, DROPIN_ETC "50-a.conf", "[Host]\nApply=no\n\n");
+	write_file(f, DROPIN_ETC "60-b.conf", "#y\n");
+	digest_now(f, b);
+	assert_string_equal(a, b);
+	write_file(f, DROPIN_ETC "60-b.conf", "#z\n");
+	digest_now(f, b);
+	assert_string_not_equal(a, b); /* one byte */
+	write_file(f, DROPIN_ETC "60-b.conf", "#y\n");
+	from = tree_path(f, DROPIN_ETC "60-b.conf");
+	to = tree_path(f, DROPIN_ETC "61-b.conf");
+	assert_int_equal(rename(from, to), 0);
+	digest_now(f, b);
+	assert_string_not_equal(a, b); /* same bytes, another name */
+	free(from);
+	free(to);
+}
+
+/* No digest until a load succeeds; a failed load leaves none. */
+static void test_digest_empty_on_error(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=maybe\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_string_equal(f->c.digest, "");
+}
+
 static void test_defaults_without_files(void **state)
 {
 	struct fixture *f = *state;
@@ -1352,6 +1436,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_defaults_without_files),
+		T(test_digest_known_answer),
+		T(test_digest_parse_order),
+		T(test_digest_changes),
+		T(test_digest_empty_on_error),
 		T(test_usr_lib_then_etc),
 		T(test_dropins_in_lexical_order_across_dirs),
 		T(test_dropin_etc_over_run_over_usr_lib),

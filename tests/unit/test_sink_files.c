@@ -56,6 +56,27 @@ static void test_prom_escape(void **state)
 	assert_non_null(strstr(text, "\nhostprep_last_run_timestamp_seconds 1795327200\n"));
 }
 
+/* hostprep_info: version and config digest as labels, escaped like any label value. */
+static void test_prom_info(void **state)
+{
+	_cleanup_(report_done) struct report r;
+	_cleanup_(freep) char *text = NULL, *info = NULL;
+
+	report_init(&r);
+	r.version = strdup("1.2\"x");
+	r.config_digest = strdup("0c4f01bd");
+	assert_int_equal(prom_render(&r, 0, &text), 0);
+	info = lines_with(text, "hostprep_info");
+	assert_string_equal(info, "hostprep_info{version=\"1.2\\\"x\",config_digest=\"0c4f01bd\"} 1\n");
+	assert_true(strneq(text, "# HELP hostprep_info ", strlen("# HELP hostprep_info ")));
+	free(TAKE_PTR(text));
+	free(TAKE_PTR(info));
+	free(TAKE_PTR(r.config_digest)); /* no configuration loaded: an empty label */
+	assert_int_equal(prom_render(&r, 0, &text), 0);
+	info = lines_with(text, "hostprep_info{");
+	assert_string_equal(info, "hostprep_info{version=\"1.2\\\"x\",config_digest=\"\"} 1\n");
+}
+
 /* Same labels twice: one series counting both (promtool rejects duplicate series). */
 static void test_prom_dedup(void **state)
 {
@@ -92,11 +113,11 @@ static void test_nfd_areas(void **state)
 	add(&r, VERDICT_PASS, "module.load", "mlx5_ib");
 	add(&r, VERDICT_FAIL, "module.param", "nvidia");
 	assert_int_equal(nfd_render(&r, &text), 0);
-	assert_string_equal(text, "hostprep.ready=false\n"
-				  "hostprep.acs=warn\n"
-				  "hostprep.iommu=pass\n"
-				  "hostprep.rdma=unknown\n"
-				  "hostprep.module=fail\n");
+	assert_string_equal(text, "feature.node.kubernetes.io/hostprep.ready=false\n"
+				  "feature.node.kubernetes.io/hostprep.acs=warn\n"
+				  "feature.node.kubernetes.io/hostprep.iommu=pass\n"
+				  "feature.node.kubernetes.io/hostprep.rdma=unknown\n"
+				  "feature.node.kubernetes.io/hostprep.module=fail\n");
 }
 
 static void test_nfd_empty(void **state)
@@ -106,7 +127,7 @@ static void test_nfd_empty(void **state)
 
 	report_init(&r);
 	assert_int_equal(nfd_render(&r, &text), 0);
-	assert_string_equal(text, "hostprep.ready=true\n");
+	assert_string_equal(text, "feature.node.kubernetes.io/hostprep.ready=true\n");
 }
 
 int main(void)
@@ -114,6 +135,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prom_escape),
 		cmocka_unit_test(test_prom_dedup),
+		cmocka_unit_test(test_prom_info),
 		cmocka_unit_test(test_nfd_areas),
 		cmocka_unit_test(test_nfd_empty),
 	};

@@ -338,6 +338,9 @@ static const char small_json[] =
 	"  \"host\": \"node1\",\n"
 	"  \"time\": \"2026-11-22T06:00:00Z\",\n"
 	"  \"apply\": true,\n"
+	"  \"config_digest\": null,\n"
+	"  \"config_files\": [\n"
+	"  ],\n"
 	"  \"ready\": false,\n"
 	"  \"summary\": {\n"
 	"    \"pass\": 1,\n"
@@ -433,6 +436,83 @@ static void test_json_round_trip(void **state)
 	free(again);
 	report_done(&back);
 	report_done(&r);
+}
+
+/* The configuration a run used: printed after "apply", read back the same. */
+static void test_json_config(void **state)
+{
+	struct report r, back = {};
+	char *s, *again;
+
+	report_mixed(&r);
+	r.config_digest = strdup("2e6c2298ca92f72f75391780300322517a6ceb5bb8b1d7757eb4bf35c942057b");
+	r.config_files = calloc(3, sizeof(char *));
+	assert_non_null(r.config_files);
+	r.config_files[0] = strdup("/etc/hostprep/hostprep.conf");
+	r.config_files[1] = strdup("/etc/hostprep/hostprep.conf.d/50-\"q\".conf");
+	s = json_of(&r);
+	assert_non_null(strstr(s, "  \"apply\": false,\n"
+				  "  \"config_digest\": \"2e6c2298ca92f72f75391780300322517a6ceb5bb8b1"
+				  "d7757eb4bf35c942057b\",\n"
+				  "  \"config_files\": [\n"
+				  "    \"/etc/hostprep/hostprep.conf\",\n"
+				  "    \"/etc/hostprep/hostprep.conf.d/50-\\\"q\\\".conf\"\n"
+				  "  ],\n"
+				  "  \"ready\": false,\n"));
+	assert_int_equal(report_from_json_string(s, &back), 0);
+	assert_string_equal(back.config_digest, r.config_digest);
+	assert_string_equal(back.config_files[0], r.config_files[0]);
+	assert_string_equal(back.config_files[1], r.config_files[1]);
+	assert_null(back.config_files[2]);
+	again = json_of(&back);
+	assert_string_equal(s, again);
+	free(s);
+	free(again);
+	report_done(&back);
+	report_done(&r);
+}
+
+/* A report written before the fields existed reads as "no configuration known". */
+static void test_json_config_absent(void **state)
+{
+	struct json_object *o = json_tokener_parse(small_json);
+	struct report back = {};
+
+	assert_non_null(o);
+	json_object_object_del(o, "config_digest");
+	json_object_object_del(o, "config_files");
+	assert_int_equal(report_from_json_string(json_object_to_json_string(o), &back), 0);
+	assert_null(back.config_digest);
+	assert_null(back.config_files);
+	json_object_put(o);
+	report_done(&back);
+}
+
+static int parse_with(const char *key, const char *value)
+{
+	struct json_object *o = json_tokener_parse(small_json);
+	struct report back = {};
+	int r;
+
+	assert_non_null(o);
+	json_object_object_add(o, key, json_tokener_parse(value));
+	r = report_from_json_string(json_object_to_json_string(o), &back);
+	json_object_put(o);
+	if (r < 0)
+		assert_null(back.config_files);
+	report_done(&back);
+	return r;
+}
+
+/* Present but mistyped: the report is damaged, as for any other field. */
+static void test_json_config_bad(void **state)
+{
+	assert_int_equal(parse_with("config_digest", "\"abc\""), 0);
+	assert_int_equal(parse_with("config_digest", "5"), -EBADMSG);
+	assert_int_equal(parse_with("config_files", "[]"), 0);
+	assert_int_equal(parse_with("config_files", "\"x\""), -EBADMSG);
+	assert_int_equal(parse_with("config_files", "[\"a\", 1]"), -EBADMSG);
+	assert_int_equal(parse_with("config_files", "null"), -EBADMSG);
 }
 
 /* Parse small_json with one edit applied through json-c, expect error. */
@@ -865,6 +945,9 @@ int main(void)
 		cmocka_unit_test(test_text_long_and_hostile_cells),
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_config),
+		cmocka_unit_test(test_json_config_absent),
+		cmocka_unit_test(test_json_config_bad),
 		cmocka_unit_test(test_json_schema_mismatch),
 		cmocka_unit_test(test_json_missing_field),
 		cmocka_unit_test(test_json_bad_values),

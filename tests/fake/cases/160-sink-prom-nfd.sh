@@ -19,7 +19,7 @@ sink_golden "$N" sink-dgx8-check.nfd
 expect_no_temp "$R/$PROM_DIR"
 expect_no_temp "$R/$NFD_DIR"
 expect_grep "$P" '^hostprep_ready 0$'
-expect_grep "$N" '^hostprep.ready=false$'
+expect_grep "$N" '^feature.node.kubernetes.io/hostprep.ready=false$'
 expect_grep "$P" '^hostprep_last_run_timestamp_seconds 1700000000$'
 expect_grep "$P" '^hostprep_last_run_duration_seconds [0-9]+\.[0-9]{6}$'
 expect_no_grep "$P" '^hostprep_[a-z_]+(\{.*\})? [0-9.]+ [0-9]+$' "a sample carries a timestamp"
@@ -34,8 +34,8 @@ n=$(jqo '[.results[] | [.check, .object, .verdict]] | unique | length')
 hp apply
 expect_rc 0
 expect_grep "$P" '^hostprep_ready 1$'
-expect_grep "$N" '^hostprep.ready=true$'
-expect_grep "$N" '^hostprep.acs=warn$' # acs.cmdline still warns
+expect_grep "$N" '^feature.node.kubernetes.io/hostprep.ready=true$'
+expect_grep "$N" '^feature.node.kubernetes.io/hostprep.acs=warn$' # acs.cmdline still warns
 expect_promtool "$P"
 expect_no_temp "$R/$PROM_DIR"
 

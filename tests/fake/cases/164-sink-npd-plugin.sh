@@ -1,7 +1,7 @@
-# examples/npd/hostprep-plugin.json is a custom plugin monitor config NPD accepts (the
+# fleet/kubernetes/npd/hostprep-plugin.json is a custom plugin monitor config NPD accepts (the
 # fields its loader requires), and `hostprep status` speaks NPD's exit-code protocol:
 # 0 OK (ready), 1 NonOK (not ready, no report yet).
-J=$HERE/../../examples/npd/hostprep-plugin.json
+J=$HERE/../../fleet/kubernetes/npd/hostprep-plugin.json
 jq -e '
 	.plugin == "custom" and (.source | type == "string" and length > 0) and
 	(.pluginConfig.invoke_interval | test("^[0-9]+(s|m)$")) and

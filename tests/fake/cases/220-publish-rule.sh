@@ -42,7 +42,7 @@ expect_rc 1
 hp status
 expect_rc 1
 expect_grep "$P" '^hostprep_ready 0$'
-expect_grep "$N" '^hostprep.ready=false$'
+expect_grep "$N" '^feature.node.kubernetes.io/hostprep.ready=false$'
 
 # the installed config publishes again (check as well as apply)
 hp check

@@ -76,6 +76,6 @@ hp --json status --oneline
 expect_rc 2
 
 # the NPD example runs it
-J=$HERE/../../examples/npd/hostprep-plugin.json
+J=$HERE/../../fleet/kubernetes/npd/hostprep-plugin.json
 [ "$(jq -c '.rules[0].args' "$J")" = '["status","--oneline"]' ] ||
 	fail "the NPD plugin does not run 'status --oneline': $(jq -c '.rules[0].args' "$J")"

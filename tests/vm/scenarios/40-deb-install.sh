@@ -60,8 +60,8 @@ guest_check_boot2() {
 		"hostprep.prom: the port's acs result"
 	cp "$prom" "$VMT_SHARE/hostprep.prom"
 	run_cmd cat "$nfd"
-	assert_match "$OUT" '^hostprep.ready=true$' "NFD features.d: hostprep.ready=true"
-	assert_match "$OUT" '^hostprep.acs=' "NFD features.d: the acs area"
+	assert_match "$OUT" '^feature.node.kubernetes.io/hostprep.ready=true$' "NFD features.d: feature.node.kubernetes.io/hostprep.ready=true"
+	assert_match "$OUT" '^feature.node.kubernetes.io/hostprep.acs=' "NFD features.d: the acs area"
 	cp "$nfd" "$VMT_SHARE/hostprep.nfd"
 	assert_eq "$(stat -c %a "$prom") $(stat -c %a "$nfd")" "644 644" "sink files 0644"
 }
@@ -71,7 +71,7 @@ host_check() {
 	local share=$1
 	promtool check metrics <"$share/hostprep.prom" || return 1
 	echo "ok - promtool check metrics: hostprep.prom from the guest's boot run"
-	grep -Evq '^[a-z0-9][a-z0-9._-]*=[A-Za-z0-9._-]{0,63}$' "$share/hostprep.nfd" &&
+	grep -Evq '^feature\.node\.kubernetes\.io/[a-z0-9][a-z0-9._-]*=[A-Za-z0-9._-]{0,63}$' "$share/hostprep.nfd" &&
 		{ echo "NFD file has a line outside NFD's name=value rules"; return 1; }
 	echo "ok - NFD features.d file within NFD's name and value rules"
 }
