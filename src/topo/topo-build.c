@@ -207,9 +207,8 @@ static int endpoint_add(struct topology *t, enum topo_kind kind, size_t dev)
 	return 0;
 }
 
-/* The kind of devs[i] (-1 neither), with the evidence of its sysfs directory when needed. */
-static int classify_one(const struct sysroot *root, const struct topo_config *cfg,
-			const struct pci_inventory *inv, size_t i)
+int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
+		     const struct pci_inventory *inv, size_t i)
 {
 	_cleanup_(closep) int dfd = -EBADF;
 	struct topo_evidence ev;
@@ -267,7 +266,7 @@ int topo_build(struct topology *t, const struct sysroot *root, const struct topo
 	if (!kinds)
 		return -ENOMEM;
 	for (size_t i = 0; i < inv->n && r >= 0; i++) {
-		kinds[i] = classify_one(root, cfg, inv, i);
+		kinds[i] = topo_classify_at(root, cfg, inv, i);
 		r = kinds[i] == -ENOMEM ? -ENOMEM : 0;
 	}
 	if (r >= 0)

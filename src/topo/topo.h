@@ -181,6 +181,13 @@ bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_invento
  * files leave their field unknown; only -ENOMEM fails.
  */
 int topo_evidence_read(int dfd, struct topo_evidence *ret);
+/*
+ * topo_classify_evidence() of devs[i] with the evidence read below
+ * <root>/sys/bus/pci/devices/ADDR when topo_needs_evidence(): the kind, -1 neither, or
+ * -ENOMEM. What topo_build() files each function as.
+ */
+int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
+		     const struct pci_inventory *inv, size_t i);
 
 /*
  * For pcib_scan_caps() (cfg: the const struct topo_config *, may be NULL): whether the
