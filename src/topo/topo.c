@@ -76,8 +76,14 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 	/* A display controller counts only from a GPU vendor, behind a PCIe bridge... */
 	if (!gpu_vendor_display(d) || !parent_good)
 		return false;
-	/* ... and with a GPU's aperture when the BARs were read (ES1000: 128 MiB). */
-	return !ev || !ev->bar_max || ev->bar_max >= TOPO_GPU_BAR_MIN;
+	/*
+	 * ... and, from AMD and Intel (the makers of onboard graphics too: ES1000 128 MiB),
+	 * with a GPU's aperture when the BARs were read. NVIDIA makes no onboard graphics, and
+	 * its Fermi boards have a 128 MiB BAR1.
+	 */
+	if (d->id.vendor == 0x10de || !ev || !ev->bar_max)
+		return true;
+	return ev->bar_max >= TOPO_GPU_BAR_MIN;
 }
 
 static bool parent_ok(const struct pci_inventory *inv, size_t i)
@@ -160,7 +166,7 @@ bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_invento
 	if (!ident_known(&d->id) || (d->id.class_code >> 16) == 0x06)
 		return false; /* bridges carry neither GPUs nor NICs */
 	if (kind == TOPO_GPU)
-		return (!cfg || !cfg->accel_set) && gpu_vendor_display(d);
+		return (!cfg || !cfg->accel_set) && gpu_vendor_display(d) && d->id.vendor != 0x10de;
 	return kind < 0 && (!cfg || !cfg->nics_set);
 }
 

@@ -168,9 +168,10 @@ bool topo_evidence_high_speed(const struct topo_evidence *ev);
  * topo_classify() with evidence (NULL: none). The built-in tests then also say:
  * - NIC, whatever the class (unless an accelerator): a function with an RDMA device, or
  *   with a netdev of a high-speed link (topo_evidence_high_speed()).
- * - not a GPU: a display controller (0300/0380) whose largest memory BAR is below 256 MiB
- *   (onboard graphics: ES1000 128 MiB, ASPEED 64 MiB, Matrox 16 MiB; a GPU's aperture is
- *   256 MiB or more). A BAR size that could not be read decides nothing.
+ * - not a GPU: an AMD or Intel display controller (0300/0380) whose largest memory BAR is
+ *   below 256 MiB (onboard graphics: ES1000 128 MiB; their discrete GPUs' aperture is
+ *   256 MiB or more). NVIDIA makes no onboard graphics (and Fermi boards have a 128 MiB
+ *   BAR1): the BAR decides nothing there, nor where it could not be read.
  */
 int topo_classify_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i,
 			   const struct topo_evidence *ev);

@@ -217,6 +217,14 @@ static void test_classify_onboard_vga(void **state)
 	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
 	ev.bar_max = 128ULL << 20; /* ES1000 */
 	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	/* Intel: the same rule */
+	devs[GPU2].id.vendor = 0x8086;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	/* NVIDIA makes no onboard graphics: a Fermi Quadro's 128 MiB BAR1 is still a GPU */
+	devs[GPU2].id.vendor = 0x10de;
+	assert_false(topo_needs_evidence(NULL, &inv, GPU2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	devs[GPU2].id.vendor = 0x1002;
 	/* BARs unknown: the BAR decides nothing */
 	ev.bar_max = 0;
 	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
