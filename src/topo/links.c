@@ -356,7 +356,10 @@ static int tree_hop(const struct sysroot *root, const struct pci_inventory *inv,
 		return 0; /* conventional PCI (as hop_add() says) */
 	if (!h.port_link.present && !h.dev_link.present && !h.port_unlisted && !h.dev_unlisted)
 		return 0;
-	link_hop_judge(&h); /* an unlisted end that told nothing: HOP_UNKNOWN */
+	link_hop_judge(&h);
+	/* An unlisted end that told nothing: its side of the link is unknown, not assumed. */
+	if ((h.port_unlisted && !h.port_link.present) || (h.dev_unlisted && !h.dev_link.present))
+		h.state = HOP_UNKNOWN;
 	return hop_push(&h, hops, n);
 }
 
