@@ -161,16 +161,19 @@ static int link_attr(int dfd, const char *name, int (*parse)(const char *))
 	return r < 0 ? 0 : r;
 }
 
-int topo_evidence_read(int dfd, struct topo_evidence *ret)
+int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret)
 {
 	char name[TOPO_NAME_MAX];
 
 	*ret = (struct topo_evidence){};
 	ret->rdma = first_entry(dfd, "infiniband", "", name) >= 0;
 	ret->net_speed = net_speed(dfd);
-	ret->link_gen = link_attr(dfd, "max_link_speed", link_parse_speed);
-	ret->link_width = link_attr(dfd, "max_link_width", link_parse_width);
-	ret->bar_max = bar_max(dfd);
+	if (ret->net_speed < 0) { /* the link is the evidence only then */
+		ret->link_gen = link_attr(dfd, "max_link_speed", link_parse_speed);
+		ret->link_width = link_attr(dfd, "max_link_width", link_parse_width);
+	}
+	if (bars)
+		ret->bar_max = bar_max(dfd);
 	return 0;
 }
 
@@ -222,7 +225,7 @@ int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
 		return dfd;
 	if (dfd < 0) /* no directory: nothing seen, the identity decides */
 		return topo_classify(cfg, inv, i);
-	r = topo_evidence_read(dfd, &ev);
+	r = topo_evidence_read(dfd, topo_classify(cfg, inv, i) == TOPO_GPU, &ev);
 	if (r < 0)
 		return r;
 	return topo_classify_evidence(cfg, inv, i, &ev);

@@ -178,10 +178,11 @@ int topo_classify_evidence(const struct topo_config *cfg, const struct pci_inven
 /* Whether evidence could change topo_classify()'s answer for devs[i] under cfg. */
 bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i);
 /*
- * Read the evidence of the function whose sysfs directory is dfd. Absent or unreadable
- * files leave their field unknown; only -ENOMEM fails.
+ * Read the evidence of the function whose sysfs directory is dfd: the PCIe link only when
+ * there are netdevs of unknown speed, the BARs only when bars (a display controller).
+ * Absent or unreadable files leave their field unknown; only -ENOMEM fails.
  */
-int topo_evidence_read(int dfd, struct topo_evidence *ret);
+int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret);
 /*
  * topo_classify_evidence() of devs[i] with the evidence read below
  * <root>/sys/bus/pci/devices/ADDR when topo_needs_evidence(): the kind, -1 neither, or
