@@ -1032,5 +1032,55 @@ def main(argv):
     return 0
 
 
+def fx_gb200():
+    """A GB200-like tray (shape from NVIDIA's GB200 NVL72 compute tray, written by hand):
+    two Grace CPUs (NUMA 0 and 1, 72 cores each), each with two Blackwell GPUs
+    (10de:2941, 0302) and two ConnectX-7 (15b3:1021, 0207), every one of them alone on its
+    own Grace root port in its own PCI domain: no switch anywhere, so GPU-NIC pairs on one
+    Grace are NODE and across Graces SYS, and no pair reaches PIX/PXB/PHB (P2P between GPUs
+    goes over NVLink, which PCI sysfs does not show)."""
+    fx = Fixture("gb200", "gb200-tray",
+                 "BOOT_IMAGE=/boot/vmlinuz-6.8.0-1015-nvidia-64k root=UUID=0e4f7c2a ro "
+                 "iommu.passthrough=1", osrelease="6.8.0-1015-nvidia-64k")
+    cpus = {0: "0-71", 1: "72-143"}
+
+    def grace_port(dom, child):
+        return mk("%04x:00:00.0" % dom, 0x10de, 0x22b1, 0x060400, qemu_root_port_caps(),
+                  rev=0x01, pcie=PCIE_ROOT_PORT, link=(5, 16, 5, 16), acs=(0x005f, 0x0000),
+                  children=[child], secondary=0x01, driver="pcieport")
+
+    def b200(dom, irq):
+        return mk("%04x:01:00.0" % dom, 0x10de, 0x2941, 0x030200, nvidia_gpu_caps(),
+                  rev=0xa1, svid=0x10de, sdid=0x199b, pcie=PCIE_EP, link=(5, 16, 5, 16),
+                  driver="nvidia", irq=irq)
+
+    def cx7(dom, irq, serial):
+        return mk("%04x:01:00.0" % dom, 0x15b3, 0x1021, 0x020700, mlx5_caps(0),
+                  svid=0x15b3, sdid=0x0041, pcie=PCIE_EP, link=(5, 16, 5, 16),
+                  driver="mlx5_core", irq=irq, serial=serial)
+
+    for node, (nics, gpus) in enumerate((((0x0000, 0x0002), (0x0008, 0x0009)),
+                                         ((0x0010, 0x0012), (0x0018, 0x0019)))):
+        for k, dom in enumerate(nics):
+            fx.roots.append((dom, 0x00, node, cpus[node], [
+                grace_port(dom, cx7(dom, 100 + dom, 0x58a2e10300c0e000 + dom))]))
+        for k, dom in enumerate(gpus):
+            fx.roots.append((dom, 0x00, node, cpus[node], [grace_port(dom, b200(dom, 200 + dom))]))
+    fx.post = names_gb200
+    return fx
+
+
+def names_gb200(root):
+    import netsys
+    for n, dom in enumerate((0x0000, 0x0002, 0x0010, 0x0012)):
+        bdf = "%04x:01:00.0" % dom
+        netsys.add_rdma_device(root, netsys.pci_dir(root, bdf), "mlx5_%d" % n,
+                               node_guid="58a2:e103:00c0:%04x" % dom, uverbs=n)
+
+
+FIXTURES["gb200"] = (fx_gb200, None)
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+
