@@ -170,7 +170,7 @@ int gpu_map_build(struct gpu_map *m, const struct sysroot *root, const struct to
 	m->gpus = calloc(t->n_kind[TOPO_GPU] + 1, sizeof(*m->gpus));
 	if (!m->gpus)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0, nv = 0; i < t->n; i++) {
 		const struct pci_dev_info *d = &v->inv.devs[t->eps[i].dev];
 		struct gpu_entry *g;
 
@@ -178,8 +178,9 @@ int gpu_map_build(struct gpu_map *m, const struct sysroot *root, const struct to
 			continue;
 		g = &m->gpus[m->n_gpus];
 		g->ep = i;
-		g->index = m->n_gpus++;
+		m->n_gpus++;
 		g->nvidia = d->id.vendor == NVIDIA_VENDOR;
+		g->index = g->nvidia ? (int)nv++ : -1;
 		g->info = info_find(m, d->addr);
 		nearest_nics(v, g);
 	}
@@ -239,12 +240,14 @@ static void gpu_text(const struct gpu_map *m, const struct topo_view *v, const s
 {
 	const struct topo_endpoint *e = &v->topo.eps[g->ep];
 	const char *problem = gpu_problem(m, g);
-	char minor[16] = "-", nics[256];
+	char minor[16] = "-", index[16] = "-", nics[256];
 
+	if (g->index >= 0)
+		snprintf(index, sizeof(index), "%d", g->index);
 	if (g->info && g->info->minor >= 0)
 		snprintf(minor, sizeof(minor), "%d", g->info->minor);
 	nics_text(v, g, nics, sizeof(nics));
-	fprintf(f, "  %-5u %-12s %-40s %-5s %-4d %s\n", g->index, v->inv.devs[e->dev].addr,
+	fprintf(f, "  %-5s %-12s %-40s %-5s %-4d %s\n", index, v->inv.devs[e->dev].addr,
 		g->info && g->info->uuid[0] ? g->info->uuid : "-", minor, e->numa_node, nics);
 	if (g->info && g->info->model[0])
 		fprintf(f, "        %s\n", g->info->model);
@@ -346,7 +349,10 @@ static struct json_object *gpu_json(const struct gpu_map *m, const struct topo_v
 	if (!o)
 		return NULL;
 	snprintf(id, sizeof(id), "%04x:%04x", d->id.vendor, d->id.device);
-	r = add(o, "index", json_object_new_int((int)g->index));
+	/* null for the GPUs nvidia-smi does not count (other vendors) */
+	r = g->index >= 0 ? add(o, "index", json_object_new_int(g->index))
+	    : json_object_object_add(o, "index", NULL) < 0 ? -ENOMEM
+							   : 0;
 	if (r >= 0)
 		r = add_str(o, "pci", d->addr);
 	if (r >= 0)

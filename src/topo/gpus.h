@@ -10,9 +10,10 @@
  * local CPUs and the nearest NIC(s) with their distance class. What containers need to
  * turn NVIDIA_VISIBLE_DEVICES UUIDs into CUDA_VISIBLE_DEVICES indexes and to pin NICs.
  *
- * "index" is the GPU's position in PCI address order: nvidia-smi's index and CUDA's with
- * CUDA_DEVICE_ORDER=PCI_BUS_ID (CUDA's default order is fastest-first). Other vendors'
- * GPUs (AMD, Intel) and accelerators have no such file: their driver facts are null and
+ * "index" is an NVIDIA GPU's position in PCI address order among the NVIDIA GPUs only:
+ * nvidia-smi's index and CUDA's with CUDA_DEVICE_ORDER=PCI_BUS_ID (CUDA's default order is
+ * fastest-first); the other vendors' GPUs and accelerators do not shift it. They have no
+ * index (-1, null in JSON, "-" in text) and no such file: their driver facts are null and
  * the map still gives address, NUMA node, CPUs and NICs. An NVIDIA GPU on PCI without an
  * entry, and an entry without a PCI function, are listed as problems.
  * docs/gpus-schema.md documents the JSON.
@@ -38,7 +39,7 @@ struct gpu_nic {
 
 struct gpu_entry {
 	size_t ep;			   /* index into topology.eps */
-	unsigned index;			   /* PCI address order among the GPUs */
+	int index;			   /* nvidia-smi's: PCI order among NVIDIA GPUs; -1 other */
 	bool nvidia;			   /* vendor 10de: a driver entry is expected */
 	const struct nv_info *info;	   /* NULL: no driver entry */
 	struct gpu_nic nics[GPU_NICS_MAX]; /* the nearest, all at one class */

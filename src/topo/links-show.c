@@ -48,9 +48,15 @@ int links_show_text(const struct topo_view *v, FILE *f)
 		   "degraded = below what both ends can do)\n");
 	if (n == 0)
 		fprintf(f, "  none (no PCIe link attributes)\n");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "  %-12s %-9s %s\n", hops[i].dev, state_name[hops[i].state],
 			link_hop_describe(&hops[i], text, sizeof(text)));
+		if (hops[i].port_unlisted || hops[i].dev_unlisted)
+			fprintf(f,
+				"               %s missing from bus/pci/devices: read through the "
+				"device tree\n",
+				hops[i].port_unlisted ? hops[i].port : hops[i].dev);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -64,6 +70,25 @@ static struct json_object *rate_json(int gen, int width)
 			       gen ? json_object_new_string(link_gen_to_string(gen)) : NULL);
 	json_object_object_add(o, "width", width ? json_object_new_int(width) : NULL);
 	return o;
+}
+
+/* "unlisted": the ends missing from bus/pci/devices (only on such a hop). */
+static int unlisted_json(struct json_object *o, const struct link_hop *h)
+{
+	struct json_object *a = json_object_new_array();
+	int r = a ? 0 : -ENOMEM;
+
+	if (r >= 0 && h->port_unlisted &&
+	    json_object_array_add(a, json_object_new_string(h->port)) < 0)
+		r = -ENOMEM;
+	if (r >= 0 && h->dev_unlisted &&
+	    json_object_array_add(a, json_object_new_string(h->dev)) < 0)
+		r = -ENOMEM;
+	if (r >= 0 && json_object_object_add(o, "unlisted", a) < 0)
+		r = -ENOMEM;
+	if (r < 0)
+		json_object_put(a);
+	return r;
 }
 
 static struct json_object *hop_json(const struct link_hop *h)
@@ -89,6 +114,8 @@ static struct json_object *hop_json(const struct link_hop *h)
 		ok = false;
 		json_object_put(parts[k]);
 	}
+	if (ok && (h->port_unlisted || h->dev_unlisted))
+		ok = unlisted_json(o, h) == 0;
 	if (!ok) {
 		json_object_put(o);
 		return NULL;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* PCIe link state per hop: parse, read, judge (see links.h). */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -84,7 +86,7 @@ static int read_attr(int dfd, const char *addr, const char *attr, int (*parse)(c
 	return 1;
 }
 
-int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret)
+int link_read_at(int dfd, const char *addr, struct link_attrs *ret)
 {
 	struct {
 		const char *name;
@@ -96,9 +98,6 @@ int link_read(const struct sysroot *root, const char *addr, struct link_attrs *r
 		{ "max_link_speed", link_parse_speed, &ret->max_gen },
 		{ "max_link_width", link_parse_width, &ret->max_width },
 	};
-	/* The device's directory once: each attribute is then one short lookup. */
-	_cleanup_(closep) int dfd =
-		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 
 	*ret = (struct link_attrs){};
 	if (dfd == -ENOMEM)
@@ -112,6 +111,15 @@ int link_read(const struct sysroot *root, const char *addr, struct link_attrs *r
 			ret->present = true;
 	}
 	return 0;
+}
+
+int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret)
+{
+	/* The device's directory once: each attribute is then one short lookup. */
+	_cleanup_(closep) int dfd =
+		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
+
+	return link_read_at(dfd, addr, ret);
 }
 
 /* The smaller of two capabilities, ignoring an end that did not say (0). */
@@ -221,8 +229,19 @@ static int hop_add(const struct sysroot *root, const struct pci_dev_info *port,
 	return 0;
 }
 
-int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
-		      struct link_hop **hops, size_t *n)
+static int hop_push(struct link_hop *h, struct link_hop **hops, size_t *n)
+{
+	struct link_hop *grown = reallocarray(*hops, *n + 1, sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	*hops = grown;
+	grown[(*n)++] = *h;
+	return 0;
+}
+
+static int collect_inventory(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
+			     struct link_hop **hops, size_t *n)
 {
 	for (int i = (int)ep; inv->devs[i].parent >= 0; i = inv->devs[i].parent) {
 		int up = inv->devs[i].parent;
@@ -237,6 +256,147 @@ int link_hops_collect(const struct sysroot *root, const struct pci_inventory *in
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * The device tree's path: "pci0000:5d/0000:5d:02.0/.../<addr>" split at '/', from the
+ * last root bus on (a VMD domain's "pci10000:00" sits below the VMD function).
+ */
+#define LINK_PATH_MAX 32
+
+struct tree_path {
+	char buf[PATH_MAX];
+	char *comp[LINK_PATH_MAX]; /* comp[0] the root bus ("pci0000:5d"), then addresses */
+	size_t n;
+};
+
+/* From the bus/pci/devices link of addr; -ENOENT without one (not a link, no devices/). */
+static int tree_path_read(const struct sysroot *root, const char *addr, struct tree_path *p)
+{
+	_cleanup_(closep) int dfd =
+		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices");
+	char link[PATH_MAX], *at, *save = NULL;
+	ssize_t len;
+
+	if (dfd < 0)
+		return dfd == -ENOMEM ? dfd : -ENOENT;
+	len = readlinkat(dfd, addr, link, sizeof(link) - 1);
+	if (len < 0)
+		return -ENOENT;
+	link[len] = '\0';
+	at = strstr(link, "devices/pci");
+	if (!at)
+		return -ENOENT;
+	snprintf(p->buf, sizeof(p->buf), "%s", at + strlen("devices/"));
+	p->n = 0;
+	for (char *c = strtok_r(p->buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (p->n == LINK_PATH_MAX || streq(c, "..") || streq(c, "."))
+			return -ENOENT;
+		if (strneq(c, "pci", 3))
+			p->n = 0; /* a root bus, also a VMD domain's: the path starts again */
+		p->comp[p->n++] = c;
+	}
+	return p->n >= 2 && streq(p->comp[p->n - 1], addr) ? 0 : -ENOENT;
+}
+
+static int inv_find(const struct pci_inventory *inv, const char *addr)
+{
+	for (size_t i = 0; i < inv->n; i++)
+		if (streq(inv->devs[i].addr, addr))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Whether each component faces down: from the inventory where the function is listed,
+ * else from its place (a bridge on a root bus is a root port; below, up and down alternate).
+ */
+static void tree_roles(const struct pci_inventory *inv, const struct tree_path *p, bool *down)
+{
+	for (size_t k = 1; k < p->n; k++) {
+		int i = inv_find(inv, p->comp[k]);
+
+		down[k] = i >= 0 ? link_port_faces_down(inv, (size_t)i) : k == 1 || !down[k - 1];
+	}
+}
+
+/* One end of a hop, through sys/devices/<comp[0..k]>. */
+static int tree_read(const struct sysroot *root, const struct tree_path *p, size_t k,
+		     struct link_attrs *ret)
+{
+	char path[PATH_MAX];
+	size_t off = 0;
+
+	for (size_t j = 0; j <= k && off < sizeof(path); j++)
+		off += snprintf(path + off, sizeof(path) - off, "%s%s", j ? "/" : "", p->comp[j]);
+	if (off >= sizeof(path))
+		return -ENAMETOOLONG;
+	_cleanup_(closep) int dfd =
+		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "devices/%s", path);
+	return link_read_at(dfd, p->comp[k], ret);
+}
+
+/* The hop below comp[k]: a function missing from the inventory is read through the tree. */
+static int tree_hop(const struct sysroot *root, const struct pci_inventory *inv,
+		    const struct tree_path *p, size_t k, struct link_hop **hops, size_t *n)
+{
+	struct link_hop h = {};
+	int r;
+
+	snprintf(h.port, sizeof(h.port), "%s", p->comp[k]);
+	snprintf(h.dev, sizeof(h.dev), "%s", p->comp[k + 1]);
+	h.port_unlisted = inv_find(inv, h.port) < 0;
+	h.dev_unlisted = inv_find(inv, h.dev) < 0;
+	r = tree_read(root, p, k, &h.port_link);
+	if (r >= 0)
+		r = tree_read(root, p, k + 1, &h.dev_link);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && !h.port_unlisted && !h.dev_unlisted)
+		return 0; /* conventional PCI (as hop_add() says) */
+	if (!h.port_link.present && !h.dev_link.present && !h.port_unlisted && !h.dev_unlisted)
+		return 0;
+	link_hop_judge(&h);
+	/* An unlisted end that told nothing: its side of the link is unknown, not assumed. */
+	if ((h.port_unlisted && !h.port_link.present) || (h.dev_unlisted && !h.dev_link.present))
+		h.state = HOP_UNKNOWN;
+	return hop_push(&h, hops, n);
+}
+
+static int collect_tree(const struct sysroot *root, const struct pci_inventory *inv,
+			const struct tree_path *p, struct link_hop **hops, size_t *n)
+{
+	bool down[LINK_PATH_MAX] = {};
+
+	tree_roles(inv, p, down);
+	for (size_t k = p->n - 1; k >= 2; k--) {
+		int r;
+
+		if (!down[k - 1])
+			continue; /* inside a switch: upstream to downstream port is no link */
+		if (hop_known(*hops, *n, p->comp[k - 1]))
+			break;
+		r = tree_hop(root, inv, p, k - 1, hops, n);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
+		      struct link_hop **hops, size_t *n)
+{
+	_cleanup_(freep) struct tree_path *p = malloc(sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	r = tree_path_read(root, inv->devs[ep].addr, p);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return collect_inventory(root, inv, ep, hops, n);
+	return collect_tree(root, inv, p, hops, n);
 }
 
 static int cmp_hop(const void *a, const void *b)

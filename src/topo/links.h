@@ -41,6 +41,8 @@ struct link_hop {
 	int cur_gen, cur_width; /* what the link runs at now */
 	int cap_gen, cap_width; /* min of both ends' capabilities */
 	enum hop_state state;
+	/* Absent from bus/pci/devices, read through the device tree (sys/devices/...) */
+	bool port_unlisted, dev_unlisted;
 };
 
 /* "16.0 GT/s PCIe", "16 GT/s", "2.5 GT/s" -> generation 1..6; "Unknown" -> 0; else -EINVAL. */
@@ -52,6 +54,8 @@ const char *link_gen_to_string(int gen);
 
 /* The four attributes of addr. Missing files leave fields 0; never fails on the device. */
 int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret);
+/* The same for the function whose directory is dfd (or the error opening it gave). */
+int link_read_at(int dfd, const char *addr, struct link_attrs *ret);
 
 /* Fill cur/cap/state from port_link and dev_link (both already read). */
 void link_hop_judge(struct link_hop *h);
@@ -73,6 +77,11 @@ bool link_port_faces_down(const struct pci_inventory *inv, size_t i);
  * The hops from devs[ep] up to its root port, nearest first, appended to *hops (grown with
  * realloc) unless already there: two GPUs under one switch share the hop above it, the
  * functions of one card share the hop above them (the first function found names it).
+ * The path is the device tree's (the bus/pci/devices link, sys/devices/pciDDDD:BB/...), so
+ * a bridge missing from bus/pci/devices (and from the inventory) does not cut it: its
+ * hops are read through the tree, its role comes from its place (as for an unprivileged
+ * read), and a hop whose end cannot be read there is HOP_UNKNOWN, never left out. Without
+ * such a link (a tree of plain directories) the inventory's parents are walked.
  */
 int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
 		      struct link_hop **hops, size_t *n);

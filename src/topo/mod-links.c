@@ -42,7 +42,7 @@ static bool idles_slow(const struct pci_inventory *inv, const char *addr)
 	const struct pci_dev_info *d = pci_inventory_find(inv, addr);
 	uint32_t base = d ? d->id.class_code >> 16 : 0;
 
-	return base == 0x03 || base == 0x12;
+	return base == 0x03 || base == 0x12 || (d && d->id.class_code >> 8 == 0x0b40);
 }
 
 static int hop_result(struct run *run, const struct pci_inventory *inv, const struct link_hop *h)
@@ -80,13 +80,15 @@ static int hop_result(struct run *run, const struct pci_inventory *inv, const st
 }
 
 /* Select=, or else the GPUs, accelerators and NICs as `hostprep topology` classifies them. */
-static bool selected(const struct run *run, const struct pci_inventory *inv, size_t i)
+static int selected(const struct run *run, const struct pci_inventory *inv, size_t i)
 {
 	const struct links_config *lc = links_config_get(run->cfg);
+	int k;
 
 	if (lc->n_select)
 		return links_config_selects(lc, &inv->devs[i].id);
-	return topo_classify(topo_config_get(run->cfg), inv, i) >= 0;
+	k = topo_classify_at(run->root, topo_config_get(run->cfg), inv, i);
+	return k == -ENOMEM ? k : k >= 0;
 }
 
 static int links_judge(struct run *run, struct pci_backend *b, struct pci_inventory *inv)
@@ -98,7 +100,10 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct pci_dev_info *d = &inv->devs[i];
 
-		if (d->id.class_code >> 8 == 0x0604 || !selected(run, inv, i))
+		r = d->id.class_code >> 8 == 0x0604 ? 0 : selected(run, inv, i);
+		if (r < 0)
+			return r;
+		if (r == 0)
 			continue;
 		endpoints++;
 		/* the PCIe port types on the path, when config space gives them */

@@ -6,6 +6,7 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
+#include "topo/links.h"
 #include "topo/topo.h"
 
 /*
@@ -79,6 +80,103 @@ static int virtio_netdev(int dfd, char name[static TOPO_NAME_MAX])
 	return first_entry(dfd, sub, "", name);
 }
 
+/* Bounds the netdevs of one function (a multi-port function has a few). */
+#define TOPO_NETDEVS_MAX 64
+/* The resource file: 6 BARs, ROM, bridge windows; 17 lines of 57 bytes on a real host. */
+#define TOPO_RESOURCE_MAX 4096
+#define IORESOURCE_MEM	  0x00000200ULL
+
+/* The speed file of net/<name>: Mb/s, or -1 when unknown (down: -1 or EINVAL). */
+static int netdev_speed(int dfd, const char *name)
+{
+	char path[TOPO_NAME_MAX + 16], line[TOPO_ATTR_MAX + 1], *end;
+	long v;
+
+	snprintf(path, sizeof(path), "net/%s/speed", name);
+	if (read_one_line_buf_at(dfd, path, line, sizeof(line)) < 0)
+		return -1;
+	errno = 0;
+	v = strtol(line, &end, 10);
+	return !errno && end != line && !*end && v > 0 && v <= INT32_MAX ? (int)v : -1;
+}
+
+/* The fastest netdev of the function: 0 none, -1 some of unknown speed. */
+static int net_speed(int dfd)
+{
+	_cleanup_(closedirp) DIR *dir = NULL;
+	struct dirent *de;
+	int fd, best = 0, n = 0;
+
+	fd = openat(dfd, "net", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -1; /* a net/ directory that cannot be listed: netdevs, speed unknown */
+	}
+	while ((de = readdir(dir)) && n < TOPO_NETDEVS_MAX) {
+		int s;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= TOPO_NAME_MAX)
+			continue;
+		n++;
+		s = netdev_speed(dfd, de->d_name);
+		if (s > best || (s < 0 && best == 0))
+			best = s;
+	}
+	return best;
+}
+
+/* The largest memory BAR from resource ("start end flags" per line, BARs 0-5). */
+static uint64_t bar_max(int dfd)
+{
+	_cleanup_(freep) char *text = NULL;
+	uint64_t best = 0;
+	char *line, *save = NULL;
+	size_t size;
+
+	if (read_full_file_at(dfd, "resource", TOPO_RESOURCE_MAX, &text, &size) < 0)
+		return 0;
+	line = strtok_r(text, "\n", &save);
+	for (int bar = 0; line && bar < 6; bar++, line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start, end, flags;
+
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3)
+			return 0; /* not the kernel's format: unknown */
+		if ((flags & IORESOURCE_MEM) && end > start && end - start + 1 > best)
+			best = end - start + 1;
+	}
+	return best;
+}
+
+static int link_attr(int dfd, const char *name, int (*parse)(const char *))
+{
+	char line[TOPO_ATTR_MAX + 1];
+	int r = read_one_line_buf_at(dfd, name, line, sizeof(line));
+
+	if (r < 0)
+		return 0;
+	r = parse(line);
+	return r < 0 ? 0 : r;
+}
+
+int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret)
+{
+	char name[TOPO_NAME_MAX];
+
+	*ret = (struct topo_evidence){};
+	ret->rdma = first_entry(dfd, "infiniband", "", name) >= 0;
+	ret->net_speed = net_speed(dfd);
+	if (ret->net_speed < 0) { /* the link is the evidence only then */
+		ret->link_gen = link_attr(dfd, "max_link_speed", link_parse_speed);
+		ret->link_width = link_attr(dfd, "max_link_width", link_parse_width);
+	}
+	if (bars)
+		ret->bar_max = bar_max(dfd);
+	return 0;
+}
+
 /* Relative to the device's directory (dfd): one walk of the root and the device link. */
 static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_endpoint *ep)
 {
@@ -112,16 +210,37 @@ static int endpoint_add(struct topology *t, enum topo_kind kind, size_t dev)
 	return 0;
 }
 
+int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
+		     const struct pci_inventory *inv, size_t i)
+{
+	_cleanup_(closep) int dfd = -EBADF;
+	struct topo_evidence ev;
+	int r;
+
+	if (!topo_needs_evidence(cfg, inv, i))
+		return topo_classify(cfg, inv, i);
+	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
+			     inv->devs[i].addr);
+	if (dfd == -ENOMEM)
+		return dfd;
+	if (dfd < 0) /* no directory: nothing seen, the identity decides */
+		return topo_classify(cfg, inv, i);
+	r = topo_evidence_read(dfd, topo_classify(cfg, inv, i) == TOPO_GPU, &ev);
+	if (r < 0)
+		return r;
+	return topo_classify_evidence(cfg, inv, i, &ev);
+}
+
 /* One pass per kind keeps GPUs before NICs, each in address order (inv is sorted). */
-static int collect(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
-		   const struct pci_inventory *inv, enum topo_kind kind)
+static int collect(struct topology *t, const struct sysroot *root, const struct pci_inventory *inv,
+		   const int *kinds, enum topo_kind kind)
 {
 	int r;
 
 	for (size_t i = 0; i < inv->n; i++) {
 		_cleanup_(closep) int dfd = -EBADF;
 
-		if (topo_classify(cfg, inv, i) != (int)kind)
+		if (kinds[i] != (int)kind)
 			continue;
 		dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
 				     inv->devs[i].addr);
@@ -143,12 +262,20 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv)
 {
-	int r;
+	_cleanup_(freep) int *kinds = calloc(inv->n ? inv->n : 1, sizeof(*kinds));
+	int r = 0;
 
 	*t = (struct topology){};
-	r = collect(t, root, cfg, inv, TOPO_GPU);
+	if (!kinds)
+		return -ENOMEM;
+	for (size_t i = 0; i < inv->n && r >= 0; i++) {
+		kinds[i] = topo_classify_at(root, cfg, inv, i);
+		r = kinds[i] == -ENOMEM ? -ENOMEM : 0;
+	}
 	if (r >= 0)
-		r = collect(t, root, cfg, inv, TOPO_NIC);
+		r = collect(t, root, inv, kinds, TOPO_GPU);
+	if (r >= 0)
+		r = collect(t, root, inv, kinds, TOPO_NIC);
 	if (r < 0)
 		topo_done(t);
 	return r;

@@ -32,26 +32,68 @@ static bool ident_known(const struct pci_ident *id)
 	return id->vendor != 0xffff && id->class_code != 0xffffff;
 }
 
-/* topo_is_accelerator() of a function, given whether it sits behind a bridge. */
-static bool accelerator_ident(const struct pci_dev_info *d, bool behind_bridge)
+#define PCI_EXP_TYPE_PCI_BRIDGE 7 /* PCIe-to-PCI bridge: conventional PCI below */
+#define TOPO_GPU_BAR_MIN	(256ULL << 20)
+
+/* A display controller of a GPU vendor (NVIDIA, AMD, Intel). */
+static bool gpu_vendor_display(const struct pci_dev_info *d)
+{
+	uint32_t cls = d->id.class_code >> 8;
+
+	if (cls != 0x0300 && cls != 0x0380)
+		return false;
+	return d->id.vendor == 0x10de || d->id.vendor == 0x1002 || d->id.vendor == 0x8086;
+}
+
+/*
+ * The bridge above is conventional PCI: a subtractive-decode ("legacy") PCI bridge
+ * (class 060401, the chipset's bridge onboard VGA hangs off) or a PCIe-to-PCI bridge.
+ * No GPU of the last fifteen years sits on conventional PCI.
+ */
+static bool conventional_parent(const struct pci_inventory *inv, const struct pci_dev_info *d)
+{
+	const struct pci_dev_info *p;
+
+	if (d->parent < 0)
+		return false;
+	p = &inv->devs[d->parent];
+	return p->id.class_code == 0x060401 || p->pcie_type == PCI_EXP_TYPE_PCI_BRIDGE;
+}
+
+/*
+ * topo_is_accelerator() of a function; parent_good: behind a bridge that is not
+ * conventional PCI (true when the parent is not known yet, as in topo_wants_caps()).
+ */
+static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
+			      const struct topo_evidence *ev)
 {
 	uint32_t cls = d->id.class_code >> 8;
 
 	if (!ident_known(&d->id))
 		return false;
-	if (cls == 0x0302 || cls == 0x1200)
+	if (cls == 0x0302 || cls == 0x1200 || cls == 0x0b40)
 		return true;
-	if (cls != 0x0300 && cls != 0x0380)
+	/* A display controller counts only from a GPU vendor, behind a PCIe bridge... */
+	if (!gpu_vendor_display(d) || !parent_good)
 		return false;
-	/* A display controller counts only from a GPU vendor, and not on a root bus. */
-	if (d->id.vendor != 0x10de && d->id.vendor != 0x1002 && d->id.vendor != 0x8086)
-		return false;
-	return behind_bridge;
+	/*
+	 * ... and, from AMD and Intel (the makers of onboard graphics too: ES1000 128 MiB),
+	 * with a GPU's aperture when the BARs were read. NVIDIA makes no onboard graphics, and
+	 * its Fermi boards have a 128 MiB BAR1.
+	 */
+	if (d->id.vendor == 0x10de || !ev || !ev->bar_max)
+		return true;
+	return ev->bar_max >= TOPO_GPU_BAR_MIN;
+}
+
+static bool parent_ok(const struct pci_inventory *inv, size_t i)
+{
+	return inv->devs[i].parent >= 0 && !conventional_parent(inv, &inv->devs[i]);
 }
 
 bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)
 {
-	return accelerator_ident(&inv->devs[i], inv->devs[i].parent >= 0);
+	return accelerator_ident(&inv->devs[i], parent_ok(inv, i), NULL);
 }
 
 /*
@@ -70,6 +112,19 @@ bool topo_is_nic(const struct pci_inventory *inv, size_t i)
 	return nic_ident(&inv->devs[i]);
 }
 
+bool topo_evidence_high_speed(const struct topo_evidence *ev)
+{
+	if (ev->net_speed > 0)
+		return ev->net_speed >= TOPO_NIC_SPEED_MIN;
+	return ev->net_speed < 0 && ev->link_gen >= 3 && ev->link_width >= 4;
+}
+
+/* Whatever its class: an RDMA device, or a netdev of a high-speed link. */
+static bool nic_evidence(const struct pci_dev_info *d, const struct topo_evidence *ev)
+{
+	return ident_known(&d->id) && ev && (ev->rdma || topo_evidence_high_speed(ev));
+}
+
 static bool selected(const struct selector_entry *v, size_t n, const struct pci_dev_info *d)
 {
 	for (size_t k = 0; k < n; k++)
@@ -79,26 +134,45 @@ static bool selected(const struct selector_entry *v, size_t n, const struct pci_
 }
 
 static int classify_ident(const struct topo_config *cfg, const struct pci_dev_info *d,
-			  bool behind_bridge)
+			  bool parent_good, const struct topo_evidence *ev)
 {
 	bool accel, nic;
 
 	accel = cfg && cfg->accel_set ? selected(cfg->accel, cfg->n_accel, d)
-				      : accelerator_ident(d, behind_bridge);
+				      : accelerator_ident(d, parent_good, ev);
 	if (accel)
 		return TOPO_GPU;
-	nic = cfg && cfg->nics_set ? selected(cfg->nics, cfg->n_nics, d) : nic_ident(d);
+	nic = cfg && cfg->nics_set ? selected(cfg->nics, cfg->n_nics, d)
+				   : nic_ident(d) || nic_evidence(d, ev);
 	return nic ? TOPO_NIC : -1;
 }
 
 int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i)
 {
-	return classify_ident(cfg, &inv->devs[i], inv->devs[i].parent >= 0);
+	return classify_ident(cfg, &inv->devs[i], parent_ok(inv, i), NULL);
+}
+
+int topo_classify_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i,
+			   const struct topo_evidence *ev)
+{
+	return classify_ident(cfg, &inv->devs[i], parent_ok(inv, i), ev);
+}
+
+bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_dev_info *d = &inv->devs[i];
+	int kind = topo_classify(cfg, inv, i);
+
+	if (!ident_known(&d->id) || (d->id.class_code >> 16) == 0x06)
+		return false; /* bridges carry neither GPUs nor NICs */
+	if (kind == TOPO_GPU)
+		return (!cfg || !cfg->accel_set) && gpu_vendor_display(d) && d->id.vendor != 0x10de;
+	return kind < 0 && (!cfg || !cfg->nics_set);
 }
 
 unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
 {
-	return classify_ident(cfg, d, true) >= 0 ? PCI_WANT_SELF | PCI_WANT_ABOVE : 0;
+	return classify_ident(cfg, d, true, NULL) >= 0 ? PCI_WANT_SELF | PCI_WANT_ABOVE : 0;
 }
 
 /*

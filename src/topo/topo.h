@@ -123,11 +123,15 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
 /* ---- classification (pure) ---- */
 
 /*
- * Built-in classification of one function: class 0302 (3D controller) and 1200
- * (processing accelerator) of any vendor; 0300/0380 only of NVIDIA, AMD, Intel and only
- * behind a bridge (not the integrated or BMC VGA on a root bus; ASPEED 1a03 and Matrox
- * 102b never). NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller). Unknown ids
- * (all-ones) are neither.
+ * Built-in classification of one function from its identity and place:
+ * - accelerator ("GPU"): class 0302 (3D controller), 1200 (processing accelerator) and 0b40
+ *   (co-processor: Xeon Phi, NEC Vector Engine) of any vendor; 0300/0380 only of NVIDIA,
+ *   AMD and Intel, and only behind a PCIe bridge: not on a root bus (integrated or BMC
+ *   VGA), not behind a conventional PCI bridge (class 060401 subtractive decode, the
+ *   chipset's legacy bridge, or PCIe type 7, a PCIe-to-PCI bridge: onboard graphics such
+ *   as the AMD ES1000); ASPEED 1a03 and Matrox 102b never (not GPU vendors).
+ * - NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller).
+ * Unknown ids (all-ones) are neither. topo_classify_evidence() adds what sysfs shows.
  */
 bool topo_is_accelerator(const struct pci_inventory *inv, size_t i);
 bool topo_is_nic(const struct pci_inventory *inv, size_t i);
@@ -137,6 +141,56 @@ bool topo_is_nic(const struct pci_inventory *inv, size_t i);
  * select is an accelerator.
  */
 int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i);
+
+/* A netdev at least this fast (Mb/s, its speed file) is a high-speed link: 10 GbE and up. */
+#define TOPO_NIC_SPEED_MIN 10000
+
+/*
+ * What sysfs shows of a function beyond its identity (topo_evidence_read(), by topo_build()
+ * for the functions topo_needs_evidence() names). Zero: nothing seen.
+ */
+struct topo_evidence {
+	bool rdma;	  /* infiniband/ lists an RDMA device */
+	int net_speed;	  /* Mb/s of the fastest netdev; 0 no netdev; -1 netdev(s), speed unknown */
+	int link_gen;	  /* max_link_speed as a generation (links.h); 0 unknown/conventional */
+	int link_width;	  /* max_link_width; 0 unknown */
+	uint64_t bar_max; /* largest memory BAR (resource lines 0-5), bytes; 0 unknown */
+};
+
+/*
+ * A high-speed link from the evidence: a netdev whose speed file reads at least
+ * TOPO_NIC_SPEED_MIN; when no netdev's speed can be read (a link that is down reads -1
+ * or fails), a PCIe link the function can run at 8 GT/s x4 or more (a 1 GbE chip is
+ * x1). No netdev: not a high-speed link.
+ */
+bool topo_evidence_high_speed(const struct topo_evidence *ev);
+/*
+ * topo_classify() with evidence (NULL: none). The built-in tests then also say:
+ * - NIC, whatever the class (unless an accelerator): a function with an RDMA device, or
+ *   with a netdev of a high-speed link (topo_evidence_high_speed()).
+ * - not a GPU: an AMD or Intel display controller (0300/0380) whose largest memory BAR is
+ *   below 256 MiB (onboard graphics: ES1000 128 MiB; their discrete GPUs' aperture is
+ *   256 MiB or more). NVIDIA makes no onboard graphics (and Fermi boards have a 128 MiB
+ *   BAR1): the BAR decides nothing there, nor where it could not be read.
+ */
+int topo_classify_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i,
+			   const struct topo_evidence *ev);
+/* Whether evidence could change topo_classify()'s answer for devs[i] under cfg. */
+bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_inventory *inv, size_t i);
+/*
+ * Read the evidence of the function whose sysfs directory is dfd: the PCIe link only when
+ * there are netdevs of unknown speed, the BARs only when bars (a display controller).
+ * Absent or unreadable files leave their field unknown; only -ENOMEM fails.
+ */
+int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret);
+/*
+ * topo_classify_evidence() of devs[i] with the evidence read below
+ * <root>/sys/bus/pci/devices/ADDR when topo_needs_evidence(): the kind, -1 neither, or
+ * -ENOMEM. What topo_build() files each function as.
+ */
+int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
+		     const struct pci_inventory *inv, size_t i);
+
 /*
  * For pcib_scan_caps() (cfg: the const struct topo_config *, may be NULL): whether the
  * function may be an endpoint, from its identity alone (the parent is not known yet, so

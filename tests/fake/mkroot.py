@@ -645,6 +645,126 @@ FIXTURES = {
 }
 
 
+def fx_hp_es1000():
+    """An HP ProLiant with two 5520 I/O hubs (one per socket), three Tesla M2070 (0302),
+    a ConnectX-2 VPI filed as 0c06 and the onboard ATI ES1000 (1002:515e, class 0300)
+    behind the ICH's subtractive-decode PCI bridge 00:1e.0: the PCI part of hwloc's
+    tests/hwloc/xml/24em64t-2n6c2t-pci.xml (BSD-3-Clause, open-mpi/hwloc commit
+    6a15da121d6f; tests/fake/real/README.md), with the BAR sizes such cards have and the CPU
+    topology lstopo needs. The ES1000 is no GPU; the Teslas are nvidia-smi 0-2."""
+    fx = Fixture("hp-es1000", "proliant-sl390s",
+                 "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-amd64 root=/dev/sda1 ro quiet")
+    cpus = {0: "0,2,4,6,8,10,12,14,16,18,20,22", 1: "1,3,5,7,9,11,13,15,17,19,21,23"}
+
+    def root_port(bus, dev, device, children, secondary, width):
+        return mk("0000:%02x:%02x.0" % (bus, dev), 0x8086, device, 0x060400,
+                  intel_spr_root_port_caps(), rev=0x13, pcie=PCIE_ROOT_PORT,
+                  link=(2, width, 2, width), acs=(0x001f, 0x0000), children=children,
+                  secondary=secondary,
+                  driver="pcieport")
+
+    def m2070(bdf, irq):
+        return mk(bdf, 0x10de, 0x06d2, 0x030200, nvidia_gpu_caps(), rev=0xa3, svid=0x10de,
+                  sdid=0x0830, pcie=PCIE_EP, link=(2, 16, 2, 16), driver="nvidia", irq=irq)
+
+    igb = [mk("0000:04:00.%d" % f, 0x8086, 0x10c9, 0x020000, ([], []), rev=0x01,
+              svid=0x103c, sdid=0x323f, pcie=PCIE_EP, link=(2, 4, 2, 4), driver="igb",
+              irq=30 + f) for f in (0, 1)]
+    cx2 = mk("0000:05:00.0", 0x15b3, 0x6746, 0x0c0600, mlx5_caps(0), rev=0xb0, svid=0x103c,
+             sdid=0x3349, pcie=PCIE_EP, link=(2, 8, 2, 8), driver="mlx4_core", irq=40)
+    es1000 = mk("0000:01:03.0", 0x1002, 0x515e, 0x030000, ([], []), rev=0x02, svid=0x103c,
+                sdid=0x31fb, conventional=True, driver="radeon", irq=11)
+    ich = mk("0000:00:1e.0", 0x8086, 0x244e, 0x060401, ([], []), rev=0x90,
+             children=[es1000], secondary=0x01, conventional=True)
+    fx.roots.append((0, 0x00, 0, cpus[0], [
+        root_port(0x00, 0x01, 0x3408, igb, 0x04, 4),
+        root_port(0x00, 0x05, 0x340c, [cx2], 0x05, 8),
+        root_port(0x00, 0x07, 0x340e, [m2070("0000:06:00.0", 50)], 0x06, 16),
+        ich]))
+    fx.roots.append((0, 0x10, 1, cpus[1], [
+        root_port(0x10, 0x03, 0x340a, [m2070("0000:14:00.0", 60)], 0x14, 16),
+        root_port(0x10, 0x07, 0x340e, [m2070("0000:11:00.0", 61)], 0x11, 16)]))
+    fx.post = post_hp_es1000
+    return fx
+
+
+def resource_bars(bars, n=13):
+    """resource lines: bars = [(start, size, flags)] for BARs 0.. (size 0: unused)."""
+    line = "0x%016x 0x%016x 0x%016x\n"
+    out = [line % ((start, start + size - 1, flags) if size else (0, 0, 0))
+           for start, size, flags in bars]
+    return "".join(out) + line % (0, 0, 0) * (n - len(bars))
+
+
+def cpu_topology(root, nodes):
+    """sys/devices/system/{cpu,node} for nodes = {node: [cpu...]}, one package per node,
+    one thread per core: what lstopo reads to place host bridges (local_cpus)."""
+    sysd = os.path.join(root, "sys/devices/system")
+    allc = sorted(c for v in nodes.values() for c in v)
+    last = "0-%d\n" % allc[-1]
+    for f in ("online", "possible", "present"):
+        write(os.path.join(sysd, "cpu", f), last)
+    write(os.path.join(sysd, "node/online"), "0-%d\n" % (len(nodes) - 1))
+    write(os.path.join(sysd, "node/possible"), "0-%d\n" % (len(nodes) - 1))
+    for node, cs in nodes.items():
+        mask = sum(1 << c for c in cs)
+        nd = os.path.join(sysd, "node", "node%d" % node)
+        write(os.path.join(nd, "cpumap"), "%08x\n" % mask)
+        write(os.path.join(nd, "cpulist"), ",".join(map(str, cs)) + "\n")
+        write(os.path.join(nd, "meminfo"), "Node %d MemTotal:       18874368 kB\n" % node)
+        for k, c in enumerate(cs):
+            t = os.path.join(sysd, "cpu", "cpu%d" % c, "topology")
+            write(os.path.join(t, "physical_package_id"), "%d\n" % node)
+            write(os.path.join(t, "core_id"), "%d\n" % k)
+            write(os.path.join(t, "thread_siblings"), "%08x\n" % (1 << c))
+            write(os.path.join(t, "thread_siblings_list"), "%d\n" % c)
+            write(os.path.join(t, "core_siblings"), "%08x\n" % mask)
+            write(os.path.join(t, "core_siblings_list"), ",".join(map(str, cs)) + "\n")
+            symlink("../../node/node%d" % node, os.path.join(sysd, "cpu", "cpu%d" % c,
+                                                              "node%d" % node))
+
+
+def post_hp_es1000(root):
+    """BAR sizes, local_cpus per I/O hub, CPU topology, the HCA's names."""
+    import netsys
+    nodes = {0: list(range(0, 24, 2)), 1: list(range(1, 24, 2))}
+    cpu_topology(root, nodes)
+    mem, pref, pref64, io = 0x40200, 0x42208, 0x14220c, 0x40101
+    bars = {  # as lspci -vv shows such boards
+        "0000:01:03.0": [(0xd8000000, 128 << 20, pref), (0x3000, 0x100, io),
+                         (0xf7ff0000, 64 << 10, mem)],
+        "0000:04:00.0": [(0xfbe60000, 128 << 10, mem), (0xfb800000, 4 << 20, mem),
+                         (0x5000, 0x20, io), (0xfbe5c000, 16 << 10, mem)],
+        "0000:04:00.1": [(0xfbee0000, 128 << 10, mem), (0xfbc00000, 4 << 20, mem),
+                         (0x5020, 0x20, io), (0xfbedc000, 16 << 10, mem)],
+        "0000:05:00.0": [(0xfbf00000, 1 << 20, mem), (0, 0, 0), (0xf8800000, 8 << 20, pref64)],
+    }
+    for n, gpu in enumerate(("0000:06:00.0", "0000:11:00.0", "0000:14:00.0")):
+        # Tesla M2070 (Fermi): BAR0 32 MiB, BAR1 128 MiB and BAR3 64 MiB prefetchable
+        base = 0xe0000000 + n * 0x10000000
+        bars[gpu] = [(0xf4000000 - n * 0x2000000, 32 << 20, mem), (base, 128 << 20, pref64),
+                     (0, 0, 0), (base + (128 << 20), 64 << 20, pref64), (0, 0, 0),
+                     (0x6000 + n * 0x80, 0x80, io)]
+    for bdf, b in bars.items():
+        with open(os.path.join(netsys.pci_dir(root, bdf), "resource"), "w") as f:
+            f.write(resource_bars(b))
+    masks = {0: sum(1 << c for c in nodes[0]), 1: sum(1 << c for c in nodes[1])}
+    pci = os.path.join(root, "sys/bus/pci/devices")
+    for bdf in os.listdir(pci):
+        node = 0 if int(bdf.split(":")[1], 16) < 0x10 else 1
+        with open(os.path.join(pci, bdf, "local_cpus"), "w") as f:
+            f.write("%08x\n" % masks[node])
+    netsys.add_rdma_device(root, netsys.pci_dir(root, "0000:05:00.0"), "mlx4_0",
+                           node_guid="78e7:d103:0021:5535")
+    netsys.add_netdev(root, "eth0", 2, "78:e7:d1:21:55:30", pci="0000:04:00.0", speed=1000)
+    netsys.add_netdev(root, "eth1", 3, "78:e7:d1:21:55:31", pci="0000:04:00.1", speed=1000)
+    netsys.add_netdev(root, "ib0", 4, "80:00:00:48:fe:80:00:00:00:00:00:00:78:e7:d1:03:00:21:"
+                      "55:35", pci="0000:05:00.0", type_=32, speed=40000)
+
+
+FIXTURES["hp-es1000"] = (fx_hp_es1000, None)
+
+
 # ---------------------------------------------------------------- tree writer
 
 def write(path, data, mode=0o644):
@@ -912,5 +1032,55 @@ def main(argv):
     return 0
 
 
+def fx_gb200():
+    """A GB200-like tray (shape from NVIDIA's GB200 NVL72 compute tray, written by hand):
+    two Grace CPUs (NUMA 0 and 1, 72 cores each), each with two Blackwell GPUs
+    (10de:2941, 0302) and two ConnectX-7 (15b3:1021, 0207), every one of them alone on its
+    own Grace root port in its own PCI domain: no switch anywhere, so GPU-NIC pairs on one
+    Grace are NODE and across Graces SYS, and no pair reaches PIX/PXB/PHB (P2P between GPUs
+    goes over NVLink, which PCI sysfs does not show)."""
+    fx = Fixture("gb200", "gb200-tray",
+                 "BOOT_IMAGE=/boot/vmlinuz-6.8.0-1015-nvidia-64k root=UUID=0e4f7c2a ro "
+                 "iommu.passthrough=1", osrelease="6.8.0-1015-nvidia-64k")
+    cpus = {0: "0-71", 1: "72-143"}
+
+    def grace_port(dom, child):
+        return mk("%04x:00:00.0" % dom, 0x10de, 0x22b1, 0x060400, qemu_root_port_caps(),
+                  rev=0x01, pcie=PCIE_ROOT_PORT, link=(5, 16, 5, 16), acs=(0x005f, 0x0000),
+                  children=[child], secondary=0x01, driver="pcieport")
+
+    def b200(dom, irq):
+        return mk("%04x:01:00.0" % dom, 0x10de, 0x2941, 0x030200, nvidia_gpu_caps(),
+                  rev=0xa1, svid=0x10de, sdid=0x199b, pcie=PCIE_EP, link=(5, 16, 5, 16),
+                  driver="nvidia", irq=irq)
+
+    def cx7(dom, irq, serial):
+        return mk("%04x:01:00.0" % dom, 0x15b3, 0x1021, 0x020700, mlx5_caps(0),
+                  svid=0x15b3, sdid=0x0041, pcie=PCIE_EP, link=(5, 16, 5, 16),
+                  driver="mlx5_core", irq=irq, serial=serial)
+
+    for node, (nics, gpus) in enumerate((((0x0000, 0x0002), (0x0008, 0x0009)),
+                                         ((0x0010, 0x0012), (0x0018, 0x0019)))):
+        for k, dom in enumerate(nics):
+            fx.roots.append((dom, 0x00, node, cpus[node], [
+                grace_port(dom, cx7(dom, 100 + dom, 0x58a2e10300c0e000 + dom))]))
+        for k, dom in enumerate(gpus):
+            fx.roots.append((dom, 0x00, node, cpus[node], [grace_port(dom, b200(dom, 200 + dom))]))
+    fx.post = names_gb200
+    return fx
+
+
+def names_gb200(root):
+    import netsys
+    for n, dom in enumerate((0x0000, 0x0002, 0x0010, 0x0012)):
+        bdf = "%04x:01:00.0" % dom
+        netsys.add_rdma_device(root, netsys.pci_dir(root, bdf), "mlx5_%d" % n,
+                               node_guid="58a2:e103:00c0:%04x" % dom, uverbs=n)
+
+
+FIXTURES["gb200"] = (fx_gb200, None)
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* PCIe links: the sysfs value parsers, the per-hop judgement, which ports face down. */
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
@@ -318,12 +321,130 @@ static void test_faces_down(void **state)
 	assert_false(link_port_faces_down(&inv, 1));
 }
 
+/*
+ * The hops follow the device tree: root port 00:01.0 -> switch upstream 01:00.0 ->
+ * downstream 02:00.0 (in sys/devices, missing from bus/pci/devices and so from the
+ * inventory, where the function below then sits on a root bus) -> NIC 03:00.0.
+ */
+static char tree[] = "/tmp/test_links.XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *rel)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", tree, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+#define D0 "sys/devices/pci0000:00/0000:00:01.0"
+#define D1 D0 "/0000:01:00.0"
+#define D2 D1 "/0000:02:00.0"
+#define D3 D2 "/0000:03:00.0"
+
+static void attrs(const char *dir, const char *speed, const char *width)
+{
+	static const char *const names[][2] = {
+		{ "current_link_speed", "s" }, { "max_link_speed", "s" },
+		{ "current_link_width", "w" }, { "max_link_width", "w" },
+	};
+	char rel[300];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, names[i][0]);
+		put(rel, names[i][1][0] == 's' ? speed : width);
+	}
+}
+
+static void link_to(const char *addr, const char *dir)
+{
+	char target[400], path[400];
+
+	snprintf(target, sizeof(target), "../../../%s", dir);
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s", tree, addr);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static void test_hops_tree(void **state)
+{
+	struct pci_dev_info devs[] = {
+		dev("0000:00:01.0", BRIDGE, -1, 4),
+		dev("0000:01:00.0", BRIDGE, 0, 5),
+		dev("0000:03:00.0", 0x020000, -1, 0), /* its parent is not listed */
+	};
+	struct pci_inventory inv = { devs, ARRAY_SIZE(devs) };
+	struct link_hop *hops = NULL;
+	struct sysroot root;
+	size_t n = 0;
+	char cmd[300];
+
+	assert_non_null(mkdtemp(tree));
+	mkdirs(D3);
+	mkdirs("sys/bus/pci/devices");
+	attrs(D0, "8.0 GT/s PCIe", "16");
+	attrs(D1, "8.0 GT/s PCIe", "16");
+	attrs(D2, "8.0 GT/s PCIe", "8");
+	attrs(D3, "8.0 GT/s PCIe", "8");
+	link_to("0000:00:01.0", D0);
+	link_to("0000:01:00.0", D1);
+	link_to("0000:03:00.0", D3);
+	assert_int_equal(sysroot_init(&root, tree), 0);
+
+	assert_int_equal(link_hops_collect(&root, &inv, 2, &hops, &n), 0);
+	assert_int_equal(n, 2); /* below the unlisted port, and above the switch */
+	assert_string_equal(hops[0].port, "0000:02:00.0");
+	assert_string_equal(hops[0].dev, "0000:03:00.0");
+	assert_true(hops[0].port_unlisted);
+	assert_false(hops[0].dev_unlisted);
+	assert_int_equal(hops[0].state, HOP_OK);
+	assert_int_equal(hops[0].cap_width, 8);
+	assert_string_equal(hops[1].port, "0000:00:01.0");
+	assert_string_equal(hops[1].dev, "0000:01:00.0");
+	assert_false(hops[1].port_unlisted);
+	/* again: the hops are known, nothing is added twice */
+	assert_int_equal(link_hops_collect(&root, &inv, 2, &hops, &n), 0);
+	assert_int_equal(n, 2);
+
+	/* the unlisted port's attributes unreadable: its hop is unknown, still shown */
+	snprintf(cmd, sizeof(cmd), "rm %s/" D2 "/*link*", tree);
+	assert_int_equal(system(cmd), 0);
+	n = 0;
+	assert_int_equal(link_hops_collect(&root, &inv, 2, &hops, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(hops[0].state, HOP_UNKNOWN);
+	assert_true(hops[0].port_unlisted);
+
+	/* no link in bus/pci/devices (a plain directory): the inventory's parents, none here */
+	snprintf(cmd, sizeof(cmd), "rm %s/sys/bus/pci/devices/0000:03:00.0 && mkdir %s/sys/bus/pci/devices/0000:03:00.0", tree, tree);
+	assert_int_equal(system(cmd), 0);
+	n = 0;
+	assert_int_equal(link_hops_collect(&root, &inv, 2, &hops, &n), 0);
+	assert_int_equal(n, 0);
+
+	free(hops);
+	sysroot_done(&root);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_speed), cmocka_unit_test(test_parse_width),
 		cmocka_unit_test(test_judge),	    cmocka_unit_test(test_judge_one_end),
 		cmocka_unit_test(test_judge_table), cmocka_unit_test(test_faces_down),
+		cmocka_unit_test(test_hops_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

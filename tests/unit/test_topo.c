@@ -18,7 +18,12 @@
  *   0000:40:01.0 root port (host bridge 0000:40)
  *   └ 41:00.0 NIC2
  */
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
@@ -143,6 +148,186 @@ static void test_classify(void **state)
 	devs[GPU2].id.vendor = 0xffff;
 	devs[GPU2].id.class_code = 0xffffff;
 	assert_int_equal(topo_classify(NULL, &inv, GPU2), -1);
+}
+
+/* A function of a class that is no NIC's: what sysfs shows decides (high-speed edges). */
+static void test_classify_evidence_nic(void **state)
+{
+	struct topo_evidence ev = { .net_speed = TOPO_NIC_SPEED_MIN };
+
+	devs[NIC2].id.class_code = 0x088000; /* "system peripheral", as some DPU functions */
+	assert_int_equal(topo_classify(NULL, &inv, NIC2), -1);
+	assert_true(topo_needs_evidence(NULL, &inv, NIC2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, NULL), -1);
+	/* a netdev at 10 GbE is high-speed, one Mb/s less is not */
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, &ev), TOPO_NIC);
+	ev.net_speed = TOPO_NIC_SPEED_MIN - 1;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, &ev), -1);
+	/* a readable speed wins over the PCIe link */
+	ev.link_gen = 5, ev.link_width = 16;
+	assert_false(topo_evidence_high_speed(&ev));
+	/* speed unknown (link down): the PCIe link the function can do, 8 GT/s x4 and up */
+	ev.net_speed = -1, ev.link_gen = 3, ev.link_width = 4;
+	assert_true(topo_evidence_high_speed(&ev));
+	ev.link_width = 2;
+	assert_false(topo_evidence_high_speed(&ev));
+	ev.link_gen = 2, ev.link_width = 16;
+	assert_false(topo_evidence_high_speed(&ev));
+	ev.link_gen = 0, ev.link_width = 0; /* conventional PCI or unreadable */
+	assert_false(topo_evidence_high_speed(&ev));
+	/* no netdev at all: a fast PCIe link alone is no NIC */
+	ev.net_speed = 0, ev.link_gen = 5, ev.link_width = 16;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, &ev), -1);
+	/* an RDMA device makes a NIC whatever the class and the speed */
+	ev.rdma = true;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, &ev), TOPO_NIC);
+	/* ... but not of unknown ids, nor when NICs= replaces the built-in test */
+	{
+		struct topo_config cfg = { .nics_set = true };
+
+		assert_false(topo_needs_evidence(&cfg, &inv, NIC2));
+		assert_int_equal(topo_classify_evidence(&cfg, &inv, NIC2, &ev), -1);
+	}
+	devs[NIC2].id.vendor = 0xffff;
+	devs[NIC2].id.class_code = 0xffffff;
+	assert_false(topo_needs_evidence(NULL, &inv, NIC2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, NIC2, &ev), -1);
+	/* an accelerator with RDMA ports (Gaudi, class 1200) stays an accelerator */
+	devs[GPU2].id.vendor = 0x1da3;
+	devs[GPU2].id.class_code = 0x120000;
+	assert_false(topo_needs_evidence(NULL, &inv, GPU2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	/* bridges are never asked */
+	assert_false(topo_needs_evidence(NULL, &inv, DSP2B));
+}
+
+/* Onboard graphics (ES1000 1002:515e behind the chipset's legacy PCI bridge) is no GPU. */
+static void test_classify_onboard_vga(void **state)
+{
+	struct topo_evidence ev = { .bar_max = 256ULL << 20 };
+
+	devs[GPU2].id.vendor = 0x1002;
+	devs[GPU2].id.class_code = 0x030000;
+	/* behind a PCIe root port with a 256 MiB aperture: a GPU */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	assert_true(topo_needs_evidence(NULL, &inv, GPU2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	/* one byte less: onboard graphics */
+	ev.bar_max = (256ULL << 20) - 1;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	ev.bar_max = 128ULL << 20; /* ES1000 */
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	/* Intel: the same rule */
+	devs[GPU2].id.vendor = 0x8086;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	/* NVIDIA makes no onboard graphics: a Fermi Quadro's 128 MiB BAR1 is still a GPU */
+	devs[GPU2].id.vendor = 0x10de;
+	assert_false(topo_needs_evidence(NULL, &inv, GPU2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	devs[GPU2].id.vendor = 0x1002;
+	/* BARs unknown: the BAR decides nothing */
+	ev.bar_max = 0;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	/* behind a subtractive-decode PCI bridge (class 060401): conventional PCI */
+	devs[RP_B].id.class_code = 0x060401;
+	devs[RP_B].pcie_type = -1;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), -1);
+	/* a plain 060400 bridge of unknown type is not proof of conventional PCI */
+	devs[RP_B].id.class_code = 0x060400;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	/* a PCIe-to-PCI bridge (PCIe type 7) above: conventional PCI */
+	devs[RP_B].pcie_type = 7;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].pcie_type = 4;
+	/* 3D controllers and co-processors need no evidence, whatever sits above */
+	devs[GPU2].id.class_code = 0x030200;
+	assert_false(topo_needs_evidence(NULL, &inv, GPU2));
+	ev.bar_max = 16ULL << 20;
+	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
+	devs[GPU2].id.class_code = 0x0b4000; /* NEC Vector Engine, Xeon Phi */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.class_code = 0x0b0000; /* a 386-class processor is not */
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	/* Accelerators= set: evidence is not read for the display controller */
+	{
+		struct topo_config cfg = { .accel_set = true };
+
+		devs[GPU2].id.class_code = 0x030000;
+		assert_int_equal(topo_classify(&cfg, &inv, GPU2), -1);
+		assert_true(topo_needs_evidence(&cfg, &inv, GPU2)); /* could still be a NIC */
+	}
+}
+
+/* topo_evidence_read() on a directory shaped like a function's sysfs directory. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_evidence_read(void **state)
+{
+	char dir[] = "/tmp/test_topo.XXXXXX", sub[600];
+	struct topo_evidence ev;
+	int dfd;
+
+	assert_non_null(mkdtemp(dir));
+	dfd = open(dir, O_PATH | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_false(ev.rdma);
+	assert_int_equal(ev.net_speed, 0);
+	assert_true(ev.bar_max == 0);
+	/* ES1000: BAR0 128 MiB prefetchable memory, BAR1 I/O, BAR2 64 KiB memory */
+	put(dir, "resource",
+	    "0x00000000d8000000 0x00000000dfffffff 0x0000000000042208\n"
+	    "0x0000000000003000 0x00000000000030ff 0x0000000000040101\n"
+	    "0x00000000f7ff0000 0x00000000f7ffffff 0x0000000000040200\n"
+	    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	    "0x00000000f0000000 0x00000000ffffffff 0x0000000000046200\n");
+	put(dir, "max_link_speed", "8.0 GT/s PCIe");
+	put(dir, "max_link_width", "4");
+	snprintf(sub, sizeof(sub), "%s/net", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof(sub), "%s/net/eth0", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put(dir, "net/eth0/speed", "-1");
+	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	/* the ROM line (7th, 256 MiB here) is no BAR */
+	assert_true(ev.bar_max == 128ULL << 20);
+	assert_int_equal(ev.net_speed, -1);
+	assert_int_equal(ev.link_gen, 3);
+	assert_int_equal(ev.link_width, 4);
+	assert_true(topo_evidence_high_speed(&ev));
+	snprintf(sub, sizeof(sub), "%s/net/eth1", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put(dir, "net/eth1/speed", "25000");
+	snprintf(sub, sizeof(sub), "%s/infiniband", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof(sub), "%s/infiniband/mlx5_0", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_int_equal(ev.net_speed, 25000); /* the fastest netdev */
+	assert_true(ev.rdma);
+	assert_int_equal(ev.link_gen, 0); /* a readable speed: the link is not read */
+	/* not a display controller: the BARs are not read */
+	assert_int_equal(topo_evidence_read(dfd, false, &ev), 0);
+	assert_true(ev.bar_max == 0);
+	/* not the kernel's format: unknown, not zero-sized */
+	put(dir, "resource", "garbage\n");
+	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_true(ev.bar_max == 0);
+	close(dfd);
+	assert_int_equal(system("rm -rf /tmp/test_topo.*") >= 0, 1);
 }
 
 static void test_classify_config(void **state)
@@ -323,6 +508,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_classify, setup),
 		cmocka_unit_test_setup(test_classify_config, setup),
+		cmocka_unit_test_setup(test_classify_evidence_nic, setup),
+		cmocka_unit_test_setup(test_classify_onboard_vga, setup),
+		cmocka_unit_test_setup(test_evidence_read, setup),
 		cmocka_unit_test_setup(test_distance, setup),
 		cmocka_unit_test_setup(test_distance_unprivileged, setup),
 		cmocka_unit_test_setup(test_pair_ports_pxb, setup),

@@ -1,0 +1,25 @@
+# hwloc reads the same trees (lstopo-no-graphics -i ROOT/ --whole-io, Debian's hwloc; BAR
+# sizes and subtractive decode from lspci): which functions are GPUs/accelerators and NICs,
+# the bridges above them (the matrix recomputed from hwloc's tree), NUMA locality, the CPUs
+# of each device and the link hops must agree with `topology --json`
+# (tests/fake/hwloc_oracle.py). The ES1000 host also with the ES1000 made a GPU (a plain
+# PCIe bridge above it, a 256 MiB BAR): both readers must follow.
+need_tool lstopo-no-graphics lspci
+. "$HERE/real/lib.sh"
+oracle() { # WHAT
+	hp --json topology
+	expect_rc 0
+	python3 "$HERE/hwloc_oracle.py" "$R" "$T/out" >"$T/oracle" 2>&1 ||
+		fail "$1: hwloc disagrees: $(head -c 800 "$T/oracle")"
+}
+for fx in $REAL_FIXTURES; do
+	realroot "$fx"
+	oracle "$fx"
+done
+newroot hp-es1000
+oracle hp-es1000
+python3 "$HERE/real/edit.py" "$R" prog-if 0000:00:1e.0 0x00
+python3 "$HERE/real/edit.py" "$R" bar0 0000:01:03.0 0x10000000
+oracle "hp-es1000 with the ES1000 on PCIe and 256 MiB"
+[ "$(jq -r '.devices[] | select(.address == "0000:01:03.0") | .kind' "$T/out")" = gpu ] ||
+	fail "the edited ES1000 is not a GPU: the oracle ran on nothing new"

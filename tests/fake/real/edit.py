@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Edit one fact of a PCI function in a fake root, in config space and sysfs alike.
+
+    edit.py ROOT class BDF 0xCCSSPP   class code: config bytes 9-11 and the class file
+    edit.py ROOT prog-if BDF 0xPP     programming interface only (0x01: subtractive decode)
+    edit.py ROOT bar0 BDF SIZE        BAR 0 of the resource file: SIZE bytes (memory)
+"""
+import os
+import sys
+
+
+def fn_dir(root, bdf):
+    return os.path.realpath(os.path.join(root, "sys/bus/pci/devices", bdf))
+
+
+def set_class(d, cls):
+    with open(os.path.join(d, "config"), "r+b") as f:
+        f.seek(9)
+        f.write(bytes([cls & 0xff, cls >> 8 & 0xff, cls >> 16 & 0xff]))
+    with open(os.path.join(d, "class"), "w") as f:
+        f.write("0x%06x\n" % cls)
+
+
+def get_class(d):
+    with open(os.path.join(d, "class")) as f:
+        return int(f.read(), 16)
+
+
+def set_bar0(d, size):
+    path = os.path.join(d, "resource")
+    lines = open(path).read().splitlines(True)
+    start = int(lines[0].split()[0], 16) or 0xd0000000
+    lines[0] = "0x%016x 0x%016x 0x%016x\n" % (start, start + size - 1, 0x42208)
+    with open(path, "w") as f:
+        f.writelines(lines)
+
+
+def main(root, what, bdf, value):
+    d, v = fn_dir(root, bdf), int(value, 0)
+    if what == "class":
+        set_class(d, v)
+    elif what == "prog-if":
+        set_class(d, get_class(d) & ~0xff | v)
+    elif what == "bar0":
+        set_bar0(d, v)
+    else:
+        sys.exit("edit.py: unknown edit %s" % what)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:5]))
