@@ -31,6 +31,7 @@ static const char remedy_absent[] =
 struct aer_fn {
 	int err; /* 0, -ENOENT (no counters), or why they could not be read */
 	const char *err_what;
+	bool partial; /* err: err_what is missing while aer_dev_correctable is there */
 	struct aer_counts dev[_AER_KIND_MAX];
 	bool root_port;
 	uint64_t received[_AER_KIND_MAX]; /* root port: aer_rootport_total_err_* */
@@ -94,7 +95,7 @@ static void fn_read(const struct run *run, const struct pci_dev_info *d, struct 
 		f->err_what = dev_files[k];
 		/* one file there, another missing: not "no AER" */
 		if (f->err == -ENOENT && k > 0)
-			f->err = -EIO;
+			f->err = -EIO, f->partial = true;
 	}
 	for (int k = 0; k < _AER_KIND_MAX && !f->err && f->root_port; k++) {
 		int r = read_received(dfd, k, &f->received[k]);
@@ -159,6 +160,9 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 	bool bad;
 
 	limits_text(ac, expected, sizeof(expected));
+	if (f->partial)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
+				    NULL, "%s missing beside aer_dev_correctable", f->err_what);
 	if (f->err)
 		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
 				    NULL, "%s unreadable: %s", f->err_what,

@@ -215,13 +215,22 @@ static int hint_ports(const struct inventory_view *v, enum topo_kind k, struct s
 
 /* ---- results ---- */
 
+/* "7 of 8 GPUs on the bus", or with more than asked "9 GPUs on the bus (8 expected)". */
+static void count_phrase(struct strbuf *b, size_t have, int want, const char *what)
+{
+	if (have > (size_t)want)
+		strbuf_printf(b, "%zu %s (%d expected)", have, what, want);
+	else
+		strbuf_printf(b, "%zu of %d %s", have, want, what);
+}
+
 static int count_result(struct run *run, const struct inventory_view *v, enum topo_kind k)
 {
 	enum inventory_count c = k == TOPO_GPU ? INVENTORY_GPUS : INVENTORY_NICS;
 	_cleanup_(strbuf_done) struct strbuf b = {};
 	int want = v->ic->count[c], r = 0;
 	size_t have = 0;
-	char expected[64], check[32];
+	char expected[64], check[32], what[32];
 	enum verdict verdict;
 	_cleanup_(freep) char *actual = NULL;
 
@@ -232,7 +241,8 @@ static int count_result(struct run *run, const struct inventory_view *v, enum to
 	snprintf(check, sizeof(check), "inventory.%s", k == TOPO_GPU ? "gpus" : "nics");
 	snprintf(expected, sizeof(expected), "%d %s on the bus", want, kind_plural(k));
 	verdict = inventory_count_verdict(want, have, 0);
-	strbuf_printf(&b, "%zu of %d %s on the bus", have, want, kind_plural(k));
+	snprintf(what, sizeof(what), "%s on the bus", kind_plural(k));
+	count_phrase(&b, have, want, what);
 	if (verdict != VERDICT_PASS) {
 		hint_dead(v, k, &b);
 		hint_listed(v, k, &b);
@@ -355,7 +365,7 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 		return 0;
 	snprintf(expected, sizeof(expected), "%d RDMA devices", want);
 	verdict = inventory_count_verdict(want, have, 0);
-	strbuf_printf(&b, "%zu of %d RDMA devices", have, want);
+	count_phrase(&b, have, want, "RDMA devices");
 	if (verdict != VERDICT_PASS)
 		hint_rdma(v, &b);
 	if (strbuf_take(&b, &actual) < 0)
@@ -402,15 +412,17 @@ static int ports_result(struct run *run, const struct inventory_view *v, enum in
 	_cleanup_(freep) char *actual = NULL;
 	size_t active = 0, unreadable = 0;
 	int want = v->ic->count[c];
-	char expected[64];
+	char expected[64], what[48];
 	enum verdict verdict;
 
 	if (want < 0)
 		return 0;
 	ports_tally(&v->rdma, ll, &active, &unreadable, &down);
-	snprintf(expected, sizeof(expected), "%d active %s ports", want, inventory_count_name(c));
+	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
+		 want == 1 ? "" : "s");
 	verdict = inventory_count_verdict(want, active, unreadable);
-	strbuf_printf(&b, "%zu of %d %s ports active", active, want, inventory_count_name(c));
+	snprintf(what, sizeof(what), "%s ports active", inventory_count_name(c));
+	count_phrase(&b, active, want, what);
 	if (verdict != VERDICT_PASS && unreadable)
 		strbuf_printf(&b, "; %zu port(s) unreadable", unreadable);
 	if (verdict != VERDICT_PASS && down.s)
