@@ -106,40 +106,38 @@ static bool is_bridge(const struct pci_dev_info *d)
 	return d->id.class_code >> 8 == 0x0604;
 }
 
-/* Is devs[below] devs[top] or below it? Bounded like any walk up the tree. */
-static bool is_below(const struct pci_inventory *inv, size_t below, size_t top)
+void inventory_mark_tree(const struct pci_inventory *inv, const bool *is_kind, size_t *below,
+			 bool *holds)
 {
-	int p = (int)below;
+	memset(below, 0, inv->n * sizeof(*below));
+	memset(holds, 0, inv->n * sizeof(*holds));
+	for (size_t k = 0; k < inv->n; k++) {
+		int p = inv->devs[k].parent;
 
-	for (size_t depth = 0; p >= 0 && depth < 64; depth++) {
-		if ((size_t)p == top)
-			return true;
-		p = inv->devs[p].parent;
+		if (p >= 0 && (size_t)p < inv->n)
+			below[p]++;
+		if (!is_kind[k])
+			continue;
+		/* bounded like any walk up the tree (a parent loop in a broken tree) */
+		p = (int)k;
+		for (size_t depth = 0; p >= 0 && (size_t)p < inv->n && depth < 64; depth++) {
+			holds[p] = true;
+			p = inv->devs[p].parent;
+		}
 	}
-	return false;
 }
 
-static bool holds_kind(const struct pci_inventory *inv, const bool *is_kind, size_t port)
-{
-	for (size_t k = 0; k < inv->n; k++)
-		if (is_kind[k] && is_below(inv, k, port))
-			return true;
-	return false;
-}
-
-bool inventory_empty_port(const struct pci_inventory *inv, const bool *is_kind, size_t i)
+bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, const bool *holds,
+			  size_t i)
 {
 	const struct pci_dev_info *d = &inv->devs[i];
 	int parent = d->parent;
 
-	if (!is_bridge(d) || parent < 0 || !is_bridge(&inv->devs[parent]))
+	if (!is_bridge(d) || below[i] || parent < 0 || !is_bridge(&inv->devs[parent]))
 		return false;
-	for (size_t k = 0; k < inv->n; k++)
-		if (inv->devs[k].parent == (int)i)
-			return false;
+	/* the sibling ports: the other bridges with the same parent */
 	for (size_t s = 0; s < inv->n; s++)
-		if (s != i && inv->devs[s].parent == parent && is_bridge(&inv->devs[s]) &&
-		    holds_kind(inv, is_kind, s))
+		if (s != i && inv->devs[s].parent == parent && is_bridge(&inv->devs[s]) && holds[s])
 			return true;
 	return false;
 }

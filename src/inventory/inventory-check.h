@@ -67,8 +67,16 @@ bool inventory_slot_occupied(const struct pci_inventory *inv, uint32_t domain, u
 			     uint8_t dev);
 
 /*
- * Whether bridge inv->devs[i] is an empty switch port for kind: no function below it,
- * its parent is a bridge (it is not a root port), and a sibling port (another bridge
- * with the same parent) has a function of that kind (is_kind[]: by device index) below.
+ * For inventory_empty_port(): below[p] counts the functions whose parent is p, and
+ * holds[p] says whether a function of the kind (is_kind[], by device index) is p or below
+ * it. Arrays of inv->n; one walk up from each function.
  */
-bool inventory_empty_port(const struct pci_inventory *inv, const bool *is_kind, size_t i);
+void inventory_mark_tree(const struct pci_inventory *inv, const bool *is_kind, size_t *below,
+			 bool *holds);
+/*
+ * Whether bridge inv->devs[i] is an empty switch port for the kind inventory_mark_tree()
+ * marked: no function below it, its parent is a bridge (it is not a root port), and a
+ * sibling port (another bridge with the same parent) holds a function of that kind.
+ */
+bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, const bool *holds,
+			  size_t i);

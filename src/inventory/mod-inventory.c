@@ -197,19 +197,45 @@ static int hint_slots(const struct run *run, const struct inventory_view *v, str
 	return 0;
 }
 
-static int hint_ports(const struct inventory_view *v, enum topo_kind k, struct strbuf *b)
+/* The bus a switch port hands out (its secondary bus), or "" when sysfs does not say. */
+static void port_bus(const struct run *run, const char *addr, char *buf, size_t size)
 {
-	_cleanup_(freep) bool *is_kind = calloc(v->inv->n ? v->inv->n : 1, sizeof(bool));
+	_cleanup_(freep) char *line = NULL;
+	char *end;
+	long v;
 
-	if (!is_kind)
+	buf[0] = '\0';
+	if (sysroot_read_attr(run->root, SYSROOT_SYS, &line,
+			      "bus/pci/devices/%s/secondary_bus_number", addr) < 0)
+		return;
+	errno = 0;
+	v = strtol(line, &end, 10);
+	if (!errno && end != line && !*end && v > 0 && v <= 0xff)
+		snprintf(buf, size, "bus %02lx; ", v);
+}
+
+static int hint_ports(const struct run *run, const struct inventory_view *v, enum topo_kind k,
+		      struct strbuf *b)
+{
+	size_t n = v->inv->n ? v->inv->n : 1;
+	_cleanup_(freep) bool *is_kind = calloc(n, sizeof(bool));
+	_cleanup_(freep) bool *holds = calloc(n, sizeof(bool));
+	_cleanup_(freep) size_t *below = calloc(n, sizeof(size_t));
+	char bus[16];
+
+	if (!is_kind || !holds || !below)
 		return -ENOMEM;
 	for (size_t i = 0; i < v->n_fns; i++)
 		if (v->fns[i].kind == k)
 			is_kind[v->fns[i].dev] = true;
-	for (size_t i = 0; i < v->inv->n; i++)
-		if (inventory_empty_port(v->inv, is_kind, i))
-			strbuf_printf(b, "; nothing below switch port %s (a sibling port holds %s)",
-				      v->inv->devs[i].addr, kind_plural(k));
+	inventory_mark_tree(v->inv, is_kind, below, holds);
+	for (size_t i = 0; i < v->inv->n; i++) {
+		if (!inventory_empty_port(v->inv, below, holds, i))
+			continue;
+		port_bus(run, v->inv->devs[i].addr, bus, sizeof(bus));
+		strbuf_printf(b, "; nothing below switch port %s (%sa sibling port holds %s)",
+			      v->inv->devs[i].addr, bus, kind_plural(k));
+	}
 	return 0;
 }
 
@@ -248,7 +274,7 @@ static int count_result(struct run *run, const struct inventory_view *v, enum to
 		hint_listed(v, k, &b);
 		r = hint_slots(run, v, &b);
 		if (r >= 0)
-			r = hint_ports(v, k, &b);
+			r = hint_ports(run, v, k, &b);
 	}
 	if (r < 0 || strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;

@@ -230,21 +230,41 @@ static struct pci_dev_info devs[] = {
 	{ .addr = "0000:20:02.0", .id = { .class_code = 0x010802 }, .parent = -1 },
 };
 
+static bool empty(const struct pci_inventory *inv, const bool *is_kind, size_t i)
+{
+	size_t below[ARRAY_SIZE(devs)];
+	bool holds[ARRAY_SIZE(devs)];
+
+	inventory_mark_tree(inv, is_kind, below, holds);
+	return inventory_empty_port(inv, below, holds, i);
+}
+
 static void test_empty_port(void **state)
 {
 	struct pci_inventory inv = { devs, ARRAY_SIZE(devs) };
 	bool gpu[ARRAY_SIZE(devs)] = { [5] = true }, nic[ARRAY_SIZE(devs)] = { [6] = true };
 	bool none[ARRAY_SIZE(devs)] = {};
+	size_t below[ARRAY_SIZE(devs)];
+	bool holds[ARRAY_SIZE(devs)];
 
-	assert_true(inventory_empty_port(&inv, gpu, 3));
-	assert_true(inventory_empty_port(&inv, nic, 3));
-	assert_false(inventory_empty_port(&inv, none, 3)); /* siblings hold nothing of the kind */
-	assert_false(inventory_empty_port(&inv, gpu, 2));  /* holds the GPU */
-	assert_false(inventory_empty_port(&inv, gpu, 4));  /* holds the NIC */
-	assert_false(inventory_empty_port(&inv, gpu, 0));  /* a root port, not a switch port */
-	assert_false(inventory_empty_port(&inv, gpu, 7));  /* an empty root port */
-	assert_false(inventory_empty_port(&inv, gpu, 5));  /* not a bridge */
-	assert_false(inventory_empty_port(&inv, gpu, 1));  /* has ports below */
+	assert_true(empty(&inv, gpu, 3));
+	assert_true(empty(&inv, nic, 3));
+	assert_false(empty(&inv, none, 3)); /* siblings hold nothing of the kind */
+	assert_false(empty(&inv, gpu, 2));  /* holds the GPU */
+	assert_false(empty(&inv, gpu, 4));  /* holds the NIC */
+	assert_false(empty(&inv, gpu, 0));  /* a root port, not a switch port */
+	assert_false(empty(&inv, gpu, 7));  /* an empty root port */
+	assert_false(empty(&inv, gpu, 5));  /* not a bridge */
+	assert_false(empty(&inv, gpu, 1));  /* has ports below */
+
+	/* the marks: functions below each, and who holds the GPU (it and every bridge above) */
+	inventory_mark_tree(&inv, gpu, below, holds);
+	assert_int_equal(below[0], 1);
+	assert_int_equal(below[1], 3);
+	assert_int_equal(below[3], 0);
+	assert_int_equal(below[7], 0);
+	assert_true(holds[5] && holds[2] && holds[1] && holds[0]);
+	assert_false(holds[3] || holds[4] || holds[6] || holds[7] || holds[8]);
 
 	assert_true(inventory_slot_occupied(&inv, 0, 0x18, 0));
 	assert_false(inventory_slot_occupied(&inv, 0, 0x18, 1));

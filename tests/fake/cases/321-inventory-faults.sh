@@ -13,6 +13,7 @@ pci() { lspci -A linux-sysfs -O sysfs.path="$R/sys/bus/pci" "$@" 2>/dev/null; }
 	fail "fixture: 9b:00.0 config space is not all-ones"
 [ -z "$(pci -s 3b:00.0)" ] || fail "fixture: 3b:00.0 still listed"
 pci -vv -s 39:01.0 | grep -q 'Slot #33,' || fail "fixture: 39:01.0 is not slot 33"
+pci -vv -s 39:01.0 | grep -q 'Bus: primary=39, secondary=3b,' || fail "fixture: 39:01.0 does not hand out bus 3b"
 [ "$(cat "$R/sys/bus/pci/slots/33/address")" = 0000:3b:00 ] || fail "fixture: slot 33's address"
 pci -k -s ba:00.0 | grep -q 'Kernel driver in use' && fail "fixture: ba:00.0 has a driver"
 pci -k -s bc:00.0 | grep -q 'Kernel driver in use: mlx5_core' || fail "fixture: bc:00.0 without mlx5_core"
@@ -27,11 +28,11 @@ inv() {
 	hp --json check
 }
 
-# Where the missing GPUs are: the dead one, the empty slot, the empty switch port (its siblings
-# hold a GPU and a NIC: a GPU's place by the count that is short).
+# Where the missing GPUs are: the dead one, the empty slot, the empty switch port with the bus
+# it hands out (its siblings hold a GPU and a NIC: a GPU's place by the count that is short).
 inv GPUs=8
 expect_rc 1
-[ "$(actual inventory.gpus host)" = "6 of 8 GPUs on the bus; 0000:9b:00.0 not responding; slot 33 (0000:3b:00) empty; nothing below switch port 0000:39:01.0 (a sibling port holds GPUs)" ] ||
+[ "$(actual inventory.gpus host)" = "6 of 8 GPUs on the bus; 0000:9b:00.0 not responding; slot 33 (0000:3b:00) empty; nothing below switch port 0000:39:01.0 (bus 3b; a sibling port holds GPUs)" ] ||
 	fail "GPUs=8: $(actual inventory.gpus host)"
 # the next steps of a function present without a working driver
 [ "$(verdict inventory.probe 0000:ba:00.0)" = fail ] || fail "ba:00.0 without driver not failed"
@@ -75,6 +76,6 @@ inv "GPUAddresses=3b:00.0 9b:00.0 01:00.0 bb:00.0"
 # root port) nothing is guessed.
 rm -r "$R/sys/bus/pci/slots"
 inv GPUs=8
-[ "$(actual inventory.gpus host)" = "6 of 8 GPUs on the bus; 0000:9b:00.0 not responding; nothing below switch port 0000:39:01.0 (a sibling port holds GPUs)" ] ||
+[ "$(actual inventory.gpus host)" = "6 of 8 GPUs on the bus; 0000:9b:00.0 not responding; nothing below switch port 0000:39:01.0 (bus 3b; a sibling port holds GPUs)" ] ||
 	fail "no slots: $(actual inventory.gpus host)"
 true
