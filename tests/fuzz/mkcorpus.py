@@ -248,6 +248,11 @@ def main():
     from_unit("workload", ["test_workload.c"],
               ["infinity", "65536", "64K", "8M", "1G", "2T", "231:192", "Y", "N",
                "slurmd.service"])
+    from_unit("aer", ["test_aer.c"],
+              ["RxErr 10\nBadTLP 2\nBadDLLP 0\nRollover 0\nTimeout 0\nNonFatalErr 0\n"
+               "CorrIntErr 0\nHeaderOF 0\nTOTAL_ERR_COR 12\n",
+               "Undefined 0\nDLP 0\nSDES 0\nTLP 0\nFCP 0\nCmpltTO 1\nTOTAL_ERR_NONFATAL 1\n",
+               "12\n", "off", "1000000000000"])
 
 
 if __name__ == "__main__":

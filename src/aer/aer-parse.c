@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The AER counter files and thresholds (see aer.h). */
+
+#include "aer/aer.h"
+
+static const char *const kind_names[_AER_KIND_MAX] = {
+	[AER_COR] = "correctable",
+	[AER_NONFATAL] = "nonfatal",
+	[AER_FATAL] = "fatal",
+};
+
+static const char *const kind_keys[_AER_KIND_MAX] = {
+	[AER_COR] = "Correctable",
+	[AER_NONFATAL] = "NonFatal",
+	[AER_FATAL] = "Fatal",
+};
+
+static const char *const total_names[_AER_KIND_MAX] = {
+	[AER_COR] = "TOTAL_ERR_COR",
+	[AER_NONFATAL] = "TOTAL_ERR_NONFATAL",
+	[AER_FATAL] = "TOTAL_ERR_FATAL",
+};
+
+const char *aer_kind_to_string(enum aer_kind k)
+{
+	return k < _AER_KIND_MAX ? kind_names[k] : "?";
+}
+
+const char *aer_kind_key(enum aer_kind k)
+{
+	return k < _AER_KIND_MAX ? kind_keys[k] : "?";
+}
+
+/* Decimal digits only, no sign, at most max; the end of the number in *end. */
+static int parse_u64(const char *s, uint64_t max, const char **end, uint64_t *ret)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (max - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s)
+		return -EINVAL;
+	*end = p;
+	*ret = v;
+	return 0;
+}
+
+int aer_parse_limit(const char *s, uint64_t *ret)
+{
+	const char *end;
+
+	if (strcasecmp(s, "off") == 0) {
+		*ret = AER_OFF;
+		return 0;
+	}
+	if ((s[0] == '0' && s[1]) || parse_u64(s, AER_COUNT_MAX, &end, ret) < 0 || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static void detail_add(struct aer_counts *c, const char *name, size_t len, uint64_t n)
+{
+	size_t o = strlen(c->detail);
+
+	if (n == 0 || o >= sizeof(c->detail) - 1)
+		return;
+	snprintf(c->detail + o, sizeof(c->detail) - o, "%s%.*s %" PRIu64, o ? ", " : "", (int)len,
+		 name, n);
+}
+
+int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
+{
+	const char *line = text;
+
+	*ret = (struct aer_counts){};
+	while (*line) {
+		const char *sp = line + strcspn(line, " \t\n"), *end;
+		size_t len = (size_t)(sp - line);
+		uint64_t n;
+
+		if (len == 0 || *sp != ' ' || parse_u64(sp + 1, UINT64_MAX, &end, &n) < 0 ||
+		    (*end != '\n' && *end))
+			return -EINVAL;
+		if (len == strlen(total_names[k]) && strncmp(line, total_names[k], len) == 0) {
+			ret->total = n;
+			/* the total is last: nothing may follow it */
+			return *end && end[1] ? -EINVAL : 0;
+		}
+		detail_add(ret, line, len, n);
+		line = *end ? end + 1 : end;
+	}
+	return -EINVAL; /* no total line */
+}
+
+int aer_parse_total(const char *text, uint64_t *ret)
+{
+	const char *end;
+
+	if (parse_u64(text, UINT64_MAX, &end, ret) < 0)
+		return -EINVAL;
+	return *end == '\0' || (*end == '\n' && end[1] == '\0') ? 0 : -EINVAL;
+}
+
+bool aer_exceeds(uint64_t count, uint64_t limit)
+{
+	return limit != AER_OFF && count > limit;
+}

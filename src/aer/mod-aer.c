@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The AER module ([AER]): the PCIe error counters since boot of the GPUs, the NICs and
+ * every port on their paths up to the root port, against thresholds (aer.h). Check only:
+ * it reads at verify time. A function without the counter files is counted, and said
+ * once for all of them (AER not owned by the kernel there), not per function.
+ */
+#include <fcntl.h>
+
+#include "aer/aer.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/run.h"
+#include "core/strbuf.h"
+#include "topo/topo.h"
+
+#define CHECK_AER      "pcie.aer"
+#define AER_FILE_MAX   4096
+#define PCIE_ROOT_PORT 4
+
+static const char remedy_exceeded[] =
+	"dmesg | grep -i -e AER -e %s (the error type and the agent); journalctl -k -b -1 for "
+	"the boot before; rising correctable counts mean a marginal link (reseat, riser, "
+	"retimer); fatal or non-fatal errors: the card, its slot or its firmware";
+static const char remedy_absent[] =
+	"dmesg | grep -i -e AER -e 'firmware first' -e _OSC (AER owned by the platform "
+	"firmware, pcie_ports=compat, or a kernel without CONFIG_PCIEAER); the BMC's event log "
+	"then has the errors";
+
+/* What one function's files said. */
+struct aer_fn {
+	int err; /* 0, -ENOENT (no counters), or why they could not be read */
+	const char *err_what;
+	bool partial; /* err: err_what is missing while aer_dev_correctable is there */
+	struct aer_counts dev[_AER_KIND_MAX];
+	bool root_port;
+	uint64_t received[_AER_KIND_MAX]; /* root port: aer_rootport_total_err_* */
+};
+
+static const char *const rootport_files[_AER_KIND_MAX] = {
+	[AER_COR] = "aer_rootport_total_err_cor",
+	[AER_NONFATAL] = "aer_rootport_total_err_nonfatal",
+	[AER_FATAL] = "aer_rootport_total_err_fatal",
+};
+
+static int read_file(int dfd, const char *name, char **ret)
+{
+	size_t size;
+
+	return read_full_file_at(dfd, name, AER_FILE_MAX, ret, &size);
+}
+
+static const char *const dev_files[_AER_KIND_MAX] = {
+	[AER_COR] = "aer_dev_correctable",
+	[AER_NONFATAL] = "aer_dev_nonfatal",
+	[AER_FATAL] = "aer_dev_fatal",
+};
+
+static int read_dev(int dfd, enum aer_kind k, struct aer_counts *ret)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r = read_file(dfd, dev_files[k], &text);
+
+	return r < 0 ? r : aer_parse_dev(text, k, ret);
+}
+
+static int read_received(int dfd, enum aer_kind k, uint64_t *ret)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r = read_file(dfd, rootport_files[k], &text);
+
+	return r < 0 ? r : aer_parse_total(text, ret);
+}
+
+/* A root port: on a root bus, a bridge, PCIe type 4 when the type is known. */
+static bool is_root_port(const struct pci_dev_info *d)
+{
+	return d->parent < 0 && d->id.class_code >> 8 == 0x0604 &&
+	       (d->pcie_type < 0 || d->pcie_type == PCIE_ROOT_PORT);
+}
+
+static void fn_read(const struct run *run, const struct pci_dev_info *d, struct aer_fn *f)
+{
+	_cleanup_(closep) int dfd = -EBADF;
+
+	*f = (struct aer_fn){ .root_port = is_root_port(d) };
+	dfd = sysroot_openat(run->root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
+			     d->addr);
+	if (dfd < 0) {
+		f->err = dfd == -ENOENT ? -ENODEV : dfd, f->err_what = "the device directory";
+		return;
+	}
+	for (int k = 0; k < _AER_KIND_MAX && !f->err; k++) {
+		f->err = read_dev(dfd, k, &f->dev[k]);
+		f->err_what = dev_files[k];
+		/* one file there, another missing: not "no AER" */
+		if (f->err == -ENOENT && k > 0)
+			f->err = -EIO, f->partial = true;
+	}
+	for (int k = 0; k < _AER_KIND_MAX && !f->err && f->root_port; k++) {
+		int r = read_received(dfd, k, &f->received[k]);
+
+		if (r == -ENOENT && k == 0) {
+			f->root_port = false; /* an older kernel: per-device counters only */
+			break;
+		}
+		f->err = r, f->err_what = rootport_files[k];
+	}
+}
+
+static bool fn_exceeds(const struct aer_config *ac, const struct aer_fn *f)
+{
+	for (int k = 0; k < _AER_KIND_MAX; k++)
+		if (aer_exceeds(f->dev[k].total, ac->limit[k]) ||
+		    (f->root_port && aer_exceeds(f->received[k], ac->limit[k])))
+			return true;
+	return false;
+}
+
+static void limits_text(const struct aer_config *ac, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (int k = _AER_KIND_MAX - 1; k >= 0; k--) {
+		if (ac->limit[k] == AER_OFF)
+			continue;
+		o += (size_t)snprintf(buf + o, size - o, "%s%s <= %" PRIu64, o ? ", " : "",
+				      aer_kind_to_string(k), ac->limit[k]);
+		if (o >= size)
+			return;
+	}
+	if (ac->limit[AER_COR] == AER_OFF && o < size)
+		snprintf(buf + o, size - o, "%scorrectable reported", o ? "; " : "");
+}
+
+static int counts_text(const struct aer_fn *f, char **ret)
+{
+	_cleanup_(strbuf_done) struct strbuf b = {};
+
+	for (int k = _AER_KIND_MAX - 1; k >= 0; k--) {
+		strbuf_printf(&b, "%s%s %" PRIu64, k == _AER_KIND_MAX - 1 ? "" : ", ",
+			      aer_kind_to_string(k), f->dev[k].total);
+		if (f->dev[k].detail[0])
+			strbuf_printf(&b, " (%s)", f->dev[k].detail);
+	}
+	if (f->root_port)
+		strbuf_printf(&b,
+			      "; received from below: fatal %" PRIu64 ", nonfatal %" PRIu64
+			      ", correctable %" PRIu64,
+			      f->received[AER_FATAL], f->received[AER_NONFATAL],
+			      f->received[AER_COR]);
+	return strbuf_take(&b, ret);
+}
+
+static int fn_result(struct run *run, const struct aer_config *ac, const struct pci_dev_info *d,
+		     const struct aer_fn *f)
+{
+	_cleanup_(freep) char *actual = NULL;
+	char expected[96], remedy[512];
+	bool bad;
+
+	limits_text(ac, expected, sizeof(expected));
+	if (f->partial)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
+				    NULL, "%s missing beside aer_dev_correctable", f->err_what);
+	if (f->err)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
+				    NULL, "%s unreadable: %s", f->err_what,
+				    f->err == -EINVAL ? "not in the kernel's format"
+						      : strerror(-f->err));
+	if (counts_text(f, &actual) < 0)
+		return -ENOMEM;
+	bad = fn_exceeds(ac, f);
+	snprintf(remedy, sizeof(remedy), remedy_exceeded, d->addr);
+	return results_add(&run->results,
+			   !bad	      ? VERDICT_PASS
+			   : ac->fail ? VERDICT_FAIL
+				      : VERDICT_WARN,
+			   CHECK_AER, d->addr, expected, actual, bad ? remedy : NULL);
+}
+
+/* The GPUs and NICs and every bridge above them (want[], by device index). */
+static int mark_functions(struct run *run, bool *want, size_t *n_want)
+{
+	const struct topo_config *tc = topo_config_get(run->cfg);
+	const struct pci_inventory *inv = &run->pci_inv;
+	struct topology t;
+	int r;
+
+	r = topo_build(&t, run->root, tc, inv);
+	if (r < 0)
+		return r;
+	for (size_t e = 0; e < t.n; e++) {
+		int p = (int)t.eps[e].dev;
+
+		/* the PCIe types tell a root port (a missing one leaves the guess by place) */
+		(void)topo_load_path_caps(run->pci, &run->pci_inv, t.eps[e].dev);
+		for (size_t depth = 0; p >= 0 && depth < 64; depth++) {
+			*n_want += !want[p];
+			want[p] = true;
+			p = inv->devs[p].parent;
+		}
+	}
+	topo_done(&t);
+	return 0;
+}
+
+static int absent_result(struct run *run, size_t absent, size_t total)
+{
+	if (!absent)
+		return 0;
+	return results_addf(&run->results, VERDICT_SKIP, CHECK_AER, "host", "AER counters",
+			    remedy_absent,
+			    absent == total ? "no AER counters on any of the %zu functions"
+					    : "no AER counters on %zu of the %zu functions",
+			    absent, total);
+}
+
+static int aer_judge(struct run *run, const struct aer_config *ac)
+{
+	const struct pci_inventory *inv = &run->pci_inv;
+	_cleanup_(freep) bool *want = calloc(inv->n ? inv->n : 1, sizeof(bool));
+	size_t n_want = 0, absent = 0;
+	int r;
+
+	if (!want)
+		return -ENOMEM;
+	r = mark_functions(run, want, &n_want);
+	if (r < 0)
+		return r;
+	if (n_want == 0)
+		return results_add(&run->results, VERDICT_SKIP, CHECK_AER, "host",
+				   "the GPUs and NICs and their ports", "no GPU or NIC on PCI",
+				   NULL);
+	for (size_t i = 0; i < inv->n; i++) {
+		struct aer_fn f;
+
+		if (!want[i])
+			continue;
+		fn_read(run, &inv->devs[i], &f);
+		if (f.err == -ENOENT) {
+			absent++;
+			continue;
+		}
+		r = fn_result(run, ac, &inv->devs[i], &f);
+		if (r < 0)
+			return r;
+	}
+	return absent_result(run, absent, n_want);
+}
+
+static bool aer_wants_pci(const struct run *run)
+{
+	return aer_config_get(run->cfg); /* no [AER]: nothing read, nothing reported */
+}
+
+static int aer_verify(struct run *run)
+{
+	const struct aer_config *ac = aer_config_get(run->cfg);
+
+	if (!ac)
+		return 0;
+	if (run->pci_err < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, "host",
+				    "readable PCI devices", NULL,
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+	return aer_judge(run, ac);
+}
+
+const struct run_module run_module_aer = {
+	.name = "aer",
+	.wants_pci = aer_wants_pci,
+	.verify = aer_verify,
+};

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The inventory module ([Inventory]): counts what a host of this kind must have and names
+ * what is missing (src/inventory/inventory-check.h). Check only; it reads at verify time,
+ * after the other modules wrote (a module load may have made RDMA devices appear). The
+ * GPUs and NICs are the topology's (topo_build()), the RDMA devices and ports the rdma
+ * module's scan (rdma_scan()): no second reading of the same sysfs.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/run.h"
+#include "core/strbuf.h"
+#include "inventory/inventory-check.h"
+#include "rdma/rdma-scan.h"
+
+static const char remedy_missing[] =
+	"lspci -tv (where the tree stops); dmesg | grep -i -e 'link down' -e 'PCIe Bus Error' "
+	"-e 'not responding'; a function that fell off the bus comes back only after a reset or "
+	"a reboot; reseat or replace the card if it stays away";
+static const char remedy_probe[] = "dmesg | grep %s (the probe error); lspci -vv -s %s "
+				   "(Kernel driver in use, Kernel modules)";
+static const char remedy_ports[] =
+	"rdma link (or ibstat); a port in Polling has no cable or peer, Disabled is down by "
+	"the admin or the switch; check the cable and the switch port";
+
+struct inventory_view {
+	const struct inventory_config *ic;
+	const struct pci_inventory *inv;
+	struct topology topo;
+	struct inventory_fn *fns; /* one per topology endpoint, same order */
+	size_t n_fns;
+	struct rdma_inventory rdma;
+	bool rdma_scanned; /* rdma holds a scan (to free) */
+	bool have_rdma;	   /* ... and the RDMA class was readable */
+};
+
+static const char *kind_plural(enum topo_kind k)
+{
+	return k == TOPO_GPU ? "GPUs" : "NICs";
+}
+
+/* A kind takes part when some key is about it. */
+static bool kind_wanted(const struct inventory_config *ic, enum topo_kind k)
+{
+	if (ic->n_addrs[k])
+		return true;
+	if (k == TOPO_GPU)
+		return ic->count[INVENTORY_GPUS] >= 0;
+	for (int c = INVENTORY_NICS; c < _INVENTORY_COUNT_MAX; c++)
+		if (ic->count[c] >= 0)
+			return true;
+	return false;
+}
+
+static bool rdma_wanted(const struct inventory_config *ic)
+{
+	return kind_wanted(ic, TOPO_NIC);
+}
+
+static bool rdma_names(const struct rdma_inventory *rd, const char *addr)
+{
+	for (size_t i = 0; i < rd->n_devs; i++)
+		if (rd->devs[i].pci && streq(rd->devs[i].pci, addr))
+			return true;
+	return false;
+}
+
+/* The driver link's last component; -ENOENT when none is bound. */
+static int read_driver(const struct sysroot *root, const char *addr, char *buf, size_t size)
+{
+	_cleanup_(closep) int dfd = -EBADF;
+	char link[PATH_MAX];
+	const char *slash;
+	ssize_t n;
+
+	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
+	if (dfd < 0)
+		return dfd;
+	n = readlinkat(dfd, "driver", link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	slash = slash ? slash + 1 : link;
+	if (strlen(slash) >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return 0;
+}
+
+static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
+{
+	const struct topo_endpoint *ep = &v->topo.eps[e];
+	const struct pci_dev_info *d = &v->inv->devs[ep->dev];
+	struct inventory_fn *f = &v->fns[e];
+
+	*f = (struct inventory_fn){ .dev = ep->dev, .kind = ep->kind };
+	f->has_rdma = v->have_rdma && rdma_names(&v->rdma, d->addr);
+	/* topology names a NIC by its RDMA device or netdev, else by its address */
+	f->has_netdev = f->has_rdma || !streq(ep->name, d->addr);
+	f->driver_err = d->state == PCI_DEV_OK
+				? read_driver(run->root, d->addr, f->driver, sizeof(f->driver))
+				: 0;
+	f->state = inventory_fn_judge(f->kind, d->state, f->driver_err, f->has_netdev);
+}
+
+static int view_open(const struct run *run, struct inventory_view *v)
+{
+	int r;
+
+	*v = (struct inventory_view){ .ic = inventory_config_get(run->cfg), .inv = &run->pci_inv };
+	if (rdma_wanted(v->ic)) {
+		r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
+		if (r == -ENOMEM)
+			return r;
+		v->rdma_scanned = r >= 0;
+		v->have_rdma = r >= 0 && v->rdma.err == 0;
+	}
+	if (run->pci_err < 0)
+		return 0;
+	r = topo_build(&v->topo, run->root, topo_config_get(run->cfg), v->inv);
+	if (r < 0)
+		return r;
+	v->fns = calloc(v->topo.n ? v->topo.n : 1, sizeof(*v->fns));
+	if (!v->fns)
+		return -ENOMEM;
+	v->n_fns = v->topo.n;
+	for (size_t e = 0; e < v->n_fns; e++)
+		fn_read(run, v, e);
+	return 0;
+}
+
+static void view_done(struct inventory_view *v)
+{
+	free(v->fns);
+	topo_done(&v->topo);
+	if (v->rdma_scanned)
+		rdma_inventory_done(&v->rdma);
+}
+
+/* ---- where the missing ones should be ---- */
+
+static void hint_dead(const struct inventory_view *v, enum topo_kind k, struct strbuf *b)
+{
+	for (size_t i = 0; i < v->n_fns; i++)
+		if (v->fns[i].kind == k && !inventory_fn_present(v->fns[i].state))
+			strbuf_printf(b, "; %s %s", v->inv->devs[v->fns[i].dev].addr,
+				      inventory_fn_state_to_string(v->fns[i].state));
+}
+
+static void hint_listed(const struct inventory_view *v, enum topo_kind k, struct strbuf *b)
+{
+	for (size_t i = 0; i < v->ic->n_addrs[k]; i++)
+		if (!pci_inventory_find(v->inv, v->ic->addrs[k][i].addr))
+			strbuf_printf(b, "; %s absent", v->ic->addrs[k][i].addr);
+}
+
+static void hint_slot(const struct run *run, const struct inventory_view *v, const char *name,
+		      struct strbuf *b)
+{
+	_cleanup_(freep) char *addr = NULL;
+	uint32_t dom;
+	uint8_t bus, dev;
+
+	if (sysroot_read_attr(run->root, SYSROOT_SYS, &addr, "bus/pci/slots/%s/address", name) <
+		    0 ||
+	    inventory_parse_slot_address(addr, &dom, &bus, &dev) < 0)
+		return; /* a slot without a readable address says nothing about where */
+	if (!inventory_slot_occupied(v->inv, dom, bus, dev))
+		strbuf_printf(b, "; slot %s (%s) empty", name, addr);
+}
+
+/* Slots in name order, so the text is the same from run to run. */
+static int hint_slots(const struct run *run, const struct inventory_view *v, struct strbuf *b)
+{
+	_cleanup_(closep) int fd = -EBADF;
+	struct dirent **list = NULL;
+	int n;
+
+	fd = sysroot_openat(run->root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "bus/pci/slots");
+	if (fd == -ENOMEM)
+		return fd;
+	if (fd < 0)
+		return 0;
+	n = scandirat(fd, ".", &list, NULL, alphasort);
+	if (n < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (list[i]->d_name[0] != '.')
+			hint_slot(run, v, list[i]->d_name, b);
+		free(list[i]);
+	}
+	free(list);
+	return 0;
+}
+
+/* The bus a switch port hands out (its secondary bus), or "" when sysfs does not say. */
+static void port_bus(const struct run *run, const char *addr, char *buf, size_t size)
+{
+	_cleanup_(freep) char *line = NULL;
+	char *end;
+	long v;
+
+	buf[0] = '\0';
+	if (sysroot_read_attr(run->root, SYSROOT_SYS, &line,
+			      "bus/pci/devices/%s/secondary_bus_number", addr) < 0)
+		return;
+	errno = 0;
+	v = strtol(line, &end, 10);
+	if (!errno && end != line && !*end && v > 0 && v <= 0xff)
+		snprintf(buf, size, "bus %02lx; ", v);
+}
+
+static int hint_ports(const struct run *run, const struct inventory_view *v, enum topo_kind k,
+		      struct strbuf *b)
+{
+	size_t n = v->inv->n ? v->inv->n : 1;
+	_cleanup_(freep) bool *is_kind = calloc(n, sizeof(bool));
+	_cleanup_(freep) bool *holds = calloc(n, sizeof(bool));
+	_cleanup_(freep) size_t *below = calloc(n, sizeof(size_t));
+	char bus[16];
+
+	if (!is_kind || !holds || !below)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->n_fns; i++)
+		if (v->fns[i].kind == k)
+			is_kind[v->fns[i].dev] = true;
+	inventory_mark_tree(v->inv, is_kind, below, holds);
+	for (size_t i = 0; i < v->inv->n; i++) {
+		if (!inventory_empty_port(v->inv, below, holds, i))
+			continue;
+		port_bus(run, v->inv->devs[i].addr, bus, sizeof(bus));
+		strbuf_printf(b, "; nothing below switch port %s (%sa sibling port holds %s)",
+			      v->inv->devs[i].addr, bus, kind_plural(k));
+	}
+	return 0;
+}
+
+/* ---- results ---- */
+
+/* "7 of 8 GPUs on the bus", or with more than asked "9 GPUs on the bus (8 expected)". */
+static void count_phrase(struct strbuf *b, size_t have, int want, const char *what)
+{
+	if (have > (size_t)want)
+		strbuf_printf(b, "%zu %s (%d expected)", have, what, want);
+	else
+		strbuf_printf(b, "%zu of %d %s", have, want, what);
+}
+
+static int count_result(struct run *run, const struct inventory_view *v, enum topo_kind k)
+{
+	enum inventory_count c = k == TOPO_GPU ? INVENTORY_GPUS : INVENTORY_NICS;
+	_cleanup_(strbuf_done) struct strbuf b = {};
+	int want = v->ic->count[c], r = 0;
+	size_t have = 0;
+	char expected[64], check[32], what[32];
+	enum verdict verdict;
+	_cleanup_(freep) char *actual = NULL;
+
+	if (want < 0)
+		return 0;
+	for (size_t i = 0; i < v->n_fns; i++)
+		have += v->fns[i].kind == k && inventory_fn_present(v->fns[i].state);
+	snprintf(check, sizeof(check), "inventory.%s", k == TOPO_GPU ? "gpus" : "nics");
+	snprintf(expected, sizeof(expected), "%d %s on the bus", want, kind_plural(k));
+	verdict = inventory_count_verdict(want, have, 0);
+	snprintf(what, sizeof(what), "%s on the bus", kind_plural(k));
+	count_phrase(&b, have, want, what);
+	if (verdict != VERDICT_PASS) {
+		hint_dead(v, k, &b);
+		hint_listed(v, k, &b);
+		r = hint_slots(run, v, &b);
+		if (r >= 0)
+			r = hint_ports(run, v, k, &b);
+	}
+	if (r < 0 || strbuf_take(&b, &actual) < 0)
+		return -ENOMEM;
+	return results_add(&run->results, verdict, check, "host", expected, actual,
+			   verdict == VERDICT_PASS ? NULL : remedy_missing);
+}
+
+static int address_result(struct run *run, const struct inventory_view *v, enum topo_kind k,
+			  const char *addr)
+{
+	const struct pci_dev_info *d = pci_inventory_find(v->inv, addr);
+	char expected[64];
+
+	snprintf(expected, sizeof(expected), "a %s at this address", k == TOPO_GPU ? "GPU" : "NIC");
+	if (!d)
+		return results_add(&run->results, VERDICT_FAIL, "inventory.address", addr, expected,
+				   "absent: no PCI function at this address", remedy_missing);
+	if (d->state != PCI_DEV_OK)
+		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
+				    expected, remedy_missing, "%s",
+				    d->state == PCI_DEV_DEAD ? "not responding (config space "
+							       "reads all-ones)"
+							     : "unreadable config space");
+	if (topo_classify(topo_config_get(run->cfg), v->inv, (size_t)(d - v->inv->devs)) != (int)k)
+		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
+				    expected, NULL, "not a %s (%04x:%04x class %06x)",
+				    k == TOPO_GPU ? "GPU" : "NIC", d->id.vendor, d->id.device,
+				    d->id.class_code);
+	return results_add(&run->results, VERDICT_PASS, "inventory.address", addr, expected,
+			   "present", NULL);
+}
+
+static int probe_result(struct run *run, const struct inventory_view *v,
+			const struct inventory_fn *f)
+{
+	const char *addr = v->inv->devs[f->dev].addr;
+	char remedy[256];
+
+	snprintf(remedy, sizeof(remedy), remedy_probe, addr, addr);
+	switch (f->state) {
+	case INVENTORY_FN_NO_DRIVER:
+		return results_add(&run->results, VERDICT_FAIL, "inventory.probe", addr,
+				   "a driver bound", "no driver bound", remedy);
+	case INVENTORY_FN_NO_DEVICE:
+		return results_addf(&run->results, VERDICT_FAIL, "inventory.probe", addr,
+				    "an RDMA device or netdev", remedy,
+				    "%s bound, but no RDMA device and no netdev (a failed probe?)",
+				    f->driver);
+	case INVENTORY_FN_UNKNOWN:
+		return results_addf(&run->results, VERDICT_UNKNOWN, "inventory.probe", addr,
+				    "a driver bound", NULL, "driver link unreadable: %s",
+				    strerror(-f->driver_err));
+	default:
+		return 0; /* present and bound, or not on the bus: the count says so */
+	}
+}
+
+static int pci_results(struct run *run, const struct inventory_view *v)
+{
+	int r = 0;
+
+	if (!kind_wanted(v->ic, TOPO_GPU) && !kind_wanted(v->ic, TOPO_NIC))
+		return 0;
+	if (run->pci_err < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "inventory.pci", "host",
+				    "readable PCI devices", NULL,
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
+	for (int k = TOPO_GPU; r >= 0 && k <= TOPO_NIC; k++) {
+		r = count_result(run, v, k);
+		for (size_t i = 0; r >= 0 && i < v->ic->n_addrs[k]; i++)
+			r = address_result(run, v, k, v->ic->addrs[k][i].addr);
+	}
+	for (size_t i = 0; r >= 0 && i < v->n_fns; i++)
+		if (kind_wanted(v->ic, v->fns[i].kind))
+			r = probe_result(run, v, &v->fns[i]);
+	return r;
+}
+
+/*
+ * The NIC functions that should have an RDMA device and have none: not responding, no
+ * driver, or a driver that gave other functions of the same part an RDMA device.
+ */
+static void hint_rdma(const struct inventory_view *v, struct strbuf *b)
+{
+	for (size_t i = 0; i < v->n_fns; i++) {
+		const struct inventory_fn *f = &v->fns[i];
+		const struct pci_dev_info *d = &v->inv->devs[f->dev];
+		bool sibling = false;
+
+		if (f->kind != TOPO_NIC || f->has_rdma)
+			continue;
+		for (size_t j = 0; j < v->n_fns; j++)
+			sibling |= v->fns[j].has_rdma &&
+				   v->inv->devs[v->fns[j].dev].id.vendor == d->id.vendor &&
+				   v->inv->devs[v->fns[j].dev].id.device == d->id.device;
+		if (f->state != INVENTORY_FN_OK)
+			strbuf_printf(b, "; %s %s", d->addr,
+				      inventory_fn_state_to_string(f->state));
+		else if (sibling)
+			strbuf_printf(b, "; %s (%s) has no RDMA device", d->addr, f->driver);
+	}
+}
+
+static int rdma_count_result(struct run *run, const struct inventory_view *v)
+{
+	_cleanup_(strbuf_done) struct strbuf b = {};
+	_cleanup_(freep) char *actual = NULL;
+	int want = v->ic->count[INVENTORY_RDMA];
+	size_t have = v->rdma.n_devs;
+	char expected[64];
+	enum verdict verdict;
+
+	if (want < 0)
+		return 0;
+	snprintf(expected, sizeof(expected), "%d RDMA devices", want);
+	verdict = inventory_count_verdict(want, have, 0);
+	count_phrase(&b, have, want, "RDMA devices");
+	if (verdict != VERDICT_PASS)
+		hint_rdma(v, &b);
+	if (strbuf_take(&b, &actual) < 0)
+		return -ENOMEM;
+	return results_add(&run->results, verdict, "inventory.rdma", "host", expected, actual,
+			   verdict == VERDICT_PASS
+				   ? NULL
+				   : "rdma dev; lsmod | grep _ib (the RDMA driver "
+				     "of the NIC: mlx5_ib, irdma, bnxt_re...); dmesg");
+}
+
+/* Ports of layer ll: active, unreadable (or of unknown layer), and the text of the others. */
+static void ports_tally(const struct rdma_inventory *rd, enum rdma_link_layer ll, size_t *active,
+			size_t *unreadable, struct strbuf *down)
+{
+	for (size_t i = 0; i < rd->n_devs; i++) {
+		const struct rdma_device *dev = &rd->devs[i];
+
+		if (dev->err) {
+			(*unreadable)++;
+			continue;
+		}
+		for (size_t p = 0; p < dev->n_ports; p++) {
+			const struct rdma_port *port = &dev->ports[p];
+
+			if (port->err || port->link_layer == RDMA_LL_UNKNOWN)
+				(*unreadable)++;
+			else if (port->link_layer != ll)
+				continue;
+			else if (port->state == RDMA_PORT_ACTIVE)
+				(*active)++;
+			else
+				strbuf_printf(down, "; %s/%u %s (%s)", dev->name, port->num,
+					      rdma_port_state_to_string(port->state),
+					      rdma_phys_state_to_string(port->phys_state));
+		}
+	}
+}
+
+static int ports_result(struct run *run, const struct inventory_view *v, enum inventory_count c)
+{
+	enum rdma_link_layer ll = c == INVENTORY_PORTS_IB ? RDMA_LL_INFINIBAND : RDMA_LL_ETHERNET;
+	_cleanup_(strbuf_done) struct strbuf b = {}, down = {};
+	_cleanup_(freep) char *actual = NULL;
+	size_t active = 0, unreadable = 0;
+	int want = v->ic->count[c];
+	char expected[64], what[48];
+	enum verdict verdict;
+
+	if (want < 0)
+		return 0;
+	ports_tally(&v->rdma, ll, &active, &unreadable, &down);
+	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
+		 want == 1 ? "" : "s");
+	verdict = inventory_count_verdict(want, active, unreadable);
+	snprintf(what, sizeof(what), "%s ports active", inventory_count_name(c));
+	count_phrase(&b, active, want, what);
+	if (verdict != VERDICT_PASS && unreadable)
+		strbuf_printf(&b, "; %zu port(s) unreadable", unreadable);
+	if (verdict != VERDICT_PASS && down.s)
+		strbuf_printf(&b, "%s", down.s);
+	if (down.oom || strbuf_take(&b, &actual) < 0)
+		return -ENOMEM;
+	return results_add(&run->results, verdict, "inventory.ports", inventory_count_name(c),
+			   expected, actual, verdict == VERDICT_PASS ? NULL : remedy_ports);
+}
+
+static int rdma_results(struct run *run, const struct inventory_view *v)
+{
+	bool any = false;
+	int r = 0;
+
+	for (int c = INVENTORY_RDMA; c < _INVENTORY_COUNT_MAX; c++)
+		any |= v->ic->count[c] >= 0;
+	if (!any)
+		return 0;
+	if (!v->have_rdma)
+		return results_add(&run->results, VERDICT_UNKNOWN, "inventory.rdma", "host",
+				   "a readable RDMA class", "the RDMA class cannot be read", NULL);
+	r = rdma_count_result(run, v);
+	if (r >= 0)
+		r = ports_result(run, v, INVENTORY_PORTS_IB);
+	if (r >= 0)
+		r = ports_result(run, v, INVENTORY_PORTS_ETH);
+	return r;
+}
+
+static bool inventory_wants_pci(const struct run *run)
+{
+	return inventory_config_get(run->cfg); /* no [Inventory]: nothing read or reported */
+}
+
+/* The run's PCI inventory at verify time: after an apply, the one read again. */
+static int inventory_verify(struct run *run)
+{
+	struct inventory_view v;
+	int r;
+
+	if (!inventory_wants_pci(run))
+		return 0;
+	r = view_open(run, &v);
+	if (r >= 0)
+		r = pci_results(run, &v);
+	if (r >= 0)
+		r = rdma_results(run, &v);
+	view_done(&v);
+	return r;
+}
+
+const struct run_module run_module_inventory = {
+	.name = "inventory",
+	.wants_pci = inventory_wants_pci,
+	.verify = inventory_verify,
+};

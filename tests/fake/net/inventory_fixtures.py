@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Overlays for the [Inventory] and [AER] checks (fake cases 320-339). Kept here because
+mkroot.py loads overlays from this directory.
+
+inv-faults  ib-gpu plus a physical slot (bus/pci/slots/N/address) for each of dgx8's twelve
+            switch downstream ports (slot numbers 0x20*n+i as the ports' Slot Capabilities
+            say), and the faults a fleet sees:
+            - 0000:3b:00.0 (H100 behind 39:01.0, slot 33) gone from the bus: no sysfs entry,
+              no driver link, no IOMMU group member, no NVIDIA driver entry;
+            - 0000:9b:00.0 (H100) not responding: config space reads all-ones;
+            - 0000:ba:00.0 (H100) on the bus with no driver bound;
+            - 0000:bc:00.0 (ConnectX-7, mlx5_core bound) without its RDMA device mlx5_6 and
+              its IPoIB netdev ib3: a failed probe.
+aer-dgx8    dgx8 plus the kernel's AER counters (drivers/pci/pcie/aer.c, Linux 6.1 strings)
+            on the GPUs, NICs and every port on their paths, except below root port
+            b7:01.0 (AER owned elsewhere: no files); root ports also
+            aer_rootport_total_err_{cor,fatal,nonfatal}. Non-zero: H100 18:00.0
+            correctable RxErr 10 + BadTLP 2; H100 19:00.0 non-fatal CmpltTO 1; root port
+            15:01.0 received 12 correctable and 1 non-fatal; everything else 0.
+aer-broken  aer-dgx8 with 9c:00.0's aer_dev_fatal cut before its TOTAL_ERR_FATAL line.
+"""
+
+import os
+import shutil
+
+import netsys
+import rdma_fixtures
+
+COR = ["RxErr", "BadTLP", "BadDLLP", "Rollover", "Timeout", "NonFatalErr", "CorrIntErr",
+       "HeaderOF"]
+UNCOR = ["Undefined", "DLP", "SDES", "TLP", "FCP", "CmpltTO", "CmpltAbrt", "UnxCmplt", "RxOF",
+         "MalfTLP", "ECRC", "UnsupReq", "ACSViol", "UncorrIntErr", "BlockedTLP",
+         "AtomicOpBlocked", "TLPBlockedErr", "PoisonTLPBlocked"]
+SWITCH_ROOTS = [0x15, 0x37, 0x97, 0xb7]
+
+
+def slots(root):
+    for n, rbus in enumerate(SWITCH_ROOTS):
+        for i in range(3):
+            netsys.write(os.path.join(root, "sys/bus/pci/slots", "%d" % (0x20 * n + i),
+                                      "address"), "0000:%02x:00\n" % (rbus + 3 + i), 0o444)
+
+
+def unlink_all(paths):
+    for p in paths:
+        if os.path.lexists(p):
+            os.unlink(p)
+
+
+def gone(root, bdf):
+    d = netsys.pci_dir(root, bdf)
+    group = os.path.realpath(os.path.join(d, "iommu_group"))
+    unlink_all([os.path.join(root, "sys/bus/pci/devices", bdf),
+                os.path.join(root, "sys/bus/pci/drivers/nvidia", bdf),
+                os.path.join(group, "devices", bdf)])
+    for unit in os.listdir(os.path.join(root, "sys/class/iommu")):
+        unlink_all([os.path.join(root, "sys/class/iommu", unit, "devices", bdf)])
+    shutil.rmtree(d)
+    shutil.rmtree(os.path.join(root, "proc/driver/nvidia/gpus", bdf))
+
+
+def not_responding(root, bdf):
+    cfg = os.path.join(netsys.pci_dir(root, bdf), "config")
+    size = os.path.getsize(cfg)
+    with open(cfg, "wb") as f:
+        f.write(b"\xff" * size)
+
+
+def no_driver(root, bdf, driver):
+    d = netsys.pci_dir(root, bdf)
+    unlink_all([os.path.join(d, "driver"),
+                os.path.join(root, "sys/bus/pci/drivers", driver, bdf)])
+
+
+def failed_probe(root, bdf, rdma, netdev, uverbs):
+    d = netsys.pci_dir(root, bdf)
+    for sub in ("infiniband", "infiniband_verbs", "net"):
+        shutil.rmtree(os.path.join(d, sub))
+    unlink_all([os.path.join(root, "sys/class/infiniband", rdma),
+                os.path.join(root, "sys/class/infiniband_verbs", uverbs),
+                os.path.join(root, "sys/class/net", netdev)])
+
+
+def inv_faults(root):
+    rdma_fixtures.ib_gpu(root)
+    slots(root)
+    gone(root, "0000:3b:00.0")
+    not_responding(root, "0000:9b:00.0")
+    no_driver(root, "0000:ba:00.0", "nvidia")
+    failed_probe(root, "0000:bc:00.0", "mlx5_6", "ib3", "uverbs6")
+
+
+def dev_text(names, counts, total):
+    lines = ["%s %d" % (n, counts.get(n, 0)) for n in names]
+    return "\n".join(lines + ["TOTAL_%s %d" % (total, sum(counts.values()))]) + "\n"
+
+
+def aer_files(d, cor=None, nonfatal=None, fatal=None, rootport=None):
+    netsys.write(os.path.join(d, "aer_dev_correctable"), dev_text(COR, cor or {}, "ERR_COR"),
+                 0o444)
+    netsys.write(os.path.join(d, "aer_dev_nonfatal"),
+                 dev_text(UNCOR, nonfatal or {}, "ERR_NONFATAL"), 0o444)
+    netsys.write(os.path.join(d, "aer_dev_fatal"), dev_text(UNCOR, fatal or {}, "ERR_FATAL"),
+                 0o444)
+    if rootport is not None:
+        for k, v in zip(("cor", "nonfatal", "fatal"), rootport):
+            netsys.write(os.path.join(d, "aer_rootport_total_err_" + k), "%d\n" % v, 0o444)
+
+
+def aer_dgx8(root):
+    special = {
+        "0000:18:00.0": {"cor": {"RxErr": 10, "BadTLP": 2}},
+        "0000:19:00.0": {"nonfatal": {"CmpltTO": 1}},
+    }
+    for rbus in SWITCH_ROOTS:
+        if rbus == 0xb7:
+            continue  # no AER files below this root port
+        rp = "0000:%02x:01.0" % rbus
+        aer_files(netsys.pci_dir(root, rp), rootport=(12, 1, 0) if rbus == 0x15 else (0, 0, 0))
+        aer_files(netsys.pci_dir(root, "0000:%02x:00.0" % (rbus + 1)))
+        for i in range(3):
+            aer_files(netsys.pci_dir(root, "0000:%02x:%02x.0" % (rbus + 2, i)))
+            ep = "0000:%02x:00.0" % (rbus + 3 + i)
+            aer_files(netsys.pci_dir(root, ep), **special.get(ep, {}))
+
+
+def aer_broken(root):
+    aer_dgx8(root)
+    p = os.path.join(netsys.pci_dir(root, "0000:9c:00.0"), "aer_dev_fatal")
+    os.chmod(p, 0o644)
+    with open(p) as f:
+        text = f.read()
+    with open(p, "w") as f:
+        f.write(text[:text.index("TOTAL_")])
+    os.chmod(p, 0o444)
+
+
+OVERLAYS = {
+    "inv-faults": ("dgx8", inv_faults),
+    "aer-dgx8": ("dgx8", aer_dgx8),
+    "aer-broken": ("dgx8", aer_broken),
+}
