@@ -20,12 +20,13 @@ struct options {
 	bool no_color;
 	bool dry_run;
 	bool validate;
-	bool install;	/* acs cmdline --install */
-	bool uninstall; /* acs cmdline --uninstall */
-	bool publish;	/* check/apply --config: publish the report anyway */
-	bool oneline;	/* status --oneline */
-	bool verbose;	/* -v: debug messages, and the table's lines not cut */
-	char **args;	/* positional arguments after the command */
+	bool install;	    /* acs cmdline --install */
+	bool uninstall;	    /* acs cmdline --uninstall */
+	bool publish;	    /* check/apply --config: publish the report anyway */
+	bool oneline;	    /* status --oneline */
+	bool verbose;	    /* -v: debug messages, and the table's lines not cut */
+	const char *output; /* snapshot -o FILE ("-": stdout), NULL without -o */
+	char **args;	    /* positional arguments after the command */
 	int n_args;
 };
 
@@ -37,6 +38,7 @@ enum {
 	COMMAND_INSTALL = 1 << 3,  /* --install and --uninstall */
 	COMMAND_PUBLISH = 1 << 4,  /* --publish (not with --dry-run) */
 	COMMAND_ONELINE = 1 << 5,  /* --oneline (not with --json) */
+	COMMAND_OUTPUT = 1 << 6,   /* -o, --output FILE */
 };
 
 struct command {
