@@ -20,14 +20,15 @@ struct options {
 	bool no_color;
 	bool dry_run;
 	bool validate;
-	bool install;	    /* acs cmdline --install */
-	bool uninstall;	    /* acs cmdline --uninstall */
-	bool publish;	    /* check/apply --config: publish the report anyway */
-	bool oneline;	    /* status --oneline */
-	bool verbose;	    /* -v: debug messages, and the table's lines not cut */
-	const char *output; /* snapshot -o FILE ("-": stdout), NULL without -o */
-	char **args;	    /* positional arguments after the command */
+	bool install;	/* acs cmdline --install */
+	bool uninstall; /* acs cmdline --uninstall */
+	bool publish;	/* check/apply --config: publish the report anyway */
+	bool oneline;	/* status --oneline */
+	bool verbose;	/* -v: debug messages, and the table's lines not cut */
+	char **args;	/* positional arguments after the command */
 	int n_args;
+	/* snapshot -o FILE ("-": stdout), NULL without -o */
+	const char *output;
 };
 
 /* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */
