@@ -179,8 +179,8 @@ static int snapshot_to(const struct options *o, const struct sysroot *root, stru
 		return fd;
 	r = finish_output(path, tmp, fd, write_tar(o, root, s, fd));
 	if (r >= 0)
-		log_info("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
-			 s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
+		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
+			   s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
 	return r;
 }
 

@@ -86,7 +86,7 @@ static bool refused_below(const char *rel)
 	return MATCH(never, rel, FNM_PATHNAME | FNM_LEADING_DIR);
 }
 
-static bool refused(const char *rel)
+bool snapshot_refused(const char *rel)
 {
 	return MATCH(never_whole, rel, 0) || refused_below(rel);
 }
@@ -145,8 +145,7 @@ void snapshot_record(const char *rel, void *userdata)
 		log_oom();
 }
 
-/* "a/./b//../c" -> "a/c" in place; -EXDEV when ".." climbs above the root. */
-static int normalize(char *path)
+int snapshot_normalize(char *path)
 {
 	char *out = path, *p = path;
 
@@ -173,8 +172,7 @@ static int normalize(char *path)
 	return 0;
 }
 
-/* The root-relative path a symlink at rel points to; -EXDEV for one that leaves the root. */
-static int link_target(struct snapshot *s, const char *rel, const char *text, char **ret)
+int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret)
 {
 	const char *slash = strrchr(rel, '/');
 	char *t;
@@ -187,7 +185,7 @@ static int link_target(struct snapshot *s, const char *rel, const char *text, ch
 		t = NULL;
 	if (!t)
 		return -ENOMEM;
-	if (normalize(t) < 0) {
+	if (snapshot_normalize(t) < 0) {
 		free(t);
 		return -EXDEV;
 	}
@@ -246,7 +244,7 @@ static int member_link(struct snapshot *s, const char *rel, const struct stat *s
 	if (n < 0)
 		return skip_errno(s, rel, -errno);
 	text[n] = '\0';
-	r = link_target(s, rel, text, ret);
+	r = snapshot_link_target(s, rel, text, ret);
 	if (r == -EXDEV) {
 		snapshot_skip(s, rel, "a symlink that leaves the root");
 		return 0;
@@ -326,7 +324,7 @@ static int entry(struct snapshot *s, const char *rel, int depth)
 {
 	struct stat st;
 
-	if (refused(rel) || sys_file_never(rel))
+	if (snapshot_refused(rel) || sys_file_never(rel))
 		return 0;
 	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return skip_errno(s, rel, -errno);
@@ -442,7 +440,7 @@ static int splice_link(struct snapshot *s, char **cur, size_t end, const struct 
 		return -ENOMEM;
 	free(*cur);
 	*cur = next;
-	return normalize(next) < 0 ? -EXDEV : 1;
+	return snapshot_normalize(next) < 0 ? -EXDEV : 1;
 }
 
 /* 1: a symlink in *cur was followed; 0: *cur has none; <0: it is not there to capture. */
@@ -484,7 +482,7 @@ static int resolve(struct snapshot *s, const char *rel, char **ret)
 	*ret = NULL;
 	if (!cur)
 		return -ENOMEM;
-	if (normalize(cur) < 0 || !*cur)
+	if (snapshot_normalize(cur) < 0 || !*cur)
 		return 0;
 	for (int hops = 0; hops < LINK_HOPS; hops++) {
 		int r = resolve_step(s, &cur);
@@ -528,7 +526,7 @@ static int capture_one(struct snapshot *s, const char *rel)
 	const char *slash = strrchr(rel, '/');
 	int r;
 
-	if (refused(rel))
+	if (snapshot_refused(rel))
 		return 0;
 	if (slash && strpbrk(slash, "*?["))
 		return capture_pattern(s, rel, slash);

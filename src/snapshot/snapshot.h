@@ -59,6 +59,16 @@ int snapshot_want(struct snapshot *s, const char *rel);
 void snapshot_record(const char *rel, void *userdata);
 /* Capture every queued path (and what they lead to) into s->a. */
 int snapshot_capture(struct snapshot *s);
+/* "a/./b//../c" -> "a/c" in place; -EXDEV when ".." climbs above the root. */
+int snapshot_normalize(char *path);
+/*
+ * The root-relative, normalized path the symlink at rel (text: what it says) points to,
+ * malloc'd; -EXDEV when it leaves the root: ".." above it, or absolute (but on the host,
+ * where "/" is the root).
+ */
+int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret);
+/* Never captured, whatever records it: /proc as a whole and its processes, secrets, logs. */
+bool snapshot_refused(const char *rel);
 /* A manifest line: "skipped PATH: why". */
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why);
 
