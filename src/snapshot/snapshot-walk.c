@@ -32,8 +32,23 @@
  * stall for seconds, rom needs enabling, the rest are write-only triggers.
  */
 static const char *const sys_never[] = {
-	"resource[0-9]*", "rom",    "vpd",	 "reset",    "remove", "rescan",	  "bind",
-	"unbind",	  "new_id", "remove_id", "sections", "notes",  "driver_override",
+	"resource[0-9]*",
+	"rom",
+	"vpd",
+	"reset",
+	"remove",
+	"rescan",
+	"bind",
+	"unbind",
+	"new_id",
+	"remove_id",
+	"sections",
+	"notes",
+	"driver_override",
+	/* directories no module reads, and large on a real host */
+	"power",
+	"queues",
+	"msi_irqs",
 };
 
 /* Below a PCI function (or host bridge) directory, the subdirectories hostprep reads. */
@@ -103,12 +118,16 @@ static bool sys_file_never(const char *rel)
 	return strneq(rel, "sys/", 4) && MATCH(sys_never, base(rel), 0);
 }
 
+/* A PCI function, host bridge or virtio device directory: only pci_subdirs below it. */
 static bool is_pci_dir(const char *rel)
 {
 	const char *b = base(rel);
 
-	return strneq(rel, "sys/devices/pci", 15) &&
-	       (MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3));
+	if (!strneq(rel, "sys/devices/pci", 15))
+		return false;
+	if (fnmatch("virtio[0-9]*", b, 0) == 0)
+		return true;
+	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
 }
 
 /* Whether a walk of dir goes into its subdirectory name. */
@@ -121,6 +140,8 @@ static bool descend(const char *dir, const char *name)
 
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
 {
+	if (strset_add(&s->skipped_paths, rel) == 0)
+		return; /* walked twice (a function below its parent, and by its own link) */
 	s->skipped++;
 	if (s->notes)
 		fprintf(s->notes, "skipped %s: %s\n", rel, why);
@@ -272,6 +293,8 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	size_t max = file_max(rel, st), size;
 	int r;
 
+	if (!(st->st_mode & 0444))
+		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
 	if (max > FILE_MAX) {
 		snapshot_skip(s, rel, "larger than the bound of one file");
 		return 0;
@@ -567,4 +590,5 @@ void snapshot_done(struct snapshot *s)
 	free(s->notes_buf);
 	strset_done(&s->todo);
 	strset_done(&s->members);
+	strset_done(&s->skipped_paths);
 }

@@ -45,7 +45,8 @@ struct snapshot {
 	struct archive *a;
 	struct strset todo;    /* recorded and discovered paths, captured in this order */
 	struct strset members; /* what is in the tar */
-	FILE *notes;	       /* the manifest's "skipped" lines */
+	struct strset skipped_paths;
+	FILE *notes; /* the manifest's "skipped" lines */
 	char *notes_buf;
 	size_t notes_size;
 	size_t bytes, files, links, dirs, nodes, skipped;
