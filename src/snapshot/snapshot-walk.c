@@ -531,6 +531,13 @@ static int depth_of(const char *rel)
 	return strneq(rel, "sys/devices/", 12) ? DEPTH_FOLLOWED : DEPTH_DEFAULT;
 }
 
+/* lib/modules/KVER, or where a merged /usr puts it (lib -> usr/lib) */
+static bool is_modules_dir(const char *rel)
+{
+	return fnmatch("lib/modules/*", rel, FNM_PATHNAME) == 0 ||
+	       fnmatch("usr/lib/modules/*", rel, FNM_PATHNAME) == 0;
+}
+
 /* A recorded path whose last component is a pattern ("boot/loader/entries/\*.conf"). */
 static int capture_pattern(struct snapshot *s, const char *rel, const char *slash)
 {
@@ -556,7 +563,7 @@ static int capture_one(struct snapshot *s, const char *rel)
 	r = resolve(s, rel, &path);
 	if (r < 0 || !path)
 		return r;
-	if (fnmatch("lib/modules/*", path, FNM_PATHNAME) == 0)
+	if (is_modules_dir(path))
 		return walk(s, path, 0, "modules.*"); /* the index; module files come one by one */
 	return entry(s, path, depth_of(path));
 }
