@@ -108,9 +108,11 @@ static int write_manifest(const struct sysroot *root, struct snapshot *s)
 	n = asprintf(&text,
 		     "hostprep snapshot\nversion %s\ntime %s\nroot %s\n"
 		     "captured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
-		     "nodes\nreplay: tar -xf THIS -C DIR; hostprep --root DIR check\n%s",
+		     "nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
+		     "with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
+		     "replay: tar -xf THIS -C DIR; hostprep --root DIR check\n%s",
 		     HOSTPREP_VERSION, when, sysroot_is_host(root) ? "/" : root->dir, s->files,
-		     s->bytes, s->links, s->dirs, s->nodes, strempty(s->notes_buf));
+		     s->bytes, s->links, s->dirs, s->nodes, s->no_value, strempty(s->notes_buf));
 	if (n < 0)
 		return -ENOMEM;
 	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, now, text, (size_t)n);

@@ -285,6 +285,17 @@ static size_t file_max(const char *rel, const struct stat *st)
 	return (size_t)st->st_size <= FILE_MAX ? (size_t)st->st_size : FILE_MAX + 1;
 }
 
+/*
+ * A sysfs attribute whose read fails because it has no value now (an empty GID slot's
+ * ndev: EINVAL; phys_port_name: EOPNOTSUPP): counted, not named one by one (a RoCE port
+ * has hundreds).
+ */
+static bool no_value(const char *rel, int r)
+{
+	return strneq(rel, "sys/", 4) &&
+	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
+}
+
 /* A regular file: opened without blocking, checked again on the fd, read bounded. */
 static int member_file(struct snapshot *s, const char *rel, const struct stat *st)
 {
@@ -308,6 +319,10 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	r = read_full_fd(fd, max, &data, &size);
 	if (r == -ENOMEM)
 		return r;
+	if (r < 0 && no_value(rel, r)) {
+		s->no_value++;
+		return 0;
+	}
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
 	r = member_parents(s, rel);

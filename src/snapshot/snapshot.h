@@ -50,6 +50,7 @@ struct snapshot {
 	char *notes_buf;
 	size_t notes_size;
 	size_t bytes, files, links, dirs, nodes, skipped;
+	size_t no_value; /* sysfs attributes whose read failed: no value now */
 };
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root);
