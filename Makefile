@@ -36,7 +36,7 @@ SLEEPDIR   ?= /usr/lib/systemd/system-sleep
 SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
-PKGS     := libpci inih json-c zlib nettle
+PKGS     := libpci inih json-c zlib nettle libarchive
 # dlopen()ed when first needed (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c,
 # src/core/sd-dlopen.c):
 # headers only, not linked

@@ -5,7 +5,7 @@
 
 # Kept equal to the command table in src/main.c and to getopt's long options
 # there by tests/doc/run.sh.
-_hostprep_commands='apply check status revert config acs rdma env topology'
+_hostprep_commands='apply check status revert config acs rdma env topology snapshot'
 _hostprep_options='--root --config --json --no-color -v --verbose -h --help --version'
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
@@ -64,7 +64,7 @@ _hostprep() {
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return 0
 		;;
-	--config)
+	--config | -o | --output)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
@@ -94,6 +94,7 @@ _hostprep() {
 	apply) mapfile -t COMPREPLY < <(compgen -W "--dry-run --publish $_hostprep_options" -- "$cur") ;;
 	check) mapfile -t COMPREPLY < <(compgen -W "--publish $_hostprep_options" -- "$cur") ;;
 	status) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "--oneline $_hostprep_options" -- "$cur") ;;
+	snapshot) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "-o --output $_hostprep_options" -- "$cur") ;;
 	config)
 		if [[ -n $validate && $cur != -* ]]; then
 			compopt -o filenames 2>/dev/null

@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"  --json           JSON output (schema in docs/report-schema.md)\n"
 		"  --no-color       no ANSI colour (also NO_COLOR=1)\n"
 		"  -v, --verbose    debug messages on stderr; table lines not cut to 120 columns\n"
+		"  -o FILE          snapshot: write the tar to FILE (- for stdout; --output)\n"
 		"  -h, --help       this help\n"
 		"      --version    print the version\n\n"
 		"Exit status: 0 ready, 1 not ready, 2 usage or config error, 3 internal error.\n");
@@ -67,6 +68,7 @@ static const struct option long_options[] = { { "root", required_argument, NULL,
 					      { "uninstall", no_argument, NULL, OPT_UNINSTALL },
 					      { "publish", no_argument, NULL, OPT_PUBLISH },
 					      { "oneline", no_argument, NULL, OPT_ONELINE },
+					      { "output", required_argument, NULL, 'o' },
 					      {} };
 
 static int add_config(struct options *o, char *path)
@@ -114,6 +116,9 @@ static int parse_one(struct options *o, int c)
 	case OPT_ONELINE:
 		o->oneline = true;
 		return 0;
+	case 'o':
+		o->output = optarg;
+		return 0;
 	case 'v':
 		o->verbose = true;
 		log_set_max_level(LOG_DEBUG);
@@ -138,7 +143,7 @@ static int parse_argv(int argc, char **argv, struct options *o, const struct com
 {
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "vh", long_options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "vho:", long_options, NULL)) >= 0) {
 		r = parse_one(o, c);
 		if (r != 0)
 			return r;
@@ -165,6 +170,10 @@ static int parse_argv(int argc, char **argv, struct options *o, const struct com
 	    (o->publish && !takes(*cmd, COMMAND_PUBLISH)) || (o->publish && o->dry_run)) {
 		log_error("--oneline goes with status (not with --json), --publish with check "
 			  "and apply (not --dry-run).");
+		return -EINVAL;
+	}
+	if (o->output && !takes(*cmd, COMMAND_OUTPUT)) {
+		log_error("-o/--output goes with snapshot.");
 		return -EINVAL;
 	}
 	o->args = argv + optind + 1;

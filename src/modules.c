@@ -62,10 +62,11 @@ extern const struct command acs_command;
 extern const struct command rdma_command;
 extern const struct command env_command;
 extern const struct command topology_command;
+extern const struct command snapshot_command;
 
 /* Order is `hostprep --help` and dispatch order. */
 const struct command *const commands[] = {
 	&apply_command, &check_command, &status_command, &revert_command,   &config_command,
-	&acs_command,	&rdma_command,	&env_command,	 &topology_command,
+	&acs_command,	&rdma_command,	&env_command,	 &topology_command, &snapshot_command,
 };
 const size_t n_commands = ARRAY_SIZE(commands);

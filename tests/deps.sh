@@ -24,6 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 apt_build=(gcc libc6-dev make pkg-config # cc, the C library's headers, pkg-config --cflags/--libs
 	   libpci-dev libkmod-dev libibverbs-dev libsystemd-dev libinih-dev libjson-c-dev zlib1g-dev
 	   nettle-dev # SHA-256 of the config files (src/core/config.c: config_digest)
+	   libarchive-dev # hostprep snapshot writes its tar with libarchive (src/snapshot/)
 	   scdoc) # the man pages (make man, make install, both packages)
 apt_test=(libcmocka-dev # tests/unit
 	  python3 # tests/fake/mkroot.py, tests/crash/run.py, the fixtures
@@ -58,7 +59,7 @@ apt_fuzz=(clang-14 libclang-rt-14-dev)
 
 # --- Fedora / RHEL with EPEL (same tools, Fedora's names) ---
 dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
-	   systemd-devel inih-devel json-c-devel zlib-devel nettle-devel scdoc)
+	   systemd-devel inih-devel json-c-devel zlib-devel nettle-devel libarchive-devel scdoc)
 dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh hwloc)
 dnf_bench=(python3 kmod pciutils strace)

@@ -27,6 +27,8 @@ struct options {
 	bool verbose;	/* -v: debug messages, and the table's lines not cut */
 	char **args;	/* positional arguments after the command */
 	int n_args;
+	/* snapshot -o FILE ("-": stdout), NULL without -o */
+	const char *output;
 };
 
 /* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */
@@ -37,6 +39,7 @@ enum {
 	COMMAND_INSTALL = 1 << 3,  /* --install and --uninstall */
 	COMMAND_PUBLISH = 1 << 4,  /* --publish (not with --dry-run) */
 	COMMAND_ONELINE = 1 << 5,  /* --oneline (not with --json) */
+	COMMAND_OUTPUT = 1 << 6,   /* -o, --output FILE */
 };
 
 struct command {

@@ -34,6 +34,34 @@ static bool openat2_missing;
 /* The contained root of sysroot_open_path() (sysroot.h); NULL on the host. */
 static const struct sysroot *contained;
 
+/* sysroot_set_recorder(): NULL unless a snapshot is recording. */
+static sysroot_recorder_t recorder;
+static void *recorder_data;
+
+void sysroot_set_recorder(sysroot_recorder_t fn, void *userdata)
+{
+	recorder = fn;
+	recorder_data = userdata;
+}
+
+static void record_rel(enum sysroot_top top, const char *rel)
+{
+	_cleanup_(freep) char *p = NULL;
+
+	if (!recorder)
+		return;
+	if (asprintf(&p, "%s%s%s", top_dirs[top] + 1, rel[0] ? "/" : "", rel) >= 0)
+		recorder(p, recorder_data);
+}
+
+void sysroot_note_read(const struct sysroot *r, const char *path)
+{
+	const char *rel = sysroot_strip(r, path);
+
+	if (recorder && rel[0] == '/')
+		recorder(rel + 1, recorder_data);
+}
+
 static long sys_openat2(int dfd, const char *path, int flags, unsigned long long resolve)
 {
 	struct open_how how = { .flags = (unsigned)(flags | O_CLOEXEC), .resolve = resolve };
@@ -213,6 +241,7 @@ _printf_(3, 0) static char *sysroot_vpath(const struct sysroot *r, enum sysroot_
 		return NULL;
 	if (vasprintf(&rel, fmt, ap) < 0)
 		return NULL;
+	record_rel(top, rel);
 	if (asprintf(&out, "%s%s%s%s", strempty(r->dir), top_dirs[top], rel[0] ? "/" : "", rel) < 0)
 		return NULL;
 	return out;
@@ -256,6 +285,7 @@ int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, con
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
+	record_rel(top, rel);
 	/* "sys/bus/pci": the top without its '/', below the root's fd. */
 	if (r->fd_open)
 		n = asprintf(&path, "%s%s%s", top_dirs[top] + 1, rel[0] ? "/" : "", rel);

@@ -81,3 +81,15 @@ int sysroot_check_path(const char *path);
 
 /* Strip the root prefix from an absolute path that lies below it (for display). */
 const char *sysroot_strip(const struct sysroot *r, const char *path);
+
+/*
+ * hostprep snapshot (src/snapshot/): while a recorder is set, each path built below the
+ * root (sysroot_path(), sysroot_read_attr(), sysroot_openat()) and each file a library
+ * reads for hostprep (sysroot_note_read(): libkmod's module files) is handed to it,
+ * relative to the root and without a leading '/' ("sys/bus/pci", "proc/cmdline"), before
+ * it is opened. One recorder per process; NULL stops it. Nothing is recorded otherwise.
+ */
+typedef void (*sysroot_recorder_t)(const char *rel, void *userdata);
+void sysroot_set_recorder(sysroot_recorder_t fn, void *userdata);
+/* path: absolute, below r's root (as sysroot_path() made it). */
+void sysroot_note_read(const struct sysroot *r, const char *path);

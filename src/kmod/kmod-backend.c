@@ -139,6 +139,7 @@ static int backend_lookup(struct kmod_backend *b, const char *name, struct kmod_
 	ret->path = strdup(path);
 	if (!ret->path)
 		return -ENOMEM;
+	sysroot_note_read(b->root, path); /* libkmod opens it itself: hostprep snapshot */
 	r = read_info(mod, ret);
 	if (r < 0)
 		kmod_file_info_done(ret);

@@ -169,7 +169,7 @@ expect() {
 
 want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
 want_long=$(for o in $longopts; do
-	case $o in dry-run | validate | install | uninstall | publish | oneline) ;; *) echo "--$o" ;; esac
+	case $o in dry-run | validate | install | uninstall | publish | oneline | output) ;; *) echo "--$o" ;; esac
 done | sort | tr '\n' ' ')
 expect "hostprep " "$want_cmds"
 expect "hostprep --json " "$want_cmds"
@@ -187,6 +187,7 @@ expect "hostprep acs cmdline --in" "--install "
 expect "hostprep acs cmdline --u" "--uninstall "
 expect "hostprep status " ""
 expect "hostprep status --o" "--oneline "
+expect "hostprep snapshot --o" "--output "
 expect "hostprep check --p" "--publish "
 expect "hostprep apply --p" "--publish "
 expect "hostprep --config site.conf check --pu" "--publish "

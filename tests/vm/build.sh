@@ -21,6 +21,7 @@ SUITE=bookworm
 PACKAGES=(
 	systemd-sysv udev dbus kmod pciutils iproute2 procps util-linux
 	libpci3 libkmod2 libibverbs1 libsystemd0 libinih1 libjson-c5
+	libarchive13 zstd # hostprep snapshot: its library, and unzstd for 60-snapshot
 	rdma-core ibverbs-utils ibverbs-providers
 	jq
 )

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `hostprep snapshot [-o FILE|-]`: what hostprep reads on this host (or below --root), in
+ * one tar for a bug report, replayed by `hostprep --root DIR check` (snapshot.h).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/command.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/run.h"
+#include "report/report-header.h"
+#include "snapshot/snapshot.h"
+
+/*
+ * Read by hostprep but not by a check pass (the last report: status; the module
+ * configuration: libkmod, only when a [Module] rule asks) or read before any module
+ * asks (the kernel's identity). Root-relative.
+ */
+static const char *const always[] = {
+	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "sys/bus/pci",
+	"etc/hostprep",	  "usr/lib/hostprep",	       "run/hostprep/report.json", "etc/modprobe.d",
+	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d", "lib/modprobe.d",
+	"etc/depmod.d",
+};
+
+/*
+ * The check pass, recorded: every path its modules build below the root is queued.
+ * Nothing is published. A configuration that does not load is no reason not to
+ * capture the host: the files are captured all the same, and noted.
+ */
+static int record_check(const struct options *o, const struct sysroot *root, struct snapshot *s)
+{
+	_cleanup_(config_done) struct config cfg = {};
+	struct run run;
+	int r;
+
+	sysroot_set_recorder(snapshot_record, s);
+	r = load_config(o, root, 0, &cfg);
+	if (r >= 0) {
+		run_init(&run, root, &cfg, RUN_CHECK);
+		r = run_execute(&run);
+		run_done(&run);
+	}
+	sysroot_set_recorder(NULL, NULL);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		fprintf(s->notes, "check pass: %s (what it would read next is not recorded)\n",
+			r == -EINVAL ? "the configuration is not valid" : strerror(-r));
+	return 0;
+}
+
+static int want_always(const struct sysroot *root, struct snapshot *s)
+{
+	_cleanup_(freep) char *kver = NULL;
+	_cleanup_(freep) char *mods = NULL;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(always); i++)
+		r = snapshot_want(s, always[i]);
+	if (r < 0)
+		return r;
+	if (sysroot_read_attr(root, SYSROOT_PROC, &kver, "sys/kernel/osrelease") < 0)
+		return 0;
+	if (asprintf(&mods, "lib/modules/%s", kver) < 0)
+		return -ENOMEM;
+	return snapshot_want(s, mods);
+}
+
+/* A --config file (outside the root, as the run read it): config/NAME in the tar. */
+static int add_config_file(struct snapshot *s, const char *path, size_t i)
+{
+	_cleanup_(closep) int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	_cleanup_(freep) char *data = NULL, *rel = NULL;
+	const char *name = strrchr(path, '/');
+	size_t size;
+	int r;
+
+	if (fd < 0)
+		return snapshot_skip(s, path, strerror(errno)), 0;
+	r = read_full_fd(fd, 1U << 20, &data, &size);
+	if (r < 0)
+		return r == -ENOMEM ? r : (snapshot_skip(s, path, strerror(-r)), 0);
+	if (asprintf(&rel, "config/%zu-%s", i, name ? name + 1 : path) < 0)
+		return -ENOMEM;
+	if (i == 0 && (r = snapshot_tar_dir(s, "config", 0755, time(NULL))) < 0)
+		return r;
+	return snapshot_tar_file(s, rel, 0644, time(NULL), data, size);
+}
+
+static int write_manifest(const struct sysroot *root, struct snapshot *s)
+{
+	_cleanup_(freep) char *text = NULL;
+	char when[64];
+	time_t now = (time_t)report_time();
+	struct tm tm;
+	int n;
+
+	if (fflush(s->notes) != 0)
+		return -ENOMEM;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	n = asprintf(&text,
+		     "hostprep snapshot\nversion %s\ntime %s\nroot %s\n"
+		     "captured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
+		     "nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
+		     "with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
+		     "replay: tar -xf THIS -C DIR; hostprep --root DIR check\n%s",
+		     HOSTPREP_VERSION, when, sysroot_is_host(root) ? "/" : root->dir, s->files,
+		     s->bytes, s->links, s->dirs, s->nodes, s->no_value, strempty(s->notes_buf));
+	if (n < 0)
+		return -ENOMEM;
+	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, now, text, (size_t)n);
+}
+
+static int write_tar(const struct options *o, const struct sysroot *root, struct snapshot *s,
+		     int fd)
+{
+	int r = snapshot_tar_open(s, fd, snapshot_tar_has_zstd());
+
+	for (size_t i = 0; r >= 0 && i < o->n_configs; i++)
+		r = add_config_file(s, o->configs[i], i);
+	if (r >= 0)
+		r = snapshot_capture(s);
+	if (r >= 0)
+		r = write_manifest(root, s);
+	if (r >= 0)
+		r = snapshot_tar_close(s);
+	return r;
+}
+
+/* -o FILE: a temp file next to it, renamed over it when the tar is whole. */
+static int open_output(const char *path, char **ret_tmp)
+{
+	char *tmp = NULL;
+	int fd;
+
+	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(tmp);
+		return log_error_errno(errno, "Failed to create '%s.tmp-XXXXXX': %m", path);
+	}
+	*ret_tmp = tmp;
+	return fd;
+}
+
+static int finish_output(const char *path, const char *tmp, int fd, int r)
+{
+	if (r >= 0 && (fchmod(fd, 0600) < 0 || fsync(fd) < 0))
+		r = log_error_errno(errno, "Failed to write '%s': %m", tmp);
+	close(fd);
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = log_error_errno(errno, "Failed to rename '%s' to '%s': %m", tmp, path);
+	if (r < 0)
+		(void)unlink(tmp);
+	return r;
+}
+
+static int snapshot_to(const struct options *o, const struct sysroot *root, struct snapshot *s,
+		       const char *path)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	int fd, r;
+
+	if (streq(path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			log_error("Not writing a tar to a terminal: -o FILE, or redirect stdout.");
+			return -EINVAL;
+		}
+		return write_tar(o, root, s, STDOUT_FILENO);
+	}
+	fd = open_output(path, &tmp);
+	if (fd < 0)
+		return fd;
+	r = finish_output(path, tmp, fd, write_tar(o, root, s, fd));
+	if (r >= 0)
+		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
+			   s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
+	return r;
+}
+
+/* Without -o: hostprep-snapshot-HOST.tar.zst (or .tar.gz) in the current directory. */
+static int default_output(const struct sysroot *root, char **ret)
+{
+	_cleanup_(freep) char *host = root_hostname(root);
+
+	if (!host)
+		return -ENOMEM;
+	for (char *p = host; *p; p++)
+		if (*p == '/' || *p == ' ')
+			*p = '_';
+	return asprintf(ret, "hostprep-snapshot-%s.tar.%s", host,
+			snapshot_tar_has_zstd() ? "zst" : "gz") < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+static int cmd_snapshot(const struct options *o)
+{
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	_cleanup_(snapshot_done) struct snapshot s = {};
+	_cleanup_(freep) char *path = NULL;
+	int r;
+
+	r = open_root(o, &root);
+	if (r < 0)
+		return r;
+	r = snapshot_init(&s, &root);
+	if (r >= 0)
+		r = record_check(o, &root, &s);
+	if (r >= 0)
+		r = want_always(&root, &s);
+	if (r >= 0 && !o->output)
+		r = default_output(&root, &path);
+	if (r < 0)
+		return r == -ENOMEM ? log_oom() : r;
+	return snapshot_to(o, &root, &s, o->output ? o->output : path);
+}
+
+const struct command snapshot_command = {
+	.name = "snapshot",
+	.run = cmd_snapshot,
+	.help = "snapshot [-o FILE]  what hostprep reads here, in one tar (for a bug report)",
+	.flags = COMMAND_OUTPUT,
+};

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The capture (snapshot.h): queued root-relative paths resolved below the root, walked
+ * under the rules below, written to the tar. Every open is relative to the root's fd
+ * with O_NOFOLLOW on the last component, and the components before it have been checked
+ * one by one not to be symlinks: nothing here resolves a symlink but resolve().
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/fileio.h"
+#include "core/log.h"
+#include "snapshot/snapshot.h"
+
+#define LINK_HOPS      40
+#define ENTRIES_MAX    500000	       /* members of one snapshot */
+#define BYTES_MAX      (2048ULL << 20) /* file data of one snapshot */
+#define FILE_MAX       (256U << 20)    /* a module file (nvidia.ko is large) */
+#define PSEUDO_MAX     (1U << 20)      /* a /proc or sysfs file (st_size says nothing) */
+#define CONFIG_MAX     4096	       /* PCI config space: what a read returns */
+#define DEPTH_DEFAULT  8
+#define DEPTH_FOLLOWED 8
+
+/*
+ * sysfs files never read: a read of resourceN does port I/O on an I/O BAR, vpd can
+ * stall for seconds, rom needs enabling, the rest are write-only triggers.
+ */
+static const char *const sys_never[] = {
+	"resource[0-9]*",
+	"rom",
+	"vpd",
+	"reset",
+	"remove",
+	"rescan",
+	"bind",
+	"unbind",
+	"new_id",
+	"remove_id",
+	"sections",
+	"notes",
+	"driver_override",
+	/* directories no module reads, and large on a real host */
+	"power",
+	"queues",
+	"msi_irqs",
+};
+
+/* Below a PCI function (or host bridge) directory, the subdirectories hostprep reads. */
+static const char *const pci_subdirs[] = {
+	"[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]",
+	"net",
+	"infiniband",
+	"infiniband_verbs",
+	"infiniband_mad",
+	"virtio[0-9]*",
+};
+
+/* Links found in a walk that lead where hostprep reads on (device, group, module dirs). */
+static const char *const follow_into[] = {
+	"sys/devices/*",
+	"sys/kernel/iommu_groups/*",
+	"sys/module/*",
+};
+static const char *const follow_never[] = {
+	"subsystem",  "firmware_node", "of_node", "physical_node*",
+	"consumer:*", "supplier:*",    "driver",
+};
+
+/* Never, whatever records them: processes, secrets (and what is below them). */
+static const char *const never[] = {
+	"proc/[0-9]*",	"proc/self", "proc/thread-self", "proc/kcore",	 "proc/kmsg", "etc/shadow*",
+	"etc/gshadow*", "etc/ssh",   "etc/ssl",		 "etc/sudoers*", "var/log",   "run/log",
+	"dev/*",
+};
+/* Never as a whole: a walk of all /proc or /dev. */
+static const char *const never_whole[] = { "proc", "dev", "sys", "." };
+/* dev/: only the RDMA device nodes, as nodes. */
+static const char *const dev_allowed[] = { "dev/infiniband", "dev/infiniband/*" };
+
+static bool match_any(const char *const *pats, size_t n, const char *s, int flags)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(pats[i], s, flags) == 0)
+			return true;
+	return false;
+}
+
+#define MATCH(pats, s, flags) match_any(pats, ARRAY_SIZE(pats), s, flags)
+
+/* rel or what is below it is never captured (a prefix of an allowed path may be passed) */
+static bool refused_below(const char *rel)
+{
+	if (MATCH(dev_allowed, rel, FNM_PATHNAME))
+		return false;
+	return MATCH(never, rel, FNM_PATHNAME | FNM_LEADING_DIR);
+}
+
+bool snapshot_refused(const char *rel)
+{
+	return MATCH(never_whole, rel, 0) || refused_below(rel);
+}
+
+static const char *base(const char *rel)
+{
+	const char *p = strrchr(rel, '/');
+
+	return p ? p + 1 : rel;
+}
+
+static bool sys_file_never(const char *rel)
+{
+	return strneq(rel, "sys/", 4) && MATCH(sys_never, base(rel), 0);
+}
+
+/* A PCI function, host bridge or virtio device directory: only pci_subdirs below it. */
+static bool is_pci_dir(const char *rel)
+{
+	const char *b = base(rel);
+
+	if (!strneq(rel, "sys/devices/pci", 15))
+		return false;
+	if (fnmatch("virtio[0-9]*", b, 0) == 0)
+		return true;
+	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
+}
+
+/* Whether a walk of dir goes into its subdirectory name. */
+static bool descend(const char *dir, const char *name)
+{
+	if (is_pci_dir(dir))
+		return MATCH(pci_subdirs, name, 0);
+	return !(strneq(dir, "sys/", 4) && MATCH(sys_never, name, 0));
+}
+
+void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
+{
+	if (strset_add(&s->skipped_paths, rel) == 0)
+		return; /* walked twice (a function below its parent, and by its own link) */
+	s->skipped++;
+	if (s->notes)
+		fprintf(s->notes, "skipped %s: %s\n", rel, why);
+}
+
+static int skip_errno(struct snapshot *s, const char *rel, int err)
+{
+	snapshot_skip(s, rel, strerror(-err));
+	return 0;
+}
+
+int snapshot_want(struct snapshot *s, const char *rel)
+{
+	while (*rel == '/')
+		rel++;
+	return strset_add(&s->todo, *rel ? rel : ".") < 0 ? -ENOMEM : 0;
+}
+
+void snapshot_record(const char *rel, void *userdata)
+{
+	if (snapshot_want(userdata, rel) < 0)
+		log_oom();
+}
+
+int snapshot_normalize(char *path)
+{
+	char *out = path, *p = path;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if ((n == 1 && p[0] == '.') || n == 0) {
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (out == path)
+				return -EXDEV;
+			while (out > path && *--out != '/')
+				;
+		} else {
+			if (out > path)
+				*out++ = '/';
+			memmove(out, p, n);
+			out += n;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	*out = '\0';
+	return 0;
+}
+
+int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret)
+{
+	const char *slash = strrchr(rel, '/');
+	char *t;
+
+	if (text[0] == '/' && !s->host)
+		return -EXDEV;
+	if (text[0] == '/')
+		t = strdup(text);
+	else if (asprintf(&t, "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, text) < 0)
+		t = NULL;
+	if (!t)
+		return -ENOMEM;
+	if (snapshot_normalize(t) < 0) {
+		free(t);
+		return -EXDEV;
+	}
+	*ret = t;
+	return 0;
+}
+
+static int member_parents(struct snapshot *s, const char *rel);
+
+static int member_dir(struct snapshot *s, const char *rel, const struct stat *st)
+{
+	int r = strset_add(&s->members, rel);
+
+	if (r <= 0)
+		return r;
+	r = member_parents(s, rel);
+	return r < 0 ? r : snapshot_tar_dir(s, rel, st->st_mode, st->st_mtime);
+}
+
+/* The directories above rel, each once, before rel (their modes kept). */
+static int member_parents(struct snapshot *s, const char *rel)
+{
+	_cleanup_(freep) char *dir = strdup(rel);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	struct stat st;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if (strset_has(&s->members, dir))
+		return 0;
+	if (fstatat(s->rootfd, dir, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return member_dir(s, dir, &st);
+}
+
+static int budget(struct snapshot *s, const char *rel, size_t more)
+{
+	if (s->members.n >= ENTRIES_MAX || s->bytes + more > BYTES_MAX) {
+		snapshot_skip(s, rel, "the snapshot's size bound is reached");
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/* A symlink stored as it is when it stays inside the root; *ret its target (or NULL). */
+static int member_link(struct snapshot *s, const char *rel, const struct stat *st, char **ret)
+{
+	char text[4096];
+	ssize_t n = readlinkat(s->rootfd, rel, text, sizeof(text) - 1);
+	int r;
+
+	*ret = NULL;
+	if (n < 0)
+		return skip_errno(s, rel, -errno);
+	text[n] = '\0';
+	r = snapshot_link_target(s, rel, text, ret);
+	if (r == -EXDEV) {
+		snapshot_skip(s, rel, "a symlink that leaves the root");
+		return 0;
+	}
+	if (r < 0 || strset_add(&s->members, rel) <= 0)
+		return r;
+	r = member_parents(s, rel);
+	return r < 0 ? r : snapshot_tar_link(s, rel, text, st->st_mtime);
+}
+
+static size_t file_max(const char *rel, const struct stat *st)
+{
+	if (streq(base(rel), "config") && strneq(rel, "sys/", 4))
+		return CONFIG_MAX;
+	if (strneq(rel, "sys/", 4) || strneq(rel, "proc/", 5))
+		return PSEUDO_MAX;
+	return (size_t)st->st_size <= FILE_MAX ? (size_t)st->st_size : FILE_MAX + 1;
+}
+
+/*
+ * A sysfs attribute whose read fails because it has no value now (an empty GID slot's
+ * ndev: EINVAL; phys_port_name: EOPNOTSUPP): counted, not named one by one (a RoCE port
+ * has hundreds).
+ */
+static bool no_value(const char *rel, int r)
+{
+	return strneq(rel, "sys/", 4) &&
+	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
+}
+
+/* A regular file: opened without blocking, checked again on the fd, read bounded. */
+static int member_file(struct snapshot *s, const char *rel, const struct stat *st)
+{
+	_cleanup_(closep) int fd = -1;
+	_cleanup_(freep) char *data = NULL;
+	size_t max = file_max(rel, st), size;
+	int r;
+
+	if (!(st->st_mode & 0444))
+		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
+	if (max > FILE_MAX) {
+		snapshot_skip(s, rel, "larger than the bound of one file");
+		return 0;
+	}
+	r = budget(s, rel, max);
+	if (r < 0)
+		return r;
+	fd = openat(s->rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return skip_errno(s, rel, -errno);
+	r = read_full_fd(fd, max, &data, &size);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && no_value(rel, r)) {
+		s->no_value++;
+		return 0;
+	}
+	if (r < 0 || strset_add(&s->members, rel) <= 0)
+		return r < 0 ? skip_errno(s, rel, r) : 0;
+	r = member_parents(s, rel);
+	return r < 0 ? r : snapshot_tar_file(s, rel, st->st_mode, st->st_mtime, data, size);
+}
+
+static int member_node(struct snapshot *s, const char *rel, const struct stat *st)
+{
+	int r;
+
+	if (!strneq(rel, "dev/", 4)) {
+		snapshot_skip(s, rel, "a device node outside /dev");
+		return 0;
+	}
+	if (strset_add(&s->members, rel) <= 0)
+		return 0;
+	r = member_parents(s, rel);
+	return r < 0 ? r : snapshot_tar_node(s, rel, st->st_mode, st->st_rdev, st->st_mtime);
+}
+
+static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern);
+
+/* A link found in a walk: stored, and what it leads to queued when hostprep reads there. */
+static int entry_link(struct snapshot *s, const char *rel, const struct stat *st)
+{
+	_cleanup_(freep) char *target = NULL;
+	int r = member_link(s, rel, st, &target);
+
+	if (r < 0 || !target)
+		return r;
+	if (MATCH(follow_never, base(rel), 0) || !MATCH(follow_into, target, 0))
+		return 0;
+	return snapshot_want(s, target);
+}
+
+static int entry(struct snapshot *s, const char *rel, int depth)
+{
+	struct stat st;
+
+	if (snapshot_refused(rel) || sys_file_never(rel))
+		return 0;
+	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return skip_errno(s, rel, -errno);
+	if (S_ISLNK(st.st_mode))
+		return entry_link(s, rel, &st);
+	if (S_ISREG(st.st_mode))
+		return member_file(s, rel, &st);
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return member_node(s, rel, &st);
+	if (!S_ISDIR(st.st_mode)) {
+		snapshot_skip(s, rel, S_ISFIFO(st.st_mode) ? "a FIFO, not read" : "a socket");
+		return 0;
+	}
+	return depth < 0 ? 0 : walk(s, rel, depth, NULL);
+}
+
+static int names_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of a directory, sorted (the tar's order does not depend on readdir). */
+static int list_dir(struct snapshot *s, const char *rel, char ***ret, size_t *ret_n)
+{
+	int fd = openat(s->rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_(closedirp) DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	char **v = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char **grown;
+
+		if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+			continue;
+		grown = reallocarray(v, n + 1, sizeof(*v));
+		if (grown)
+			v = grown;
+		if (!grown || !(v[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), names_cmp);
+	*ret = v;
+	*ret_n = n;
+	return de ? -ENOMEM : 0;
+}
+
+static void names_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int walk_entry(struct snapshot *s, const char *dir, const char *name, int depth)
+{
+	_cleanup_(freep) char *rel = NULL;
+	struct stat st;
+
+	if (asprintf(&rel, "%s%s%s", streq(dir, ".") ? "" : dir, streq(dir, ".") ? "" : "/", name) <
+	    0)
+		return -ENOMEM;
+	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+	    (depth <= 0 || !descend(dir, name)))
+		return 0;
+	return entry(s, rel, depth - 1);
+}
+
+/* A directory and what is in it, depth levels down; pattern: only the names it matches. */
+static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct stat st;
+	int r;
+
+	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return skip_errno(s, rel, -errno);
+	r = streq(rel, ".") ? 0 : member_dir(s, rel, &st);
+	if (r < 0)
+		return r;
+	r = list_dir(s, rel, &names, &n);
+	if (r < 0 && r != -ENOMEM) {
+		names_free(names, n);
+		return skip_errno(s, rel, r);
+	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		if (!pattern || fnmatch(pattern, names[i], FNM_PERIOD) == 0)
+			r = walk_entry(s, rel, names[i], depth);
+	names_free(names, n);
+	return r;
+}
+
+/* *cur with its first component that is a symlink replaced by the link's target. */
+static int splice_link(struct snapshot *s, char **cur, size_t end, const struct stat *st)
+{
+	_cleanup_(freep) char *target = NULL;
+	char *p = *cur, *next = NULL;
+	bool more = p[end] != '\0';
+	int r;
+
+	p[end] = '\0';
+	r = member_link(s, p, st, &target);
+	if (r < 0 || !target)
+		return r < 0 ? r : -EXDEV;
+	if (asprintf(&next, "%s%s%s", target, more ? "/" : "", more ? p + end + 1 : "") < 0)
+		return -ENOMEM;
+	free(*cur);
+	*cur = next;
+	return snapshot_normalize(next) < 0 ? -EXDEV : 1;
+}
+
+/* 1: a symlink in *cur was followed; 0: *cur has none; <0: it is not there to capture. */
+static int resolve_step(struct snapshot *s, char **cur)
+{
+	char *p = *cur;
+	size_t end = 0;
+
+	for (;;) {
+		struct stat st;
+		char save;
+		int r;
+
+		end += strcspn(p + end, "/");
+		save = p[end];
+		p[end] = '\0';
+		r = refused_below(p) || fstatat(s->rootfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0
+			    ? -ENOENT
+			    : 0;
+		p[end] = save;
+		if (r < 0)
+			return r;
+		if (S_ISLNK(st.st_mode))
+			return splice_link(s, cur, end, &st);
+		if (!save)
+			return 0;
+		end++;
+	}
+}
+
+/*
+ * rel with every symlink on the way stored and followed inside the root: *ret the
+ * physical path, NULL when it is not there, is refused or leaves the root (noted).
+ */
+static int resolve(struct snapshot *s, const char *rel, char **ret)
+{
+	_cleanup_(freep) char *cur = strdup(rel);
+
+	*ret = NULL;
+	if (!cur)
+		return -ENOMEM;
+	if (snapshot_normalize(cur) < 0 || !*cur)
+		return 0;
+	for (int hops = 0; hops < LINK_HOPS; hops++) {
+		int r = resolve_step(s, &cur);
+
+		if (r < 0)
+			return r == -ENOMEM ? r : 0;
+		if (r == 0) {
+			*ret = TAKE_PTR(cur);
+			return 0;
+		}
+	}
+	snapshot_skip(s, rel, "too many levels of symlinks");
+	return 0;
+}
+
+/* How deep a recorded directory is walked. */
+static int depth_of(const char *rel)
+{
+	if (streq(rel, "sys/bus/pci"))
+		return 2;
+	if (fnmatch("sys/class/*", rel, FNM_PATHNAME) == 0)
+		return 1;
+	return strneq(rel, "sys/devices/", 12) ? DEPTH_FOLLOWED : DEPTH_DEFAULT;
+}
+
+/* lib/modules/KVER, or where a merged /usr puts it (lib -> usr/lib) */
+static bool is_modules_dir(const char *rel)
+{
+	return fnmatch("lib/modules/*", rel, FNM_PATHNAME) == 0 ||
+	       fnmatch("usr/lib/modules/*", rel, FNM_PATHNAME) == 0;
+}
+
+/* A recorded path whose last component is a pattern ("boot/loader/entries/\*.conf"). */
+static int capture_pattern(struct snapshot *s, const char *rel, const char *slash)
+{
+	_cleanup_(freep) char *dir = strndup(rel, (size_t)(slash - rel)), *path = NULL;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	r = resolve(s, dir, &path);
+	return r < 0 || !path ? r : walk(s, path, 0, slash + 1);
+}
+
+static int capture_one(struct snapshot *s, const char *rel)
+{
+	_cleanup_(freep) char *path = NULL;
+	const char *slash = strrchr(rel, '/');
+	int r;
+
+	if (snapshot_refused(rel))
+		return 0;
+	if (slash && strpbrk(slash, "*?["))
+		return capture_pattern(s, rel, slash);
+	r = resolve(s, rel, &path);
+	if (r < 0 || !path)
+		return r;
+	if (is_modules_dir(path))
+		return walk(s, path, 0, "modules.*"); /* the index; module files come one by one */
+	return entry(s, path, depth_of(path));
+}
+
+int snapshot_capture(struct snapshot *s)
+{
+	/* s->todo grows while links are followed: by index, not by pointer */
+	for (size_t i = 0; i < s->todo.n; i++) {
+		_cleanup_(freep) char *rel = strdup(s->todo.order[i]);
+		int r = rel ? capture_one(s, rel) : -ENOMEM;
+
+		if (r < 0)
+			return r == -EFBIG ? 0 : r;
+	}
+	return 0;
+}
+
+int snapshot_init(struct snapshot *s, const struct sysroot *root)
+{
+	*s = (struct snapshot){ .rootfd = root->fd, .host = sysroot_is_host(root) };
+	s->notes = open_memstream(&s->notes_buf, &s->notes_size);
+	return s->notes ? 0 : -ENOMEM;
+}
+
+void snapshot_done(struct snapshot *s)
+{
+	if (s->a)
+		(void)snapshot_tar_close(s);
+	if (s->notes)
+		fclose(s->notes);
+	free(s->notes_buf);
+	strset_done(&s->todo);
+	strset_done(&s->members);
+	strset_done(&s->skipped_paths);
+}

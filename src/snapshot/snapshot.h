@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/sysroot.h"
+
+/*
+ * hostprep snapshot: what hostprep reads on this host, in one tar that
+ * `hostprep --root DIR check` replays.
+ *
+ * Two steps. Record: a read-only check pass runs with a recorder on src/core/sysroot, so
+ * every path a module builds below the root (and each module file libkmod opens) is
+ * named by the module that reads it, whatever the configuration asks; a short list of
+ * what the pass does not read (the last report, the PCI bus) is added. Capture: each
+ * recorded path is resolved below the root one component at a time, each symlink on the
+ * way stored as it is (relative) and followed inside the root; a directory is walked
+ * under the rules of snapshot-walk.c (which subtrees, how deep, which sysfs files are
+ * never read), and the links found there that lead to device, IOMMU group or module
+ * directories are captured too. Nothing leaves the root (an absolute or "../" link that
+ * would is not stored), nothing but regular files is read (opened O_NONBLOCK, checked
+ * with fstat()), every read is bounded, and whatever is not captured is named in the
+ * manifest member, hostprep-snapshot.txt.
+ */
+
+#define SNAPSHOT_MANIFEST "hostprep-snapshot.txt"
+
+struct strset {
+	char **v; /* open addressing, NULL = free */
+	size_t cap, n;
+	char **order; /* insertion order (the same strings) */
+};
+
+int strset_add(struct strset *s, const char *str); /* 1 added, 0 present, -ENOMEM */
+bool strset_has(const struct strset *s, const char *str);
+void strset_done(struct strset *s);
+
+struct archive;
+
+struct snapshot {
+	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
+	bool host;  /* the real root: an absolute symlink stays inside it */
+	struct archive *a;
+	struct strset todo;    /* recorded and discovered paths, captured in this order */
+	struct strset members; /* what is in the tar */
+	struct strset skipped_paths;
+	FILE *notes; /* the manifest's "skipped" lines */
+	char *notes_buf;
+	size_t notes_size;
+	size_t bytes, files, links, dirs, nodes, skipped;
+	size_t no_value; /* sysfs attributes whose read failed: no value now */
+};
+
+int snapshot_init(struct snapshot *s, const struct sysroot *root);
+void snapshot_done(struct snapshot *s);
+/* Queue a root-relative path ("sys/bus/pci", may end in a "*" pattern) to capture. */
+int snapshot_want(struct snapshot *s, const char *rel);
+/* The recorder for sysroot_set_recorder(): snapshot_want() of each path. */
+void snapshot_record(const char *rel, void *userdata);
+/* Capture every queued path (and what they lead to) into s->a. */
+int snapshot_capture(struct snapshot *s);
+/* "a/./b//../c" -> "a/c" in place; -EXDEV when ".." climbs above the root. */
+int snapshot_normalize(char *path);
+/*
+ * The root-relative, normalized path the symlink at rel (text: what it says) points to,
+ * malloc'd; -EXDEV when it leaves the root: ".." above it, or absolute (but on the host,
+ * where "/" is the root).
+ */
+int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret);
+/* Never captured, whatever records it: /proc as a whole and its processes, secrets, logs. */
+bool snapshot_refused(const char *rel);
+/* A manifest line: "skipped PATH: why". */
+void snapshot_skip(struct snapshot *s, const char *rel, const char *why);
+
+/* snapshot-tar.c: the members, written with libarchive (pax, zstd or else gzip). */
+bool snapshot_tar_has_zstd(void);
+int snapshot_tar_open(struct snapshot *s, int fd, bool zstd);
+int snapshot_tar_close(struct snapshot *s);
+int snapshot_tar_dir(struct snapshot *s, const char *rel, mode_t mode, time_t mtime);
+int snapshot_tar_link(struct snapshot *s, const char *rel, const char *target, time_t mtime);
+int snapshot_tar_file(struct snapshot *s, const char *rel, mode_t mode, time_t mtime,
+		      const void *data, size_t size);
+int snapshot_tar_node(struct snapshot *s, const char *rel, mode_t mode, dev_t rdev, time_t mtime);

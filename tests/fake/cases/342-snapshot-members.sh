@@ -1,0 +1,50 @@
+# hostprep snapshot takes what hostprep reads and nothing else. The member list of one
+# fixture is pinned (golden/snapshot-members.txt); planted around it: secrets (etc/shadow,
+# a journal, a process's environment, a home), symlinks that leave the root (absolute, and
+# "../" above it), FIFOs where the walk reads (a PCI function's directory, modprobe.d).
+# None of it is in the tar, the manifest names each link and FIFO it did not take, and
+# the FIFOs did not block the snapshot.
+. "$HERE/lib-snapshot.sh"
+newroot vm-noacs
+useconf vm
+gpu=$(readlink -f "$R/sys/bus/pci/devices/0000:03:00.0")
+mkdir -p "$R/var/log/journal/0123" "$R/proc/1" "$R/home/admin/.ssh" "$R/etc/modprobe.d"
+echo 'root:SECRET-SHADOW:19000::::::' >"$R/etc/shadow"
+echo SECRET-JOURNAL >"$R/var/log/journal/0123/system.journal"
+printf 'TOKEN=SECRET-ENV\0' >"$R/proc/1/environ"
+echo SECRET-KEY >"$R/home/admin/.ssh/id_ed25519"
+echo SECRET-OUTSIDE >"$T/outside-secret"
+echo 'options foo bar=1' >"$R/etc/modprobe.d/site.conf"
+ln -s /etc/shadow "$R/etc/modprobe.d/abs.conf"
+ln -s ../../../outside-secret "$R/etc/modprobe.d/up.conf"
+ln -s ../../../../../../outside-secret "$R/sys/bus/pci/drivers/nvidia/up"
+mkfifo "$R/etc/modprobe.d/fifo.conf" "$gpu/fifo_attr"
+
+# a FIFO that blocked would hang here: the guard makes it a failure, not a hang
+HP_ENV=(timeout 300)
+hp snapshot -o "$T/s.tar.zst"
+HP_ENV=()
+expect_rc 0
+tar -tf "$T/s.tar.zst" | LC_ALL=C sort >"$T/members"
+cp "$T/members" "$T/out"
+golden snapshot-members.txt
+
+expect_no_grep "$T/members" 'shadow|journal|environ|ssh|home/|proc/1|abs\.conf|up\.conf|/up$|fifo' \
+	"the tar holds something it must not"
+grep -qx 'etc/modprobe.d/site.conf' "$T/members" || fail "modprobe.d/site.conf not captured"
+snap_extract "$T/s.tar.zst" "$T/x"
+if grep -rqa SECRET "$T/x"; then
+	fail "a secret is in the tar: $(grep -rla SECRET "$T/x" | head -3)"
+fi
+man=$T/x/hostprep-snapshot.txt
+for l in 'skipped etc/modprobe.d/abs.conf: a symlink that leaves the root' \
+	'skipped etc/modprobe.d/up.conf: a symlink that leaves the root' \
+	'skipped sys/bus/pci/drivers/nvidia/up: a symlink that leaves the root' \
+	'skipped etc/modprobe.d/fifo.conf: a FIFO, not read' \
+	"skipped ${gpu#"$R/"}/fifo_attr: a FIFO, not read"; do
+	grep -qxF "$l" "$man" || fail "manifest lacks '$l'"
+done
+# the manifest says where and when, and nothing of the environment
+for k in 'hostprep snapshot' 'version ' 'time ' "root $R" 'captured '; do
+	grep -q "^$k" "$man" || fail "manifest lacks '$k'"
+done
