@@ -267,8 +267,10 @@ install: all $(MAN_PAGES)
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
 	install -Dm644 examples/npd/hostprep-plugin.json \
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
-	for u in kubelet slurmd; do install -Dm644 examples/$$u-10-hostprep.conf \
-		$(DESTDIR)$(DOCDIR)/examples/$$u.service.d/10-hostprep.conf || exit 1; done
+	install -Dm644 examples/kubelet-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/kubelet.service.d/10-hostprep.conf
+	install -Dm644 fleet/slurm/slurmd-10-hostprep.conf \
+		$(DESTDIR)$(DOCDIR)/examples/slurmd.service.d/10-hostprep.conf
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
