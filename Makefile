@@ -259,6 +259,8 @@ install: all $(MAN_PAGES)
 	install -Dm644 $(B)/hostprep-reapply.service $(DESTDIR)$(UNITDIR)/hostprep-reapply.service
 	install -Dm644 $(B)/hostprep-reapply@.service $(DESTDIR)$(UNITDIR)/hostprep-reapply@.service
 	install -Dm755 $(B)/hostprep-reapply-condition $(DESTDIR)$(LIBDIR_HP)/hostprep-reapply-condition
+	# Slurm's HealthCheckProgram (fleet/slurm/README.md)
+	install -Dm755 fleet/slurm/slurm-health-check $(DESTDIR)$(LIBDIR_HP)/slurm-health-check
 	install -Dm644 $(B)/70-hostprep.rules $(DESTDIR)$(UDEVRULESDIR)/70-hostprep.rules
 	install -Dm755 $(B)/hostprep.sleep $(DESTDIR)$(SLEEPDIR)/hostprep
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
