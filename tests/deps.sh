@@ -10,6 +10,7 @@
 #                             bench    runtime + make bench
 #                             pkg      runtime + make deb, make rpm, make check-pkg
 #                             fuzz     runtime + make fuzz, make check-fuzz
+#                             fleet    tests/fleet: the engines' adapters (lint, wrappers)
 #                             vm       the QEMU tier (tests/vm/deps.sh) + promtool
 #
 # Each package is here for a tool or a library a target runs; the comment says which.
@@ -44,6 +45,9 @@ apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (d
 	 xz-utils # the .debian.tar.xz and .orig.tar.xz of the source package
 	 lintian # tests/pkg: the .deb and .dsc lint-clean
 	 rpm rpmlint) # make rpm: rpmbuild (rpm); tests/pkg: rpmlint, rpm -qp
+apt_fleet=(ansible-lint yamllint # tests/fleet/cases/20: fleet/ansible lint-clean (Debian 12: 6.13, 1.29)
+	   ansible-core # tests/fleet/cases/20: ansible-playbook --syntax-check of the example playbook
+	   shellcheck) # tests/fleet/cases/10, 20: the shell scripts under fleet/
 # clang with libFuzzer (libclang_rt.fuzzer*.a is in libclang-rt-14-dev on Debian 12);
 # libFuzzer's ASan/UBSan runtimes come with it
 apt_fuzz=(clang-14 libclang-rt-14-dev)
@@ -56,6 +60,7 @@ dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 dnf_bench=(python3 kmod pciutils strace)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)
+dnf_fleet=(ansible-lint yamllint ansible-core ShellCheck)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -129,8 +134,9 @@ for kind in "$@"; do
 	bench) apt_pkgs+=("${apt_build[@]}" "${apt_bench[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_bench[@]}") ;;
 	pkg) apt_pkgs+=("${apt_build[@]}" "${apt_pkg[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_pkg[@]}") ;;
 	fuzz) apt_pkgs+=("${apt_build[@]}" "${apt_fuzz[@]}"); dnf_pkgs+=("${dnf_build[@]}" "${dnf_fuzz[@]}") ;;
+	fleet) apt_pkgs+=("${apt_fleet[@]}"); dnf_pkgs+=("${dnf_fleet[@]}") ;;
 	vm) vm=1 promtool=1 ;;
-	*) echo "usage: $0 runtime|test|bench|pkg|fuzz|vm..." >&2; exit 2 ;;
+	*) echo "usage: $0 runtime|test|bench|pkg|fuzz|fleet|vm..." >&2; exit 2 ;;
 	esac
 done
 
