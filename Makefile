@@ -271,8 +271,10 @@ install: all $(MAN_PAGES)
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
 	install -Dm644 examples/kubelet-10-hostprep.conf \
 		$(DESTDIR)$(DOCDIR)/examples/kubelet.service.d/10-hostprep.conf
-	install -Dm644 fleet/slurm/slurmd-10-hostprep.conf \
-		$(DESTDIR)$(DOCDIR)/examples/slurmd.service.d/10-hostprep.conf
+	# the engines' adapters as shipped examples (fleet/*/README.md); the Slurm
+	# health check is installed above as a program, not copied here
+	cd fleet && for f in $$(find . -type f ! -name slurm-health-check -printf '%P\n' | sort); do \
+		install -Dm644 "$$f" "$(DESTDIR)$(DOCDIR)/examples/fleet/$$f" || exit 1; done
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep
