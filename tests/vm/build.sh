@@ -23,6 +23,9 @@ PACKAGES=(
 	libpci3 libkmod2 libibverbs1 libsystemd0 libinih1 libjson-c5
 	rdma-core ibverbs-utils ibverbs-providers
 	jq
+	# the fleet engines (scenarios 70-71): Slurm's daemons and client with munge, and
+	# ansible-core (python3 comes with it) for a local-connection run of fleet/ansible
+	slurmctld slurmd slurm-client munge ansible-core
 )
 # Kernel module subtrees a test VM never needs (smaller, faster image).
 PRUNE_MODULES=(sound drivers/gpu drivers/media drivers/net/wireless net/wireless
@@ -298,6 +301,9 @@ for u in e2scrub_reap.service networking.service apt-daily.timer apt-daily-upgra
 	sys-fs-fuse-connections.mount; do
 	ln -sf /dev/null "$ROOT/etc/systemd/system/$u"
 done
+# The fleet engines' daemons are installed enabled; only scenarios 70-71 start them
+# (after writing their config): disabled, not masked, so a scenario can start them.
+rm -f "$ROOT"/etc/systemd/system/multi-user.target.wants/{slurmctld,slurmd,munge}.service
 # Modules udev would autoload for the emulated CPU/chipset that no test uses.
 printf 'blacklist %s\n' kvm kvm_amd kvm_intel powernow_k8 acpi_cpufreq iTCO_wdt \
 	pcspkr ahci libahci intel_pmc_bxt >"$ROOT/etc/modprobe.d/vmtest-blacklist.conf"
