@@ -24,8 +24,9 @@ PACKAGES=(
 	rdma-core ibverbs-utils ibverbs-providers
 	jq
 	# the fleet engines (scenarios 70-71): Slurm's daemons and client with munge, and
-	# ansible-core (python3 comes with it) for a local-connection run of fleet/ansible
-	slurmctld slurmd slurm-client munge ansible-core
+	# ansible-core (python3 comes with it) for a local-connection run of fleet/ansible,
+	# python3-apt for its apt module (it would install it itself, but the guest is offline)
+	slurmctld slurmd slurm-client munge ansible-core python3-apt
 )
 # Kernel module subtrees a test VM never needs (smaller, faster image).
 PRUNE_MODULES=(sound drivers/gpu drivers/media drivers/net/wireless net/wireless
