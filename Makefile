@@ -265,6 +265,8 @@ install: all $(MAN_PAGES)
 	install -Dm644 $(B)/hostprep-reapply.service $(DESTDIR)$(UNITDIR)/hostprep-reapply.service
 	install -Dm644 $(B)/hostprep-reapply@.service $(DESTDIR)$(UNITDIR)/hostprep-reapply@.service
 	install -Dm755 $(B)/hostprep-reapply-condition $(DESTDIR)$(LIBDIR_HP)/hostprep-reapply-condition
+	# Slurm's HealthCheckProgram (fleet/slurm/README.md)
+	install -Dm755 fleet/slurm/slurm-health-check $(DESTDIR)$(LIBDIR_HP)/slurm-health-check
 	install -Dm644 $(B)/70-hostprep.rules $(DESTDIR)$(UDEVRULESDIR)/70-hostprep.rules
 	install -Dm755 $(B)/hostprep.sleep $(DESTDIR)$(SLEEPDIR)/hostprep
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
@@ -275,12 +277,10 @@ install: all $(MAN_PAGES)
 		$(DESTDIR)$(DOCDIR)/examples/npd/hostprep-plugin.json
 	install -Dm644 fleet/kubernetes/kubelet-10-hostprep.conf \
 		$(DESTDIR)$(DOCDIR)/examples/kubelet.service.d/10-hostprep.conf
-	install -Dm644 examples/slurmd-10-hostprep.conf \
-		$(DESTDIR)$(DOCDIR)/examples/slurmd.service.d/10-hostprep.conf
-	for f in README.md nodereadinessrule.yaml nodefeaturerule.yaml daemonset.yaml; do \
-		install -Dm644 fleet/kubernetes/$$f $(DESTDIR)$(DOCDIR)/examples/kubernetes/$$f || exit 1; done
-	for f in README.md hostprep-rules.yml grafana-dashboard.json; do \
-		install -Dm644 fleet/prometheus/$$f $(DESTDIR)$(DOCDIR)/examples/prometheus/$$f || exit 1; done
+	# the engines' adapters as shipped examples (fleet/*/README.md); the Slurm
+	# health check is installed above as a program, not copied here
+	cd fleet && for f in $$(find . -type f ! -name slurm-health-check -printf '%P\n' | sort); do \
+		install -Dm644 "$$f" "$(DESTDIR)$(DOCDIR)/examples/fleet/$$f" || exit 1; done
 	install -Dm644 $(B)/man/hostprep.8 $(DESTDIR)$(MANDIR)/man8/hostprep.8
 	install -Dm644 $(B)/man/hostprep.conf.5 $(DESTDIR)$(MANDIR)/man5/hostprep.conf.5
 	install -Dm644 completion/hostprep.bash $(DESTDIR)$(BASHCOMPDIR)/hostprep

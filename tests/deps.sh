@@ -48,10 +48,13 @@ apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (d
 	 xz-utils # the .debian.tar.xz and .orig.tar.xz of the source package
 	 lintian # tests/pkg: the .deb and .dsc lint-clean
 	 rpm rpmlint) # make rpm: rpmbuild (rpm); tests/pkg: rpmlint, rpm -qp
-# tests/fleet (make check-fleet): each engine's offline checker of its own format
+# tests/fleet (make check-fleet): each engine's own offline checker of its own format
 apt_fleet=(python3-kubernetes # 30: the Kubernetes 1.22 API models (k8s-validate.py)
 	   python3-yaml # 30: the manifests; /usr/bin/python3 reads both
-	   jq) # 51: the Grafana dashboard's JSON and its queries
+	   jq # 51: the Grafana dashboard's JSON and its queries
+	   ansible-lint yamllint # 20: fleet/ansible lint-clean (Debian 12: 6.13, 1.29)
+	   ansible-core # 20: ansible-playbook --syntax-check of the example playbook
+	   shellcheck) # 10, 20: the shell scripts under fleet/
 	# and promtool (install_promtool): 50 checks and unit-tests fleet/prometheus's rules
 # clang with libFuzzer (libclang_rt.fuzzer*.a is in libclang-rt-14-dev on Debian 12);
 # libFuzzer's ASan/UBSan runtimes come with it
@@ -65,7 +68,7 @@ dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 dnf_bench=(python3 kmod pciutils strace)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)
-dnf_fleet=(python3-kubernetes python3-pyyaml jq)
+dnf_fleet=(python3-kubernetes python3-pyyaml jq ansible-lint yamllint ansible-core ShellCheck)
 
 sudo_maybe() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -24,6 +24,10 @@ PACKAGES=(
 	libarchive13 zstd # hostprep snapshot: its library, and unzstd for 60-snapshot
 	rdma-core ibverbs-utils ibverbs-providers
 	jq
+	# the fleet engines (scenarios 70-71): Slurm's daemons and client with munge, and
+	# ansible-core (python3 comes with it) for a local-connection run of fleet/ansible,
+	# python3-apt for its apt module (it would install it itself, but the guest is offline)
+	slurmctld slurmd slurm-client munge ansible-core python3-apt
 )
 # Kernel module subtrees a test VM never needs (smaller, faster image).
 PRUNE_MODULES=(sound drivers/gpu drivers/media drivers/net/wireless net/wireless
@@ -299,6 +303,9 @@ for u in e2scrub_reap.service networking.service apt-daily.timer apt-daily-upgra
 	sys-fs-fuse-connections.mount; do
 	ln -sf /dev/null "$ROOT/etc/systemd/system/$u"
 done
+# The fleet engines' daemons are installed enabled; only scenarios 70-71 start them
+# (after writing their config): disabled, not masked, so a scenario can start them.
+rm -f "$ROOT"/etc/systemd/system/multi-user.target.wants/{slurmctld,slurmd,munge}.service
 # Modules udev would autoload for the emulated CPU/chipset that no test uses.
 printf 'blacklist %s\n' kvm kvm_amd kvm_intel powernow_k8 acpi_cpufreq iTCO_wdt \
 	pcspkr ahci libahci intel_pmc_bxt >"$ROOT/etc/modprobe.d/vmtest-blacklist.conf"

@@ -464,3 +464,55 @@ acs_snapshot() {
 # fs_snapshot: every path under /etc and /usr with its type (what a package
 # can create; /lib, /bin, /sbin are /usr on this merged-/usr guest)
 fs_snapshot() { find /etc /usr -xdev -printf '%p %y\n' 2>/dev/null | sort; }
+
+# ---------------------------------------------------------------------------
+# Guest side: fleet/ansible with ansible-core, local connection (71, 72).
+# ---------------------------------------------------------------------------
+AN_PLAY=/root/play
+# an_setup: the role as the .deb ships it (dpkg-deb -x: the package itself is
+# not installed), an inventory for the local connection
+an_setup() {
+	export LC_ALL=C.UTF-8 HOME=/root
+	mkdir -p "$AN_PLAY" /tmp/debx
+	dpkg-deb -x "$(deb_file deb)" /tmp/debx || { fail "dpkg-deb -x the package"; return 1; }
+	cp -r /tmp/debx/usr/share/doc/hostprep/examples/fleet/ansible/roles "$AN_PLAY/"
+	assert_eq "$(ls "$AN_PLAY/roles/hostprep/tasks")" main.yml "the packaged role is there"
+	printf 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n' \
+		>"$AN_PLAY/inventory"
+}
+# an_write_play NAME DROPIN-CONTENT: a playbook running the role on localhost
+# with the .deb file and one drop-in, 50-site.conf; it prints the facts
+an_write_play() {
+	local content
+	content=$(printf '%s\n' "$2" | sed 's/^/          /')
+	cat >"$AN_PLAY/$1.yml" <<PLAY
+- name: hostprep
+  hosts: localhost
+  become: true
+  gather_facts: false
+  vars:
+    hostprep_package_file: $(deb_file deb)
+    hostprep_dropins:
+      - name: 50-site.conf
+        content: |
+$content
+  roles:
+    - role: hostprep
+  post_tasks:
+    - name: Show the facts
+      ansible.builtin.debug:
+        msg: "FACTS ready={{ hostprep_ready }} results={{ hostprep_status.results | default([]) | length }} command={{ hostprep_status.command | default('none') }}"
+PLAY
+}
+# an_play NAME [ARGS]: ansible-playbook NAME.yml; sets OUT ERR RC (run_cmd) and
+# RECAP ("changed=N unreachable=N failed=N" of the PLAY RECAP line)
+an_play() {
+	local name=$1
+	shift
+	run_cmd env ANSIBLE_ROLES_PATH="$AN_PLAY/roles" ANSIBLE_NOCOLOR=1 ANSIBLE_PIPELINING=1 \
+		ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
+		ansible-playbook -i "$AN_PLAY/inventory" "$AN_PLAY/$name.yml" "$@"
+	RECAP=$(grep -Eo 'changed=[0-9]+ +unreachable=[0-9]+ +failed=[0-9]+' <<<"$OUT" | tr -s ' ')
+}
+an_recap() { grep -Eo "$1=[0-9]+" <<<"$RECAP" | cut -d= -f2; }
+sha_of() { sha256sum "$1" 2>/dev/null | cut -c1-64; }

@@ -1,0 +1,144 @@
+# Slurm drains and resumes the node on hostprep's verdict (issue 21), with
+# Debian 12's real slurmctld, slurmd and munge: a one-node cluster
+# (SlurmctldHost= and NodeName= = the guest's short hostname,
+# proctrack/linuxproc, no cgroup plugin), HealthCheckProgram = the installed
+# /usr/lib/hostprep/slurm-health-check, HealthCheckInterval=5. rxe0 on the
+# only NIC is the RDMA port hostprep checks.
+# Ready at boot: the node is idle and a job runs. The cable is pulled (QEMU
+# monitor) and hostprep rerun: the node drains with "hostprep: NOT READY:
+# rdma.port rxe0/1 ..." (sinfo, scontrol) and a job submitted then stays
+# PENDING. The cable is back and hostprep rerun: the node resumes and the
+# pending job runs. An admin's drain survives both verdicts: READY does not
+# resume it, NOT READY does not overwrite its reason.
+# Oracles: Slurm's own view (scontrol show node, sinfo, squeue/sacct-less job
+# state via scontrol show job), the job's output file, rdma link.
+KERNEL_ARGS="no_timer_check"
+QEMU_DEVICES="$(qemu_rootport_nic 2)"
+TIMEOUT=300
+HOSTPREP_CONF='# only the rules below: switch off the vendor rule (/usr/lib/hostprep/hostprep.conf)
+[ACS:gpu-paths]
+Enabled=no
+
+[Host]
+Wait=0
+
+[Port:rxe]
+Select=rxe*
+LinkLayer=Ethernet'
+
+guest_prep() {
+	prep_boot_unit rxe hostprep.service 'rxe_add rxe0 2 192.168.70.1/24'
+}
+
+# slurm_setup: the one-node cluster's config, a munge key, the daemons started
+slurm_setup() {
+	local h
+	h=$(hostname -s)
+	mkdir -p /etc/slurm /var/lib/slurm/slurmctld /var/lib/slurm/slurmd /var/log/slurm
+	chown slurm: /var/lib/slurm/slurmctld /var/log/slurm
+	cat >/etc/slurm/slurm.conf <<EOF
+ClusterName=vmtest
+SlurmctldHost=$h
+SlurmUser=slurm
+AuthType=auth/munge
+StateSaveLocation=/var/lib/slurm/slurmctld
+SlurmdSpoolDir=/var/lib/slurm/slurmd
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+SlurmdTimeout=300
+HealthCheckProgram=/usr/lib/hostprep/slurm-health-check
+HealthCheckInterval=5
+HealthCheckNodeState=ANY
+NodeName=$h CPUs=2 State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+	[ -s /etc/munge/munge.key ] || {
+		dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 2>/dev/null
+		chown munge: /etc/munge/munge.key
+		chmod 400 /etc/munge/munge.key
+	}
+	assert_rc 0 "munge, slurmctld, slurmd start" systemctl start munge slurmctld slurmd
+}
+
+node_field() { scontrol show node "$(hostname -s)" | sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" | head -n1; }
+node_reason() { scontrol show node "$(hostname -s)" | sed -n 's/^[[:space:]]*Reason=//p'; }
+node_state_matches() { node_field State | grep -Eq "$1"; }
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([^[:space:]]*\).*/\1/p'; }
+job_state_is() { [ "$(job_state "$1")" = "$2" ]; }
+# submit NAME: a batch job writing /tmp/NAME.out; prints the job id
+submit() { sbatch --parsable -N1 -t 1 -o "/tmp/$1.out" --wrap "echo $1 ran on \$(hostname -s)"; }
+# rerun: hostprep publishes a new verdict (the way an admin reruns it)
+rerun() {
+	run_cmd systemctl restart hostprep.service
+	run_cmd hostprep status --oneline
+}
+
+guest_check() {
+	local h if0 j1 j2 j3
+	h=$(hostname -s) if0=$(nic_behind 2)
+	assert_rc 0 "hostprep status at boot: ready" hostprep status --oneline
+	slurm_setup
+	wait_until 60 node_state_matches '^IDLE$' ||
+		fail "node never became IDLE: $(node_field State) $(node_reason)"
+	run_cmd sinfo -N -l
+	assert_eq "$(node_field State)" IDLE "ready: node $h IDLE"
+	j1=$(submit job1)
+	wait_until 60 job_state_is "$j1" COMPLETED
+	assert_eq "$(job_state "$j1")" COMPLETED "ready: job $j1 completed"
+	assert_eq "$(cat /tmp/job1.out 2>/dev/null)" "job1 ran on $h" "ready: the job's output"
+
+	# break: the cable out, rxe0/1 down, hostprep rerun -> drained with its reason
+	hmp set_link nic-rp2 off
+	wait_until 20 carrier_is "$if0" 0 || fail "carrier of $if0 still up"
+	rerun
+	assert_match "$OUT" "^NOT READY: rdma\.port rxe0/1" "hostprep: NOT READY names rxe0/1"
+	wait_until 60 node_state_matches 'DRAIN' || fail "node not drained: $(node_field State)"
+	run_cmd sinfo -N -o '%N %T %E'
+	assert_match "$(node_field State)" '^IDLE\+DRAIN$' "not ready: node drained (scontrol)"
+	assert_match "$(node_reason)" '^hostprep: NOT READY: rdma\.port rxe0/1 .* \[root@' \
+		"not ready: reason is hostprep's one-line summary, set by root"
+	assert_match "$(sinfo -h -N -n "$h" -o '%E')" '^hostprep: NOT READY: rdma\.port rxe0/1' \
+		"not ready: sinfo shows the reason"
+	j2=$(submit job2)
+	sleep 8
+	assert_eq "$(job_state "$j2")" PENDING "not ready: job $j2 does not start"
+	assert_eq "$(test -e /tmp/job2.out && echo started)" "" "not ready: job $j2 wrote nothing"
+
+	# fix: the cable back, hostprep rerun -> resumed, the pending job runs
+	hmp set_link nic-rp2 on
+	wait_until 20 carrier_is "$if0" 1 || fail "carrier of $if0 still down"
+	wait_until 20 sh -c '[ "$(rdma link show rxe0/1 | grep -o "state [A-Z]*")" = "state ACTIVE" ]'
+	rerun
+	assert_match "$OUT" '^READY' "hostprep: READY again"
+	wait_until 60 job_state_is "$j2" COMPLETED
+	assert_eq "$(job_state "$j2")" COMPLETED "fixed: the pending job $j2 ran"
+	assert_eq "$(cat /tmp/job2.out 2>/dev/null)" "job2 ran on $h" "fixed: its output"
+	assert_no_match "$(node_field State)" 'DRAIN' "fixed: node resumed"
+	assert_eq "$(node_reason)" "" "fixed: no reason left"
+
+	# an admin's drain survives READY ...
+	assert_rc 0 "admin drains" scontrol update nodename="$h" state=drain reason="admin: disk swap"
+	sleep 12 # more than two HealthCheckIntervals
+	assert_match "$(node_field State)" 'DRAIN' "admin's drain survives READY"
+	assert_match "$(node_reason)" '^admin: disk swap \[' "admin's reason kept under READY"
+	# ... and NOT READY: its reason is not overwritten (a later READY could resume it)
+	hmp set_link nic-rp2 off
+	wait_until 20 carrier_is "$if0" 0 || fail "carrier of $if0 still up"
+	rerun
+	assert_match "$OUT" "^NOT READY" "hostprep: NOT READY again"
+	sleep 12
+	assert_match "$(node_reason)" '^admin: disk swap \[' "admin's reason kept under NOT READY"
+	j3=$(submit job3)
+	sleep 5
+	assert_eq "$(job_state "$j3")" PENDING "admin's drain: job $j3 does not start"
+	run_cmd journalctl -b --no-pager -o cat -t hostprep-slurm-health-check
+	assert_match "$OUT" "^drained $h: hostprep: NOT READY: rdma\.port rxe0/1" "journal: the health check logged its drain"
+	assert_match "$OUT" "^resumed $h \(was: hostprep: NOT READY" "journal: ... and its resume"
+	assert_match "$OUT" "^$h already has a reason not from hostprep \('admin: disk swap'\)" \
+		"journal: ... and why it left the admin's drain"
+}
