@@ -148,11 +148,34 @@ static int chain_drain(int fd, struct chain *c)
 	}
 }
 
+/*
+ * The files the child's sh sources are read by it, not through the root: say them to a
+ * recorder (hostprep snapshot), so that a replay sources the same chain. Only a note:
+ * what does not exist is not recorded.
+ */
+static void chain_note_reads(const struct sysroot *root)
+{
+	_cleanup_(freep) char *grub = sysroot_path(root, SYSROOT_ETC, "default/grub");
+	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_ETC, "default/grub.d");
+	_cleanup_(freep) char *pattern = sysroot_path(root, SYSROOT_ETC, "default/grub.d/*.cfg");
+	glob_t g = {};
+
+	if (grub)
+		sysroot_note_read(root, grub);
+	if (dir)
+		sysroot_note_read(root, dir);
+	if (pattern && glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			sysroot_note_read(root, g.gl_pathv[i]);
+	globfree(&g);
+}
+
 static int chain_run(const struct sysroot *root, struct chain *c)
 {
 	int in[2], out[2], r;
 	pid_t pid;
 
+	chain_note_reads(root);
 	if (pipe2(in, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(out, O_CLOEXEC) < 0) {

@@ -296,6 +296,46 @@ static bool no_value(const char *rel, int r)
 	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
 }
 
+/*
+ * GRUB's configuration may hold the boot loader's password hashes (password_pbkdf2 USER
+ * HASH, or a plain password USER TEXT) when the ACS check reads it: such a line is
+ * replaced by a comment, in place. The kernel lines the check reads are kept as they
+ * are, so the replay's verdict does not change.
+ */
+static const char *const grub_files[] = { "boot/*", "etc/default/grub*", "etc/grub.d/*" };
+
+static void redact_passwords(const char *rel, char *data, size_t *size)
+{
+	static const char note[] = "# (a password line, removed by hostprep snapshot)";
+	size_t out = 0;
+
+	if (!MATCH(grub_files, rel, FNM_LEADING_DIR))
+		return;
+	for (size_t at = 0; at < *size;) {
+		char *nl = memchr(data + at, '\n', *size - at);
+		size_t len = (nl ? (size_t)(nl - (data + at)) + 1 : *size - at);
+		const char *w = data + at;
+
+		while (w < data + at + len && (*w == ' ' || *w == '\t'))
+			w++;
+		if (strneq(w, "password", 8) && (data + at + len - w) > 8 &&
+		    (w[8] == ' ' || w[8] == '\t' || strneq(w + 8, "_pbkdf2", 7))) {
+			size_t room = len - (nl ? 1 : 0),
+			       n = sizeof(note) - 1 < room ? sizeof(note) - 1 : room;
+
+			memcpy(data + out, note, n);
+			out += n;
+			if (nl)
+				data[out++] = '\n';
+		} else {
+			memmove(data + out, data + at, len);
+			out += len;
+		}
+		at += len;
+	}
+	*size = out;
+}
+
 /* A regular file: opened without blocking, checked again on the fd, read bounded. */
 static int member_file(struct snapshot *s, const char *rel, const struct stat *st)
 {
@@ -325,6 +365,7 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	}
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
+	redact_passwords(rel, data, &size);
 	r = member_parents(s, rel);
 	return r < 0 ? r : snapshot_tar_file(s, rel, st->st_mode, st->st_mtime, data, size);
 }
