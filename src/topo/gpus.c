@@ -147,14 +147,14 @@ static void nearest_nics(const struct topo_view *v, struct gpu_entry *g)
 	enum topo_dist best = _TOPO_DIST_MAX;
 
 	for (size_t j = 0; j < t->n; j++)
-		if (t->eps[j].kind == TOPO_NIC) {
+		if (topo_nearest_candidate(t, j)) {
 			enum topo_dist d = topo_ep_distance(t, &v->inv, g->ep, j);
 
 			if (d < best)
 				best = d;
 		}
 	for (size_t j = 0; j < t->n && g->n_nics < GPU_NICS_MAX; j++)
-		if (t->eps[j].kind == TOPO_NIC && topo_ep_distance(t, &v->inv, g->ep, j) == best)
+		if (topo_nearest_candidate(t, j) && topo_ep_distance(t, &v->inv, g->ep, j) == best)
 			g->nics[g->n_nics++] = (struct gpu_nic){ .ep = j, .dist = best };
 }
 

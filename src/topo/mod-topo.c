@@ -175,13 +175,13 @@ static int expect_nearest(struct pair_ctx *c)
 		if (t->eps[i].kind != TOPO_GPU)
 			continue;
 		for (size_t j = 0; j < t->n; j++)
-			if (t->eps[j].kind == TOPO_NIC) {
+			if (topo_nearest_candidate(t, j)) {
 				enum topo_dist d = topo_ep_distance(t, &c->v->inv, i, j);
 
 				best = d < best ? d : best;
 			}
 		for (size_t j = 0; j < t->n; j++) {
-			if (t->eps[j].kind != TOPO_NIC ||
+			if (!topo_nearest_candidate(t, j) ||
 			    topo_ep_distance(t, &c->v->inv, i, j) != best)
 				continue;
 			r = pair_result(c, t->eps[i].dev, t->eps[j].dev);

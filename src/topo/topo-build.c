@@ -184,8 +184,9 @@ static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_end
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
-	if (ep->kind == TOPO_NIC && first_entry(dfd, "infiniband", "", ep->name) < 0 &&
-	    first_entry(dfd, "net", "", ep->name) < 0)
+	if (ep->kind == TOPO_NIC)
+		ep->rdma = first_entry(dfd, "infiniband", "", ep->name) >= 0;
+	if (ep->kind == TOPO_NIC && !ep->rdma && first_entry(dfd, "net", "", ep->name) < 0)
 		(void)virtio_netdev(dfd, ep->name);
 	read_numa(dfd, &ep->numa_node);
 	r = read_one_line_buf_at(dfd, "local_cpulist", line, sizeof(line));
@@ -255,6 +256,7 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 		r = dfd >= 0 ? endpoint_facts(dfd, &inv->devs[i], &t->eps[t->n - 1]) : 0;
 		if (r < 0)
 			return r;
+		t->n_rdma_nics += t->eps[t->n - 1].rdma;
 	}
 	return 0;
 }

@@ -107,6 +107,11 @@ static bool nic_ident(const struct pci_dev_info *d)
 	       ((d->id.class_code >> 16) == 0x02 || (d->id.class_code >> 8) == 0x0c06);
 }
 
+bool topo_nearest_candidate(const struct topology *t, size_t j)
+{
+	return t->eps[j].kind == TOPO_NIC && (t->n_rdma_nics == 0 || t->eps[j].rdma);
+}
+
 bool topo_is_nic(const struct pci_inventory *inv, size_t i)
 {
 	return nic_ident(&inv->devs[i]);

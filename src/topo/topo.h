@@ -74,6 +74,7 @@ struct topo_endpoint {
 	char name[TOPO_NAME_MAX]; /* NIC: RDMA device, else netdev, else address; GPU: address */
 	int numa_node;		  /* -1: unknown (no file, -1 in it, unreadable) */
 	char *cpulist;		  /* local_cpulist as the kernel prints it; NULL if unknown */
+	bool rdma;		  /* NIC: infiniband/ lists an RDMA device */
 };
 
 struct topo_chain; /* an endpoint's path up to its root bus (topo.c) */
@@ -82,6 +83,7 @@ struct topology {
 	struct topo_endpoint *eps; /* GPUs first, then NICs, each by PCI address */
 	size_t n;
 	size_t n_kind[_TOPO_KIND_MAX];
+	size_t n_rdma_nics; /* NICs with an RDMA device */
 	/* topo_paths_build(): NULL until then (the per-pair functions then walk the tree) */
 	struct topo_chain *chains; /* per endpoint */
 	uint8_t *dist;		   /* enum topo_dist of every pair i < j, row by row */
@@ -256,6 +258,12 @@ void topo_paths_done(struct topology *t);
 enum topo_dist topo_ep_distance(const struct topology *t, const struct pci_inventory *inv, size_t i,
 				size_t j);
 const char *topo_kind_to_string(enum topo_kind k); /* "GPU", "NIC" */
+/*
+ * Whether eps[j] is a NIC a GPU's "nearest NIC" may be: on a host with RDMA NICs only
+ * those (GPUDirect RDMA and NCCL's IB/RoCE transport use them; a 1 GbE management port
+ * at the same distance is not the GPU's NIC), on a host without any, every NIC.
+ */
+bool topo_nearest_candidate(const struct topology *t, size_t j);
 
 /* ---- the ports whose ACS decides a pair (pure; caps loaded first) ---- */
 

@@ -503,6 +503,26 @@ static void test_acs_bits(void **state)
 	assert_string_equal(topo_dist_to_string(TOPO_PXB), "PXB");
 }
 
+/* A GPU's nearest NIC: RDMA NICs only when the host has one, else every NIC. */
+static void test_nearest_candidate(void **state)
+{
+	struct topo_endpoint eps[] = {
+		{ .kind = TOPO_GPU },
+		{ .kind = TOPO_NIC, .rdma = false },
+		{ .kind = TOPO_NIC, .rdma = true },
+	};
+	struct topology t = { .eps = eps, .n = 3, .n_rdma_nics = 1 };
+
+	assert_false(topo_nearest_candidate(&t, 0)); /* a GPU is never a NIC candidate */
+	assert_false(topo_nearest_candidate(&t, 1)); /* a 1 GbE port beside an HCA */
+	assert_true(topo_nearest_candidate(&t, 2));
+	t.n_rdma_nics = 0; /* no RDMA NIC anywhere: every NIC */
+	eps[2].rdma = false;
+	assert_false(topo_nearest_candidate(&t, 0));
+	assert_true(topo_nearest_candidate(&t, 1));
+	assert_true(topo_nearest_candidate(&t, 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pair_ports_needs_root, setup),
 		cmocka_unit_test_setup(test_paths_cache, setup),
 		cmocka_unit_test_setup(test_acs_bits, setup),
+		cmocka_unit_test(test_nearest_candidate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,9 @@ expect_rc 1
 expect_grep out 'FAIL +topology\.p2p +GPU1 \(0000:1c:00\.0\) ↔ NIC0 \(mlx5_0\) .*redirected at 0000:1b:00\.0 \(RR CR on\)'
 expect_grep out 'FAIL +topology\.p2p +GPU3 \(0000:83:00\.0\) ↔ NIC4 \(mlx5_3\) .*0000:82:01\.0 \(EC on\)'
 expect_grep out 'Select 0000:1b:00\.0 in an \[ACS:NAME\] rule'
-expect_grep out 'WARN +topology\.p2p +GPU2 \(0000:31:00\.0\) ↔ NIC3 \(ens5f0\) .*root complex decides'
+expect_grep out 'WARN +topology\.p2p +GPU2 \(0000:31:00\.0\) ↔ NIC0 \(mlx5_0\) .*root complex(es)? decide'
+# the E810 beside GPU2 (ens5f0, no RDMA device) is not its nearest NIC: the host has RDMA NICs
+expect_no_grep out 'GPU2 \(0000:31:00\.0\) ↔ NIC3 \(ens5f0\)' "a NIC without an RDMA device taken as a GPU's nearest on a host with RDMA NICs"
 # gpu:gpu: only the pair below the switches; the PHB/NODE/SYS GPU pairs are not ACS's
 [ "$(grep -c 'ExpectP2P=gpu:gpu' "$T/out")" = 1 ] || fail "gpu:gpu: want exactly one pair (GPU0-GPU1)"
 expect_tree_same
