@@ -451,7 +451,8 @@ static int list_dir(struct snapshot *s, const char *rel, char ***ret, size_t *re
 			break;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), names_cmp);
+	if (n > 1) /* an empty directory has no array: qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), names_cmp);
 	*ret = v;
 	*ret_n = n;
 	return de ? -ENOMEM : 0;
