@@ -352,10 +352,12 @@ wait_until() {
 	done
 }
 # nic_behind SLOT: netdev of the NIC behind root port 00:SLOT.0 (qemu_rootport_nic)
-# Waits up to 30 s for it: udev's coldplug loads virtio_net after the system reports running
-# on a loaded host (scenario 32 once saw no netdev at all, its NICs renamed 1.5 s later).
+# Waits for udev first (up to 30 s): with the fleet packages in the image, udev's coldplug
+# loads virtio_net and renames eth0 to enp1s0 after the system reports running, and a
+# scenario that took "eth0" (32: enslaved to a bond) lost it to the rename.
 nic_behind() {
 	local d i
+	udevadm settle --timeout=30 2>/dev/null
 	for ((i = 0; i < 150; i++)); do
 		for d in /sys/bus/pci/devices/0000:00:"$(printf %02x "$1")".0/0000:*/virtio*/net/*; do
 			[ -e "$d" ] && { basename "$d"; return 0; }
