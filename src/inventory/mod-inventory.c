@@ -4,7 +4,9 @@
  * what is missing (src/inventory/inventory-check.h). Check only; it reads at verify time,
  * after the other modules wrote (a module load may have made RDMA devices appear). The
  * GPUs and NICs are the topology's (topo_build()), the RDMA devices and ports the rdma
- * module's scan (rdma_scan()): no second reading of the same sysfs.
+ * module's scan (rdma_scan()): no second reader of the same sysfs. Each is still run again
+ * here (and topo_build() once more by [AER]) when those modules run too: one build per run,
+ * shared like the PCI inventory (run_pci_*), is left to do.
  */
 #include <dirent.h>
 #include <fcntl.h>
