@@ -43,11 +43,11 @@ static const char *const rootport_files[_AER_KIND_MAX] = {
 	[AER_FATAL] = "aer_rootport_total_err_fatal",
 };
 
-static int read_file(int dfd, const char *name, char **ret)
+static int read_file(const struct sysroot *root, int dfd, const char *name, char **ret)
 {
 	size_t size;
 
-	return read_full_file_at(dfd, name, AER_FILE_MAX, ret, &size);
+	return read_full_file_at(root, dfd, name, AER_FILE_MAX, ret, &size);
 }
 
 static const char *const dev_files[_AER_KIND_MAX] = {
@@ -56,18 +56,18 @@ static const char *const dev_files[_AER_KIND_MAX] = {
 	[AER_FATAL] = "aer_dev_fatal",
 };
 
-static int read_dev(int dfd, enum aer_kind k, struct aer_counts *ret)
+static int read_dev(const struct sysroot *root, int dfd, enum aer_kind k, struct aer_counts *ret)
 {
 	_cleanup_(freep) char *text = NULL;
-	int r = read_file(dfd, dev_files[k], &text);
+	int r = read_file(root, dfd, dev_files[k], &text);
 
 	return r < 0 ? r : aer_parse_dev(text, k, ret);
 }
 
-static int read_received(int dfd, enum aer_kind k, uint64_t *ret)
+static int read_received(const struct sysroot *root, int dfd, enum aer_kind k, uint64_t *ret)
 {
 	_cleanup_(freep) char *text = NULL;
-	int r = read_file(dfd, rootport_files[k], &text);
+	int r = read_file(root, dfd, rootport_files[k], &text);
 
 	return r < 0 ? r : aer_parse_total(text, ret);
 }
@@ -91,14 +91,14 @@ static void fn_read(const struct run *run, const struct pci_dev_info *d, struct 
 		return;
 	}
 	for (int k = 0; k < _AER_KIND_MAX && !f->err; k++) {
-		f->err = read_dev(dfd, k, &f->dev[k]);
+		f->err = read_dev(run->root, dfd, k, &f->dev[k]);
 		f->err_what = dev_files[k];
 		/* one file there, another missing: not "no AER" */
 		if (f->err == -ENOENT && k > 0)
 			f->err = -EIO, f->partial = true;
 	}
 	for (int k = 0; k < _AER_KIND_MAX && !f->err && f->root_port; k++) {
-		int r = read_received(dfd, k, &f->received[k]);
+		int r = read_received(run->root, dfd, k, &f->received[k]);
 
 		if (r == -ENOENT && k == 0) {
 			f->root_port = false; /* an older kernel: per-device counters only */

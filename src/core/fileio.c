@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/sysroot.h"
-
-int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
-{
-	return read_full_file_at(AT_FDCWD, path, max, ret, ret_size);
-}
 
 /* What stat says of a file that is not regular, for the debug log. */
 static const char *file_type(mode_t m)
@@ -74,7 +72,8 @@ static int read_checked(int fd, const char *path, size_t max, char **ret, size_t
 	return 0;
 }
 
-int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
+/* The legacy path readers: held inside the contained root by sysroot_open_path(). */
+static int read_full_path(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
 {
 	_cleanup_(closep) int fd = -1;
 
@@ -84,14 +83,25 @@ int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t 
 	return read_checked(fd, path, max, ret, ret_size);
 }
 
+/* O_NONBLOCK: a FIFO does not block open(2); read_checked() refuses it. */
+static int open_read_at(const struct sysroot *r, int dfd, const char *path)
+{
+	return sysroot_open_at(r, dfd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+}
+
+int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t max, char **ret,
+		      size_t *ret_size)
+{
+	_cleanup_(closep) int fd = open_read_at(r, dfd, path);
+
+	if (fd < 0)
+		return fd;
+	return read_checked(fd, path, max, ret, ret_size);
+}
+
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size)
 {
 	return read_checked(fd, "a file", max, ret, ret_size);
-}
-
-int read_one_line(const char *path, char **ret)
-{
-	return read_one_line_at(AT_FDCWD, path, ret);
 }
 
 static void first_line(char *s)
@@ -103,12 +113,17 @@ static void first_line(char *s)
 	s[n] = '\0';
 }
 
-int read_one_line_at(int dfd, const char *path, char **ret)
+int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
+{
+	return read_full_path(AT_FDCWD, path, max, ret, ret_size);
+}
+
+int read_one_line(const char *path, char **ret)
 {
 	char *s = NULL;
 	int r;
 
-	r = read_full_file_at(dfd, path, 4096, &s, NULL);
+	r = read_full_path(AT_FDCWD, path, 4096, &s, NULL);
 	if (r < 0)
 		return r;
 	first_line(s);
@@ -116,9 +131,23 @@ int read_one_line_at(int dfd, const char *path, char **ret)
 	return 0;
 }
 
-int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size)
+int read_one_line_at(const struct sysroot *root, int dfd, const char *path, char **ret)
 {
-	_cleanup_(closep) int fd = sysroot_open_path(dfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	char *s = NULL;
+	int r;
+
+	r = read_full_file_at(root, dfd, path, 4096, &s, NULL);
+	if (r < 0)
+		return r;
+	first_line(s);
+	*ret = s;
+	return 0;
+}
+
+int read_one_line_buf_at(const struct sysroot *root, int dfd, const char *name, char *buf,
+			 size_t size)
+{
+	_cleanup_(closep) int fd = open_read_at(root, dfd, name);
 	ssize_t k;
 	int r;
 
@@ -354,6 +383,115 @@ int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
 	return finish_temp(fd, tmp, path, mode, wm, fill_fd(fd, fill, userdata));
 }
 
+/* ---- the same relative to a directory fd opened inside the root ----------- */
+
+/*
+ * Six letters or digits for a temp name: getrandom(2) when it has entropy without
+ * waiting (early boot may not), else the clock, the pid and a counter, mixed. O_EXCL
+ * makes the name unique; this only makes a collision rare.
+ */
+static void temp_suffix(char *out)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static uint64_t counter;
+	struct timespec ts;
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != sizeof(v)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		v = ((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 48) +
+		    ++counter * 0x9e3779b97f4a7c15ULL;
+	}
+	for (int i = 0; i < TEMP_RANDOM_LEN; i++, v /= sizeof(set) - 1)
+		out[i] = set[v % (sizeof(set) - 1)];
+}
+
+/* open_temp() in dfd: "<name>.tmp-XXXXXX", O_EXCL and O_NOFOLLOW (nothing followed there). */
+static int open_temp_at(int dfd, char *tmp)
+{
+	size_t n = strlen(tmp);
+
+	for (int tries = 0; tries < 64; tries++) {
+		_cleanup_(closep) int fd = -1;
+		struct stat st;
+
+		temp_suffix(tmp + n - TEMP_RANDOM_LEN);
+		fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -errno;
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR)
+				return -errno;
+		if (fstat(fd, &st) < 0)
+			return -errno;
+		if (st.st_nlink > 0)
+			return TAKE_FD(fd);
+	}
+	return -EBUSY;
+}
+
+/* finish_temp() in dfd, which must be opened for reading (the fsync of the directory). */
+static int finish_temp_at(int dfd, int fd, const char *tmp, const char *name, mode_t mode,
+			  enum write_mode wm, int r)
+{
+	bool durable = !(wm & WRITE_VOLATILE);
+
+	if (r >= 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (r >= 0 && durable && fsync(fd) < 0)
+		r = -errno;
+	if (r >= 0 && renameat(dfd, tmp, dfd, name) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlinkat(dfd, tmp, 0);
+		return r;
+	}
+	return durable && fsync(dfd) < 0 ? -errno : 0;
+}
+
+static int open_temp_for_at(int dfd, const char *name, enum write_mode wm, char **ret_tmp)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	int fd;
+
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL; /* one name in dfd: nothing on the way to follow */
+	fd = temp_name(name, wm, &tmp);
+	if (fd < 0)
+		return fd;
+	fd = open_temp_at(dfd, tmp);
+	if (fd < 0)
+		return fd;
+	*ret_tmp = TAKE_PTR(tmp);
+	return fd;
+}
+
+int write_file_atomic_at(int dfd, const char *name, const void *data, size_t size, mode_t mode,
+			 enum write_mode wm)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	_cleanup_(closep) int fd = -1;
+
+	fd = open_temp_for_at(dfd, name, wm, &tmp);
+	if (fd < 0)
+		return fd;
+	return finish_temp_at(dfd, fd, tmp, name, mode, wm, write_full(fd, data, size));
+}
+
+int write_file_atomic_stream_at(int dfd, const char *name, mode_t mode, enum write_mode wm,
+				int (*fill)(FILE *f, void *userdata), void *userdata)
+{
+	_cleanup_(freep) char *tmp = NULL;
+	_cleanup_(closep) int fd = -1;
+
+	fd = open_temp_for_at(dfd, name, wm, &tmp);
+	if (fd < 0)
+		return fd;
+	return finish_temp_at(dfd, fd, tmp, name, mode, wm, fill_fd(fd, fill, userdata));
+}
+
 static bool is_temp_name(const char *name)
 {
 	size_t n = strlen(name), k = sizeof(TEMP_SUFFIX) - 1 + TEMP_RANDOM_LEN;
@@ -386,6 +524,37 @@ int unlink_stale_temps(const char *dir)
 		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		/* Locked: its writer is alive, and renames or removes it itself. */
 		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+			n++;
+	}
+	return n;
+}
+
+int unlink_stale_temps_at(int dfd)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *e;
+	int n = 0, fd;
+
+	/* A new open file description: its own position, the caller keeps dfd. */
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	while ((e = readdir(d))) {
+		_cleanup_(closep) int tfd = -1;
+
+		if (!is_temp_name(e->d_name))
+			continue;
+		tfd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		/* Locked: its writer is alive, and renames or removes it itself. */
+		if (tfd < 0 || flock(tfd, LOCK_EX | LOCK_NB) < 0)
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
 			n++;

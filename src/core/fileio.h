@@ -5,26 +5,31 @@
 #include <sys/types.h>
 
 #include "core/macro.h"
+#include "core/sysroot.h"
 
 /*
  * Read a small file whole (max bytes, NUL-terminated). -ENOENT, -EFBIG, ... Opened
  * O_NONBLOCK and checked after the open: only a regular file is read; a FIFO, device or
- * socket is -EBADFD, a directory -EISDIR, so no read blocks. Below a --root the path is
- * held inside it (sysroot_open_path(): -EXDEV for a path that leaves it).
+ * socket is -EBADFD, a directory -EISDIR, so no read blocks.
  */
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size);
 /* Read the first line of a sysfs-style attribute, trailing whitespace stripped. */
 int read_one_line(const char *path, char **ret);
-/* The same relative to an open directory (openat(2)): no walk of the prefix again. */
-int read_full_file_at(int dfd, const char *path, size_t max, char **ret, size_t *ret_size);
-int read_one_line_at(int dfd, const char *path, char **ret);
+/*
+ * The same below a directory fd opened inside the root (or r->fd itself), resolved
+ * inside it as sysroot_open_at() does (sysroot.h): one openat2(2) below dfd.
+ */
+int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t max, char **ret,
+		      size_t *ret_size);
+int read_one_line_at(const struct sysroot *r, int dfd, const char *path, char **ret);
 /*
  * The same into the caller's buffer, no malloc: one read(2) (sysfs hands out an attribute
  * whole, a page at most; a small regular file reads whole too), the first line, trailing
  * blanks stripped. -EFBIG when the file does not fit in size - 1 bytes. For the attributes
  * of thousands of PCI functions (topology), below the function's directory fd.
  */
-int read_one_line_buf_at(int dfd, const char *name, char *buf, size_t size);
+int read_one_line_buf_at(const struct sysroot *r, int dfd, const char *name, char *buf,
+			 size_t size);
 /* The same from an open fd (not closed); the same regular-file check. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 int read_one_line_fd(int fd, char **ret);
@@ -67,6 +72,17 @@ int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
  * Returns how many, 0 for a missing dir, -errno.
  */
 int unlink_stale_temps(const char *dir);
+/*
+ * The same in a directory fd opened inside the root (sysroot_mkdirs(), O_RDONLY: the
+ * directory's fsync): name is one name in it (-EINVAL for a path), the temp file is made
+ * there (O_EXCL, O_NOFOLLOW) and renamed over name (renameat(2)): nothing is resolved
+ * by a path string, nothing follows a link.
+ */
+int write_file_atomic_at(int dfd, const char *name, const void *data, size_t size, mode_t mode,
+			 enum write_mode wm);
+int write_file_atomic_stream_at(int dfd, const char *name, mode_t mode, enum write_mode wm,
+				int (*fill)(FILE *f, void *userdata), void *userdata);
+int unlink_stale_temps_at(int dfd);
 /* Create a directory and its parents (mode for the ones made). */
 int mkdir_parents(const char *path, mode_t mode);
 /* fsync the directory that contains path. */

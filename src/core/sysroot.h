@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sys/stat.h>
+
 #include "core/macro.h"
 
 /*
@@ -29,55 +31,137 @@ struct sysroot {
 	char *real; /* realpath(dir) when it differs from dir (a --root below a symlink), else NULL
 		     */
 	/*
-	 * O_PATH of dir (or "/"), opened once by sysroot_init(): sysroot_openat()
-	 * resolves below it, so a long --root is not walked again per file.
-	 * A hand-built struct (fd_open false) falls back to dir + path.
+	 * O_PATH of dir (or "/"), opened once by sysroot_init(): everything below the root
+	 * is resolved from it (or from a directory opened through it), never from a path
+	 * string. A hand-built struct (fd_open false, the host only: for messages) opens
+	 * dir + path.
 	 */
 	int fd;
 	bool fd_open;
+	/*
+	 * The kernel has no openat2(2) (before Linux 5.6), or a seccomp filter hides it
+	 * (ENOSYS, EPERM): sysroot_init() found out when it opened the root, and every
+	 * resolution below it walks the path itself (the same answers, more syscalls).
+	 */
+	bool no_openat2;
 };
 
 int sysroot_init(struct sysroot *r, const char *dir);
 void sysroot_done(struct sysroot *r);
 bool sysroot_is_host(const struct sysroot *r);
 
-/* "<root>/<top>/<fmt...>"; malloc'd, NULL on ENOMEM. fmt may be "" for the top itself. */
+/*
+ * "<root>/<top>/<fmt...>"; malloc'd, NULL on ENOMEM. fmt may be "" for the top itself.
+ * For messages only: nothing is opened by this string (what follows does the opening).
+ */
 char *sysroot_path(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
 	_printf_(3, 4);
 
 /*
- * The first line of the file "<root>/<top>/<fmt...>" (a sysfs attribute, a /proc value),
- * trailing blanks stripped, malloc'd into *ret: read_one_line() of sysroot_path(), with its
- * errors (-ENOENT, -EXDEV, -EBADFD, ...); -ENOMEM also when the path cannot be made.
+ * Below the root, "<top>/<fmt...>" resolved from the root's fd, the way chroot(2) would:
+ * under a --root every symlink on the way is resolved inside it (an absolute one from the
+ * root, ".." never above it: openat2(2) RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS), so a link
+ * that points out of the root gives what the root holds at that name, normally nothing
+ * (-ENOENT). On the host, plain openat(2) and friends: no syscall more than before.
+ * Negative errno; -ENOMEM also when the path cannot be made.
+ */
+/* open(2): the fd; flags as for openat(2), O_CLOEXEC added; no O_CREAT. */
+int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)
+	_printf_(4, 5);
+/* opendir(3): 0 and *ret. */
+int sysroot_opendir(const struct sysroot *r, enum sysroot_top top, DIR **ret, const char *fmt, ...)
+	_printf_(4, 5);
+/* scandir(3): the number of entries in *ret (each and the array to free). */
+int sysroot_scandir(const struct sysroot *r, enum sysroot_top top, struct dirent ***ret,
+		    int (*filter)(const struct dirent *),
+		    int (*compar)(const struct dirent **, const struct dirent **), const char *fmt,
+		    ...) _printf_(6, 7);
+/* stat(2), or lstat(2) with AT_SYMLINK_NOFOLLOW in at_flags. */
+int sysroot_stat(const struct sysroot *r, enum sysroot_top top, int at_flags, struct stat *ret,
+		 const char *fmt, ...) _printf_(5, 6);
+/* 1 it exists (links followed), 0 it does not (-ENOENT), else negative errno. */
+int sysroot_exists(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+	_printf_(3, 4);
+/* readlink(2) into buf, NUL-terminated: its length; -ENAMETOOLONG when it does not fit. */
+int sysroot_readlink(const struct sysroot *r, enum sysroot_top top, char *buf, size_t size,
+		     const char *fmt, ...) _printf_(5, 6);
+/*
+ * What realpath(3) gives, relative to the root: "/sys/devices/pci0000:00/0000:00:01.0"
+ * (malloc'd), every link resolved inside the root. On the host, the real path.
+ */
+int sysroot_canonical(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
+		      ...) _printf_(4, 5);
+/*
+ * For a library that opens files by path itself (libkmod: the module index, modprobe.d):
+ * the directory with every link on the way resolved inside the root, as a path from "/"
+ * (the root's real path, then its canonical path inside the root), so that the library
+ * follows no link out of the root to reach it. What does not exist yet is appended as
+ * named; -ENOENT when a dangling link stands there (nothing to give that stays inside).
+ * The files in it are the library's to open.
+ */
+int sysroot_lib_path(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
+		     ...) _printf_(4, 5);
+/*
+ * A path such a library made by itself below one of those directories (libkmod's module
+ * files, from modules.dep): true when it names what the root holds there through no
+ * symlink, so that the library's open(2) of it stays inside the root (checked before the
+ * library opens it: a rename between the two can still win, as for libpci on the host).
+ */
+bool sysroot_lib_path_direct(const struct sysroot *r, const char *path);
+/*
+ * The first line of the file (a sysfs attribute, a /proc value), trailing blanks stripped,
+ * malloc'd into *ret; the checks of read_full_fd() (fileio.h: -EBADFD for a FIFO, ...).
  */
 int sysroot_read_attr(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
 		      ...) _printf_(4, 5);
-
 /*
- * open(2) of "<root>/<top>/<fmt...>", relative to the root's directory fd: the fd,
- * or negative errno. flags as for openat(2) (O_CLOEXEC is added). Below a --root
- * (not the host) nothing leaves the root: a symlink that would (an absolute one, or
- * ".." above the root) is -EXDEV, resolved by openat2(2) RESOLVE_BENEATH, or where the
- * kernel has no openat2 (or a seccomp filter hides it) by a realpath() check.
+ * fopen(3) "re" of a regular file, for line-by-line readers: opened O_NONBLOCK, and
+ * -EBADFD for a FIFO, device or socket, -EISDIR for a directory (nothing blocks).
  */
-int sysroot_openat(const struct sysroot *r, enum sysroot_top top, int flags, const char *fmt, ...)
+int sysroot_fopen(const struct sysroot *r, enum sysroot_top top, FILE **ret, const char *fmt, ...)
+	_printf_(4, 5);
+/* The whole file, at most max bytes (-EFBIG past it), as read_full_fd(). */
+int sysroot_read_file(const struct sysroot *r, enum sysroot_top top, size_t max, char **ret,
+		      size_t *ret_size, const char *fmt, ...) _printf_(6, 7);
+/*
+ * mkdir -p inside the root (mode for the ones made): an O_DIRECTORY fd of the directory,
+ * for the writers of fileio.h. A level that is a symlink is followed inside the root; a
+ * dangling one is -ENOENT (nothing is made where it points).
+ */
+int sysroot_mkdirs(const struct sysroot *r, enum sysroot_top top, mode_t mode, const char *fmt, ...)
 	_printf_(4, 5);
 
 /*
- * For the readers and writers that take path strings (fileio): the --root set up by
- * the last sysroot_init() of a non-host root is the process's contained root until its
- * sysroot_done(). sysroot_open_path() opens an absolute path below it as
- * sysroot_openat() does (-EXDEV for what leaves it), and an absolute path outside it
- * not at all (-EXDEV); a path relative to dfd is held below dfd. Without a contained
- * root (the host), openat(2). O_CLOEXEC is added.
+ * The same below a directory that was opened inside the root (dfd; r->fd itself is the
+ * root and path is then relative to it). Resolved below dfd (RESOLVE_BENEATH: one
+ * syscall); only a path whose links climb out of dfd (sysfs: bus/pci/devices/X ->
+ * ../../../devices/...) is resolved again, from the root, inside it.
+ */
+int sysroot_open_at(const struct sysroot *r, int dfd, const char *path, int flags);
+int sysroot_opendir_at(const struct sysroot *r, int dfd, const char *path, DIR **ret);
+int sysroot_stat_at(const struct sysroot *r, int dfd, const char *path, int at_flags,
+		    struct stat *ret);
+int sysroot_readlink_at(const struct sysroot *r, int dfd, const char *path, char *buf, size_t size);
+
+/*
+ * For the readers and writers that still take path strings (going away): the --root set
+ * up by the last sysroot_init() of a non-host root is the process's contained root until
+ * its sysroot_done(). sysroot_open_path() opens an absolute path below it as
+ * sysroot_openat() does, and an absolute path outside it not at all (-EXDEV); a path
+ * relative to dfd is held below dfd. Without a contained root (the host), openat(2).
  */
 int sysroot_open_path(int dfd, const char *path, int flags);
-/*
- * Before writing in the directory path (or below it): 0 when it stays inside the
- * contained root (or does not exist yet: there is nothing to leave through), -EXDEV
- * when it leaves it or lies outside it. Always 0 without a contained root.
- */
+/* Before writing in the directory path: 0 when it stays inside the contained root. */
 int sysroot_check_path(const char *path);
+
+/*
+ * A symlink's target that names the null device: it masks a file (as in systemd), also
+ * below a --root whose tree has no /dev/null, where the link resolves to nothing.
+ */
+bool sysroot_link_is_null(const char *target);
+
+/* The directory whose entries reopen this process's fds ("/proc/self/fd"), for a child. */
+const char *sysroot_self_fd_dir(void);
 
 /* Strip the root prefix from an absolute path that lies below it (for display). */
 const char *sysroot_strip(const struct sysroot *r, const char *path);

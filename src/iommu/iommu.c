@@ -208,8 +208,8 @@ static int scan_groups(const struct sysroot *root, bool typed, struct iommu_stat
 		if (asprintf(&rel, "%s/type", de->d_name) < 0)
 			return -ENOMEM;
 		/* "type" appeared in 5.11; without it the group is unclassified. */
-		t = read_one_line_at(dirfd(d), rel, &type) < 0 ? IOMMU_GROUP_OTHER
-							       : group_type_from_string(type);
+		t = read_one_line_at(root, dirfd(d), rel, &type) < 0 ? IOMMU_GROUP_OTHER
+								     : group_type_from_string(type);
 		s->groups[t]++;
 		r = add_group(s, de->d_name, t);
 		if (r < 0)
@@ -226,13 +226,14 @@ static bool class_matters(unsigned long cls)
 	return cls >> 16 == 0x03 || cls >> 16 == 0x12 || cls >> 16 == 0x02 || cls >> 8 == 0x0c06;
 }
 
-static bool member_matters(int groups_fd, const struct iommu_group *g, const char *dev)
+static bool member_matters(const struct sysroot *root, int groups_fd, const struct iommu_group *g,
+			   const char *dev)
 {
 	_cleanup_(freep) char *rel = NULL, *line = NULL;
 
 	if (asprintf(&rel, "%s/devices/%s/class", g->name, dev) < 0)
 		return true; /* cannot tell: do not let it pass */
-	if (read_one_line_at(groups_fd, rel, &line) < 0)
+	if (read_one_line_at(root, groups_fd, rel, &line) < 0)
 		return true;
 	return class_matters(strtoul(line, NULL, 16));
 }
@@ -258,7 +259,7 @@ static int scan_opaque(const struct sysroot *root, struct iommu_state *s)
 		if (r < 0)
 			return r;
 		for (size_t k = 0; k < g->n_devices && !g->matters; k++)
-			g->matters = member_matters(fd, g, g->devices[k]);
+			g->matters = member_matters(root, fd, g, g->devices[k]);
 		s->n_opaque_matter += g->matters;
 	}
 	return 0;

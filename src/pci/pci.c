@@ -609,46 +609,52 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct dev_entry *)a)->addr, ((const struct dev_entry *)b)->addr);
 }
 
-/* Which link, "X/config" or "X" below bus/pci/devices, took the path out of the root. */
-static void leaving_link(struct pci_backend *b, const char *addr, char *buf, size_t size)
+/*
+ * An absolute link on the way, "X/config" or "X" below bus/pci/devices: it resolves inside
+ * --root, not where it points; named in the refusal ("" when there is none).
+ */
+static void absolute_link(struct pci_backend *b, const char *addr, char *buf, size_t size)
 {
-	char rel[PCI_ADDR_LEN + 8], target[PCI_SYSFS_LINK_MAX];
-	ssize_t n;
+	char target[PCI_SYSFS_LINK_MAX];
 
-	snprintf(rel, sizeof(rel), "%s/config", addr);
-	n = readlinkat(b->devices_fd, rel, target, sizeof(target) - 1);
-	if (n < 0) {
-		snprintf(rel, sizeof(rel), "%s", addr);
-		n = readlinkat(b->devices_fd, rel, target, sizeof(target) - 1);
-	}
-	if (n < 0) /* a link further along the way */
-		n = snprintf(target, sizeof(target), "a link below it");
-	target[n] = '\0';
-	snprintf(buf, size, "bus/pci/devices/%s -> %s", rel, target);
+	buf[0] = '\0';
+	if (sysroot_readlink(b->root, SYSROOT_SYS, target, sizeof(target),
+			     "bus/pci/devices/%s/config", addr) > 0 &&
+	    target[0] == '/')
+		snprintf(buf, size, "; bus/pci/devices/%s/config -> %s resolves inside --root",
+			 addr, target);
+	else if (sysroot_readlink(b->root, SYSROOT_SYS, target, sizeof(target),
+				  "bus/pci/devices/%s", addr) > 0 &&
+		 target[0] == '/')
+		snprintf(buf, size, "; bus/pci/devices/%s -> %s resolves inside --root", addr,
+			 target);
 }
 
 /*
- * A config file that leaves the root or is no regular file (a FIFO) is never handed to
- * libpci: never read, never written, so never recorded. The device stays in the
- * inventory as gone, with the reason; what is selected by it is a FAIL.
+ * A config file that cannot be opened inside the root (a link out of it finds nothing
+ * there) or is no regular file (a FIFO) is never handed to libpci: never read, never
+ * written, so never recorded. The device stays in the inventory as gone, with the reason;
+ * what is selected by it is a FAIL.
  */
 static void refuse_dev(struct pci_backend *b, struct pci_dev_info *info, int err)
 {
-	char link[PCI_SYSFS_LINK_MAX + 64];
+	char link[PCI_SYSFS_LINK_MAX + 96];
 
 	info->state = PCI_DEV_GONE;
 	info->err = err;
 	info->caps_loaded = true;
-	if (err == -EXDEV) {
-		leaving_link(b, info->addr, link, sizeof(link));
-		log_warning("PCI device %s: its config file leads out of --root (%s), refusing "
-			    "to read or write it.",
-			    info->addr, link);
-	} else
+	if (err == -EBADFD || err == -EISDIR)
 		log_warning_errno(err,
 				  "PCI device %s: config is not a regular file (%m), refusing "
 				  "to read or write it.",
 				  info->addr);
+	else {
+		absolute_link(b, info->addr, link, sizeof(link));
+		log_warning_errno(err,
+				  "PCI device %s: cannot open its config file (%m%s), refusing to "
+				  "read or write it.",
+				  info->addr, link);
+	}
 	ident_from_sysfs(b, info);
 }
 

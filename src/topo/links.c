@@ -65,14 +65,14 @@ const char *link_gen_to_string(int gen)
  * One attribute below the device's directory (dfd, or the error that opening it gave):
  * 1 read, 0 absent, <0 unreadable. *ret 0 for absent/unknown values.
  */
-static int read_attr(int dfd, const char *addr, const char *attr, int (*parse)(const char *),
-		     int *ret)
+static int read_attr(const struct sysroot *root, int dfd, const char *addr, const char *attr,
+		     int (*parse)(const char *), int *ret)
 {
 	char line[TOPO_ATTR_MAX + 1];
 	int r;
 
 	*ret = 0;
-	r = dfd < 0 ? dfd : read_one_line_buf_at(dfd, attr, line, sizeof(line));
+	r = dfd < 0 ? dfd : read_one_line_buf_at(root, dfd, attr, line, sizeof(line));
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0) {
@@ -86,7 +86,7 @@ static int read_attr(int dfd, const char *addr, const char *attr, int (*parse)(c
 	return 1;
 }
 
-int link_read_at(int dfd, const char *addr, struct link_attrs *ret)
+int link_read_at(const struct sysroot *root, int dfd, const char *addr, struct link_attrs *ret)
 {
 	struct {
 		const char *name;
@@ -103,7 +103,7 @@ int link_read_at(int dfd, const char *addr, struct link_attrs *ret)
 	if (dfd == -ENOMEM)
 		return dfd;
 	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
-		int r = read_attr(dfd, addr, attrs[i].name, attrs[i].parse, attrs[i].field);
+		int r = read_attr(root, dfd, addr, attrs[i].name, attrs[i].parse, attrs[i].field);
 
 		if (r < 0)
 			return r;
@@ -119,7 +119,7 @@ int link_read(const struct sysroot *root, const char *addr, struct link_attrs *r
 	_cleanup_(closep) int dfd =
 		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 
-	return link_read_at(dfd, addr, ret);
+	return link_read_at(root, dfd, addr, ret);
 }
 
 /* The smaller of two capabilities, ignoring an end that did not say (0). */
@@ -333,7 +333,7 @@ static int tree_read(const struct sysroot *root, const struct tree_path *p, size
 		return -ENAMETOOLONG;
 	_cleanup_(closep) int dfd =
 		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "devices/%s", path);
-	return link_read_at(dfd, p->comp[k], ret);
+	return link_read_at(root, dfd, p->comp[k], ret);
 }
 
 /* The hop below comp[k]: a function missing from the inventory is read through the tree. */

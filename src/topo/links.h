@@ -55,7 +55,7 @@ const char *link_gen_to_string(int gen);
 /* The four attributes of addr. Missing files leave fields 0; never fails on the device. */
 int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret);
 /* The same for the function whose directory is dfd (or the error opening it gave). */
-int link_read_at(int dfd, const char *addr, struct link_attrs *ret);
+int link_read_at(const struct sysroot *root, int dfd, const char *addr, struct link_attrs *ret);
 
 /* Fill cur/cap/state from port_link and dev_link (both already read). */
 void link_hop_judge(struct link_hop *h);

@@ -13,7 +13,7 @@
  * The first entry of <dev>/<sub>/ whose name begins with prefix ("" any), in name order
  * (mlx5_0 before mlx5_1); -ENOENT if none.
  */
-static int first_entry(int dfd, const char *sub, const char *prefix,
+static int first_entry(const struct sysroot *root, int dfd, const char *sub, const char *prefix,
 		       char name[static TOPO_NAME_MAX])
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
@@ -44,13 +44,13 @@ static int first_entry(int dfd, const char *sub, const char *prefix,
 	return found ? 0 : -ENOENT;
 }
 
-static void read_numa(int dfd, int *ret)
+static void read_numa(const struct sysroot *root, int dfd, int *ret)
 {
 	char line[TOPO_ATTR_MAX + 1], *end;
 	long v;
 
 	*ret = -1;
-	if (read_one_line_buf_at(dfd, "numa_node", line, sizeof(line)) < 0)
+	if (read_one_line_buf_at(root, dfd, "numa_node", line, sizeof(line)) < 0)
 		return;
 	errno = 0;
 	v = strtol(line, &end, 10);
@@ -58,7 +58,7 @@ static void read_numa(int dfd, int *ret)
 		*ret = (int)v;
 }
 
-static bool is_virtfn(int dfd)
+static bool is_virtfn(const struct sysroot *root, int dfd)
 {
 	struct stat st;
 
@@ -69,15 +69,15 @@ static bool is_virtfn(int dfd)
  * virtio-pci: the netdev hangs off the virtio device one level below the function
  * (<pci>/virtio0/net/ens3), not off the function itself. name is left alone if none.
  */
-static int virtio_netdev(int dfd, char name[static TOPO_NAME_MAX])
+static int virtio_netdev(const struct sysroot *root, int dfd, char name[static TOPO_NAME_MAX])
 {
 	char virtio[TOPO_NAME_MAX], sub[TOPO_NAME_MAX + 8];
-	int r = first_entry(dfd, ".", "virtio", virtio);
+	int r = first_entry(root, dfd, ".", "virtio", virtio);
 
 	if (r < 0)
 		return r;
 	snprintf(sub, sizeof(sub), "%s/net", virtio);
-	return first_entry(dfd, sub, "", name);
+	return first_entry(root, dfd, sub, "", name);
 }
 
 /* Bounds the netdevs of one function (a multi-port function has a few). */
@@ -87,13 +87,13 @@ static int virtio_netdev(int dfd, char name[static TOPO_NAME_MAX])
 #define IORESOURCE_MEM	  0x00000200ULL
 
 /* The speed file of net/<name>: Mb/s, or -1 when unknown (down: -1 or EINVAL). */
-static int netdev_speed(int dfd, const char *name)
+static int netdev_speed(const struct sysroot *root, int dfd, const char *name)
 {
 	char path[TOPO_NAME_MAX + 16], line[TOPO_ATTR_MAX + 1], *end;
 	long v;
 
 	snprintf(path, sizeof(path), "net/%s/speed", name);
-	if (read_one_line_buf_at(dfd, path, line, sizeof(line)) < 0)
+	if (read_one_line_buf_at(root, dfd, path, line, sizeof(line)) < 0)
 		return -1;
 	errno = 0;
 	v = strtol(line, &end, 10);
@@ -101,7 +101,7 @@ static int netdev_speed(int dfd, const char *name)
 }
 
 /* The fastest netdev of the function: 0 none, -1 some of unknown speed. */
-static int net_speed(int dfd)
+static int net_speed(const struct sysroot *root, int dfd)
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
@@ -121,7 +121,7 @@ static int net_speed(int dfd)
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= TOPO_NAME_MAX)
 			continue;
 		n++;
-		s = netdev_speed(dfd, de->d_name);
+		s = netdev_speed(root, dfd, de->d_name);
 		if (s > best || (s < 0 && best == 0))
 			best = s;
 	}
@@ -129,14 +129,14 @@ static int net_speed(int dfd)
 }
 
 /* The largest memory BAR from resource ("start end flags" per line, BARs 0-5). */
-static uint64_t bar_max(int dfd)
+static uint64_t bar_max(const struct sysroot *root, int dfd)
 {
 	_cleanup_(freep) char *text = NULL;
 	uint64_t best = 0;
 	char *line, *save = NULL;
 	size_t size;
 
-	if (read_full_file_at(dfd, "resource", TOPO_RESOURCE_MAX, &text, &size) < 0)
+	if (read_full_file_at(root, dfd, "resource", TOPO_RESOURCE_MAX, &text, &size) < 0)
 		return 0;
 	line = strtok_r(text, "\n", &save);
 	for (int bar = 0; line && bar < 6; bar++, line = strtok_r(NULL, "\n", &save)) {
@@ -150,10 +150,11 @@ static uint64_t bar_max(int dfd)
 	return best;
 }
 
-static int link_attr(int dfd, const char *name, int (*parse)(const char *))
+static int link_attr(const struct sysroot *root, int dfd, const char *name,
+		     int (*parse)(const char *))
 {
 	char line[TOPO_ATTR_MAX + 1];
-	int r = read_one_line_buf_at(dfd, name, line, sizeof(line));
+	int r = read_one_line_buf_at(root, dfd, name, line, sizeof(line));
 
 	if (r < 0)
 		return 0;
@@ -161,35 +162,36 @@ static int link_attr(int dfd, const char *name, int (*parse)(const char *))
 	return r < 0 ? 0 : r;
 }
 
-int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret)
+int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct topo_evidence *ret)
 {
 	char name[TOPO_NAME_MAX];
 
 	*ret = (struct topo_evidence){};
-	ret->rdma = first_entry(dfd, "infiniband", "", name) >= 0;
-	ret->net_speed = net_speed(dfd);
+	ret->rdma = first_entry(root, dfd, "infiniband", "", name) >= 0;
+	ret->net_speed = net_speed(root, dfd);
 	if (ret->net_speed < 0) { /* the link is the evidence only then */
-		ret->link_gen = link_attr(dfd, "max_link_speed", link_parse_speed);
-		ret->link_width = link_attr(dfd, "max_link_width", link_parse_width);
+		ret->link_gen = link_attr(root, dfd, "max_link_speed", link_parse_speed);
+		ret->link_width = link_attr(root, dfd, "max_link_width", link_parse_width);
 	}
 	if (bars)
-		ret->bar_max = bar_max(dfd);
+		ret->bar_max = bar_max(root, dfd);
 	return 0;
 }
 
 /* Relative to the device's directory (dfd): one walk of the root and the device link. */
-static int endpoint_facts(int dfd, const struct pci_dev_info *d, struct topo_endpoint *ep)
+static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_dev_info *d,
+			  struct topo_endpoint *ep)
 {
 	char line[TOPO_ATTR_MAX + 1];
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
 	if (ep->kind == TOPO_NIC)
-		ep->rdma = first_entry(dfd, "infiniband", "", ep->name) >= 0;
-	if (ep->kind == TOPO_NIC && !ep->rdma && first_entry(dfd, "net", "", ep->name) < 0)
-		(void)virtio_netdev(dfd, ep->name);
-	read_numa(dfd, &ep->numa_node);
-	r = read_one_line_buf_at(dfd, "local_cpulist", line, sizeof(line));
+		ep->rdma = first_entry(root, dfd, "infiniband", "", ep->name) >= 0;
+	if (ep->kind == TOPO_NIC && !ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
+		(void)virtio_netdev(root, dfd, ep->name);
+	read_numa(root, dfd, &ep->numa_node);
+	r = read_one_line_buf_at(root, dfd, "local_cpulist", line, sizeof(line));
 	if (r >= 0 && !(ep->cpulist = strdup(line)))
 		return -ENOMEM;
 	return 0;
@@ -226,7 +228,7 @@ int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
 		return dfd;
 	if (dfd < 0) /* no directory: nothing seen, the identity decides */
 		return topo_classify(cfg, inv, i);
-	r = topo_evidence_read(dfd, topo_classify(cfg, inv, i) == TOPO_GPU, &ev);
+	r = topo_evidence_read(root, dfd, topo_classify(cfg, inv, i) == TOPO_GPU, &ev);
 	if (r < 0)
 		return r;
 	return topo_classify_evidence(cfg, inv, i, &ev);
@@ -247,13 +249,13 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 				     inv->devs[i].addr);
 		if (dfd == -ENOMEM)
 			return dfd;
-		if (dfd >= 0 && is_virtfn(dfd))
+		if (dfd >= 0 && is_virtfn(root, dfd))
 			continue;
 		r = endpoint_add(t, kind, i);
 		if (r < 0)
 			return r;
 		/* No directory (a dangling entry): every fact stays unknown. */
-		r = dfd >= 0 ? endpoint_facts(dfd, &inv->devs[i], &t->eps[t->n - 1]) : 0;
+		r = dfd >= 0 ? endpoint_facts(root, dfd, &inv->devs[i], &t->eps[t->n - 1]) : 0;
 		if (r < 0)
 			return r;
 		t->n_rdma_nics += t->eps[t->n - 1].rdma;

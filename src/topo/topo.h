@@ -184,7 +184,7 @@ bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_invento
  * there are netdevs of unknown speed, the BARs only when bars (a display controller).
  * Absent or unreadable files leave their field unknown; only -ENOMEM fails.
  */
-int topo_evidence_read(int dfd, bool bars, struct topo_evidence *ret);
+int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct topo_evidence *ret);
 /*
  * topo_classify_evidence() of devs[i] with the evidence read below
  * <root>/sys/bus/pci/devices/ADDR when topo_needs_evidence(): the kind, -1 neither, or

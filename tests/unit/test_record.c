@@ -559,12 +559,12 @@ static void test_read_one_line_buf_at(void **state)
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(dfd >= 0);
-	assert_int_equal(read_one_line_buf_at(dfd, "numa_node", buf, sizeof(buf)), 0);
+	assert_int_equal(read_one_line_buf_at(&f->root, dfd, "numa_node", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "1");
-	assert_int_equal(read_one_line_buf_at(dfd, "numa_node", buf, 6), -EFBIG);
-	assert_int_equal(read_one_line_buf_at(dfd, "fifo", buf, sizeof(buf)), -EBADFD);
-	assert_int_equal(read_one_line_buf_at(dfd, ".", buf, sizeof(buf)), -EISDIR);
-	assert_int_equal(read_one_line_buf_at(dfd, "missing", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(read_one_line_buf_at(&f->root, dfd, "numa_node", buf, 6), -EFBIG);
+	assert_int_equal(read_one_line_buf_at(&f->root, dfd, "fifo", buf, sizeof(buf)), -EBADFD);
+	assert_int_equal(read_one_line_buf_at(&f->root, dfd, ".", buf, sizeof(buf)), -EISDIR);
+	assert_int_equal(read_one_line_buf_at(&f->root, dfd, "missing", buf, sizeof(buf)), -ENOENT);
 	close(dfd);
 	free(fifo);
 	free(attr);

@@ -275,13 +275,14 @@ static void put(const char *dir, const char *name, const char *text)
 static void test_evidence_read(void **state)
 {
 	char dir[] = "/tmp/test_topo.XXXXXX", sub[600];
+	const struct sysroot host = {}; /* plain *at() calls below dfd */
 	struct topo_evidence ev;
 	int dfd;
 
 	assert_non_null(mkdtemp(dir));
 	dfd = open(dir, O_PATH | O_DIRECTORY);
 	assert_true(dfd >= 0);
-	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_int_equal(topo_evidence_read(&host, dfd, true, &ev), 0);
 	assert_false(ev.rdma);
 	assert_int_equal(ev.net_speed, 0);
 	assert_true(ev.bar_max == 0);
@@ -301,7 +302,7 @@ static void test_evidence_read(void **state)
 	snprintf(sub, sizeof(sub), "%s/net/eth0", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	put(dir, "net/eth0/speed", "-1");
-	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_int_equal(topo_evidence_read(&host, dfd, true, &ev), 0);
 	/* the ROM line (7th, 256 MiB here) is no BAR */
 	assert_true(ev.bar_max == 128ULL << 20);
 	assert_int_equal(ev.net_speed, -1);
@@ -315,16 +316,16 @@ static void test_evidence_read(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	snprintf(sub, sizeof(sub), "%s/infiniband/mlx5_0", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
-	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_int_equal(topo_evidence_read(&host, dfd, true, &ev), 0);
 	assert_int_equal(ev.net_speed, 25000); /* the fastest netdev */
 	assert_true(ev.rdma);
 	assert_int_equal(ev.link_gen, 0); /* a readable speed: the link is not read */
 	/* not a display controller: the BARs are not read */
-	assert_int_equal(topo_evidence_read(dfd, false, &ev), 0);
+	assert_int_equal(topo_evidence_read(&host, dfd, false, &ev), 0);
 	assert_true(ev.bar_max == 0);
 	/* not the kernel's format: unknown, not zero-sized */
 	put(dir, "resource", "garbage\n");
-	assert_int_equal(topo_evidence_read(dfd, true, &ev), 0);
+	assert_int_equal(topo_evidence_read(&host, dfd, true, &ev), 0);
 	assert_true(ev.bar_max == 0);
 	close(dfd);
 	assert_int_equal(system("rm -rf /tmp/test_topo.*") >= 0, 1);
