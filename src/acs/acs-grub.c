@@ -64,13 +64,11 @@ static int install_refused(struct results *rs, const char *actual, const char *r
 
 int acs_grub_install(const struct sysroot *root, const char *arg, struct results *rs)
 {
-	_cleanup_(freep) char *path = pfile_path(&acs_grub_desc, root), *want = NULL;
+	_cleanup_(freep) char *want = NULL;
 	_cleanup_(pfile_now_done) struct pfile_now now = {};
 	size_t size = 0;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
 	r = grub_default_present(root);
 	if (r < 0)
 		return r;
@@ -84,8 +82,8 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 	r = acs_grub_content(arg, &want, &size);
 	if (r < 0)
 		return r;
-	pfile_remove_stale_temps(path);
-	r = pfile_now_read(path, &now);
+	pfile_remove_stale_temps(&acs_grub_desc, root);
+	r = pfile_now_read(&acs_grub_desc, root, &now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)

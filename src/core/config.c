@@ -386,6 +386,17 @@ enum section_kind {
 	SECTION_BAD,  /* already reported; its keys are skipped */
 };
 
+/*
+ * A config file: found below the root (rel below top, opened inside it), or named on the
+ * command line (rel NULL: --config, config --validate; opened by its path, which may lie
+ * anywhere). path is what messages and origins show.
+ */
+struct cfile {
+	const char *path;
+	enum sysroot_top top;
+	const char *rel;
+};
+
 struct loader {
 	struct config *c;
 	const struct sysroot *root;
@@ -394,6 +405,8 @@ struct loader {
 	const char *overlay_main; /* the one of them named hostprep.conf, if any */
 	int error;		  /* the first failure, returned by config_load */
 	size_t n_files;
+	bool *vendor;	      /* per file in c->files: the vendor's own (file_is_vendor()) */
+	char *vendor_in_root; /* "/usr/lib/hostprep/" with its links resolved inside the root */
 	bool too_many_files;
 	/* the file being parsed */
 	unsigned file_no;
@@ -727,46 +740,51 @@ static int on_event(const struct conf_event *ev, void *userdata)
 	return r == -EINVAL ? 0 : r; /* logged and counted: keep going to find the rest */
 }
 
-/*
- * f->vendor_dir: the real path of the vendor directory, with a trailing '/'. A file named
- * with --config is the admin's, unless it is the vendor's own file.
- */
 bool config_origin_is_admin(const struct config_finish *f, const struct origin *at)
 {
-	const char *vendor = f->vendor_dir;
-	_cleanup_(freep) char *real = NULL;
-
 	if (!at->file)
 		return false;
-	if (strneq(at->file, vendor, strlen(vendor)))
-		return false;
-	real = realpath(at->file, NULL);
-	return !real || !strneq(real, vendor, strlen(vendor));
+	for (size_t i = 0; f->files[i]; i++)
+		if (f->files[i] == at->file)
+			return !f->vendor[i];
+	return true;
 }
 
-/* <root>/usr/lib/hostprep/ resolved (as given when it does not exist), NULL on ENOMEM. */
-static char *vendor_dir(const struct sysroot *root)
+/* <root>/usr/lib/hostprep/ as the root resolves it (as given when it does not exist). */
+static int vendor_in_root(const struct sysroot *root, char **ret)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_USR_LIB, "hostprep");
-	char *real, *ret = NULL;
+	_cleanup_(freep) char *real = NULL;
+	int r = sysroot_canonical(root, SYSROOT_USR_LIB, &real, "hostprep");
 
-	if (!dir)
-		return NULL;
-	real = realpath(dir, NULL);
-	if (asprintf(&ret, "%s/", real ? real : dir) < 0)
-		ret = NULL;
-	free(real);
-	return ret;
+	if (r == -ENOMEM)
+		return r;
+	return asprintf(ret, "%s/", r >= 0 ? real : "/usr/lib/hostprep") < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * The vendor's own file: below <root>/usr/lib/hostprep/ once its links are resolved
+ * (inside the root for a file found there; by realpath(3) for one named with --config,
+ * which may lie anywhere). A link in /etc to the vendor's file is the vendor's.
+ */
+static bool file_is_vendor(struct loader *l, const struct cfile *f)
+{
+	const char *root = l->root->real ? l->root->real : strempty(l->root->dir);
+	size_t n = strlen(root);
+	_cleanup_(freep) char *real = NULL;
+
+	if (f->rel)
+		return sysroot_canonical(l->root, f->top, &real, "%s", f->rel) >= 0 &&
+		       strneq(real, l->vendor_in_root, strlen(l->vendor_in_root));
+	real = realpath(f->path, NULL);
+	return real && strneq(real, root, n) &&
+	       strneq(real + n, l->vendor_in_root, strlen(l->vendor_in_root));
 }
 
 /* Each part's checks that need every file merged first. */
 static int finish_parts(struct loader *l)
 {
-	_cleanup_(freep) char *vendor = vendor_dir(l->root);
-	const struct config_finish f = { .vendor_dir = vendor };
+	const struct config_finish f = { .files = l->c->files, .vendor = l->vendor };
 
-	if (!vendor)
-		return -ENOMEM;
 	for (size_t i = 0; i < n_config_parts; i++) {
 		int r = part_result(l, config_parts[i]->finish(l->c->parts[i], &f));
 
@@ -958,16 +976,26 @@ static int read_fd(int fd, char **ret, size_t *ret_size)
  * target is missing, which is an error: the file the admin put there would
  * otherwise be silently ignored.
  */
-static int open_failed_enoent(struct loader *l, const char *path, bool missing_ok)
+static int open_failed_enoent(struct loader *l, const struct cfile *f, bool missing_ok)
 {
+	const char *path = f->path;
 	char target[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	int n;
 
-	if (n < 0 && errno == ENOENT && missing_ok)
+	if (f->rel)
+		n = sysroot_readlink(l->root, f->top, target, sizeof(target), "%s", f->rel);
+	else if ((n = readlink(path, target, sizeof(target) - 1)) >= 0)
+		target[n] = '\0';
+	else
+		n = -errno;
+	if (n == -ENOENT && missing_ok)
 		return 0;
 	if (n < 0)
 		return file_fail(l, path, -ENOENT, "cannot open: %m");
-	target[n] = '\0';
+	if (sysroot_link_is_null(target)) { /* below a --root without a /dev/null of its own */
+		log_debug("%s: masked, skipping", path);
+		return 0;
+	}
 	return file_fail(l, path, -ENOENT,
 			 "dangling symlink to '%s' (remove it; only a link to the null device "
 			 "masks a file)",
@@ -984,19 +1012,30 @@ static bool is_null_device(const struct stat *st)
  * The checked fd of a config file; -1 when there is nothing to read (missing
  * and missing_ok, masked, or a problem already logged and counted).
  */
-static int open_config_file(struct loader *l, const char *path, bool missing_ok)
+/* The file's fd or negative errno; O_NONBLOCK: a FIFO in a drop-in dir must not hang the boot. */
+static int open_cfile(struct loader *l, const struct cfile *f)
 {
-	_cleanup_(closep) int fd = -1;
+	const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	int fd;
+
+	if (f->rel)
+		return sysroot_openat(l->root, f->top, flags, "%s", f->rel);
+	fd = open(f->path, flags);
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_config_file(struct loader *l, const struct cfile *f, bool missing_ok)
+{
+	_cleanup_(closep) int fd = open_cfile(l, f);
+	const char *path = f->path;
 	struct stat st;
 
-	/* O_NONBLOCK: a FIFO planted in a drop-in dir must not hang the boot. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && errno == ENOENT) {
-		open_failed_enoent(l, path, missing_ok);
+	if (fd == -ENOENT) {
+		open_failed_enoent(l, f, missing_ok);
 		return -1;
 	}
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		file_fail(l, path, -errno, "cannot open: %m");
+		file_fail(l, path, fd < 0 ? fd : -errno, "cannot open: %m");
 		return -1;
 	}
 	if (is_null_device(&st)) {
@@ -1016,12 +1055,13 @@ static int open_config_file(struct loader *l, const char *path, bool missing_ok)
 }
 
 /* Remember the path: every origin of this file points into c->files. */
-static int add_file(struct loader *l, const char *path, const char **ret)
+static int add_file(struct loader *l, const struct cfile *f, const char **ret)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(f->path);
 
 	if (!copy)
 		return -ENOMEM;
+	l->vendor[l->n_files] = file_is_vendor(l, f);
 	l->c->files[l->n_files++] = copy;
 	*ret = copy;
 	return 0;
@@ -1054,8 +1094,9 @@ static void digest_finish(struct loader *l)
 }
 
 /* Read and parse one file. Problems are logged and counted; <0 only for fatal ones. */
-static int load_file(struct loader *l, const char *path, bool missing_ok)
+static int load_file(struct loader *l, const struct cfile *f, bool missing_ok)
 {
+	const char *path = f->path;
 	_cleanup_(freep) char *data = NULL;
 	_cleanup_(closep) int fd = -1;
 	const char *file;
@@ -1071,7 +1112,7 @@ static int load_file(struct loader *l, const char *path, bool missing_ok)
 		l->too_many_files = true;
 		return 0;
 	}
-	fd = open_config_file(l, path, missing_ok);
+	fd = open_config_file(l, f, missing_ok);
 	if (fd < 0)
 		return 0;
 	r = read_fd(fd, &data, &size);
@@ -1081,7 +1122,7 @@ static int load_file(struct loader *l, const char *path, bool missing_ok)
 		file_fail(l, path, r, "cannot read: %m");
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	r = add_file(l, path, &file);
+	r = add_file(l, f, &file);
 	if (r < 0)
 		return r;
 	digest_file(l, file, data, size);
@@ -1119,14 +1160,16 @@ static void dropins_done(struct dropins *d)
 }
 
 /* A missing directory is fine; one that others can write to is refused (-EPERM, logged). */
-static int check_dir(struct loader *l, const char *path)
+static int check_dir(struct loader *l, enum sysroot_top top, const char *path)
 {
 	struct stat st;
+	int r;
 
 	if (!(l->flags & CONFIG_REQUIRE_ROOT_OWNED))
 		return 0;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : file_fail(l, path, -errno, "cannot stat: %m");
+	r = sysroot_stat(l->root, top, 0, &st, "hostprep");
+	if (r < 0)
+		return r == -ENOENT ? 0 : file_fail(l, path, r, "cannot stat: %m");
 	return check_owner(l, path, &st);
 }
 
@@ -1174,11 +1217,11 @@ static int list_dropin_dir(struct loader *l, struct dropins *d, enum sysroot_top
 
 	if (!dir)
 		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		return open_failed_enoent(l, dir, true);
+	fd = sysroot_openat(l->root, top, O_RDONLY | O_DIRECTORY, DROPIN_DIR);
+	if (fd == -ENOENT)
+		return open_failed_enoent(l, &(struct cfile){ dir, top, DROPIN_DIR }, true);
 	if (fd < 0)
-		return file_fail(l, dir, -errno, "cannot open: %m");
+		return file_fail(l, dir, fd, "cannot open: %m");
 	if (fstat(fd, &st) < 0)
 		return file_fail(l, dir, -errno, "cannot stat: %m");
 	r = check_owner(l, dir, &st);
@@ -1267,14 +1310,16 @@ static int load_dropins(struct loader *l, const bool *refused)
 	if (d.n)
 		qsort(d.v, d.n, sizeof(*d.v), dropin_cmp);
 	for (size_t i = 0; i < d.n; i++) {
-		_cleanup_(freep) char *path =
-			d.v[i].overlay
-				? strdup(d.v[i].overlay)
-				: sysroot_path(l->root, d.v[i].top, DROPIN_DIR "/%s", d.v[i].name);
+		_cleanup_(freep) char *path = NULL, *rel = NULL;
 
-		if (!path)
-			return -ENOMEM;
-		r = load_file(l, path, !d.v[i].overlay);
+		if (d.v[i].overlay)
+			r = (path = strdup(d.v[i].overlay)) ? 0 : -ENOMEM;
+		else if (asprintf(&rel, DROPIN_DIR "/%s", d.v[i].name) < 0)
+			r = -ENOMEM;
+		else
+			r = (path = sysroot_path(l->root, d.v[i].top, "%s", rel)) ? 0 : -ENOMEM;
+		if (r >= 0)
+			r = load_file(l, &(struct cfile){ path, d.v[i].top, rel }, !d.v[i].overlay);
 		if (r < 0)
 			return r;
 	}
@@ -1289,7 +1334,7 @@ static int check_top_dirs(struct loader *l, bool *refused)
 
 		if (!dir)
 			return -ENOMEM;
-		refused[i] = check_dir(l, dir) < 0;
+		refused[i] = check_dir(l, search_tops[i], dir) < 0;
 	}
 	return 0;
 }
@@ -1303,16 +1348,18 @@ static int load_search(struct loader *l)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(search_tops); i++) {
+		bool overlay = search_tops[i] == SYSROOT_ETC && l->overlay_main;
 		_cleanup_(freep) char *path = NULL;
 
 		if (search_tops[i] == SYSROOT_RUN || refused[i])
 			continue; /* the runtime dir has drop-ins only, no main file */
-		path = search_tops[i] == SYSROOT_ETC && l->overlay_main
-			       ? strdup(l->overlay_main)
+		path = overlay ? strdup(l->overlay_main)
 			       : sysroot_path(l->root, search_tops[i], MAIN_NAME);
 		if (!path)
 			return -ENOMEM;
-		r = load_file(l, path, !(search_tops[i] == SYSROOT_ETC && l->overlay_main));
+		r = load_file(l,
+			      &(struct cfile){ path, search_tops[i], overlay ? NULL : MAIN_NAME },
+			      !overlay);
 		if (r < 0)
 			return r;
 	}
@@ -1322,7 +1369,7 @@ static int load_search(struct loader *l)
 static int load_explicit(struct loader *l, char *const *files)
 {
 	for (char *const *f = files; f && *f; f++) {
-		int r = load_file(l, *f, false);
+		int r = load_file(l, &(struct cfile){ .path = *f }, false);
 
 		if (r < 0)
 			return r;
@@ -1405,10 +1452,16 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 		    char *const *files, unsigned flags)
 {
 	struct loader l = { .c = c, .root = root, .flags = flags, .overlay = files };
+	_cleanup_(freep) bool *vendor = calloc(CONFIG_MAX_FILES + 1, sizeof(bool));
+	_cleanup_(freep) char *vendor_dir = NULL;
 	int r;
 
 	sha256_init(&l.digest);
-	r = config_start(c, root, !explicit_files);
+	r = vendor ? vendor_in_root(root, &vendor_dir) : -ENOMEM;
+	l.vendor = vendor;
+	l.vendor_in_root = vendor_dir;
+	if (r >= 0)
+		r = config_start(c, root, !explicit_files);
 	if (r >= 0)
 		r = load_layered(&l, explicit_files);
 	if (r >= 0)

@@ -185,7 +185,8 @@ typedef int (*config_line_fn)(void *userdata, const char *section, const char *k
 
 /* What the loader tells a part's finish(), once every file is read. */
 struct config_finish {
-	const char *vendor_dir; /* <root>/usr/lib/hostprep/ resolved, with a trailing '/' */
+	char *const *files; /* config->files: what each origin's file points into */
+	const bool *vendor; /* per file: the vendor's own (below <root>/usr/lib/hostprep/) */
 };
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
 
@@ -18,17 +19,27 @@ void pfile_now_done(struct pfile_now *f)
 	*f = (struct pfile_now){};
 }
 
-int pfile_now_read(const char *path, struct pfile_now *ret)
+int pfile_now_read(const struct pfile_desc *d, const struct sysroot *root, struct pfile_now *ret)
 {
+	_cleanup_(closep) int fd = -1;
 	struct stat st;
 	int r;
 
 	*ret = (struct pfile_now){};
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
+	/* O_NOFOLLOW: a symlink there is ELOOP, not the file it points to */
+	fd = sysroot_openat(root, SYSROOT_ETC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "%s",
+			    d->rel);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd == -ELOOP)
+		return -EINVAL;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	r = read_full_file(path, PFILE_MAX, &ret->data, &ret->size);
+	r = read_full_fd(fd, PFILE_MAX, &ret->data, &ret->size);
 	if (r < 0)
 		return r;
 	ret->exists = true;
@@ -46,30 +57,41 @@ static bool file_is(const struct pfile_now *f, size_t size, uint32_t crc)
 	return f->exists && f->size == size && record_crc32(f->data, f->size) == crc;
 }
 
-char *pfile_path(const struct pfile_desc *d, const struct sysroot *root)
+/* The file's name in its directory below /etc ("hostprep.conf"). */
+static const char *file_name(const struct pfile_desc *d)
 {
-	return sysroot_path(root, SYSROOT_ETC, "%s", d->rel);
+	const char *slash = strrchr(d->rel, '/');
+
+	return slash ? slash + 1 : d->rel;
+}
+
+/* Its directory (O_RDONLY: for its fsync), made first when make is set. */
+static int open_dir(const struct pfile_desc *d, const struct sysroot *root, bool make)
+{
+	int n = (int)(file_name(d) - d->rel);
+
+	if (make)
+		return sysroot_mkdirs(root, SYSROOT_ETC, 0755, "%.*s", n, d->rel);
+	return sysroot_openat(root, SYSROOT_ETC, O_RDONLY | O_DIRECTORY, "%.*s", n, d->rel);
 }
 
 /* The name is ours and nothing reads it, but it must not pile up: remove ours, nothing else. */
-void pfile_remove_stale_temps(const char *path)
+void pfile_remove_stale_temps(const struct pfile_desc *d, const struct sysroot *root)
 {
-	_cleanup_(freep) char *dir = strdup(path);
-	char *slash = dir ? strrchr(dir, '/') : NULL;
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_(closedirp) DIR *dir = NULL;
 	char prefix[64];
 	struct dirent *e;
 
-	if (!slash)
+	snprintf(prefix, sizeof(prefix), "%s.tmp-", file_name(d));
+	if (sysroot_opendir(root, SYSROOT_ETC, &dir, "%.*s", (int)(file_name(d) - d->rel), d->rel) <
+	    0)
 		return;
-	*slash = '\0';
-	snprintf(prefix, sizeof(prefix), "%s.tmp-", slash + 1);
-	d = opendir(dir);
-	while (d && (e = readdir(d)))
+	while ((e = readdir(dir)))
 		if (strneq(e->d_name, prefix, strlen(prefix)) &&
-		    strlen(e->d_name) == strlen(prefix) + 6 && unlinkat(dirfd(d), e->d_name, 0) < 0)
-			log_warning_errno(errno, "Failed to remove %s/%s, ignoring: %m", dir,
-					  e->d_name);
+		    strlen(e->d_name) == strlen(prefix) + 6 &&
+		    unlinkat(dirfd(dir), e->d_name, 0) < 0)
+			log_warning_errno(errno, "Failed to remove %s.tmp-..., ignoring: %m",
+					  d->shown);
 }
 
 /* ---- the persistent record, as one file sees it ------------------------ */
@@ -331,20 +353,17 @@ static void drop_old_wrote(struct pfile_rec *p, size_t keep)
 		log_warning_errno(r, "Failed to drop old lines from " STORE_SHOWN ", ignoring: %m");
 }
 
-static int write_and_read_back(const char *path, const void *want, size_t size)
+static int write_and_read_back(const struct pfile_desc *d, const struct sysroot *root,
+			       const void *want, size_t size)
 {
-	_cleanup_(freep) char *dir = strdup(path);
 	_cleanup_(pfile_now_done) struct pfile_now back = {};
-	int r;
+	_cleanup_(closep) int dfd = open_dir(d, root, true);
+	int r = dfd;
 
-	if (!dir)
-		return -ENOMEM;
-	*strrchr(dir, '/') = '\0';
-	r = mkdir_parents(dir, 0755);
 	if (r >= 0)
-		r = write_file_atomic(path, want, size, 0644, WRITE_DURABLE);
+		r = write_file_atomic_at(dfd, file_name(d), want, size, 0644, WRITE_DURABLE);
 	if (r >= 0)
-		r = pfile_now_read(path, &back);
+		r = pfile_now_read(d, root, &back);
 	if (r >= 0 && !pfile_now_is(&back, want, size))
 		r = -EIO;
 	return r;
@@ -353,13 +372,10 @@ static int write_and_read_back(const char *path, const void *want, size_t size)
 static int do_write(struct pfile_rec *p, const struct sysroot *root, const struct pfile_now *now,
 		    const void *want, size_t size, const char *expected, struct results *rs)
 {
-	_cleanup_(freep) char *path = pfile_path(p->d, root);
 	char body[RECORD_LINE_MAX];
 	size_t keep;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
 	if (!p->have_orig) {
 		r = record_original(p, root, now);
 		if (r == -ENOMEM)
@@ -374,7 +390,7 @@ static int do_write(struct pfile_rec *p, const struct sysroot *root, const struc
 	keep = p->rec.n;
 	r = record_append(&p->rec, body);
 	if (r >= 0)
-		r = write_and_read_back(path, want, size);
+		r = write_and_read_back(p->d, root, want, size);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -450,12 +466,12 @@ static int revert_fail(const struct pfile_desc *d, struct results *rs, const cha
 			    fmt, arg);
 }
 
-static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, const char *path,
-			 struct results *rs)
+static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, struct results *rs)
 {
 	const struct pfile_desc *d = p->d;
 	_cleanup_(freep) char *data = NULL;
 	_cleanup_(pfile_now_done) struct pfile_now back = {};
+	_cleanup_(closep) int dfd = -1;
 	char name[64];
 	int r;
 
@@ -472,9 +488,12 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 			"not restored: the backup %s is damaged or missing (size or crc32 "
 			"differ from the record); hostprep's file left in place",
 			name);
-	r = write_file_atomic(path, data, p->orig_size, p->orig_mode, WRITE_DURABLE);
+	r = dfd = open_dir(d, root, false);
 	if (r >= 0)
-		r = pfile_now_read(path, &back);
+		r = write_file_atomic_at(dfd, file_name(d), data, p->orig_size, p->orig_mode,
+					 WRITE_DURABLE);
+	if (r >= 0)
+		r = pfile_now_read(d, root, &back);
 	if (r >= 0 && !file_is(&back, p->orig_size, p->orig_crc))
 		r = -EIO;
 	if (r < 0)
@@ -485,14 +504,15 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 			    "restored the original %zu bytes, read back", p->orig_size);
 }
 
-static int remove_file(const struct pfile_desc *d, const char *path, struct results *rs)
+static int remove_file(const struct pfile_desc *d, const struct sysroot *root, struct results *rs)
 {
-	int r = 0;
+	_cleanup_(closep) int dfd = open_dir(d, root, false);
+	int r = dfd;
 
-	if (unlink(path) < 0)
+	if (r >= 0 && unlinkat(dfd, file_name(d), 0) < 0)
 		r = -errno;
-	else
-		r = fsync_parent_dir(path);
+	else if (r >= 0 && fsync(dfd) < 0)
+		r = -errno;
 	if (r < 0)
 		return revert_fail(d, rs, d->shown, NULL, "not removed: %s", strerror(-r));
 	return results_add(rs, VERDICT_PASS, d->revert_check, d->shown, "as before hostprep",
@@ -500,15 +520,14 @@ static int remove_file(const struct pfile_desc *d, const char *path, struct resu
 }
 
 /* Returns 1 when the file is as before hostprep (its record lines can go). */
-static int revert_file(const struct pfile_rec *p, const struct sysroot *root, const char *path,
-		       struct results *rs)
+static int revert_file(const struct pfile_rec *p, const struct sysroot *root, struct results *rs)
 {
 	const struct pfile_desc *d = p->d;
 	_cleanup_(pfile_now_done) struct pfile_now now = {};
 	size_t before = rs->n;
 	int r;
 
-	r = pfile_now_read(path, &now);
+	r = pfile_now_read(d, root, &now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -521,7 +540,7 @@ static int revert_file(const struct pfile_rec *p, const struct sysroot *root, co
 		r = revert_fail(d, rs, d->shown, d->changed_remedy, "not restored: %s",
 				"changed since hostprep wrote it; left as it is");
 	else
-		r = p->orig_absent ? remove_file(d, path, rs) : restore_bytes(p, root, path, rs);
+		r = p->orig_absent ? remove_file(d, root, rs) : restore_bytes(p, root, rs);
 	if (r < 0)
 		return r;
 	return rs->n > before && rs->items[rs->n - 1].verdict == VERDICT_PASS;
@@ -587,12 +606,9 @@ static int revert_done(struct pfile_rec *p, const struct sysroot *root)
 int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct results *rs)
 {
 	_cleanup_(pfile_rec_done) struct pfile_rec p = {};
-	_cleanup_(freep) char *path = pfile_path(d, root);
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	pfile_remove_stale_temps(path);
+	pfile_remove_stale_temps(d, root);
 	r = pfile_rec_load(d, root, &p);
 	if (r == -ENOMEM)
 		return r;
@@ -622,7 +638,7 @@ int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct 
 			log_warning_errno(r, "Failed to clean up " STORE_SHOWN ", ignoring: %m");
 		return 0;
 	}
-	r = revert_file(&p, root, path, rs);
+	r = revert_file(&p, root, rs);
 	if (r <= 0 || p.rec.whole == RECORD_CUT)
 		return r < 0 ? r : 0;
 	return revert_done(&p, root);

@@ -47,15 +47,12 @@ struct pfile_now {
 };
 
 /* Not a regular file (a symlink, a directory): -EINVAL, it is not a file hostprep wrote. */
-int pfile_now_read(const char *path, struct pfile_now *ret);
+int pfile_now_read(const struct pfile_desc *d, const struct sysroot *root, struct pfile_now *ret);
 void pfile_now_done(struct pfile_now *f);
 bool pfile_now_is(const struct pfile_now *f, const void *data, size_t size);
 
-/* <root>/etc/<rel> (malloc'd), NULL on ENOMEM. */
-char *pfile_path(const struct pfile_desc *d, const struct sysroot *root);
-
-/* Remove "<path>.tmp-XXXXXX" that a kill -9 inside write_file_atomic() left behind. */
-void pfile_remove_stale_temps(const char *path);
+/* Remove "<name>.tmp-XXXXXX" that a kill -9 inside the atomic writer left behind. */
+void pfile_remove_stale_temps(const struct pfile_desc *d, const struct sysroot *root);
 
 /*
  * Replace the file (now: as read before) by want, mode 0644, after checking

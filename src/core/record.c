@@ -11,11 +11,12 @@
 #include "core/record.h"
 
 #define STATE_DIR    "hostprep"
-#define RECORD_NAME  "hostprep/acs-originals"
-#define PERSIST_NAME "hostprep/originals" /* below /var/lib */
+#define RECORD_NAME  "acs-originals" /* in STATE_DIR below /run */
+#define PERSIST_NAME "originals"     /* in STATE_DIR below /var/lib */
 #define BACKUP_DIR   "hostprep/files"
-#define BACKUP_FMT   BACKUP_DIR "/%08x.orig"
-#define LOCK_NAME    "hostprep/lock"
+#define BACKUP_NAME  "%08x.orig"
+#define BACKUP_FMT   BACKUP_DIR "/" BACKUP_NAME
+#define LOCK_NAME    "lock"
 
 #define SEAL_PREFIX " crc32:"
 /* The first line of a record: the number of lines after it (the file's seal). */
@@ -40,7 +41,9 @@ static void clear_stale_temps(const struct sysroot *root)
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_(freep) char *dir = sysroot_path(root, dirs[i].base, "%s", dirs[i].rel);
-		int r = dir ? unlink_stale_temps(dir) : -ENOMEM;
+		_cleanup_(closep) int fd = sysroot_openat(
+			root, dirs[i].base, O_RDONLY | O_DIRECTORY, "%s", dirs[i].rel);
+		int r = fd == -ENOENT ? 0 : fd < 0 ? fd : unlink_stale_temps_at(fd);
 
 		if (r < 0)
 			log_warning_errno(r,
@@ -52,16 +55,16 @@ static void clear_stale_temps(const struct sysroot *root)
 int record_lock(const struct sysroot *root, int *ret_fd)
 {
 	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, STATE_DIR);
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, LOCK_NAME);
-	_cleanup_(closep) int fd = -1;
-	int r;
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, STATE_DIR "/" LOCK_NAME);
+	_cleanup_(closep) int fd = -1, dfd = -1;
 
 	if (!dir || !path)
 		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r < 0)
-		return log_error_errno(r, "Failed to create %s: %m", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	dfd = sysroot_mkdirs(root, SYSROOT_RUN, 0755, STATE_DIR);
+	if (dfd < 0)
+		return log_error_errno(dfd, "Failed to create %s: %m", dir);
+	/* one name in a directory of the root, O_NOFOLLOW: nothing on the way to follow */
+	fd = openat(dfd, LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return log_error_errno(errno, "Failed to open %s: %m", path);
 	while (flock(fd, LOCK_EX) < 0)
@@ -272,25 +275,49 @@ int record_parse(const char *data, size_t size, struct record *rec)
 	return 0;
 }
 
+/* Where each store lives: STATE_DIR below its top, and its name there. */
+static enum sysroot_top store_top(enum record_store store)
+{
+	return store == RECORD_STORE_PERSIST ? SYSROOT_VAR_LIB : SYSROOT_RUN;
+}
+
+static const char *store_name(enum record_store store)
+{
+	return store == RECORD_STORE_PERSIST ? PERSIST_NAME : RECORD_NAME;
+}
+
+/* name in dir below top; missing (the file or its directory) is fine. */
+static int unlink_in(const struct sysroot *root, enum sysroot_top top, const char *dir,
+		     const char *name)
+{
+	_cleanup_(closep) int dfd = sysroot_openat(root, top, O_PATH | O_DIRECTORY, "%s", dir);
+
+	if (dfd == -ENOENT)
+		return 0;
+	if (dfd < 0)
+		return dfd;
+	return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+static int record_unlink(struct record *rec)
+{
+	return unlink_in(rec->root, store_top(rec->store), STATE_DIR, store_name(rec->store));
+}
+
 static int load_too_large(struct record *rec)
 {
 	struct stat st;
+	int r = sysroot_stat(rec->root, store_top(rec->store), 0, &st, STATE_DIR "/%s",
+			     store_name(rec->store));
 
-	if (stat(rec->path, &st) < 0)
-		return -errno;
+	if (r < 0)
+		return r;
 	rec->too_large = true;
 	rec->size = (uint64_t)st.st_size;
 	log_error("%s is %" PRIu64 " bytes, more than hostprep ever writes: not reading it, "
 		  "not touching it",
 		  rec->path, rec->size);
 	return 0;
-}
-
-static char *store_path(const struct sysroot *root, enum record_store store)
-{
-	if (store == RECORD_STORE_PERSIST)
-		return sysroot_path(root, SYSROOT_VAR_LIB, PERSIST_NAME);
-	return sysroot_path(root, SYSROOT_RUN, RECORD_NAME);
 }
 
 int record_load(const struct sysroot *root, struct record *ret)
@@ -305,10 +332,13 @@ int record_load_store(const struct sysroot *root, enum record_store store, struc
 	size_t size = 0;
 	int r;
 
-	rec.path = store_path(root, store);
+	rec.root = root;
+	rec.store = store;
+	rec.path = sysroot_path(root, store_top(store), STATE_DIR "/%s", store_name(store));
 	if (!rec.path)
 		return -ENOMEM;
-	r = read_full_file(rec.path, RECORD_MAX_SIZE, &data, &size);
+	r = sysroot_read_file(root, store_top(store), RECORD_MAX_SIZE, &data, &size,
+			      STATE_DIR "/%s", store_name(store));
 	if (r == -EFBIG)
 		r = load_too_large(&rec);
 	else if (r >= 0)
@@ -340,20 +370,6 @@ bool record_line_is(const struct record_line *l, const char *kind)
 	size_t n = strlen(kind);
 
 	return l->body && strneq(l->body, kind, n) && l->body[n] == ' ';
-}
-
-/* The persistent store's directory is made on first use, not by every run. */
-static int mkdir_parent_of(const char *path)
-{
-	_cleanup_(freep) char *dir = strdup(path);
-	char *slash = dir ? strrchr(dir, '/') : NULL;
-
-	if (!dir)
-		return -ENOMEM;
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	return mkdir_parents(dir, 0755);
 }
 
 static size_t header_size(size_t lines)
@@ -399,14 +415,18 @@ static int serialize(const struct record *rec, const bool *drop, char **ret, siz
 static int write_record(struct record *rec, const bool *drop)
 {
 	_cleanup_(freep) char *buf = NULL;
+	_cleanup_(closep) int dfd = -1;
 	size_t size = 0;
 	int r;
 
 	r = serialize(rec, drop, &buf, &size);
-	if (r >= 0)
-		r = mkdir_parent_of(rec->path);
-	if (r >= 0)
-		r = write_file_atomic(rec->path, buf, size, 0600, WRITE_DURABLE);
+	if (r < 0)
+		return r;
+	/* The persistent store's directory is made on first use, not by every run. */
+	dfd = sysroot_mkdirs(rec->root, store_top(rec->store), 0755, STATE_DIR);
+	if (dfd < 0)
+		return dfd;
+	r = write_file_atomic_at(dfd, store_name(rec->store), buf, size, 0600, WRITE_DURABLE);
 	if (r < 0)
 		return r;
 	rec->size = size;
@@ -464,7 +484,7 @@ int record_rewrite(struct record *rec, const bool *drop)
 	if (kept == rec->n)
 		return 0; /* nothing to take out: leave the file as it is, byte for byte */
 	if (kept == 0)
-		return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
+		return record_unlink(rec);
 	return write_record(rec, drop);
 }
 
@@ -472,7 +492,7 @@ int record_remove_if_empty(struct record *rec)
 {
 	if (rec->n > 0 || rec->too_large || rec->whole == RECORD_CUT)
 		return 0;
-	return unlink(rec->path) < 0 && errno != ENOENT ? -errno : 0;
+	return record_unlink(rec);
 }
 
 void record_backup_name(uint32_t crc, char buf[static 64])
@@ -483,14 +503,14 @@ void record_backup_name(uint32_t crc, char buf[static 64])
 int record_backup_save(const struct sysroot *root, const void *data, size_t size, uint32_t *ret_crc)
 {
 	uint32_t crc = crc_of(data, size);
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
+	_cleanup_(closep) int dfd = sysroot_mkdirs(root, SYSROOT_VAR_LIB, 0755, BACKUP_DIR);
+	char name[32];
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = mkdir_parent_of(path);
-	if (r >= 0)
-		r = write_file_atomic(path, data, size, 0600, WRITE_DURABLE);
+	if (dfd < 0)
+		return dfd;
+	snprintf(name, sizeof(name), BACKUP_NAME, crc);
+	r = write_file_atomic_at(dfd, name, data, size, 0600, WRITE_DURABLE);
 	if (r < 0)
 		return r;
 	*ret_crc = crc;
@@ -499,14 +519,11 @@ int record_backup_save(const struct sysroot *root, const void *data, size_t size
 
 int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, char **ret)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
 	_cleanup_(freep) char *data = NULL;
 	size_t got = 0;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = read_full_file(path, size, &data, &got);
+	r = sysroot_read_file(root, SYSROOT_VAR_LIB, size, &data, &got, BACKUP_FMT, crc);
 	if (r == -EFBIG)
 		return -EBADMSG; /* longer than recorded */
 	if (r < 0)
@@ -519,11 +536,10 @@ int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, ch
 
 int record_backup_remove(const struct sysroot *root, uint32_t crc)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_FMT, crc);
+	char name[32];
 
-	if (!path)
-		return -ENOMEM;
-	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	snprintf(name, sizeof(name), BACKUP_NAME, crc);
+	return unlink_in(root, SYSROOT_VAR_LIB, BACKUP_DIR, name);
 }
 
 static bool is_backup_name(const char *name)
@@ -534,18 +550,15 @@ static bool is_backup_name(const char *name)
 
 int record_backups_prune(const struct sysroot *root, const struct record *rec)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_VAR_LIB, BACKUP_DIR);
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *e;
 	int r = 0;
 
-	if (!dir)
-		return -ENOMEM;
 	if (rec->n > 0 || rec->too_large || rec->whole == RECORD_CUT)
 		return 0; /* a cut record's lost lines may name any of them */
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	r = sysroot_opendir(root, SYSROOT_VAR_LIB, &d, BACKUP_DIR);
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	while ((e = readdir(d)))
 		if (is_backup_name(e->d_name) && unlinkat(dirfd(d), e->d_name, 0) < 0 &&
 		    errno != ENOENT)

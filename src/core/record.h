@@ -65,8 +65,15 @@ enum record_whole {
 	RECORD_CUT,   /* lines are missing or the last is torn: never rewritten */
 };
 
+enum record_store {
+	RECORD_STORE_RUN,     /* /run/hostprep/acs-originals */
+	RECORD_STORE_PERSIST, /* /var/lib/hostprep/originals */
+};
+
 struct record {
-	char *path;
+	char *path; /* for messages */
+	const struct sysroot *root;
+	enum record_store store;
 	struct record_line *lines; /* the lines after the header */
 	size_t n;
 	uint64_t size;	/* bytes in the file when loaded */
@@ -83,11 +90,6 @@ struct record {
  * never interleave. Blocks until it is free.
  */
 int record_lock(const struct sysroot *root, int *ret_fd);
-
-enum record_store {
-	RECORD_STORE_RUN,     /* /run/hostprep/acs-originals */
-	RECORD_STORE_PERSIST, /* /var/lib/hostprep/originals */
-};
 
 /* Load a record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
 int record_load_store(const struct sysroot *root, enum record_store store, struct record *ret);

@@ -29,7 +29,7 @@ static int read_host_file(const struct sysroot *root, enum sysroot_top top, cons
 
 	if (!path)
 		return -ENOMEM;
-	r = read_one_line(path, ret);
+	r = sysroot_read_attr(root, top, ret, "%s", rel);
 	if (r < 0 && r != -ENOENT)
 		log_debug_errno(r, "Failed to read %s: %m", path);
 	return r;
@@ -43,7 +43,7 @@ static int host_scan(const struct sysroot *root, struct host_info *h)
 
 	if (!path)
 		return -ENOMEM;
-	r = read_full_file(path, CMDLINE_MAX, &cmdline, NULL);
+	r = sysroot_read_file(root, SYSROOT_PROC, CMDLINE_MAX, &cmdline, NULL, "cmdline");
 	if (r < 0)
 		log_warning_errno(r, "Failed to read %s, assuming an empty command line: %m", path);
 	r = cmdline_parse(cmdline ? cmdline : "", &h->cmdline);

@@ -507,7 +507,6 @@ static const struct pfile_desc persist_desc = {
 struct persist_ctx {
 	struct run *run;
 	struct kmod_run *k;
-	char *path;
 	const struct kmod_rule **rules;
 	size_t n_rules;
 	char *want;
@@ -518,7 +517,6 @@ struct persist_ctx {
 
 static void persist_ctx_done(struct persist_ctx *c)
 {
-	free(c->path);
 	free(c->rules);
 	free(c->want);
 	pfile_now_done(&c->now);
@@ -528,9 +526,8 @@ static void persist_ctx_done(struct persist_ctx *c)
 static int ctx_init(struct persist_ctx *c, struct run *run, struct kmod_run *k)
 {
 	*c = (struct persist_ctx){ .run = run, .k = k };
-	c->path = pfile_path(&persist_desc, run->root);
 	c->rules = persist_rules(run, &c->n_rules);
-	if (!c->path || !c->rules)
+	if (!c->rules)
 		return -ENOMEM;
 	if (asprintf(&c->expected, "%zu options line%s, hostprep-owned", c->n_rules,
 		     c->n_rules == 1 ? "" : "s") < 0)
@@ -567,8 +564,8 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 	r = ctx_init(&c, run, k);
 	if (r < 0)
 		return r;
-	pfile_remove_stale_temps(c.path);
-	r = pfile_now_read(c.path, &c.now);
+	pfile_remove_stale_temps(&persist_desc, run->root);
+	r = pfile_now_read(&persist_desc, run->root, &c.now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -605,7 +602,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 	r = ctx_init(&c, run, k);
 	if (r < 0)
 		return r;
-	r = pfile_now_read(c.path, &c.now);
+	r = pfile_now_read(&persist_desc, run->root, &c.now);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)

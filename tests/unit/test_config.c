@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "acs/acs-config.h"
 #include "core/config.h"
@@ -1059,15 +1060,47 @@ static void test_dangling_dropin_dir_symlink(void **state)
 }
 
 /* Only the null device masks; /dev/zero is a character device too, and an error. */
+/* The link resolves inside the root: its own dev/zero (made when mknod(2) is allowed). */
 static void test_other_char_device_is_no_mask(void **state)
 {
 	struct fixture *f = *state;
+	char *zero = tree_path(f, "dev/zero");
 
 	write_file(f, DROPIN_USR "50-vendor.conf", "[Host]\nApply=yes\n");
 	symlink_rel(f, "/dev/zero", DROPIN_ETC "50-vendor.conf");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-vendor.conf", 0, "dangling symlink to '/dev/zero'");
+	mkdir_parents(zero);
+	if (mknod(zero, S_IFCHR | 0666, makedev(1, 5)) < 0) {
+		free(zero);
+		skip();
+	}
+	free(zero);
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
 	assert_error_at(f, DROPIN_ETC "50-vendor.conf", 0,
 			"a character device other than the null device");
+}
+
+/* A drop-in that is a link out of the root is not read there: it resolves inside. */
+static void test_dropin_link_out_of_root(void **state)
+{
+	struct fixture *f = *state;
+	char out[] = "/tmp/hostprep-test-config-out-XXXXXX", *file = NULL;
+	FILE *fp;
+
+	assert_non_null(mkdtemp(out));
+	assert_true(asprintf(&file, "%s/50-site.conf", out) > 0);
+	fp = fopen(file, "w");
+	assert_non_null(fp);
+	fputs("[Host]\nApply=yes\n", fp);
+	fclose(fp);
+	symlink_rel(f, file, DROPIN_ETC "50-site.conf");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, DROPIN_ETC "50-site.conf", 0, "dangling symlink to");
+	assert_false(f->c.apply);
+	unlink(file);
+	rmdir(out);
+	free(file);
 }
 
 /* [root]/hostprep.conf.d/<file>:0 is printed as "<file>: reason" */
@@ -1465,6 +1498,7 @@ int main(void)
 		T(test_dangling_main_symlink),
 		T(test_dangling_dropin_dir_symlink),
 		T(test_other_char_device_is_no_mask),
+		T(test_dropin_link_out_of_root),
 		T(test_unreadable_dropin_is_error),
 		T(test_validate_mask_only_dropin),
 		T(test_validate_replaces_same_name),

@@ -69,7 +69,7 @@ static int set(struct part *p, const char *key, const char *value)
 
 static int finish(struct part *p)
 {
-	return inventory_config_part.finish(p->state, &(struct config_finish){ "/usr/lib/" });
+	return inventory_config_part.finish(p->state, &(struct config_finish){ .files = (char *[]){ NULL } });
 }
 
 static void test_config(void **state)
