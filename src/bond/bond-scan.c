@@ -11,21 +11,17 @@
 static int read_pci_link(const struct sysroot *root, const char *class, const char *name,
 			 char out[BOND_PCI_MAX + 1])
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(root, SYSROOT_SYS, "class/%s/%s/device", class, name);
 	char target[512];
 	const char *base;
 	unsigned d, b, s, f;
 	char tail;
-	ssize_t n;
+	int n;
 
 	out[0] = '\0';
-	if (!path)
-		return -ENOMEM;
-	n = readlink(path, target, sizeof(target) - 1);
+	n = sysroot_readlink(root, SYSROOT_SYS, target, sizeof(target), "class/%s/%s/device", class,
+			     name);
 	if (n < 0)
-		return -errno;
-	target[n] = '\0';
+		return n;
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	if (strlen(base) > BOND_PCI_MAX ||
@@ -103,7 +99,7 @@ static int scan_slaves(const struct sysroot *root, struct bond_seen *b)
  */
 static int scan_lacp_partner(const struct sysroot *root, struct bond_seen *b)
 {
-	_cleanup_(freep) char *mac = NULL, *path = NULL, *text = NULL;
+	_cleanup_(freep) char *mac = NULL, *text = NULL;
 	struct bond_proc proc;
 	int r;
 
@@ -114,10 +110,8 @@ static int scan_lacp_partner(const struct sysroot *root, struct bond_seen *b)
 	else if (r == 0)
 		r = -EACCES;
 	b->partner_err = r;
-	path = sysroot_path(root, SYSROOT_PROC, "net/bonding/%s", b->rule->name);
-	if (!path)
-		return -ENOMEM;
-	r = read_full_file(path, 256 * 1024, &text, NULL);
+	r = sysroot_read_file(root, SYSROOT_PROC, 256 * 1024, &text, NULL, "net/bonding/%s",
+			      b->rule->name);
 	if (r == 0)
 		r = bond_proc_parse(text, &proc);
 	b->proc_err = r;
@@ -162,17 +156,14 @@ static void scan_aggregator(const struct sysroot *root, struct bond_seen *b)
 
 static int bond_is_there(const struct sysroot *root, const char *name)
 {
-	_cleanup_(freep) char *dev = sysroot_path(root, SYSROOT_SYS, "class/net/%s", name);
-	_cleanup_(freep) char *bonding =
-		sysroot_path(root, SYSROOT_SYS, "class/net/%s/bonding", name);
 	struct stat st;
+	int r = sysroot_stat(root, SYSROOT_SYS, 0, &st, "class/net/%s", name);
 
-	if (!dev || !bonding)
-		return -ENOMEM;
-	if (stat(dev, &st) < 0)
-		return -errno;
-	if (stat(bonding, &st) < 0)
-		return errno == ENOENT ? -ENOTDIR : -errno;
+	if (r < 0)
+		return r;
+	r = sysroot_stat(root, SYSROOT_SYS, 0, &st, "class/net/%s/bonding", name);
+	if (r < 0)
+		return r == -ENOENT ? -ENOTDIR : r;
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
@@ -252,26 +243,22 @@ static int scan_lag_port(const struct sysroot *root, struct bond_seen *b, unsign
 
 static int scan_lag(const struct sysroot *root, struct bond_seen *b)
 {
-	_cleanup_(freep) char *dir =
-		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s", b->rule->rdma);
 	struct bond_lag_seen *l = &b->lag;
 	struct stat st;
+	int r = sysroot_stat(root, SYSROOT_SYS, 0, &st, "class/infiniband/%s", b->rule->rdma);
 
-	if (!dir)
-		return -ENOMEM;
-	if (stat(dir, &st) < 0) {
-		l->err = -errno;
-		return 0;
+	if (r < 0) {
+		l->err = r;
+		return r == -ENOMEM ? r : 0;
 	}
 	l->pci_err = read_pci_link(root, "infiniband", b->rule->rdma, l->pci);
 	l->ndev_err = -ENODATA;
 	for (unsigned port = 1; port <= LAG_PORTS_MAX && !l->on_bond; port++) {
-		_cleanup_(freep) char *pdir = sysroot_path(
-			root, SYSROOT_SYS, "class/infiniband/%s/ports/%u", b->rule->rdma, port);
-
-		if (!pdir)
-			return -ENOMEM;
-		if (stat(pdir, &st) < 0)
+		r = sysroot_stat(root, SYSROOT_SYS, 0, &st, "class/infiniband/%s/ports/%u",
+				 b->rule->rdma, port);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
 			break;
 		scan_lag_port(root, b, port);
 	}

@@ -76,15 +76,14 @@ static int read_driver(const struct sysroot *root, const char *addr, char *buf, 
 	_cleanup_(closep) int dfd = -EBADF;
 	char link[PATH_MAX];
 	const char *slash;
-	ssize_t n;
+	int n;
 
 	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 	if (dfd < 0)
 		return dfd;
-	n = readlinkat(dfd, "driver", link, sizeof(link) - 1);
+	n = sysroot_readlink_at(root, dfd, "driver", link, sizeof(link));
 	if (n < 0)
-		return -errno;
-	link[n] = '\0';
+		return n;
 	slash = strrchr(link, '/');
 	slash = slash ? slash + 1 : link;
 	if (strlen(slash) >= size)

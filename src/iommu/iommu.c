@@ -43,15 +43,12 @@ static int cmp_str(const void *a, const void *b)
 
 static int scan_units(const struct sysroot *root, struct iommu_state *s)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_SYS, "class/iommu");
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
+	int r = sysroot_opendir(root, SYSROOT_SYS, &d, "class/iommu");
 
-	if (!path)
-		return -ENOMEM;
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	while ((de = readdir(d))) {
 		char **units;
 
@@ -87,18 +84,15 @@ static void group_done(struct iommu_group *g)
 }
 
 /* The driver bound to a group member ("" when none), from devices/<bdf>/driver. */
-static char *member_driver(int devfd, const char *name)
+static char *member_driver(const struct sysroot *root, int devfd, const char *name)
 {
 	_cleanup_(freep) char *link = NULL;
 	char target[PATH_MAX];
-	ssize_t n;
 
 	if (asprintf(&link, "%s/driver", name) < 0)
 		return NULL;
-	n = readlinkat(devfd, link, target, sizeof(target) - 1);
-	if (n < 0)
+	if (sysroot_readlink_at(root, devfd, link, target, sizeof(target)) < 0)
 		return strdup("");
-	target[n] = '\0';
 	return strdup(strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
 }
 
@@ -108,13 +102,12 @@ static int cmp_str_plain(const void *a, const void *b)
 }
 
 /* <group>/devices/ below the groups' directory: names sorted, then each one's driver. */
-static int scan_members(int groups_fd, struct iommu_group *g)
+static int scan_members(const struct sysroot *root, int groups_fd, struct iommu_group *g)
 {
 	_cleanup_(freep) char *devdir = NULL;
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
 	size_t n = 0;
-	int fd;
 
 	if (asprintf(&devdir, "%s/devices", g->name) < 0)
 		return -ENOMEM;
@@ -122,13 +115,8 @@ static int scan_members(int groups_fd, struct iommu_group *g)
 	g->drivers = calloc(IOMMU_MAX_GROUP_DEVS + 1, sizeof(char *));
 	if (!g->devices || !g->drivers)
 		return -ENOMEM;
-	fd = openat(groups_fd, devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (sysroot_opendir_at(root, groups_fd, devdir, &d) < 0)
 		return 0; /* a group without members says nothing more */
-	}
 	while ((de = readdir(d)) && n < IOMMU_MAX_GROUP_DEVS) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -138,7 +126,7 @@ static int scan_members(int groups_fd, struct iommu_group *g)
 	}
 	qsort(g->devices, n, sizeof(char *), cmp_str_plain);
 	for (size_t i = 0; i < n; i++) {
-		g->drivers[i] = member_driver(dirfd(d), g->devices[i]);
+		g->drivers[i] = member_driver(root, dirfd(d), g->devices[i]);
 		if (!g->drivers[i])
 			return -ENOMEM;
 	}
@@ -169,7 +157,7 @@ static int scan_all_members(const struct sysroot *root, struct iommu_state *s)
 		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
 
 	for (size_t i = 0; fd >= 0 && i < s->n_group; i++) {
-		int r = s->group[i].devices ? 0 : scan_members(fd, &s->group[i]);
+		int r = s->group[i].devices ? 0 : scan_members(root, fd, &s->group[i]);
 
 		if (r < 0)
 			return r;
@@ -181,21 +169,15 @@ static int scan_groups(const struct sysroot *root, bool typed, struct iommu_stat
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
-	int r, fd;
+	int r;
 
 	s->groups_dir = sysroot_path(root, SYSROOT_SYS, "kernel/iommu_groups");
 	if (!s->groups_dir)
 		return -ENOMEM;
 	s->untyped = !typed;
-	fd = sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "kernel/iommu_groups");
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
+	r = sysroot_opendir(root, SYSROOT_SYS, &d, "kernel/iommu_groups");
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	while ((de = readdir(d))) {
 		_cleanup_(freep) char *type = NULL, *rel = NULL;
 		enum iommu_group_type t;
@@ -255,7 +237,7 @@ static int scan_opaque(const struct sysroot *root, struct iommu_state *s)
 
 		if (!type_is_opaque(g->type))
 			continue;
-		r = scan_members(fd, g);
+		r = scan_members(root, fd, g);
 		if (r < 0)
 			return r;
 		for (size_t k = 0; k < g->n_devices && !g->matters; k++)

@@ -161,10 +161,14 @@ static int libpci_open(struct pci_backend **ret, const struct sysroot *root)
 	b->ops = &pci_backend_libpci;
 	b->root = root;
 	b->contained = !sysroot_is_host(root);
-	/* Ours resolve below this fd; libpci takes the path string. */
+	/*
+	 * Ours resolve below this fd; libpci takes a path string: the directory resolved inside
+	 * the root (below a --root it opens nothing there itself: config_seed()).
+	 */
 	b->devices_fd =
 		sysroot_openat(root, SYSROOT_SYS, O_RDONLY | O_DIRECTORY, "bus/pci/devices");
-	b->sysfs_path = sysroot_path(root, SYSROOT_SYS, "bus/pci");
+	if (sysroot_lib_path(root, SYSROOT_SYS, &b->sysfs_path, "bus/pci") < 0)
+		b->sysfs_path = sysroot_path(root, SYSROOT_SYS, "bus/pci"); /* for messages only */
 	b->acc = pci_alloc();
 	if (!b->sysfs_path || !b->acc) {
 		pcib_close(b);
@@ -533,22 +537,19 @@ static void parent_from_link(const char *link, char parent[static PCI_ADDR_LEN])
 		parent[0] = '\0';
 }
 
-static int read_entry(int dfd, const char *name, struct dev_entry *e)
+static int read_entry(const struct pci_backend *b, int dfd, const char *name, struct dev_entry *e)
 {
 	char link[PCI_SYSFS_LINK_MAX];
-	ssize_t n;
 
 	if (!canonical_addr(name, e->addr)) {
 		log_debug("Ignoring PCI sysfs entry '%s': not a device address.", name);
 		return -EINVAL;
 	}
-	n = readlinkat(dfd, name, link, sizeof(link) - 1);
-	if (n < 0) {
+	if (sysroot_readlink_at(b->root, dfd, name, link, sizeof(link)) < 0) {
 		/* Not a link (a plain directory in an odd tree): no parent known. */
 		e->parent[0] = '\0';
 		return 0;
 	}
-	link[n] = '\0';
 	parent_from_link(link, e->parent);
 	return 0;
 }
@@ -575,25 +576,19 @@ static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *r
 	_cleanup_(freep) struct dev_entry *v = NULL;
 	size_t n = 0, alloc = 0;
 	struct dirent *de;
-	int fd;
+	int r;
 
 	if (b->devices_fd < 0)
 		return log_debug_errno(b->devices_fd, "Failed to open %s/devices: %m",
 				       b->sysfs_path);
 	/* A new open file description per scan: its own position, the backend keeps its fd. */
-	fd = openat(b->devices_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !(dir = fdopendir(fd))) {
-		int err = -errno;
-
-		if (fd >= 0)
-			close(fd);
-		return log_debug_errno(err, "Failed to open %s/devices: %m", b->sysfs_path);
-	}
+	r = sysroot_opendir_at(b->root, b->devices_fd, ".", &dir);
+	if (r < 0)
+		return log_debug_errno(r, "Failed to open %s/devices: %m", b->sysfs_path);
 	while ((de = readdir(dir))) {
 		struct dev_entry e;
-		int r;
 
-		if (de->d_name[0] == '.' || read_entry(dirfd(dir), de->d_name, &e) < 0)
+		if (de->d_name[0] == '.' || read_entry(b, dirfd(dir), de->d_name, &e) < 0)
 			continue;
 		r = push_entry(&v, &n, &alloc, &e);
 		if (r < 0)

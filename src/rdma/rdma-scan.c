@@ -32,16 +32,14 @@ static int cmp_numbers(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Entries of a directory (no dot files), sorted; numeric: only decimal names. */
-static int list_dir(const char *path, bool numeric, size_t max, char ***ret, size_t *ret_n)
+/* Entries of a directory (no dot files), sorted; numeric: only decimal names. d is closed. */
+static int list_dir(DIR *dir, bool numeric, size_t max, char ***ret, size_t *ret_n)
 {
-	_cleanup_(closedirp) DIR *d = opendir(path);
+	_cleanup_(closedirp) DIR *d = dir;
 	char **v = NULL;
 	size_t n = 0;
 	struct dirent *de;
 
-	if (!d)
-		return -errno;
 	while ((de = readdir(d))) {
 		char **grown;
 
@@ -70,15 +68,15 @@ oom:
 	return -ENOMEM;
 }
 
-/* The PCI function behind a device link, as "DDDD:BB:DD.F", NULL if it is not one. */
-static char *link_to_pci(const char *link)
+/* The PCI function behind the device link, as "DDDD:BB:DD.F", NULL if it is not one. */
+static char *device_pci(const struct sysroot *root, const char *name)
 {
-	char real[PATH_MAX];
+	_cleanup_(freep) char *real = NULL;
 	uint32_t dom;
 	uint8_t bus, dev, fn;
 	const char *base;
 
-	if (!realpath(link, real))
+	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", name) < 0)
 		return NULL;
 	base = strrchr(real, '/');
 	base = base ? base + 1 : real;
@@ -107,7 +105,7 @@ static uint16_t read_id(const struct sysroot *root, const char *dev, const char 
 
 static int scan_device_identity(const struct sysroot *root, struct rdma_device *d)
 {
-	_cleanup_(freep) char *s = NULL, *link = NULL;
+	_cleanup_(freep) char *s = NULL;
 	bool ok = true;
 	int r;
 
@@ -124,10 +122,7 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	s = NULL;
 	if (sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
 		d->have_guid = rdma_parse_guid(s, d->node_guid) >= 0;
-	link = sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device", d->name);
-	if (!link)
-		return -ENOMEM;
-	d->pci = link_to_pci(link);
+	d->pci = device_pci(root, d->name);
 	if (d->pci) {
 		d->vendor = read_id(root, d->name, "vendor", &ok);
 		d->device = read_id(root, d->name, "device", &ok);
@@ -221,15 +216,15 @@ static int add_gid(struct rdma_port *p, const struct rdma_gid *g)
 /* IB ports need only GID 0 (the port GID); Ethernet ports the table (RoCE v2 + IP). */
 static int scan_gids_sysfs(const struct sysroot *root, const char *dev, struct rdma_port *p)
 {
-	_cleanup_(freep) char *dir = NULL;
+	DIR *dir = NULL;
 	char **names = NULL;
 	size_t n = 0;
 	int r;
 
-	dir = sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/ports/%u/gids", dev, p->num);
-	if (!dir)
-		return -ENOMEM;
-	r = list_dir(dir, true, RDMA_MAX_GIDS, &names, &n);
+	r = sysroot_opendir(root, SYSROOT_SYS, &dir, "class/infiniband/%s/ports/%u/gids", dev,
+			    p->num);
+	if (r >= 0)
+		r = list_dir(dir, true, RDMA_MAX_GIDS, &names, &n);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -330,12 +325,10 @@ static int scan_port_verbs(const struct sysroot *root, struct ibv_context *ctx, 
 
 static int port_list(const struct sysroot *root, struct rdma_device *d, char ***names, size_t *n)
 {
-	_cleanup_(freep) char *dir =
-		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/ports", d->name);
+	DIR *dir = NULL;
+	int r = sysroot_opendir(root, SYSROOT_SYS, &dir, "class/infiniband/%s/ports", d->name);
 
-	if (!dir)
-		return -ENOMEM;
-	return list_dir(dir, true, RDMA_MAX_PORTS, names, n);
+	return r < 0 ? r : list_dir(dir, true, RDMA_MAX_PORTS, names, n);
 }
 
 /* ---- netdev, bond ---- */
@@ -343,15 +336,13 @@ static int port_list(const struct sysroot *root, struct rdma_device *d, char ***
 static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 {
 	_cleanup_(freep) char *op = NULL, *mtu = NULL, *master = NULL, *bop = NULL;
-	char real[PATH_MAX];
 
 	if (sysroot_read_attr(root, SYSROOT_SYS, &op, "class/net/%s/operstate", p->netdev) >= 0)
 		p->netdev_up = streq(op, "up");
 	if (sysroot_read_attr(root, SYSROOT_SYS, &mtu, "class/net/%s/mtu", p->netdev) >= 0)
 		p->netdev_mtu = (unsigned)strtoul(mtu, NULL, 10);
-	master = sysroot_path(root, SYSROOT_SYS, "class/net/%s/master", p->netdev);
-	if (master && realpath(master, real)) {
-		p->bond = strdup(basename(real));
+	if (sysroot_canonical(root, SYSROOT_SYS, &master, "class/net/%s/master", p->netdev) >= 0) {
+		p->bond = strdup(basename(master));
 		if (p->bond && sysroot_read_attr(root, SYSROOT_SYS, &bop, "class/net/%s/operstate",
 						 p->bond) >= 0)
 			p->bond_up = streq(bop, "up");
@@ -361,12 +352,12 @@ static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 /* A function with several netdevs (one per port): dev_port is the port number - 1. */
 static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned port)
 {
-	_cleanup_(freep) char *dir =
-		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device/net", dev);
+	DIR *dir = NULL;
 	char **names = NULL, *pick = NULL;
 	size_t n = 0;
 
-	if (!dir || list_dir(dir, false, 64, &names, &n) < 0 || n == 0) {
+	if (sysroot_opendir(root, SYSROOT_SYS, &dir, "class/infiniband/%s/device/net", dev) < 0 ||
+	    list_dir(dir, false, 64, &names, &n) < 0 || n == 0) {
 		strv_free(names);
 		return NULL;
 	}
@@ -387,11 +378,12 @@ static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned
 /* erdma in standard mode: node_guid is the EUI-64 of the paired virtio NIC's MAC. */
 static char *netdev_of_guid(const struct sysroot *root, const uint8_t guid[8])
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/net");
+	DIR *dir = NULL;
 	char **names = NULL, *pick = NULL;
 	size_t n = 0;
 
-	if (!dir || list_dir(dir, false, 1024, &names, &n) < 0) {
+	if (sysroot_opendir(root, SYSROOT_SYS, &dir, "class/net") < 0 ||
+	    list_dir(dir, false, 1024, &names, &n) < 0) {
 		strv_free(names);
 		return NULL;
 	}
@@ -516,16 +508,16 @@ static int add_device(struct rdma_inventory *inv, const char *name)
 int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, void *userdata,
 	      struct rdma_inventory *ret)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/infiniband");
 	struct ibv_device **vlist = NULL;
+	DIR *dir = NULL;
 	char **names = NULL;
 	size_t n = 0;
 	int r;
 
 	*ret = (struct rdma_inventory){};
-	if (!dir)
-		return -ENOMEM;
-	r = list_dir(dir, false, RDMA_MAX_DEVICES, &names, &n);
+	r = sysroot_opendir(root, SYSROOT_SYS, &dir, "class/infiniband");
+	if (r >= 0)
+		r = list_dir(dir, false, RDMA_MAX_DEVICES, &names, &n);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {

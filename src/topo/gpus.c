@@ -74,14 +74,17 @@ int nv_info_parse(const char *text, struct nv_info *ret)
 	return 0;
 }
 
-static int info_read(const char *dir, const char *name, struct nv_info *ret)
+/* <dfd>/<name>/information; path names it in messages. */
+static int info_read(const struct sysroot *root, int dfd, const char *dir, const char *name,
+		     struct nv_info *ret)
 {
-	_cleanup_(freep) char *path = NULL, *text = NULL;
+	_cleanup_(freep) char *path = NULL, *rel = NULL, *text = NULL;
 	int r;
 
-	if (asprintf(&path, "%s/%s/information", dir, name) < 0)
+	if (asprintf(&path, "%s/%s/information", dir, name) < 0 ||
+	    asprintf(&rel, "%s/information", name) < 0)
 		return -ENOMEM;
-	r = read_full_file(path, GPU_INFO_MAX, &text, NULL);
+	r = read_full_file_at(root, dfd, rel, GPU_INFO_MAX, &text, NULL);
 	if (r < 0) {
 		log_debug_errno(r, "Failed to read %s, ignoring: %m", path);
 		return r == -ENOMEM ? r : 0;
@@ -106,8 +109,7 @@ static int infos_read(struct gpu_map *m, const struct sysroot *root)
 
 	if (!dir)
 		return -ENOMEM;
-	d = opendir(dir);
-	if (!d)
+	if (sysroot_opendir(root, SYSROOT_PROC, &d, "driver/nvidia/gpus") < 0)
 		return 0; /* the nvidia module is not loaded (or not this driver) */
 	m->driver_loaded = true;
 	while ((de = readdir(d))) {
@@ -116,7 +118,7 @@ static int infos_read(struct gpu_map *m, const struct sysroot *root)
 
 		if (de->d_name[0] == '.')
 			continue;
-		r = info_read(dir, de->d_name, &info);
+		r = info_read(root, dirfd(d), dir, de->d_name, &info);
 		if (r <= 0) {
 			if (r < 0)
 				return r;
@@ -439,14 +441,11 @@ struct json_object *gpu_map_json(const struct gpu_map *m, const struct topo_view
 
 int gpu_map_write(const struct gpu_map *m, const struct topo_view *v, const struct sysroot *root)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, "hostprep");
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, "hostprep/gpus.json");
 	_cleanup_(freep) char *text = NULL;
+	_cleanup_(closep) int dfd = -1;
 	struct json_object *doc;
 	int r;
 
-	if (!dir || !path)
-		return -ENOMEM;
 	doc = gpu_map_json(m, v);
 	if (!doc)
 		return -ENOMEM;
@@ -457,8 +456,8 @@ int gpu_map_write(const struct gpu_map *m, const struct topo_view *v, const stru
 	json_object_put(doc);
 	if (r < 0)
 		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r < 0 && r != -EEXIST)
-		return r;
-	return write_file_atomic(path, text, strlen(text), 0644, WRITE_VOLATILE);
+	dfd = sysroot_mkdirs(root, SYSROOT_RUN, 0755, "hostprep");
+	if (dfd < 0)
+		return dfd;
+	return write_file_atomic_at(dfd, "gpus.json", text, strlen(text), 0644, WRITE_VOLATILE);
 }

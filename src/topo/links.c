@@ -276,14 +276,11 @@ static int tree_path_read(const struct sysroot *root, const char *addr, struct t
 	_cleanup_(closep) int dfd =
 		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices");
 	char link[PATH_MAX], *at, *save = NULL;
-	ssize_t len;
 
 	if (dfd < 0)
 		return dfd == -ENOMEM ? dfd : -ENOENT;
-	len = readlinkat(dfd, addr, link, sizeof(link) - 1);
-	if (len < 0)
+	if (sysroot_readlink_at(root, dfd, addr, link, sizeof(link)) < 0)
 		return -ENOENT;
-	link[len] = '\0';
 	at = strstr(link, "devices/pci");
 	if (!at)
 		return -ENOENT;

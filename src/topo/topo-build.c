@@ -19,18 +19,10 @@ static int first_entry(const struct sysroot *root, int dfd, const char *sub, con
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
 	bool found = false;
-	int fd;
+	int r = sysroot_opendir_at(root, dfd, sub, &dir);
 
-	fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		int r = -errno;
-
-		close(fd);
+	if (r < 0)
 		return r;
-	}
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
 
@@ -62,7 +54,7 @@ static bool is_virtfn(const struct sysroot *root, int dfd)
 {
 	struct stat st;
 
-	return fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	return sysroot_stat_at(root, dfd, "physfn", AT_SYMLINK_NOFOLLOW, &st) == 0;
 }
 
 /*
@@ -105,16 +97,12 @@ static int net_speed(const struct sysroot *root, int dfd)
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
-	int fd, best = 0, n = 0;
+	int best = 0, n = 0, r = sysroot_opendir_at(root, dfd, "net", &dir);
 
-	fd = openat(dfd, "net", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	if (r == -ENOMEM)
 		return -1; /* a net/ directory that cannot be listed: netdevs, speed unknown */
-	}
+	if (r < 0)
+		return 0;
 	while ((de = readdir(dir)) && n < TOPO_NETDEVS_MAX) {
 		int s;
 
