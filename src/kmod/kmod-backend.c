@@ -136,6 +136,12 @@ static int backend_lookup(struct kmod_backend *b, const char *name, struct kmod_
 	path = sym_kmod_module_get_path(mod);
 	if (!path)
 		return -ENOENT; /* builtin: no file */
+	if (!sysroot_lib_path_direct(b->root, path)) {
+		/* a link on the way: inside the root nothing is there, and libkmod would follow it
+		 */
+		log_debug("%s: reached through a symlink below the root, not read.", path);
+		return -ENOENT;
+	}
 	ret->path = strdup(path);
 	if (!ret->path)
 		return -ENOMEM;
@@ -285,8 +291,10 @@ static int ctx_new(const struct sysroot *root, const char *osrelease, struct kmo
 	r = dlopen_libkmod();
 	if (r < 0)
 		return r;
-	dir = sysroot_path(root, SYSROOT_LIB_MODULES, "%s", osrelease);
-	r = dir ? config_paths(root, paths) : -ENOMEM;
+	/* libkmod opens the index by path: the directory resolved inside the root */
+	r = sysroot_lib_path(root, SYSROOT_LIB_MODULES, &dir, "%s", osrelease);
+	if (r >= 0)
+		r = config_paths(root, paths);
 	if (r >= 0) {
 		*ret = sym_kmod_new(dir, (const char *const *)paths);
 		r = *ret ? 0 : -ENOMEM;

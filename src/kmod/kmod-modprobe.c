@@ -22,14 +22,18 @@ static const char *const dir_shown[MODPROBE_DIRS_N] = {
 
 int modprobe_dirs(const struct sysroot *root, char *ret[MODPROBE_DIRS_N])
 {
-	int r = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < MODPROBE_DIRS_N; i++) {
-		ret[i] = sysroot_path(root, dir_tops[i], "modprobe.d");
-		if (!ret[i])
-			r = -ENOMEM;
+		int r = sysroot_lib_path(root, dir_tops[i], &ret[n], "modprobe.d");
+
+		if (r == -ENOMEM)
+			return r;
+		n += r >= 0; /* a dangling link: libkmod reads nothing there, as the walk below */
 	}
-	return r;
+	for (; n < MODPROBE_DIRS_N; n++)
+		ret[n] = NULL;
+	return 0;
 }
 
 /* ---- the files, in libkmod's order ------------------------------------- */
@@ -45,18 +49,15 @@ static int conf_cmp(const void *a, const void *b)
 }
 
 /* libkmod's conf_files_filter_out: no dot files, *.conf or *.alias, no directories. */
-static bool conf_wanted(const char *dir, const char *n)
+static bool conf_wanted(const struct sysroot *root, int dfd, const char *n)
 {
 	size_t len = strlen(n);
-	_cleanup_(freep) char *path = NULL;
 	struct stat st;
 
 	if (n[0] == '.' || len < 6 ||
 	    (!streq(n + len - 5, ".conf") && !streq(n + len - 6, ".alias")))
 		return false;
-	if (asprintf(&path, "%s/%s", dir, n) < 0)
-		return false;
-	return !(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	return !(sysroot_stat_at(root, dfd, n, 0, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 static bool conf_known(const struct conf_file *v, size_t n, const char *name)
@@ -67,13 +68,15 @@ static bool conf_known(const struct conf_file *v, size_t n, const char *name)
 	return false;
 }
 
-static int conf_dir_add(char *const dirs[], size_t d, struct conf_file *v, size_t *n)
+static int conf_dir_add(const struct sysroot *root, size_t d, struct conf_file *v, size_t *n)
 {
-	_cleanup_(closedirp) DIR *dir = opendir(dirs[d]);
+	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
 
+	if (sysroot_opendir(root, dir_tops[d], &dir, "modprobe.d") == -ENOMEM)
+		return -ENOMEM;
 	while (dir && (de = readdir(dir))) {
-		if (!conf_wanted(dirs[d], de->d_name) || conf_known(v, *n, de->d_name))
+		if (!conf_wanted(root, dirfd(dir), de->d_name) || conf_known(v, *n, de->d_name))
 			continue;
 		if (*n >= MODPROBE_MAX_FILES)
 			return -E2BIG;
@@ -264,13 +267,19 @@ static int take_line(struct line_ctx *c, char *line)
 	return take_install(c, modname, rest, c->where);
 }
 
-static int file_eval(struct modprobe_eval *e, const char *path, const char *shown, const char *name)
+static int file_eval(const struct sysroot *root, struct modprobe_eval *e,
+		     const struct conf_file *cf, const char *name)
 {
-	_cleanup_(fclosep) FILE *f = fopen(path, "re");
+	_cleanup_(fclosep) FILE *f = NULL;
 	struct line_ctx c = { .e = e, .name = name };
+	_cleanup_(freep) char *shown = NULL;
 	unsigned lineno = 0, first;
 	char *line;
-	int r = 0;
+	int r = sysroot_fopen(root, dir_tops[cf->dir], &f, "modprobe.d/%s", cf->name);
+
+	if (r == -ENOMEM || asprintf(&shown, "%s/%s", dir_shown[cf->dir], cf->name) < 0)
+		return -ENOMEM;
+	r = 0;
 
 	while (f && r >= 0 && (line = read_wrapped(f, &lineno, &first))) {
 		snprintf(c.where, sizeof(c.where), "%s:%u", shown, first);
@@ -314,26 +323,16 @@ static int cmdline_eval(struct modprobe_eval *e, const struct cmdline *cl, const
 
 static int files_eval(const struct sysroot *root, struct modprobe_eval *e, const char *name)
 {
-	char *dirs[MODPROBE_DIRS_N] = {};
 	struct conf_file *v = calloc(MODPROBE_MAX_FILES, sizeof(*v));
 	size_t n = 0;
-	int r = v ? modprobe_dirs(root, dirs) : -ENOMEM;
+	int r = v ? 0 : -ENOMEM;
 
 	for (size_t d = 0; r >= 0 && d < MODPROBE_DIRS_N; d++)
-		r = conf_dir_add(dirs, d, v, &n);
+		r = conf_dir_add(root, d, v, &n);
 	if (r >= 0)
 		qsort(v, n, sizeof(*v), conf_cmp);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		_cleanup_(freep) char *path = NULL, *shown = NULL;
-
-		if (asprintf(&path, "%s/%s", dirs[v[i].dir], v[i].name) < 0 ||
-		    asprintf(&shown, "%s/%s", dir_shown[v[i].dir], v[i].name) < 0)
-			r = -ENOMEM;
-		else
-			r = file_eval(e, path, shown, name);
-	}
-	for (size_t d = 0; d < MODPROBE_DIRS_N; d++)
-		free(dirs[d]);
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = file_eval(root, e, &v[i], name);
 	if (v)
 		conf_files_free(v, n);
 	return r;

@@ -34,7 +34,11 @@ struct modprobe_eval {
 	char *install_line;
 };
 
-/* The modprobe.d directories below root, in libkmod's order (malloc'd each; NULL on ENOMEM). */
+/*
+ * The modprobe.d directories below root in libkmod's order, for libkmod, which opens them by
+ * path (sysroot_lib_path(): resolved inside the root; one that is a dangling link there is
+ * left out): malloc'd each, NULL after the last. -ENOMEM.
+ */
 int modprobe_dirs(const struct sysroot *root, char *ret[MODPROBE_DIRS_N]);
 
 int modprobe_eval(const struct sysroot *root, const struct cmdline *cmdline, const char *name,

@@ -48,16 +48,14 @@ static int not_dot(const struct dirent *de)
 /* The module behind class/net/IF/device/driver/module, "" for a virtual device. */
 static void netdev_module(const struct sysroot *root, const char *ifname, char *ret, size_t size)
 {
-	_cleanup_(freep) char *p =
-		sysroot_path(root, SYSROOT_SYS, "class/net/%s/device/driver/module", ifname);
 	char target[PATH_MAX];
-	ssize_t n = p ? readlink(p, target, sizeof(target) - 1) : -1;
+	int n = sysroot_readlink(root, SYSROOT_SYS, target, sizeof(target),
+				 "class/net/%s/device/driver/module", ifname);
 	const char *base;
 
 	ret[0] = '\0';
 	if (n <= 0)
 		return;
-	target[n] = '\0';
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	if (strlen(base) < size)
@@ -68,10 +66,9 @@ static void netdev_module(const struct sysroot *root, const char *ifname, char *
 static void chain_uppers(const struct sysroot *root, struct chain *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		_cleanup_(freep) char *dir =
-			sysroot_path(root, SYSROOT_SYS, "class/net/%s", c->name[i]);
 		struct dirent **list = NULL;
-		int n = dir ? scandir(dir, &list, not_dot, alphasort) : -1;
+		int n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort,
+					"class/net/%s", c->name[i]);
 
 		for (int j = 0; j < n; j++) {
 			if (strneq(list[j]->d_name, "upper_", 6))
@@ -85,15 +82,14 @@ static void chain_uppers(const struct sysroot *root, struct chain *c)
 
 static int chain_build(const struct sysroot *root, const char *module, struct chain *c)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/net");
 	struct dirent **list = NULL;
 	char norm[KMOD_NAME_MAX + 1];
 	int n;
 
-	if (!dir)
-		return -ENOMEM;
 	*c = (struct chain){};
-	n = scandir(dir, &list, not_dot, alphasort);
+	n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort, "class/net");
+	if (n == -ENOMEM)
+		return n;
 	for (int i = 0; i < n; i++) {
 		char mod[KMOD_NAME_MAX + 8];
 
@@ -148,11 +144,11 @@ static int hex_bytes(const char *s, uint8_t *out, size_t n)
 
 static int routes4_read(const struct sysroot *root, struct routes *rt)
 {
-	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_PROC, "net/route"), *text = NULL;
+	_cleanup_(freep) char *text = NULL;
 	char *save = NULL;
 	int r;
 
-	r = p ? read_full_file(p, NET_MAX_FILE, &text, NULL) : -ENOMEM;
+	r = sysroot_read_file(root, SYSROOT_PROC, NET_MAX_FILE, &text, NULL, "net/route");
 	if (r < 0)
 		return r;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -175,11 +171,11 @@ static int routes4_read(const struct sysroot *root, struct routes *rt)
 
 static int routes6_read(const struct sysroot *root, struct routes *rt)
 {
-	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_PROC, "net/ipv6_route"), *text = NULL;
+	_cleanup_(freep) char *text = NULL;
 	char *save = NULL;
 	int r;
 
-	r = p ? read_full_file(p, NET_MAX_FILE, &text, NULL) : -ENOMEM;
+	r = sysroot_read_file(root, SYSROOT_PROC, NET_MAX_FILE, &text, NULL, "net/ipv6_route");
 	if (r == -ENOENT)
 		return 0; /* no IPv6 in this kernel */
 	if (r < 0)
@@ -270,11 +266,11 @@ static uint32_t word_at(const uint8_t *a)
 static int ssh_in_file(const struct sysroot *root, const char *file, bool v6,
 		       const struct routes *rt, const struct chain *c, char **ret)
 {
-	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_PROC, "net/%s", file), *text = NULL;
+	_cleanup_(freep) char *text = NULL;
 	char *save = NULL;
 	int r;
 
-	r = p ? read_full_file(p, NET_MAX_FILE, &text, NULL) : -ENOMEM;
+	r = sysroot_read_file(root, SYSROOT_PROC, NET_MAX_FILE, &text, NULL, "net/%s", file);
 	if (r < 0)
 		return r == -ENOENT && v6 ? 0 : r;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {

@@ -105,14 +105,12 @@ static bool has_line(const char *data, size_t size, const char *line)
 /* "/etc/initramfs-tools/modules:3" when name is listed there (first word of a line). */
 static int initramfs_tools_find(const struct sysroot *root, const char *name, char **ret)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_ETC, "initramfs-tools/modules");
 	_cleanup_(fclosep) FILE *f = NULL;
 	char line[512];
 	unsigned no = 0;
 
-	if (!path)
+	if (sysroot_fopen(root, SYSROOT_ETC, &f, "initramfs-tools/modules") == -ENOMEM)
 		return -ENOMEM;
-	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		char word[KMOD_NAME_MAX + 2], norm[KMOD_NAME_MAX + 1];
 
@@ -153,16 +151,20 @@ static bool dracut_line_has(const char *line, const char *name)
 	return false;
 }
 
-static int dracut_file_find(const char *path, const char *shown, const char *name, char **ret)
+static int dracut_file_find(const struct sysroot *root, const char *file, const char *name,
+			    char **ret)
 {
-	_cleanup_(fclosep) FILE *f = fopen(path, "re");
+	_cleanup_(fclosep) FILE *f = NULL;
 	char line[1024];
 	unsigned no = 0;
 
+	if (sysroot_fopen(root, SYSROOT_ETC, &f, "dracut.conf.d/%s", file) == -ENOMEM)
+		return -ENOMEM;
 	while (f && fgets(line, sizeof(line), f)) {
 		no++;
 		if (dracut_line_has(line, name))
-			return asprintf(ret, "%s:%u", shown, no) < 0 ? -ENOMEM : 1;
+			return asprintf(ret, "/etc/dracut.conf.d/%s:%u", file, no) < 0 ? -ENOMEM
+										       : 1;
 	}
 	return 0;
 }
@@ -177,19 +179,15 @@ static int conf_filter(const struct dirent *d)
 /* dracut: the *.conf files of /etc/dracut.conf.d (sorted, as dracut reads them). */
 static int dracut_find(const struct sysroot *root, const char *name, char **ret)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_ETC, "dracut.conf.d");
 	struct dirent **list = NULL;
 	int n, r = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	n = scandir(dir, &list, conf_filter, alphasort);
+	n = sysroot_scandir(root, SYSROOT_ETC, &list, conf_filter, alphasort, "dracut.conf.d");
+	if (n == -ENOMEM)
+		return n;
 	for (int i = 0; i < n; i++) {
-		_cleanup_(freep) char *path = NULL, *shown = NULL;
-
-		if (r == 0 && asprintf(&path, "%s/%s", dir, list[i]->d_name) >= 0 &&
-		    asprintf(&shown, "/etc/dracut.conf.d/%s", list[i]->d_name) >= 0)
-			r = dracut_file_find(path, shown, name, ret);
+		if (r == 0)
+			r = dracut_file_find(root, list[i]->d_name, name, ret);
 		free(list[i]);
 	}
 	free(list);

@@ -14,31 +14,27 @@
 
 /* ---- host-wide facts --------------------------------------------------- */
 
-static char *link_base(const char *path)
+/* The module behind the device's driver link, NULL when none. */
+static char *module_of(const struct sysroot *root, const char *name)
 {
 	char buf[4096];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
 
-	if (n <= 0)
+	if (sysroot_readlink(root, SYSROOT_SYS, buf, sizeof(buf),
+			     "class/infiniband/%s/device/driver/module", name) <= 0)
 		return NULL;
-	buf[n] = '\0';
 	return strdup(basename(buf));
 }
 
 static int rdma_dev_add(const struct sysroot *root, struct kmod_host *h, const char *name)
 {
-	_cleanup_(freep) char *mod_link =
-		sysroot_path(root, SYSROOT_SYS, "class/infiniband/%s/device/driver/module", name);
 	struct kmod_rdma_dev *grown;
 
-	if (!mod_link)
-		return -ENOMEM;
 	grown = reallocarray(h->devs, h->n_devs + 1, sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
 	h->devs = grown;
 	h->devs[h->n_devs] =
-		(struct kmod_rdma_dev){ .name = strdup(name), .module = link_base(mod_link) };
+		(struct kmod_rdma_dev){ .name = strdup(name), .module = module_of(root, name) };
 	return h->devs[h->n_devs++].name ? 0 : -ENOMEM;
 }
 
@@ -60,15 +56,12 @@ static int scan_class(const struct sysroot *root, const char *cls,
 		      int (*fn)(const struct sysroot *, struct kmod_host *, const char *),
 		      struct kmod_host *h)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "class/%s", cls);
 	struct dirent **list = NULL;
 	int n, r = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	n = scandir(dir, &list, not_dot, alphasort);
+	n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort, "class/%s", cls);
 	if (n < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return n == -ENOENT ? 0 : n;
 	for (int i = 0; i < n; i++) {
 		if (r >= 0)
 			r = fn(root, h, list[i]->d_name);
@@ -80,7 +73,7 @@ static int scan_class(const struct sysroot *root, const char *cls,
 
 static int uverbs_add(const struct sysroot *root, struct kmod_host *h, const char *name)
 {
-	_cleanup_(freep) char *ibdev = NULL, *node = NULL;
+	_cleanup_(freep) char *ibdev = NULL;
 	struct kmod_rdma_dev *dev;
 	int r;
 
@@ -90,31 +83,28 @@ static int uverbs_add(const struct sysroot *root, struct kmod_host *h, const cha
 	dev = r < 0 ? NULL : rdma_dev_find(h, ibdev);
 	if (!dev)
 		return 0;
-	node = sysroot_path(root, SYSROOT_DEV, "infiniband/%s", name);
-	if (!node)
-		return -ENOMEM;
 	free(dev->uverbs);
 	dev->uverbs = strdup(name);
-	dev->node = access(node, F_OK) == 0;
+	dev->node = sysroot_exists(root, SYSROOT_DEV, "infiniband/%s", name) > 0;
 	return dev->uverbs ? 0 : -ENOMEM;
 }
 
 int kmod_host_scan(const struct sysroot *root, struct kmod_host *h)
 {
 	_cleanup_(freep) char *pm = sysroot_path(root, SYSROOT_PROC, "modules");
-	_cleanup_(freep) char *cm = sysroot_path(root, SYSROOT_DEV, "infiniband/rdma_cm");
 	int r;
 
 	*h = (struct kmod_host){};
-	if (!pm || !cm)
+	if (!pm)
 		return -ENOMEM;
-	r = read_full_file(pm, PROC_MODULES_MAX, &h->proc_modules, NULL);
+	r = sysroot_read_file(root, SYSROOT_PROC, PROC_MODULES_MAX, &h->proc_modules, NULL,
+			      "modules");
 	if (r == -ENOMEM)
 		return r;
 	h->proc_modules_err = r < 0 ? r : 0;
 	if (r < 0)
 		log_debug_errno(r, "Failed to read %s: %m", pm);
-	h->rdma_cm_node = access(cm, F_OK) == 0;
+	h->rdma_cm_node = sysroot_exists(root, SYSROOT_DEV, "infiniband/rdma_cm") > 0;
 	r = scan_class(root, "infiniband", rdma_dev_add, h);
 	if (r >= 0)
 		r = scan_class(root, "infiniband_verbs", uverbs_add, h);
@@ -141,32 +131,24 @@ static int user_add(struct kmod_host *h, int pid, const char *comm, const char *
 
 static int scan_pid(const struct sysroot *root, struct kmod_host *h, int pid, const char *prefix)
 {
-	_cleanup_(freep) char *fddir = sysroot_path(root, SYSROOT_PROC, "%d/fd", pid);
 	_cleanup_(freep) char *comm = NULL;
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
 	char target[4096];
 	int r;
 
-	if (!fddir)
-		return -ENOMEM;
-	d = opendir(fddir);
-	if (!d)
-		return 0; /* gone, or not ours to look at */
+	r = sysroot_opendir(root, SYSROOT_PROC, &d, "%d/fd", pid);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0; /* gone, or not ours to look at */
 	while ((de = readdir(d))) {
-		ssize_t n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
-
-		if (n <= 0)
+		/* the link's text: what the process opened, never followed */
+		if (sysroot_readlink_at(root, dirfd(d), de->d_name, target, sizeof(target)) <= 0)
 			continue;
-		target[n] = '\0';
 		if (!strneq(target, prefix, strlen(prefix)))
 			continue;
-		if (!comm) {
-			_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_PROC, "%d/comm", pid);
-
-			if (!p || (read_one_line(p, &comm) < 0 && !(comm = strdup("?"))))
-				return -ENOMEM;
-		}
+		if (!comm && sysroot_read_attr(root, SYSROOT_PROC, &comm, "%d/comm", pid) < 0 &&
+		    !(comm = strdup("?")))
+			return -ENOMEM;
 		r = user_add(h, pid, comm, target);
 		if (r < 0)
 			return r;
@@ -176,7 +158,6 @@ static int scan_pid(const struct sysroot *root, struct kmod_host *h, int pid, co
 
 int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h)
 {
-	_cleanup_(freep) char *proc = sysroot_path(root, SYSROOT_PROC, "%s", "");
 	_cleanup_(freep) char *ib = sysroot_path(root, SYSROOT_DEV, "infiniband/");
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
@@ -184,12 +165,12 @@ int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h)
 
 	if (h->users_scanned)
 		return 0;
-	if (!proc || !ib)
+	if (!ib)
 		return -ENOMEM;
 	h->users_scanned = true;
-	d = opendir(proc);
-	if (!d)
-		return -errno;
+	r = sysroot_opendir(root, SYSROOT_PROC, &d, "%s", "");
+	if (r < 0)
+		return r;
 	/* The link text is the path the process opened: the host's, without our root. */
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
@@ -246,23 +227,16 @@ static int proc_modules_find(const char *text, const char *name, struct proc_mod
 
 static int sys_module_exists(const struct sysroot *root, const char *name)
 {
-	_cleanup_(freep) char *p = sysroot_path(root, SYSROOT_SYS, "module/%s", name);
-
-	if (!p)
-		return -ENOMEM;
-	return access(p, F_OK) == 0 ? 1 : errno == ENOENT ? 0 : -errno;
+	return sysroot_exists(root, SYSROOT_SYS, "module/%s", name);
 }
 
 static int builtin_listed(const struct sysroot *root, const char *osrelease, const char *name)
 {
-	_cleanup_(freep) char *p =
-		sysroot_path(root, SYSROOT_LIB_MODULES, "%s/modules.builtin", osrelease);
 	_cleanup_(freep) char *text = NULL;
 	int r;
 
-	if (!p)
-		return -ENOMEM;
-	r = read_full_file(p, BUILTIN_MAX, &text, NULL);
+	r = sysroot_read_file(root, SYSROOT_LIB_MODULES, BUILTIN_MAX, &text, NULL,
+			      "%s/modules.builtin", osrelease);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	return modules_builtin_has(text, name);
@@ -271,19 +245,17 @@ static int builtin_listed(const struct sysroot *root, const char *osrelease, con
 /* Holders from /sys/module/NAME/holders/, "a,b" in name order (stable reports). */
 static char *read_holders(const struct sysroot *root, const char *name)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_SYS, "module/%s/holders", name);
 	struct dirent **list = NULL;
 	char *out = NULL;
 	size_t size = 0;
 	FILE *f;
 	int n;
 
-	if (!dir)
-		return NULL;
 	f = open_memstream(&out, &size);
 	if (!f)
 		return NULL;
-	n = scandir(dir, &list, not_dot, alphasort);
+	n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort, "module/%s/holders",
+			    name);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s%s", i ? "," : "", list[i]->d_name);
 		free(list[i]);
@@ -418,14 +390,16 @@ static int scan_params(const struct sysroot *root, struct kmod_seen *s)
 
 /* ---- deny-lists -------------------------------------------------------- */
 
-static int blacklist_in_file(const struct sysroot *root, const char *path, const char *name,
-			     char **ret)
+static int blacklist_in_file(const struct sysroot *root, enum sysroot_top top, const char *file,
+			     const char *name, char **ret)
 {
-	_cleanup_(freep) char *text = NULL;
+	_cleanup_(freep) char *text = NULL, *path = sysroot_path(root, top, "modprobe.d/%s", file);
 	unsigned line = 0;
 	int r;
 
-	r = read_full_file(path, MODPROBE_MAX, &text, NULL);
+	if (!path)
+		return -ENOMEM;
+	r = sysroot_read_file(root, top, MODPROBE_MAX, &text, NULL, "modprobe.d/%s", file);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	for (const char *p = text; *p;) {
@@ -454,22 +428,15 @@ static bool is_conf(const char *n)
 static int blacklist_in_dir(const struct sysroot *root, enum sysroot_top top, const char *name,
 			    char **ret)
 {
-	_cleanup_(freep) char *dir = sysroot_path(root, top, "modprobe.d");
 	struct dirent **list = NULL;
 	int n, r = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	n = scandir(dir, &list, NULL, alphasort);
+	n = sysroot_scandir(root, top, &list, NULL, alphasort, "modprobe.d");
+	if (n == -ENOMEM)
+		return n;
 	for (int i = 0; i < n; i++) {
-		if (r == 0 && is_conf(list[i]->d_name)) {
-			_cleanup_(freep) char *path = NULL;
-
-			if (asprintf(&path, "%s/%s", dir, list[i]->d_name) < 0)
-				r = -ENOMEM;
-			else
-				r = blacklist_in_file(root, path, name, ret);
-		}
+		if (r == 0 && is_conf(list[i]->d_name))
+			r = blacklist_in_file(root, top, list[i]->d_name, name, ret);
 		free(list[i]);
 	}
 	free(list);

@@ -24,10 +24,7 @@ static bool runs_inbox(const struct kmod_seen *s)
 
 static bool root_has(const struct run *run, enum sysroot_top top, const char *rel)
 {
-	_cleanup_(freep) char *p = sysroot_path(run->root, top, "%s", rel);
-	struct stat st;
-
-	return p && stat(p, &st) == 0;
+	return sysroot_exists(run->root, top, "%s", rel) > 0;
 }
 
 static int ofed_scan(struct kmod_run *k, bool *ret_installed)

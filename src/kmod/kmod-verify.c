@@ -667,19 +667,16 @@ struct gpudirect_facts {
 static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
 			  struct gpudirect_facts *g)
 {
-	_cleanup_(freep) char *nv =
-		sysroot_path(run->root, SYSROOT_SYS, "kernel/mm/memory_peers/nv_mem/version");
-	_cleanup_(freep) char *drv = sysroot_path(run->root, SYSROOT_PROC, "driver/nvidia/version");
 	_cleanup_(freep) char *text = NULL;
 
-	if (!nv || !drv)
-		return -ENOMEM;
 	*g = (struct gpudirect_facts){ .peermem_live = module_live(h, "nvidia_peermem"),
 				       .kernel_ok = kernel_at_least(run->host.osrelease, 5, 12),
 				       .nvidia = -1 };
-	if (read_one_line(nv, &g->nv_mem) == -ENOMEM)
+	if (sysroot_read_attr(run->root, SYSROOT_SYS, &g->nv_mem,
+			      "kernel/mm/memory_peers/nv_mem/version") == -ENOMEM)
 		return -ENOMEM;
-	if (read_full_file(drv, 4096, &text, NULL) >= 0)
+	if (sysroot_read_file(run->root, SYSROOT_PROC, 4096, &text, NULL,
+			      "driver/nvidia/version") >= 0)
 		g->nvidia = strstr(text, "Open Kernel Module") != NULL;
 	return 0;
 }

@@ -7,33 +7,31 @@
 #define CHECK_SYSCTL	"sysctl"
 #define SYSCTL_READ_MAX 4096
 
-/* kernel.numa_balancing -> <root>/proc/sys/kernel/numa_balancing (names have no '/'). */
-static char *proc_path(const struct sysroot *root, const char *name)
+/* kernel.numa_balancing -> kernel/numa_balancing below <root>/proc/sys (names have no '/'). */
+static char *proc_rel(const char *name)
 {
-	_cleanup_(freep) char *rel = strdup(name);
+	char *rel = strdup(name);
 
-	if (!rel)
-		return NULL;
-	for (char *p = rel; *p; p++)
+	for (char *p = rel; p && *p; p++)
 		if (*p == '.')
 			*p = '/';
-	return sysroot_path(root, SYSROOT_PROC, "sys/%s", rel);
+	return rel;
 }
 
 static int expect_one(struct run *run, const struct sysctl_expect *e)
 {
 	struct sysroot host = { .dir = (char *)"" };
-	_cleanup_(freep) char *path = proc_path(run->root, e->name), *raw = NULL, *seen = NULL;
+	_cleanup_(freep) char *rel = proc_rel(e->name), *raw = NULL, *seen = NULL;
 	_cleanup_(freep) char *dropin = sysroot_path(&host, SYSROOT_ETC, SYSCTL_DROPIN);
 	char remedy[512];
 	int r;
 
-	if (!path || !dropin)
+	if (!rel || !dropin)
 		return -ENOMEM;
 	snprintf(remedy, sizeof(remedy),
 		 "add the line '%s = %s' to %s (a sysctl.d drop-in), then sysctl -p %s", e->name,
 		 e->value, dropin, dropin);
-	r = read_full_file(path, SYSCTL_READ_MAX, &raw, NULL);
+	r = sysroot_read_file(run->root, SYSROOT_PROC, SYSCTL_READ_MAX, &raw, NULL, "sys/%s", rel);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return results_add(&run->results, VERDICT_FAIL, CHECK_SYSCTL, e->name, e->value,
 				   "no such setting in this kernel (or its module is not loaded)",

@@ -47,7 +47,7 @@ static int read_devnum(const struct run *run, const struct node_want *w, unsigne
 
 	if (!path)
 		return -ENOMEM;
-	r = read_one_line(path, &line);
+	r = sysroot_read_attr(run->root, SYSROOT_SYS, &line, "class/%s/%s/dev", w->class, w->name);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -104,15 +104,13 @@ static int judge_mode(struct run *run, const struct node_want *w, const char *ob
 static int judge_node(struct run *run, const struct node_want *w, const char *obj,
 		      const char *expected, unsigned ma, unsigned mi)
 {
-	_cleanup_(freep) char *path =
-		sysroot_path(run->root, SYSROOT_DEV, "infiniband/%s", w->name);
 	struct stat st;
+	int err = sysroot_stat(run->root, SYSROOT_DEV, 0, &st, "infiniband/%s", w->name);
 
-	if (!path)
-		return -ENOMEM;
-	if (stat(path, &st) < 0) {
-		int err = errno;
-
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		err = -err;
 		if (err == ENOENT)
 			return results_add(
 				&run->results, VERDICT_FAIL, CHECK, obj, expected,
@@ -166,20 +164,18 @@ static bool ibdev_listed(char **ibdevs, const char *name)
 /* The names in <sys>/class/CLASS (dot entries skipped), NULL-terminated; -ENOENT if absent. */
 static int list_class(const struct run *run, const char *class, char ***ret)
 {
-	_cleanup_(freep) char *path = sysroot_path(run->root, SYSROOT_SYS, "class/%s", class);
 	_cleanup_(closedirp) DIR *d = NULL;
 	char **v = calloc(1, sizeof(char *));
 	size_t n = 0;
 	struct dirent *de;
+	int r;
 
-	if (!path || !v) {
-		free(v);
+	if (!v)
 		return -ENOMEM;
-	}
-	d = opendir(path);
-	if (!d) {
+	r = sysroot_opendir(run->root, SYSROOT_SYS, &d, "class/%s", class);
+	if (r < 0) {
 		free(v);
-		return -errno;
+		return r;
 	}
 	while ((de = readdir(d))) {
 		char **grown;
@@ -323,12 +319,11 @@ static int check_mad(struct run *run, char **ibdevs, unsigned *found)
 /* No misc/rdma_cm in sysfs: rdma_ucm not loaded, or a sysfs we cannot make sense of. */
 static int rdma_cm_absent(struct run *run, const char *obj)
 {
-	_cleanup_(freep) char *mod = sysroot_path(run->root, SYSROOT_SYS, "module/rdma_ucm");
-	struct stat st;
+	int r = sysroot_exists(run->root, SYSROOT_SYS, "module/rdma_ucm");
 
-	if (!mod)
-		return -ENOMEM;
-	if (stat(mod, &st) < 0 && errno == ENOENT)
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0)
 		return results_add(&run->results, VERDICT_FAIL, CHECK, obj, "a character device",
 				   "rdma_ucm is not loaded: the kernel has no rdma_cm device",
 				   "modprobe rdma_ucm (rdma-core loads it at boot through "
@@ -339,13 +334,12 @@ static int rdma_cm_absent(struct run *run, const char *obj)
 
 static int check_rdma_cm(struct run *run)
 {
-	_cleanup_(freep) char *dir = sysroot_path(run->root, SYSROOT_SYS, "class/misc/rdma_cm");
 	_cleanup_(freep) char *obj = node_display(run, "rdma_cm");
-	struct stat st;
+	int r = sysroot_exists(run->root, SYSROOT_SYS, "class/misc/rdma_cm");
 
-	if (!dir || !obj)
+	if (!obj || r == -ENOMEM)
 		return -ENOMEM;
-	if (stat(dir, &st) < 0 && errno == ENOENT)
+	if (r == 0)
 		return rdma_cm_absent(run, obj);
 	return check_node(run, &(struct node_want){ .name = "rdma_cm",
 						    .class = "misc",

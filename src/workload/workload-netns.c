@@ -28,10 +28,7 @@ static const char *remedy_for(enum netns_expect want)
 /* Why the parameter file is missing: the module is not loaded, or too old to have it. */
 static const char *missing_reason(const struct run *run)
 {
-	_cleanup_(freep) char *mod = sysroot_path(run->root, SYSROOT_SYS, "module/ib_core");
-	struct stat st;
-
-	if (mod && stat(mod, &st) < 0 && errno == ENOENT)
+	if (sysroot_exists(run->root, SYSROOT_SYS, "module/ib_core") == 0)
 		return "ib_core is not loaded: no RDMA netns mode to read";
 	return "ib_core has no netns_mode parameter (kernel older than 5.3?)";
 }
@@ -48,7 +45,8 @@ int workload_netns_verify(struct run *run)
 	path = sysroot_path(run->root, SYSROOT_SYS, "module/ib_core/parameters/netns_mode");
 	if (!path)
 		return -ENOMEM;
-	r = read_one_line(path, &line);
+	r = sysroot_read_attr(run->root, SYSROOT_SYS, &line,
+			      "module/ib_core/parameters/netns_mode");
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT)
