@@ -5,6 +5,8 @@
  * shell, and put GRUB_CMDLINE_LINUX and GRUB_CMDLINE_LINUX_DEFAULT on the linux lines: a
  * later file that assigns them without keeping the old value drops the ACS argument. A
  * parser of shell would guess; a real sh sourcing the same files in the same order says.
+ * The files are opened here, inside the root (sysroot.h), and handed to the shell as open
+ * fds that it sources through /proc/self/fd: a link out of the root is not followed by it.
  * It runs sandboxed: a clean environment, cwd /, no input, its own output discarded,
  * as nobody without new privileges and in its own network namespace when we are root,
  * no file writes (RLIMIT_FSIZE 0), CPU, memory, file and process limits, killed with
@@ -12,13 +14,13 @@
  * variables on fd 3, so the file where the argument disappeared can be named.
  */
 #include <fcntl.h>
-#include <glob.h>
 #include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -28,27 +30,51 @@
 #include "core/record.h"
 
 #define CHAIN_SH	 "/bin/sh"
+#define CHAIN_FILES_MAX	 48  /* below the child's RLIMIT_NOFILE, with its fds 0-3 */
+#define CHAIN_FD_FIRST	 4   /* the child's fd of the first file */
+#define CHAIN_FD_PARKED	 100 /* the parent's fds for them, clear of 0-51 */
 #define CHAIN_TIMEOUT_MS 5000
 #define CHAIN_OUT_MAX	 (256 * 1024)
 #define CHAIN_NOBODY	 65534
 #define BOOT_FILE_MAX	 (8 * 1024 * 1024)
 #define EXPECTED_CHAIN	 "grub-mkconfig keeps the ACS argument, grub.cfg carries it"
 
-/* grub-mkconfig's loop variable is x, as there; ours carry a prefix no admin uses. */
+/*
+ * $1 the directory that reopens an fd; then the files' names in grub-mkconfig's order,
+ * the first on fd CHAIN_FD_FIRST and so on; "" for one that is no regular file, where
+ * sourcing fails and grub-mkconfig's shell stops. Our variables carry a prefix no admin
+ * uses.
+ */
 static const char chain_script[] =
-	"__hp_d=$1\n"
+	"__hp_d=$1; shift; __hp_n=4\n"
 	"__hp_r() { printf 'F%s\\0%s\\0%s\\0' \"$1\" \"${GRUB_CMDLINE_LINUX-}\" "
 	"\"${GRUB_CMDLINE_LINUX_DEFAULT-}\" >&3; }\n"
 	"__hp_r ''\n"
-	"if test -f \"$__hp_d/etc/default/grub\"; then\n"
-	"  . \"$__hp_d/etc/default/grub\"; __hp_r /etc/default/grub\n"
-	"fi\n"
-	"if test -d \"$__hp_d/etc/default/grub.d\"; then\n"
-	"  for x in \"$__hp_d\"/etc/default/grub.d/*.cfg; do\n"
-	"    if [ -e \"${x}\" ]; then . \"${x}\"; __hp_r \"/etc/default/grub.d/${x##*/}\"; fi\n"
-	"  done\n"
-	"fi\n"
+	"for __hp_x in \"$@\"; do\n"
+	"  test -n \"$__hp_x\" || exit 1\n"
+	"  . \"$__hp_d/$__hp_n\"; __hp_r \"$__hp_x\"; __hp_n=$((__hp_n + 1))\n"
+	"done\n"
 	"printf E >&3\n";
+
+/*
+ * The files grub-mkconfig sources, opened inside the root: <etc>/default/grub when it is a
+ * regular file, then <etc>/default/grub.d/\*.cfg in glob order (C locale) that exist.
+ */
+struct chain_files {
+	int fd[CHAIN_FILES_MAX]; /* -1: exists, not a regular file */
+	char *name[CHAIN_FILES_MAX];
+	size_t n;
+};
+
+static void chain_files_done(struct chain_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->fd[i] >= 0)
+			close(f->fd[i]);
+		free(f->name[i]);
+	}
+	f->n = 0;
+}
 
 struct chain_step {
 	const char *file; /* "" before any file */
@@ -78,22 +104,27 @@ static void set_limit(int what, rlim_t v)
 }
 
 /* In the child: only async-signal-safe calls until exec. */
-static _Noreturn void chain_child(int in_fd, int out_fd, const char *dir)
+static _Noreturn void chain_child(int in_fd, int out_fd, const struct chain_files *f,
+				  char *const argv[])
 {
 	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
-	char *const argv[] = { "sh", "-c", (char *)chain_script, "sh", (char *)dir, NULL };
 
 	(void)setpgid(0, 0);
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* fd 0 reads EOF (its writer is closed); 1 and 2 are its read-only end: writes fail. */
 	if (dup2(in_fd, 0) < 0 || dup2(in_fd, 1) < 0 || dup2(in_fd, 2) < 0 || dup2(out_fd, 3) < 0)
 		_exit(127);
+	for (size_t i = 0; i < f->n; i++) /* parked above: no dup2 here clobbers another */
+		if (f->fd[i] >= 0 && dup2(f->fd[i], CHAIN_FD_FIRST + (int)i) < 0)
+			_exit(127);
 	if (chdir("/") < 0)
 		_exit(127);
 	if (geteuid() == 0) {
 		(void)unshare(CLONE_NEWNET);
 		if (setgroups(0, NULL) < 0 || setgid(CHAIN_NOBODY) < 0 || setuid(CHAIN_NOBODY) < 0)
 			_exit(127);
+		/* setuid cleared it: /proc/self/fd would be root's, and the files not reopened */
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	}
 	(void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	set_limit(RLIMIT_CPU, CHAIN_TIMEOUT_MS / 1000);
@@ -148,34 +179,97 @@ static int chain_drain(int fd, struct chain *c)
 	}
 }
 
-/*
- * The files the child's sh sources are read by it, not through the root: say them to a
- * recorder (hostprep snapshot), so that a replay sources the same chain. Only a note:
- * what does not exist is not recorded.
- */
-static void chain_note_reads(const struct sysroot *root)
+/* *.cfg as sh's glob matches it: not a dot file. */
+static int cfg_filter(const struct dirent *de)
 {
-	_cleanup_(freep) char *grub = sysroot_path(root, SYSROOT_ETC, "default/grub");
-	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_ETC, "default/grub.d");
-	_cleanup_(freep) char *pattern = sysroot_path(root, SYSROOT_ETC, "default/grub.d/*.cfg");
-	glob_t g = {};
+	size_t n = strlen(de->d_name);
 
-	if (grub)
-		sysroot_note_read(root, grub);
-	if (dir)
-		sysroot_note_read(root, dir);
-	if (pattern && glob(pattern, 0, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			sysroot_note_read(root, g.gl_pathv[i]);
-	globfree(&g);
+	return de->d_name[0] != '.' && n > 4 && streq(de->d_name + n - 4, ".cfg");
 }
 
-static int chain_run(const struct sysroot *root, struct chain *c)
+/* In the C locale, glob(3) sorts by bytes. */
+static int cmp_bytes(const struct dirent **a, const struct dirent **b)
 {
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * One file: its fd parked at CHAIN_FD_PARKED or above; not there (or a link out of the
+ * root): not added, as "[ -e ]" and "test -f" skip it.
+ */
+static int chain_add(const struct sysroot *root, struct chain_files *f, bool regular_only,
+		     const char *shown, const char *rel)
+{
+	_cleanup_(closep) int fd = -1;
+	struct stat st;
+
+	fd = sysroot_openat(root, SYSROOT_ETC, O_RDONLY | O_NONBLOCK | O_NOCTTY, "%s", rel);
+	if (fd == -ENOMEM)
+		return fd;
+	if (fd < 0 || fstat(fd, &st) < 0 || (regular_only && !S_ISREG(st.st_mode)))
+		return 0;
+	if (f->n == CHAIN_FILES_MAX)
+		return -E2BIG;
+	f->name[f->n] = strdup(S_ISREG(st.st_mode) ? shown : "");
+	if (!f->name[f->n])
+		return -ENOMEM;
+	f->fd[f->n] = S_ISREG(st.st_mode) ? fcntl(fd, F_DUPFD_CLOEXEC, CHAIN_FD_PARKED) : -1;
+	if (S_ISREG(st.st_mode) && f->fd[f->n] < 0) {
+		free(f->name[f->n]);
+		return -errno;
+	}
+	f->n++;
+	return 0;
+}
+
+static int chain_open_files(const struct sysroot *root, struct chain_files *f)
+{
+	struct dirent **list = NULL;
+	int n, r;
+
+	r = chain_add(root, f, true, "/etc/default/grub", "default/grub");
+	n = r < 0 ? r
+		  : sysroot_scandir(root, SYSROOT_ETC, &list, cfg_filter, cmp_bytes,
+				    "default/grub.d");
+	for (int i = 0; i < n; i++) {
+		_cleanup_(freep) char *shown = NULL, *rel = NULL;
+
+		if (r >= 0 && (asprintf(&shown, "/etc/default/grub.d/%s", list[i]->d_name) < 0 ||
+			       asprintf(&rel, "default/grub.d/%s", list[i]->d_name) < 0))
+			r = -ENOMEM;
+		if (r >= 0)
+			r = chain_add(root, f, false, shown, rel);
+		free(list[i]);
+	}
+	free(list);
+	return r < 0 ? r : n == -ENOMEM ? n : 0;
+}
+
+/* sh -c SCRIPT sh FD_DIR NAME...: malloc'd array, the strings borrowed. */
+static char **chain_argv(const struct chain_files *f)
+{
+	char **argv = calloc(f->n + 6, sizeof(char *));
+
+	if (!argv)
+		return NULL;
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = (char *)chain_script;
+	argv[3] = "sh";
+	argv[4] = (char *)sysroot_self_fd_dir();
+	for (size_t i = 0; i < f->n; i++)
+		argv[5 + i] = f->name[i];
+	return argv;
+}
+
+static int chain_spawn(const struct chain_files *f, struct chain *c)
+{
+	_cleanup_(freep) char **argv = chain_argv(f);
 	int in[2], out[2], r;
 	pid_t pid;
 
-	chain_note_reads(root);
+	if (!argv)
+		return -ENOMEM;
 	if (pipe2(in, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(out, O_CLOEXEC) < 0) {
@@ -187,7 +281,7 @@ static int chain_run(const struct sysroot *root, struct chain *c)
 	close(in[1]);
 	pid = fork();
 	if (pid == 0)
-		chain_child(in[0], out[1], root->dir);
+		chain_child(in[0], out[1], f, argv);
 	close(in[0]);
 	close(out[1]);
 	if (pid < 0) {
@@ -200,6 +294,17 @@ static int chain_run(const struct sysroot *root, struct chain *c)
 		(void)kill(-pid, SIGKILL), (void)kill(pid, SIGKILL);
 	while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR)
 		;
+	return r;
+}
+
+static int chain_run(const struct sysroot *root, struct chain *c)
+{
+	struct chain_files f = {};
+	int r = chain_open_files(root, &f);
+
+	if (r >= 0)
+		r = chain_spawn(&f, c);
+	chain_files_done(&f);
 	return r;
 }
 
@@ -290,37 +395,43 @@ struct boot_lines {
 static void boot_grub_cfg(const struct sysroot *root, const char *arg, struct boot_lines *b)
 {
 	static const char *const words[] = { "linux", "linuxefi", NULL };
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_BOOT, "grub/grub.cfg");
 	_cleanup_(freep) char *data = NULL;
 	size_t size;
 
-	if (path && read_full_file(path, BOOT_FILE_MAX, &data, &size) >= 0) {
+	if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size, "grub/grub.cfg") >=
+	    0) {
 		count_lines(data, words, arg, &b->n, &b->with);
 		b->where = "/boot/grub/grub.cfg";
 	}
 }
 
+/* loader/entries/\*.conf as glob(3) matches it: not a dot file. */
+static int conf_filter(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return de->d_name[0] != '.' && n >= 5 && streq(de->d_name + n - 5, ".conf");
+}
+
 static void boot_bls(const struct sysroot *root, const char *arg, struct boot_lines *b)
 {
 	static const char *const words[] = { "options", NULL };
-	_cleanup_(freep) char *pattern = sysroot_path(root, SYSROOT_BOOT, "loader/entries/*.conf");
-	glob_t g = {};
+	struct dirent **list = NULL;
+	int n = sysroot_scandir(root, SYSROOT_BOOT, &list, conf_filter, NULL, "loader/entries");
 
-	if (!pattern || glob(pattern, GLOB_NOSORT, NULL, &g) != 0) {
-		globfree(&g);
-		return;
-	}
-	for (size_t i = 0; i < g.gl_pathc; i++) {
+	for (int i = 0; i < n; i++) {
 		_cleanup_(freep) char *data = NULL;
 		size_t size;
 
-		if (read_full_file(g.gl_pathv[i], BOOT_FILE_MAX, &data, &size) < 0)
-			continue;
-		count_lines(data, words, arg, &b->n, &b->with);
-		b->where = b->where ? "/boot/grub/grub.cfg and /boot/loader/entries"
-				    : "/boot/loader/entries";
+		if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size,
+				      "loader/entries/%s", list[i]->d_name) >= 0) {
+			count_lines(data, words, arg, &b->n, &b->with);
+			b->where = b->where ? "/boot/grub/grub.cfg and /boot/loader/entries"
+					    : "/boot/loader/entries";
+		}
+		free(list[i]);
 	}
-	globfree(&g);
+	free(list);
 }
 
 static int verdict_boot(const struct sysroot *root, const char *arg, struct results *rs)

@@ -47,13 +47,11 @@ int acs_grub_content(const char *arg, char **ret, size_t *ret_size)
 /* update-grub reads the drop-ins after /etc/default/grub: without it they are not read. */
 static int grub_default_present(const struct sysroot *root)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_ETC, "default/grub");
 	struct stat st;
+	int r = sysroot_stat(root, SYSROOT_ETC, 0, &st, "default/grub");
 
-	if (!path)
-		return -ENOMEM;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	return S_ISREG(st.st_mode);
 }
 

@@ -194,9 +194,10 @@ static bool record_has(const struct acs_record *ar, const char *addr, unsigned o
  */
 static void device_path(const struct sysroot *root, const char *addr, char buf[static DEVPATH_MAX])
 {
-	_cleanup_(freep) char *link = sysroot_path(root, SYSROOT_SYS, "bus/pci/devices/%s", addr);
-	_cleanup_(freep) char *real = link ? realpath(link, NULL) : NULL;
-	const char *shown = real ? sysroot_strip(root, real) : "";
+	_cleanup_(freep) char *real = NULL;
+	const char *shown =
+		sysroot_canonical(root, SYSROOT_SYS, &real, "bus/pci/devices/%s", addr) >= 0 ? real
+											     : "";
 
 	buf[0] = '\0';
 	if (shown[0] == '/' && strlen(shown) < DEVPATH_MAX && !strchr(shown, ' '))

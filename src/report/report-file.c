@@ -11,7 +11,9 @@
 #include "core/log.h"
 #include "report/sinks.h"
 
-#define REPORT_FILE "hostprep/report.json"
+#define REPORT_DIR  "hostprep"
+#define REPORT_NAME "report.json"
+#define REPORT_FILE REPORT_DIR "/" REPORT_NAME
 /* Far above any real report; stops `status` from slurping a runaway file. */
 #define REPORT_SIZE_MAX (16u * 1024 * 1024)
 #define JSON_FLAGS \
@@ -494,34 +496,26 @@ static int fill_report(FILE *f, void *userdata)
 
 int report_write(const struct report *rep, const struct sysroot *root)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
-	_cleanup_(freep) char *dir = NULL;
+	_cleanup_(closep) int dfd = -1;
 	char when[REPORT_TIME_MAX];
 	int r;
 
-	if (!path)
-		return -ENOMEM;
 	r = report_format_time(rep->time_sec, when, sizeof(when)); /* fails before any mkdir */
 	if (r < 0)
 		return r;
-	dir = strndup(path, strrchr(path, '/') - path);
-	if (!dir)
-		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r < 0)
-		return r;
-	return write_file_atomic_stream(path, 0644, WRITE_VOLATILE, fill_report, (void *)rep);
+	dfd = sysroot_mkdirs(root, SYSROOT_RUN, 0755, REPORT_DIR);
+	if (dfd < 0)
+		return dfd;
+	return write_file_atomic_stream_at(dfd, REPORT_NAME, 0644, WRITE_VOLATILE, fill_report,
+					   (void *)rep);
 }
 
 int report_read(struct report *ret, const struct sysroot *root)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
 	_cleanup_(freep) char *s = NULL;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = read_full_file(path, REPORT_SIZE_MAX, &s, NULL);
+	r = sysroot_read_file(root, SYSROOT_RUN, REPORT_SIZE_MAX, &s, NULL, REPORT_FILE);
 	if (r < 0)
 		return r; /* -ENOENT: no run yet, the caller says so */
 	return report_from_json_string(s, ret);

@@ -22,10 +22,9 @@ uint64_t report_time(void)
 
 char *root_hostname(const struct sysroot *root)
 {
-	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_PROC, "sys/kernel/hostname");
 	char *name = NULL;
 
-	if (!path || read_one_line(path, &name) < 0)
+	if (sysroot_read_attr(root, SYSROOT_PROC, &name, "sys/kernel/hostname") < 0)
 		return strdup("unknown");
 	return name;
 }

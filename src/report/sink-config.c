@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Sinks]: which files for other systems a run writes, and where (src/report/sink-config.h). */
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "core/fileio.h"
@@ -175,28 +176,52 @@ static char *rooted(const struct sysroot *root, const char *path, const char *su
 	return out;
 }
 
-char *sinks_prom_path(const struct config *c, const struct sysroot *root)
+/* The files as paths inside the root ("/var/lib/prometheus/..."), malloc'd. */
+static char *prom_in_root(const struct config *c)
 {
 	if (sinks_config_get(c) && sinks_config_get(c)->prom_dir.path)
-		return rooted(root, sinks_config_get(c)->prom_dir.path, "/" PROM_FILE);
-	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter/" PROM_FILE);
+		return rooted(&host_root, sinks_config_get(c)->prom_dir.path, "/" PROM_FILE);
+	return sysroot_path(&host_root, SYSROOT_VAR_LIB, "prometheus/node-exporter/" PROM_FILE);
+}
+
+static char *nfd_in_root(const struct config *c)
+{
+	if (sinks_config_get(c) && sinks_config_get(c)->nfd_file.path)
+		return strdup(sinks_config_get(c)->nfd_file.path);
+	return default_nfd_file(&host_root);
+}
+
+/* The same below the root prefix, for messages. */
+static char *shown(const struct sysroot *root, char *(*in_root)(const struct config *),
+		   const struct config *c)
+{
+	_cleanup_(freep) char *file = in_root(c);
+
+	return file ? rooted(root, file, "") : NULL;
+}
+
+char *sinks_prom_path(const struct config *c, const struct sysroot *root)
+{
+	return shown(root, prom_in_root, c);
 }
 
 char *sinks_nfd_path(const struct config *c, const struct sysroot *root)
 {
-	if (sinks_config_get(c) && sinks_config_get(c)->nfd_file.path)
-		return rooted(root, sinks_config_get(c)->nfd_file.path, "");
-	return default_nfd_file(root);
+	return shown(root, nfd_in_root, c);
 }
 
 /* ---- writing ---- */
 
-static bool parent_is_dir(const char *path)
+/* The directory of file (a path inside the root), opened inside it; *ret_name its name. */
+static int open_parent(const struct sysroot *root, const char *file, const char **ret_name)
 {
-	_cleanup_(freep) char *dir = strndup(path, strrchr(path, '/') - path);
-	struct stat st;
+	const char *slash = strrchr(file, '/');
+	_cleanup_(freep) char *dir = strndup(file, slash > file ? (size_t)(slash - file) : 1);
 
-	return dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!dir)
+		return -ENOMEM;
+	*ret_name = slash + 1;
+	return sysroot_open_at(root, root->fd, dir, O_RDONLY | O_DIRECTORY);
 }
 
 /*
@@ -204,14 +229,23 @@ static bool parent_is_dir(const char *path)
  * here", said only when the admin asked for the sink by name. refresh_only (the config
  * is unknown): replace a file an earlier run left, never start a new one.
  */
-static int sink_write(const char *what, const char *path, const char *data,
-		      const struct origin *asked, bool refresh_only)
+static int sink_write(const char *what, const struct sysroot *root, const char *file,
+		      const char *data, const struct origin *asked, bool refresh_only)
 {
+	_cleanup_(freep) char *path = rooted(root, file, "");
+	_cleanup_(closep) int dfd = -1;
+	const char *name;
+	struct stat st;
 	int r;
 
-	if (refresh_only && access(path, F_OK) < 0)
+	if (!path)
+		return -ENOMEM;
+	dfd = open_parent(root, file, &name);
+	if (dfd == -ENOMEM)
+		return dfd;
+	if (refresh_only && (dfd < 0 || sysroot_stat_at(root, dfd, name, 0, &st) < 0))
 		return 0;
-	if (!parent_is_dir(path)) {
+	if (dfd < 0) {
 		if (asked && asked->file)
 			log_warning("%s:%u: %s=yes but the directory of '%s' does not exist, "
 				    "ignoring.",
@@ -222,7 +256,8 @@ static int sink_write(const char *what, const char *path, const char *data,
 	 * Durable, and a dot-file temp ("<dir>/.<name>.tmp-XXXXXX"): nfd-worker skips
 	 * dot-files, node_exporter reads *.prom only, so neither sees a half-written file.
 	 */
-	r = write_file_atomic(path, data, strlen(data), 0644, WRITE_DURABLE | WRITE_HIDDEN_TEMP);
+	r = write_file_atomic_at(dfd, name, data, strlen(data), 0644,
+				 WRITE_DURABLE | WRITE_HIDDEN_TEMP);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -233,15 +268,15 @@ static int sink_write(const char *what, const char *path, const char *data,
 static int sink_prom(const struct report *r, const struct config *c, const struct sysroot *root,
 		     uint64_t duration_usec, bool refresh_only)
 {
-	_cleanup_(freep) char *path = sinks_prom_path(c, root), *text = NULL;
+	_cleanup_(freep) char *file = prom_in_root(c), *text = NULL;
 	int ret;
 
-	if (!path)
+	if (!file)
 		return -ENOMEM;
 	ret = prom_render(r, duration_usec, &text);
 	if (ret < 0)
 		return ret;
-	return sink_write("Prometheus", path, text,
+	return sink_write("Prometheus", root, file, text,
 			  sinks_config_get(c) ? &sinks_config_get(c)->prometheus.at : NULL,
 			  refresh_only);
 }
@@ -249,15 +284,15 @@ static int sink_prom(const struct report *r, const struct config *c, const struc
 static int sink_nfd(const struct report *r, const struct config *c, const struct sysroot *root,
 		    bool refresh_only)
 {
-	_cleanup_(freep) char *path = sinks_nfd_path(c, root), *text = NULL;
+	_cleanup_(freep) char *file = nfd_in_root(c), *text = NULL;
 	int ret;
 
-	if (!path)
+	if (!file)
 		return -ENOMEM;
 	ret = nfd_render(r, &text);
 	if (ret < 0)
 		return ret;
-	return sink_write("NFD", path, text,
+	return sink_write("NFD", root, file, text,
 			  sinks_config_get(c) ? &sinks_config_get(c)->nfd.at : NULL, refresh_only);
 }
 

@@ -232,6 +232,7 @@ static int member_parents(struct snapshot *s, const char *rel)
 	_cleanup_(freep) char *dir = strdup(rel);
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	struct stat st;
+	int r;
 
 	if (!dir)
 		return -ENOMEM;
@@ -240,8 +241,9 @@ static int member_parents(struct snapshot *s, const char *rel)
 	*slash = '\0';
 	if (strset_has(&s->members, dir))
 		return 0;
-	if (fstatat(s->rootfd, dir, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
+	r = sysroot_stat_at(s->root, s->rootfd, dir, AT_SYMLINK_NOFOLLOW, &st);
+	if (r < 0)
+		return r;
 	return member_dir(s, dir, &st);
 }
 
@@ -258,13 +260,11 @@ static int budget(struct snapshot *s, const char *rel, size_t more)
 static int member_link(struct snapshot *s, const char *rel, const struct stat *st, char **ret)
 {
 	char text[4096];
-	ssize_t n = readlinkat(s->rootfd, rel, text, sizeof(text) - 1);
-	int r;
+	int r = sysroot_readlink_at(s->root, s->rootfd, rel, text, sizeof(text));
 
 	*ret = NULL;
-	if (n < 0)
-		return skip_errno(s, rel, -errno);
-	text[n] = '\0';
+	if (r < 0)
+		return skip_errno(s, rel, r);
 	r = snapshot_link_target(s, rel, text, ret);
 	if (r == -EXDEV) {
 		snapshot_skip(s, rel, "a symlink that leaves the root");
@@ -353,9 +353,10 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	r = budget(s, rel, max);
 	if (r < 0)
 		return r;
-	fd = openat(s->rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	fd = sysroot_open_at(s->root, s->rootfd, rel,
+			     O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
-		return skip_errno(s, rel, -errno);
+		return skip_errno(s, rel, fd);
 	r = read_full_fd(fd, max, &data, &size);
 	if (r == -ENOMEM)
 		return r;
@@ -402,11 +403,13 @@ static int entry_link(struct snapshot *s, const char *rel, const struct stat *st
 static int entry(struct snapshot *s, const char *rel, int depth)
 {
 	struct stat st;
+	int r;
 
 	if (snapshot_refused(rel) || sys_file_never(rel))
 		return 0;
-	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return skip_errno(s, rel, -errno);
+	r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
+	if (r < 0)
+		return skip_errno(s, rel, r);
 	if (S_ISLNK(st.st_mode))
 		return entry_link(s, rel, &st);
 	if (S_ISREG(st.st_mode))
@@ -428,15 +431,17 @@ static int names_cmp(const void *a, const void *b)
 /* The entries of a directory, sorted (the tar's order does not depend on readdir). */
 static int list_dir(struct snapshot *s, const char *rel, char ***ret, size_t *ret_n)
 {
-	int fd = openat(s->rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	_cleanup_(closedirp) DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	_cleanup_(closedirp) DIR *d = NULL;
 	char **v = NULL;
 	size_t n = 0;
 	struct dirent *de;
+	int fd = sysroot_open_at(s->root, s->rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
 	if (!d) {
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -errno;
 	}
 	while ((de = readdir(d))) {
@@ -473,8 +478,8 @@ static int walk_entry(struct snapshot *s, const char *dir, const char *name, int
 	if (asprintf(&rel, "%s%s%s", streq(dir, ".") ? "" : dir, streq(dir, ".") ? "" : "/", name) <
 	    0)
 		return -ENOMEM;
-	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
-	    (depth <= 0 || !descend(dir, name)))
+	if (sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && (depth <= 0 || !descend(dir, name)))
 		return 0;
 	return entry(s, rel, depth - 1);
 }
@@ -487,8 +492,9 @@ static int walk(struct snapshot *s, const char *rel, int depth, const char *patt
 	struct stat st;
 	int r;
 
-	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return skip_errno(s, rel, -errno);
+	r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
+	if (r < 0)
+		return skip_errno(s, rel, r);
 	r = streq(rel, ".") ? 0 : member_dir(s, rel, &st);
 	if (r < 0)
 		return r;
@@ -537,7 +543,8 @@ static int resolve_step(struct snapshot *s, char **cur)
 		end += strcspn(p + end, "/");
 		save = p[end];
 		p[end] = '\0';
-		r = refused_below(p) || fstatat(s->rootfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0
+		r = refused_below(p) || sysroot_stat_at(s->root, s->rootfd, p, AT_SYMLINK_NOFOLLOW,
+							&st) < 0
 			    ? -ENOENT
 			    : 0;
 		p[end] = save;
@@ -640,7 +647,7 @@ int snapshot_capture(struct snapshot *s)
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root)
 {
-	*s = (struct snapshot){ .rootfd = root->fd, .host = sysroot_is_host(root) };
+	*s = (struct snapshot){ .root = root, .rootfd = root->fd, .host = sysroot_is_host(root) };
 	s->notes = open_memstream(&s->notes_buf, &s->notes_size);
 	return s->notes ? 0 : -ENOMEM;
 }

@@ -40,6 +40,7 @@ void strset_done(struct strset *s);
 struct archive;
 
 struct snapshot {
+	const struct sysroot *root;
 	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
 	bool host;  /* the real root: an absolute symlink stays inside it */
 	struct archive *a;
