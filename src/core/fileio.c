@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdint.h>
 #include <sys/file.h>
 #include <sys/random.h>
@@ -72,17 +71,6 @@ static int read_checked(int fd, const char *path, size_t max, char **ret, size_t
 	return 0;
 }
 
-/* The legacy path readers: held inside the contained root by sysroot_open_path(). */
-static int read_full_path(int dfd, const char *path, size_t max, char **ret, size_t *ret_size)
-{
-	_cleanup_(closep) int fd = -1;
-
-	fd = sysroot_open_path(dfd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return fd;
-	return read_checked(fd, path, max, ret, ret_size);
-}
-
 /* O_NONBLOCK: a FIFO does not block open(2); read_checked() refuses it. */
 static int open_read_at(const struct sysroot *r, int dfd, const char *path)
 {
@@ -111,24 +99,6 @@ static void first_line(char *s)
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		n--;
 	s[n] = '\0';
-}
-
-int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size)
-{
-	return read_full_path(AT_FDCWD, path, max, ret, ret_size);
-}
-
-int read_one_line(const char *path, char **ret)
-{
-	char *s = NULL;
-	int r;
-
-	r = read_full_path(AT_FDCWD, path, 4096, &s, NULL);
-	if (r < 0)
-		return r;
-	first_line(s);
-	*ret = s;
-	return 0;
 }
 
 int read_one_line_at(const struct sysroot *root, int dfd, const char *path, char **ret)
@@ -181,21 +151,6 @@ int read_one_line_fd(int fd, char **ret)
 	return 0;
 }
 
-int fsync_parent_dir(const char *path)
-{
-	_cleanup_(freep) char *copy = strdup(path);
-	_cleanup_(closep) int fd = -1;
-
-	if (!copy)
-		return -ENOMEM;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		return -errno;
-	return 0;
-}
-
 int write_full(int fd, const void *data, size_t size)
 {
 	const char *p = data;
@@ -217,109 +172,14 @@ int write_full(int fd, const void *data, size_t size)
 }
 
 #define TEMP_SUFFIX	".tmp-"
-#define TEMP_RANDOM_LEN 6 /* mkostemp's XXXXXX */
+#define TEMP_RANDOM_LEN 6 /* "XXXXXX", as mkostemp(3)'s */
 
-/*
- * The temp file stays locked (flock) for as long as it has its temp name: a run that
- * finds one it can lock knows its writer was killed (death releases the lock) and may
- * remove it. One removed between mkostemp() and flock() has no link left: make another.
- */
-static int open_temp(char *tmp)
+/* "<name>.tmp-XXXXXX", or ".<name>.tmp-XXXXXX" for WRITE_HIDDEN_TEMP (name: no '/'). */
+static int temp_name(const char *name, enum write_mode wm, char **ret)
 {
-	size_t n = strlen(tmp);
+	int n = asprintf(ret, "%s%s" TEMP_SUFFIX "XXXXXX", wm & WRITE_HIDDEN_TEMP ? "." : "", name);
 
-	for (int tries = 0; tries < 8; tries++) {
-		_cleanup_(closep) int fd = -1;
-		struct stat st;
-
-		memcpy(tmp + n - TEMP_RANDOM_LEN, "XXXXXX", TEMP_RANDOM_LEN);
-		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		while (flock(fd, LOCK_EX) < 0)
-			if (errno != EINTR)
-				return -errno;
-		if (fstat(fd, &st) < 0)
-			return -errno;
-		if (st.st_nlink > 0)
-			return TAKE_FD(fd);
-	}
-	return -EBUSY;
-}
-
-/*
- * The temp file's end: mode, fsync, rename, fsync(dir) (no fsyncs for WRITE_VOLATILE);
- * r < 0 (the write failed): unlink.
- */
-static int finish_temp(int fd, const char *tmp, const char *path, mode_t mode, enum write_mode wm,
-		       int r)
-{
-	bool durable = !(wm & WRITE_VOLATILE);
-
-	if (r >= 0 && fchmod(fd, mode) < 0)
-		r = -errno;
-	if (r >= 0 && durable && fsync(fd) < 0)
-		r = -errno;
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	return durable ? fsync_parent_dir(path) : 0;
-}
-
-/* The directory path is written in must not lead out of a --root (sysroot_check_path()). */
-static int check_parent(const char *path)
-{
-	_cleanup_(freep) char *copy = strdup(path);
-
-	return copy ? sysroot_check_path(dirname(copy)) : -ENOMEM;
-}
-
-/* "<path>.tmp-XXXXXX", or "<dir>/.<name>.tmp-XXXXXX" for WRITE_HIDDEN_TEMP. */
-static int temp_name(const char *path, enum write_mode wm, char **ret)
-{
-	const char *slash = strrchr(path, '/');
-	int n;
-
-	if (wm & WRITE_HIDDEN_TEMP)
-		n = asprintf(ret, "%.*s.%s" TEMP_SUFFIX "XXXXXX",
-			     slash ? (int)(slash - path + 1) : 0, path, slash ? slash + 1 : path);
-	else
-		n = asprintf(ret, "%s" TEMP_SUFFIX "XXXXXX", path);
 	return n < 0 ? -ENOMEM : 0;
-}
-
-static int open_temp_for(const char *path, enum write_mode wm, char **ret_tmp)
-{
-	_cleanup_(freep) char *tmp = NULL;
-	int fd;
-
-	fd = check_parent(path);
-	if (fd < 0)
-		return fd;
-
-	fd = temp_name(path, wm, &tmp);
-	if (fd < 0)
-		return fd;
-	fd = open_temp(tmp);
-	if (fd < 0)
-		return fd;
-	*ret_tmp = TAKE_PTR(tmp);
-	return fd;
-}
-
-int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode,
-		      enum write_mode wm)
-{
-	_cleanup_(freep) char *tmp = NULL;
-	_cleanup_(closep) int fd = -1;
-
-	fd = open_temp_for(path, wm, &tmp);
-	if (fd < 0)
-		return fd;
-	return finish_temp(fd, tmp, path, mode, wm, write_full(fd, data, size));
 }
 
 /* A stdio stream onto write_full(): every byte goes through write(2), the first error kept. */
@@ -371,20 +231,6 @@ static int fill_fd(int fd, int (*fill)(FILE *f, void *userdata), void *userdata)
 	return r;
 }
 
-int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
-			     int (*fill)(FILE *f, void *userdata), void *userdata)
-{
-	_cleanup_(freep) char *tmp = NULL;
-	_cleanup_(closep) int fd = -1;
-
-	fd = open_temp_for(path, wm, &tmp);
-	if (fd < 0)
-		return fd;
-	return finish_temp(fd, tmp, path, mode, wm, fill_fd(fd, fill, userdata));
-}
-
-/* ---- the same relative to a directory fd opened inside the root ----------- */
-
 /*
  * Six letters or digits for a temp name: getrandom(2) when it has entropy without
  * waiting (early boot may not), else the clock, the pid and a counter, mixed. O_EXCL
@@ -406,7 +252,12 @@ static void temp_suffix(char *out)
 		out[i] = set[v % (sizeof(set) - 1)];
 }
 
-/* open_temp() in dfd: "<name>.tmp-XXXXXX", O_EXCL and O_NOFOLLOW (nothing followed there). */
+/*
+ * The temp file in dfd, O_EXCL and O_NOFOLLOW (nothing followed there). It stays locked
+ * (flock) for as long as it has its temp name: a run that finds one it can lock knows its
+ * writer was killed (death releases the lock) and may remove it. One removed between the
+ * open and flock() has no link left: make another.
+ */
 static int open_temp_at(int dfd, char *tmp)
 {
 	size_t n = strlen(tmp);
@@ -432,7 +283,10 @@ static int open_temp_at(int dfd, char *tmp)
 	return -EBUSY;
 }
 
-/* finish_temp() in dfd, which must be opened for reading (the fsync of the directory). */
+/*
+ * The temp file's end: mode, fsync, renameat, fsync(dfd) (no fsyncs for WRITE_VOLATILE;
+ * dfd opened for reading, for its fsync); r < 0 (the write failed): unlink.
+ */
 static int finish_temp_at(int dfd, int fd, const char *tmp, const char *name, mode_t mode,
 			  enum write_mode wm, int r)
 {
@@ -505,32 +359,6 @@ static bool is_temp_name(const char *name)
 	return true;
 }
 
-int unlink_stale_temps(const char *dir)
-{
-	_cleanup_(closedirp) DIR *d = NULL;
-	struct dirent *e;
-	int n = sysroot_check_path(dir);
-
-	if (n < 0)
-		return n;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((e = readdir(d))) {
-		_cleanup_(closep) int fd = -1;
-
-		if (!is_temp_name(e->d_name))
-			continue;
-		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		/* Locked: its writer is alive, and renames or removes it itself. */
-		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
-			n++;
-	}
-	return n;
-}
-
 int unlink_stale_temps_at(int dfd)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
@@ -560,36 +388,4 @@ int unlink_stale_temps_at(int dfd)
 			n++;
 	}
 	return n;
-}
-
-/*
- * One level. What mkdir() makes is a directory inside its (checked) parent; what was there
- * already may be a symlink that leaves a --root, and nothing is made below it then.
- */
-static int mkdir_one(const char *p, mode_t mode)
-{
-	if (mkdir(p, mode) == 0)
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	return sysroot_check_path(p);
-}
-
-int mkdir_parents(const char *path, mode_t mode)
-{
-	_cleanup_(freep) char *p = strdup(path);
-	int r;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		r = mkdir_one(p, mode);
-		if (r < 0)
-			return r;
-		*s = '/';
-	}
-	return mkdir_one(p, mode);
 }

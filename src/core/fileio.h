@@ -8,19 +8,15 @@
 #include "core/sysroot.h"
 
 /*
- * Read a small file whole (max bytes, NUL-terminated). -ENOENT, -EFBIG, ... Opened
- * O_NONBLOCK and checked after the open: only a regular file is read; a FIFO, device or
- * socket is -EBADFD, a directory -EISDIR, so no read blocks.
- */
-int read_full_file(const char *path, size_t max, char **ret, size_t *ret_size);
-/* Read the first line of a sysfs-style attribute, trailing whitespace stripped. */
-int read_one_line(const char *path, char **ret);
-/*
- * The same below a directory fd opened inside the root (or r->fd itself), resolved
- * inside it as sysroot_open_at() does (sysroot.h): one openat2(2) below dfd.
+ * Read a small file whole (max bytes, NUL-terminated) below a directory fd opened inside
+ * the root (or r->fd itself), resolved inside it as sysroot_open_at() does (sysroot.h):
+ * one openat2(2) below dfd. -ENOENT, -EFBIG, ... Opened O_NONBLOCK and checked after the
+ * open: only a regular file is read; a FIFO, device or socket is -EBADFD, a directory
+ * -EISDIR, so no read blocks. Below a top of the root: sysroot_read_file().
  */
 int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t max, char **ret,
 		      size_t *ret_size);
+/* The first line of a sysfs-style attribute, trailing whitespace stripped. */
 int read_one_line_at(const struct sysroot *r, int dfd, const char *path, char **ret);
 /*
  * The same into the caller's buffer, no malloc: one read(2) (sysfs hands out an attribute
@@ -37,8 +33,8 @@ int read_one_line_fd(int fd, char **ret);
 /* Write all of data, retrying short writes and EINTR; -errno of the write that failed. */
 int write_full(int fd, const void *data, size_t size);
 /*
- * How durable an atomic write is. Both write a locked "<path>.tmp-XXXXXX" and rename it
- * over path, so a reader sees the old or the new file whole and a kill -9 at any point
+ * How durable an atomic write is. Both write a locked "<name>.tmp-XXXXXX" and rename it
+ * over name, so a reader sees the old or the new file whole and a kill -9 at any point
  * leaves one of them. WRITE_DURABLE also fsyncs the file before the rename and the
  * directory after it, so the new file survives a power loss: the originals record, the
  * modprobe.d and GRUB drop-ins, files other systems read from /var/lib. WRITE_VOLATILE
@@ -49,41 +45,32 @@ enum write_mode {
 	WRITE_DURABLE = 0,
 	WRITE_VOLATILE = 1 << 0,
 	/*
-	 * Or'ed to either: the temp is the dot-file "<dir>/.<name>.tmp-XXXXXX", for a directory
+	 * Or'ed to either: the temp is the dot-file ".<name>.tmp-XXXXXX", for a directory
 	 * another tool scans (NFD's features.d reads every file but dot-files; node_exporter's
 	 * textfile dir reads *.prom only): it never sees a half-written file.
 	 */
 	WRITE_HIDDEN_TEMP = 1 << 1,
 };
 
-/* Write via "<path>.tmp-XXXXXX" + fsync + rename + fsync(dir) (see enum write_mode). */
-int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode,
-		      enum write_mode wm);
+/*
+ * Write name in the directory dfd, opened inside the root (sysroot_mkdirs(); O_RDONLY,
+ * for the directory's fsync): name is one name in it (-EINVAL for a path); the temp file
+ * is made there (O_EXCL, O_NOFOLLOW), renamed over name (renameat(2)), the directory
+ * fsynced (see enum write_mode): nothing is resolved by a path string, nothing follows a
+ * link.
+ */
+int write_file_atomic_at(int dfd, const char *name, const void *data, size_t size, mode_t mode,
+			 enum write_mode wm);
 /*
  * The same, the bytes written by fill() to a buffered stream as it makes them, so that a
  * large file is never held whole. Each buffer flush is a write(2) of the temp file; the
  * first failure (-errno) is returned, or fill()'s own negative errno.
  */
-int write_file_atomic_stream(const char *path, mode_t mode, enum write_mode wm,
-			     int (*fill)(FILE *f, void *userdata), void *userdata);
-/*
- * Remove the "*.tmp-XXXXXX" files of write_file_atomic() in dir whose writer is gone (a
- * kill -9 mid-write): only in a directory that holds nothing but hostprep's own files.
- * Returns how many, 0 for a missing dir, -errno.
- */
-int unlink_stale_temps(const char *dir);
-/*
- * The same in a directory fd opened inside the root (sysroot_mkdirs(), O_RDONLY: the
- * directory's fsync): name is one name in it (-EINVAL for a path), the temp file is made
- * there (O_EXCL, O_NOFOLLOW) and renamed over name (renameat(2)): nothing is resolved
- * by a path string, nothing follows a link.
- */
-int write_file_atomic_at(int dfd, const char *name, const void *data, size_t size, mode_t mode,
-			 enum write_mode wm);
 int write_file_atomic_stream_at(int dfd, const char *name, mode_t mode, enum write_mode wm,
 				int (*fill)(FILE *f, void *userdata), void *userdata);
+/*
+ * Remove the "*.tmp-XXXXXX" files of the atomic writer in dfd whose writer is gone (a
+ * kill -9 mid-write): only in a directory that holds nothing but hostprep's own files.
+ * Returns how many, -errno.
+ */
 int unlink_stale_temps_at(int dfd);
-/* Create a directory and its parents (mode for the ones made). */
-int mkdir_parents(const char *path, mode_t mode);
-/* fsync the directory that contains path. */
-int fsync_parent_dir(const char *path);

@@ -23,9 +23,6 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_BOOT] = "/boot",
 };
 
-/* The contained root of sysroot_open_path() (sysroot.h); NULL on the host. */
-static const struct sysroot *contained;
-
 /* sysroot_set_recorder(): NULL unless a snapshot is recording. */
 static sysroot_recorder_t recorder;
 static void *recorder_data;
@@ -111,8 +108,6 @@ static int sysroot_check(struct sysroot *r)
 		sysroot_done(r);
 		return fd;
 	}
-	if (r->dir[0])
-		contained = r;
 	return 0;
 }
 
@@ -139,8 +134,6 @@ int sysroot_init(struct sysroot *r, const char *dir)
 
 void sysroot_done(struct sysroot *r)
 {
-	if (contained == r)
-		contained = NULL;
 	free(r->dir);
 	r->dir = NULL;
 	free(r->real);
@@ -183,52 +176,6 @@ static int fd_path(int dfd, char buf[static PATH_MAX])
 		return -errno;
 	buf[n] = '\0';
 	return 0;
-}
-
-/*
- * Without openat2: what dfd/rel resolves to now must be the root or below it; then that
- * resolved path is opened (a rename racing this check can still win: the kernels that
- * need this fallback are the ones that cannot do better).
- */
-static int open_checked(const struct sysroot *r, int dfd, const char *rel, int flags)
-{
-	_cleanup_(freep) char *full = NULL, *real = NULL;
-	char dir[PATH_MAX];
-	const char *ignored;
-	int fd;
-
-	if (dfd == r->fd)
-		snprintf(dir, sizeof(dir), "%s", r->dir);
-	else if ((fd = fd_path(dfd, dir)) < 0)
-		return fd;
-	if (asprintf(&full, "%s/%s", dir, rel) < 0)
-		return -ENOMEM;
-	real = realpath(full, NULL);
-	if (!real)
-		return -errno;
-	if (!below(real, r->real ? r->real : r->dir, &ignored))
-		return -EXDEV;
-	fd = open(real, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * rel below dfd, never leaving it: RESOLVE_BENEATH refuses absolute symlinks and ".."
- * above dfd (EXDEV), RESOLVE_NO_MAGICLINKS the /proc/<pid>/fd kind. EAGAIN: a rename
- * raced the ".." check, try again.
- */
-static int open_beneath(const struct sysroot *r, int dfd, const char *rel, int flags)
-{
-	long fd = -1;
-
-	if (r->no_openat2)
-		return open_checked(r, dfd, rel, flags);
-	for (int tries = 0; tries < 8; tries++) {
-		fd = sys_openat2(dfd, rel, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-		if (fd >= 0 || errno != EAGAIN)
-			break;
-	}
-	return fd < 0 ? -errno : (int)fd;
 }
 
 _printf_(3, 0) static char *sysroot_vpath(const struct sysroot *r, enum sysroot_top top,
@@ -858,76 +805,6 @@ int sysroot_mkdirs(const struct sysroot *r, enum sysroot_top top, mode_t mode, c
 		cur = k;
 	}
 	return cur == dfd ? plain_open(dfd, ".", O_RDONLY | O_DIRECTORY) : cur;
-}
-
-static int open_absolute(const struct sysroot *r, const char *path, int flags)
-{
-	const char *rel;
-
-	if (below(path, r->dir, &rel) || (r->real && below(path, r->real, &rel)))
-		return open_beneath(r, r->fd, rel, flags);
-	return -EXDEV;
-}
-
-/*
- * rel below a directory of the tree climbs out of that directory (sysfs links such as
- * iommu_groups/N/devices/X -> ../../../../devices/...): what counts is that it stays in
- * the root, so resolve it again from the root, as the directory's path plus rel. Only
- * the reads that climb pay for the readlink.
- */
-static int open_from_dir(const struct sysroot *r, int dfd, const char *rel, int flags)
-{
-	_cleanup_(freep) char *dir = NULL, *path = NULL;
-	char fdlink[64];
-	int n;
-
-	n = snprintf(fdlink, sizeof(fdlink), "/proc/self/fd/%d", dfd);
-	if (n < 0 || (size_t)n >= sizeof(fdlink))
-		return -EXDEV;
-	dir = realpath(fdlink, NULL);
-	if (!dir)
-		return -errno;
-	if (asprintf(&path, "%s/%s", dir, rel) < 0)
-		return -ENOMEM;
-	return open_absolute(r, path, flags);
-}
-
-int sysroot_open_path(int dfd, const char *path, int flags)
-{
-	const struct sysroot *r = contained;
-	int fd;
-
-	if (!r) {
-		fd = openat(dfd, path, flags | O_CLOEXEC);
-		return fd < 0 ? -errno : fd;
-	}
-	if (path[0] != '/') {
-		if (dfd == AT_FDCWD)
-			return -EXDEV;
-		fd = open_beneath(r, dfd, path, flags);
-		return fd == -EXDEV && dfd != r->fd ? open_from_dir(r, dfd, path, flags) : fd;
-	}
-	return open_absolute(r, path, flags);
-}
-
-/* The root itself or a directory above it: it exists, and nothing is made in it. */
-static bool above(const struct sysroot *r, const char *path)
-{
-	size_t n = strlen(path);
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	return strneq(r->dir, path, n) && (r->dir[n] == '/' || r->dir[n] == '\0');
-}
-
-int sysroot_check_path(const char *path)
-{
-	_cleanup_(closep) int fd = -1;
-
-	if (!contained || above(contained, path))
-		return 0;
-	fd = sysroot_open_path(AT_FDCWD, path, O_PATH);
-	return fd == -EXDEV ? -EXDEV : 0;
 }
 
 const char *sysroot_self_fd_dir(void)

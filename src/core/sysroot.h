@@ -144,17 +144,6 @@ int sysroot_stat_at(const struct sysroot *r, int dfd, const char *path, int at_f
 int sysroot_readlink_at(const struct sysroot *r, int dfd, const char *path, char *buf, size_t size);
 
 /*
- * For the readers and writers that still take path strings (going away): the --root set
- * up by the last sysroot_init() of a non-host root is the process's contained root until
- * its sysroot_done(). sysroot_open_path() opens an absolute path below it as
- * sysroot_openat() does, and an absolute path outside it not at all (-EXDEV); a path
- * relative to dfd is held below dfd. Without a contained root (the host), openat(2).
- */
-int sysroot_open_path(int dfd, const char *path, int flags);
-/* Before writing in the directory path: 0 when it stays inside the contained root. */
-int sysroot_check_path(const char *path);
-
-/*
  * A symlink's target that names the null device: it masks a file (as in systemd), also
  * below a --root whose tree has no /dev/null, where the link resolves to nothing.
  */

@@ -12,6 +12,7 @@
 #include "bond/bond-check.h"
 #include "core/fileio.h"
 #include "core/run.h"
+#include "scratch.h"
 
 static struct bond_rule rule(const char *name, int mode, unsigned min)
 {
@@ -321,9 +322,9 @@ static void put(struct tree *t, const char *rel, const char *text)
 
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s", t->dir, rel);
 	*strrchr(path, '/') = '\0';
-	assert_int_equal(mkdir_parents(path, 0755), 0);
+	scratch_mkdir_p(path);
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s", t->dir, rel);
-	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644, WRITE_DURABLE), 0);
+	scratch_write(path, text, strlen(text));
 }
 
 static int tree_setup(void **state)
@@ -332,7 +333,7 @@ static int tree_setup(void **state)
 
 	strcpy(t->dir, "/tmp/hp-bond-wait.XXXXXX");
 	assert_non_null(mkdtemp(t->dir));
-	t->root.dir = t->dir;
+	assert_int_equal(sysroot_init(&t->root, t->dir), 0);
 	t->rules[0] = rule("bond0", BOND_MODE_ACTIVEBACKUP, 0);
 	t->bc = (struct bond_config){ .rules = t->rules, .n_rules = 1 };
 	*state = t;
@@ -345,6 +346,7 @@ static int tree_teardown(void **state)
 	char cmd[128];
 
 	bond_run_free(&t->b);
+	sysroot_done(&t->root);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
 	assert_int_equal(system(cmd), 0);
 	free(t);

@@ -12,6 +12,7 @@
 
 #include "core/fileio.h"
 #include "core/record.h"
+#include "scratch.h"
 
 struct fixture {
 	char dir[64];
@@ -51,16 +52,19 @@ static void put(const struct fixture *f, const void *data, size_t size)
 {
 	char *dir = sysroot_path(&f->root, SYSROOT_RUN, "hostprep");
 
-	assert_int_equal(mkdir_parents(dir, 0755), 0);
+	scratch_mkdir_p(dir);
 	free(dir);
-	assert_int_equal(write_file_atomic(f->path, data, size, 0600, WRITE_DURABLE), 0);
+	scratch_write(f->path, data, size);
 }
 
 static size_t get(const struct fixture *f, char **ret)
 {
 	size_t size = 0;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 
-	assert_int_equal(read_full_file(f->path, RECORD_MAX_SIZE, ret, &size), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(read_full_fd(fd, RECORD_MAX_SIZE, ret, &size), 0);
+	close(fd);
 	return size;
 }
 
@@ -440,7 +444,8 @@ static void test_persist_store(void **state)
 	assert_int_equal(record_append(&rec, "file /etc/modprobe.d/hostprep.conf absent"), 0);
 	record_done(&rec);
 	assert_int_equal(access(f->path, F_OK), -1); /* nothing in /run */
-	assert_int_equal(read_full_file(path, 4096, &data, NULL), 0);
+	data = scratch_read(path);
+	assert_non_null(data);
 	assert_string_equal(data, "hostprep-record 2 lines 1 crc32:0a7f3fd7\n"
 				  "file /etc/modprobe.d/hostprep.conf absent crc32:8ccc35c1\n");
 	assert_int_equal(record_load_store(&f->root, RECORD_STORE_PERSIST, &rec), 0);
@@ -491,7 +496,7 @@ static void test_backup_roundtrip(void **state)
 
 		memcpy(bad, orig, sizeof(orig));
 		bad[0] = 'O';
-		assert_int_equal(write_file_atomic(p, bad, sizeof(bad), 0600, WRITE_DURABLE), 0);
+		scratch_write(p, bad, sizeof(bad));
 	}
 	assert_int_equal(record_backup_load(&f->root, crc, sizeof(orig), &back), -EBADMSG);
 	assert_null(back);
@@ -513,15 +518,18 @@ static void test_atomic_hidden_temp(void **state)
 	struct stat st;
 	DIR *d;
 	struct dirent *e;
-	int n = 0;
+	int n = 0, dfd;
 
 	assert_non_null(dir);
 	assert_non_null(path);
 	assert_non_null(stale);
-	assert_int_equal(mkdir_parents(dir, 0755), 0);
-	assert_int_equal(write_file_atomic(path, "a 1\n", 4, 0644, WRITE_DURABLE | WRITE_HIDDEN_TEMP),
+	dfd = sysroot_mkdirs(&f->root, SYSROOT_RUN, 0755, "textfile");
+	assert_true(dfd >= 0);
+	assert_int_equal(write_file_atomic_at(dfd, "hostprep.prom", "a 1\n", 4, 0644,
+					      WRITE_DURABLE | WRITE_HIDDEN_TEMP),
 			 0);
-	assert_int_equal(read_full_file(path, 64, &text, NULL), 0);
+	text = scratch_read(path);
+	assert_non_null(text);
 	assert_string_equal(text, "a 1\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
@@ -532,9 +540,11 @@ static void test_atomic_hidden_temp(void **state)
 	closedir(d);
 	assert_int_equal(n, 1);
 	/* a writer killed mid-write leaves one the stale-temp sweep knows */
-	assert_int_equal(write_file_atomic(stale, "", 0, 0644, WRITE_VOLATILE), 0);
-	assert_int_equal(unlink_stale_temps(dir), 1);
+	scratch_write(stale, "", 0);
+	assert_int_equal(unlink_stale_temps_at(dfd), 1);
+	assert_int_equal(access(stale, F_OK), -1);
 	assert_int_equal(access(path, F_OK), 0);
+	close(dfd);
 	free(text);
 	free(stale);
 	free(path);
@@ -554,8 +564,8 @@ static void test_read_one_line_buf_at(void **state)
 	assert_non_null(dir);
 	assert_non_null(attr);
 	assert_non_null(fifo);
-	assert_int_equal(mkdir_parents(dir, 0755), 0);
-	assert_int_equal(write_file_atomic(attr, "1 \t\nx\n", 6, 0644, WRITE_VOLATILE), 0);
+	scratch_mkdir_p(dir);
+	scratch_write(attr, "1 \t\nx\n", 6);
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(dfd >= 0);

@@ -20,6 +20,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "report/sinks.h"
+#include "scratch.h"
 
 #define T_2026_11_22_0600 1795327200u
 
@@ -687,7 +688,8 @@ static void test_report_write_read(void **state)
 	assert_true(asprintf(&path, "%s/report.json", dir) > 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
-	assert_int_equal(read_full_file(path, 1 << 20, &content, NULL), 0);
+	content = scratch_read(path);
+	assert_non_null(content);
 	json = json_of(&r);
 	assert_string_equal(content, json);
 
@@ -738,10 +740,10 @@ static void test_report_read_errors(void **state)
 	/* a file from a newer hostprep, and a torn one, are errors, not "no report" */
 	assert_true(asprintf(&dir, "%s/run/hostprep", tmpl) > 0);
 	assert_true(asprintf(&path, "%s/report.json", dir) > 0);
-	assert_int_equal(mkdir_parents(dir, 0755), 0);
-	assert_int_equal(write_file_atomic(path, "{\"schema\": 2}\n", 14, 0644, WRITE_DURABLE), 0);
+	scratch_mkdir_p(dir);
+	scratch_write(path, "{\"schema\": 2}\n", 14);
 	assert_int_equal(report_read(&back, &root), -EPROTO);
-	assert_int_equal(write_file_atomic(path, small_json, 200, 0644, WRITE_DURABLE), 0);
+	scratch_write(path, small_json, 200);
 	assert_int_equal(report_read(&back, &root), -EBADMSG);
 	assert_null(back.host);
 	free(path);

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/fileio.h"
 #include "workload/workload.h"
+#include "scratch.h"
 
 static void test_parse_size(void **state)
 {
@@ -111,7 +112,7 @@ static void tmp_write(struct tmp *t, int i, const char *text)
 
 	snprintf(path, sizeof(path), "%s/%d.conf", t->dir, i);
 	strcpy(t->path[i], path);
-	assert_int_equal(write_file_atomic(t->path[i], text, strlen(text), 0644, WRITE_DURABLE), 0);
+	scratch_write(t->path[i], text, strlen(text));
 }
 
 static int setup(void **state)
@@ -162,7 +163,8 @@ static void expect_error(struct tmp *t, const char *text, unsigned line, const c
 
 	tmp_write(t, 0, text);
 	assert_int_equal(load(t, 1, &c), -EINVAL);
-	assert_int_equal(read_full_file(t->err, 65536, &err, NULL), 0);
+	err = scratch_read(t->err);
+	assert_non_null(err);
 	snprintf(at, sizeof(at), "%s:%u: ", t->path[0], line);
 	if (!strstr(err, at) || !strstr(err, what))
 		fail_msg("want '%s' ... '%s' in: %s", at, what, err);
