@@ -187,7 +187,7 @@ static int acs_grub_step(struct run *run)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE,
 				    "hostprep's record of the drop-in readable", NULL,
 				    "cannot read /var/lib/hostprep/originals: %s", strerror(-r));
-	return r > 0 ? acs_grub_chain_verify(run->root, &run->results) : 0;
+	return r > 0 ? acs_grub_chain_verify(run->root, run->privileged, &run->results) : 0;
 }
 
 static int acs_verify_step(struct run *run)

@@ -78,7 +78,8 @@ static uint64_t now_usec(void)
 /*
  * Only root writes the report file and the files other systems read ([Sinks]; cfg NULL
  * when the config could not be loaded), and only for a run that decides the host's state
- * (files: see run_publishes()); the journal and sd_notify hear about it either way.
+ * (files: see run_publishes(), root's runs only); the journal and sd_notify hear about it
+ * either way.
  * echoed: the report is on stdout already. started: now_usec() when the run began.
  */
 static void publish(const struct sysroot *root, const struct config *cfg, const struct report *rep,
@@ -86,7 +87,7 @@ static void publish(const struct sysroot *root, const struct config *cfg, const 
 {
 	int r;
 
-	if (files && geteuid() == 0) {
+	if (files) {
 		r = report_write(rep, root);
 		if (r < 0)
 			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
@@ -128,7 +129,10 @@ static void publish_run_failure(const struct sysroot *root, const struct config 
 		publish(root, cfg, &rep, files, false, started);
 }
 
-/* Written before the first hardware write: a run killed half-way leaves "not finished". */
+/*
+ * Written before the first hardware write (by a publishing run: root's): a run killed
+ * half-way leaves "not finished".
+ */
 static void publish_in_progress(const struct sysroot *root, const struct config *cfg,
 				enum run_mode mode)
 {
@@ -143,8 +147,6 @@ static void publish_in_progress(const struct sysroot *root, const struct config 
 			  "hostprep)",
 	};
 
-	if (geteuid() != 0)
-		return;
 	if (asprintf(&actual,
 		     "'%s' (pid %d) started and has not finished: still running, or killed "
 		     "before it could report",
@@ -251,6 +253,8 @@ static int print_plan(const struct options *o, const struct run *run)
  */
 static bool run_publishes(const struct options *o, const struct run *run)
 {
+	if (!o->privileged)
+		return false; /* only root's runs write them */
 	return o->publish || !o->n_configs || (run && run_writes(run));
 }
 
@@ -268,7 +272,7 @@ static int do_run(const struct options *o, enum run_mode mode)
 	r = open_root(o, &root);
 	if (r < 0)
 		return r;
-	if (geteuid() == 0 && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
+	if (o->privileged && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
 	r = load_config(o, &root, flags, &cfg);
 	cfg_ok = r >= 0;
@@ -278,13 +282,13 @@ static int do_run(const struct options *o, enum run_mode mode)
 	}
 	if (r < 0) /* revert is the way back: a broken config must not block it */
 		log_warning("Reverting without the configuration.");
-	if (geteuid() != 0 && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
+	if (!o->privileged && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
 		log_error("'%s' changes the host and needs root; 'hostprep check' and "
 			  "'hostprep apply --dry-run' do not.",
 			  mode_command(mode));
 		return -EPERM;
 	}
-	run_init(&run, &root, &cfg, mode);
+	run_init(&run, &root, &cfg, mode, o->privileged);
 	files = run_publishes(o, &run);
 	/* a boot run that hangs (and is killed by the unit's timeout) must not leave the last
 	 * verdict standing: apply says "not finished" first, Apply=no too */

@@ -65,9 +65,11 @@ static void host_done(struct host_info *h)
 }
 
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode)
+	     enum run_mode mode, bool privileged)
 {
-	*run = (struct run){ .root = root, .cfg = cfg, .mode = mode, .lock_fd = -1 };
+	*run = (struct run){
+		.root = root, .cfg = cfg, .mode = mode, .privileged = privileged, .lock_fd = -1
+	};
 	return 0;
 }
 

@@ -37,6 +37,11 @@ struct run {
 	const struct sysroot *root;
 	const struct config *cfg;
 	enum run_mode mode;
+	/*
+	 * Whether the process is privileged (euid 0): the command layer's fact
+	 * (cli_set_privilege()), only read here and by the modules: none asks the kernel.
+	 */
+	bool privileged;
 	struct host_info host;
 	int lock_fd; /* the run lock, held from before the first read when the run writes */
 	uint64_t started_usec; /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
@@ -121,8 +126,9 @@ void *run_state(const struct run *run, const struct run_module *m);
 /* Whether the module at index i of run_modules[] takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 
+/* privileged: the command layer's fact (struct run.privileged). */
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode);
+	     enum run_mode mode, bool privileged);
 void run_done(struct run *run);
 /*
  * The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts

@@ -11,7 +11,7 @@
 
 static bool gpus_wanted(const struct run *run)
 {
-	return run->mode == RUN_APPLY && geteuid() == 0;
+	return run->mode == RUN_APPLY && run->privileged;
 }
 
 static unsigned gpus_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
