@@ -156,7 +156,7 @@ static int acs_apply(struct run *run)
 	return 0;
 }
 
-static int acs_revert(struct run *run)
+static int acs_revert_all(struct run *run)
 {
 	struct apply_env env = acs_env(run);
 	int r;
@@ -174,6 +174,20 @@ static int acs_revert(struct run *run)
 		return r;
 	run_pci_changed(run);
 	return 0;
+}
+
+/*
+ * Each acs.revert result says of one original (or of the record) whether it is back:
+ * pass restored, skip nothing recorded; anything worse leaves something not restored.
+ */
+static int acs_revert(struct run *run)
+{
+	size_t from = run->results.n;
+	int r = acs_revert_all(run);
+
+	if (r >= 0 && results_worst_from(&run->results, from) > VERDICT_SKIP)
+		run_revert_incomplete(run);
+	return r;
 }
 
 /* While hostprep's GRUB drop-in is recorded, every run says what grub-mkconfig makes of it. */

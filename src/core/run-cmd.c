@@ -172,20 +172,6 @@ static int emit(const struct options *o, const struct sysroot *root, const struc
 	return summary_exit_status(&s);
 }
 
-/*
- * revert succeeds when every recorded original is back (or nothing was recorded: skip);
- * readiness is reported, not judged.
- */
-static int revert_status(const struct results *rs)
-{
-	for (size_t i = 0; i < rs->n; i++)
-		if ((streq(rs->items[i].check, "acs.revert") ||
-		     streq(rs->items[i].check, "module.revert")) &&
-		    rs->items[i].verdict > VERDICT_SKIP)
-			return EXIT_NOT_READY;
-	return EXIT_READY;
-}
-
 /* The dry-run document's envelope (docs/report-schema.md); the modules add the rest. */
 static struct json_object *plan_doc_new(const struct run *run, const char *when)
 {
@@ -263,7 +249,7 @@ static int do_run(const struct options *o, enum run_mode mode)
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
 	uint64_t started = now_usec();
-	bool cfg_ok, files;
+	bool cfg_ok, files, incomplete;
 	struct report rep;
 	struct run run;
 	unsigned flags = 0;
@@ -309,12 +295,14 @@ static int do_run(const struct options *o, enum run_mode mode)
 		if (r < 0)
 			report_done(&rep);
 	}
+	incomplete = run.revert_incomplete;
 	run_done(&run);
 	if (r < 0)
 		return r;
 	r = emit(o, &root, cfg_ok ? &cfg : NULL, &rep, files, started);
+	/* revert succeeds when every recorded original is back; readiness is reported */
 	if (r >= 0 && mode == RUN_REVERT)
-		r = revert_status(&rep.results);
+		r = incomplete ? EXIT_NOT_READY : EXIT_READY;
 	report_done(&rep);
 	return r;
 }

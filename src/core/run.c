@@ -73,6 +73,11 @@ int run_init(struct run *run, const struct sysroot *root, const struct config *c
 	return 0;
 }
 
+void run_revert_incomplete(struct run *run)
+{
+	run->revert_incomplete = true;
+}
+
 void *run_state(const struct run *run, const struct run_module *m)
 {
 	for (size_t i = 0; i < N_MODULES; i++)

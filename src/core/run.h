@@ -42,6 +42,7 @@ struct run {
 	 * (cli_set_privilege()), only read here and by the modules: none asks the kernel.
 	 */
 	bool privileged;
+	bool revert_incomplete; /* a revert step left something recorded but not restored */
 	struct host_info host;
 	int lock_fd; /* the run lock, held from before the first read when the run writes */
 	uint64_t started_usec; /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
@@ -145,6 +146,11 @@ void run_pci_changed(struct run *run);
 int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
 /* Every module's publish step, in table order; called by main.c with the report. */
 int run_publish(struct run *run);
+/*
+ * A module's revert step left something recorded that it did not put back: `revert`
+ * exits 1. The module says so; nothing matches result names.
+ */
+void run_revert_incomplete(struct run *run);
 /* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
