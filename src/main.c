@@ -206,6 +206,7 @@ int main(int argc, char **argv)
 		options_done(&o);
 		return EXIT_USAGE;
 	}
+	cli_set_privilege(&o);
 	r = r > 0 ? 0 : cmd->run(&o);
 	options_done(&o);
 	return exit_status(r);

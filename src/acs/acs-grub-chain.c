@@ -78,7 +78,7 @@ static void set_limit(int what, rlim_t v)
 }
 
 /* In the child: only async-signal-safe calls until exec. */
-static _Noreturn void chain_child(int in_fd, int out_fd, const char *dir)
+static _Noreturn void chain_child(int in_fd, int out_fd, const char *dir, bool privileged)
 {
 	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
 	char *const argv[] = { "sh", "-c", (char *)chain_script, "sh", (char *)dir, NULL };
@@ -90,7 +90,7 @@ static _Noreturn void chain_child(int in_fd, int out_fd, const char *dir)
 		_exit(127);
 	if (chdir("/") < 0)
 		_exit(127);
-	if (geteuid() == 0) {
+	if (privileged) {
 		(void)unshare(CLONE_NEWNET);
 		if (setgroups(0, NULL) < 0 || setgid(CHAIN_NOBODY) < 0 || setuid(CHAIN_NOBODY) < 0)
 			_exit(127);
@@ -170,7 +170,7 @@ static void chain_note_reads(const struct sysroot *root)
 	globfree(&g);
 }
 
-static int chain_run(const struct sysroot *root, struct chain *c)
+static int chain_run(const struct sysroot *root, bool privileged, struct chain *c)
 {
 	int in[2], out[2], r;
 	pid_t pid;
@@ -187,7 +187,7 @@ static int chain_run(const struct sysroot *root, struct chain *c)
 	close(in[1]);
 	pid = fork();
 	if (pid == 0)
-		chain_child(in[0], out[1], root->dir);
+		chain_child(in[0], out[1], root->dir, privileged);
 	close(in[0]);
 	close(out[1]);
 	if (pid < 0) {
@@ -386,10 +386,10 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 	return verdict_boot(root, arg, rs);
 }
 
-int acs_grub_chain_verify(const struct sysroot *root, struct results *rs)
+int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct results *rs)
 {
 	struct chain c = {};
-	int r = chain_run(root, &c);
+	int r = chain_run(root, privileged, &c);
 
 	if (r >= 0)
 		r = chain_parse(&c);

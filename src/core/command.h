@@ -25,7 +25,9 @@ struct options {
 	bool publish;	/* check/apply --config: publish the report anyway */
 	bool oneline;	/* status --oneline */
 	bool verbose;	/* -v: debug messages, and the table's lines not cut */
-	char **args;	/* positional arguments after the command */
+	/* euid 0, asked once (cli_set_privilege()); runs carry it (struct run.privileged) */
+	bool privileged;
+	char **args; /* positional arguments after the command */
 	int n_args;
 	/* snapshot -o FILE ("-": stdout), NULL without -o */
 	const char *output;

@@ -110,6 +110,11 @@ int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i);
 /* Extended capability id at off (to re-check a recorded offset before writing). */
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 
+/*
+ * Whether the process is privileged (euid 0), from the command layer, which asks once
+ * (cli_set_privilege()); unset: not privileged. pci_limited_cause() needs it.
+ */
+void pci_set_privileged(bool privileged);
 enum pci_limited_cause pci_limited_cause(void);
 
 /*

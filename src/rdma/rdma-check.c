@@ -672,21 +672,3 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 	r = strbuf_take(&b, ret);
 	return r;
 }
-
-int rdma_env_write(const struct rdma_run *rr)
-{
-	_cleanup_(freep) char *content = NULL, *dir = NULL, *path = NULL;
-	int r;
-
-	r = rdma_env_format(rr, &content);
-	if (r < 0)
-		return r;
-	dir = sysroot_path(rr->root, SYSROOT_RUN, "hostprep");
-	path = sysroot_path(rr->root, SYSROOT_RUN, "hostprep/rdma.env");
-	if (!dir || !path)
-		return -ENOMEM;
-	r = mkdir_parents(dir, 0755);
-	if (r < 0 && r != -EEXIST)
-		return r;
-	return write_file_atomic(path, content, strlen(content), 0644, WRITE_VOLATILE);
-}

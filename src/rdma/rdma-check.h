@@ -32,10 +32,8 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret);
 /* After the wait: remember how long it was, for the rdma.port actual text. */
 void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec);
 
-/* The rdma.env content for the selected ports as they are now. */
+/* The rdma.env content for the selected ports as they are now (the publish step writes it). */
 int rdma_env_format(const struct rdma_run *rr, char **ret);
-/* Write it atomically to <root>/run/hostprep/rdma.env. */
-int rdma_env_write(const struct rdma_run *rr);
 
 /* `hostprep rdma`: the device/port <-> netdev <-> PCI <-> bond table. */
 int rdma_table_print(const struct rdma_inventory *inv, FILE *f);

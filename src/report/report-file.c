@@ -513,6 +513,16 @@ int report_write(const struct report *rep, const struct sysroot *root)
 	return write_file_atomic_stream(path, 0644, WRITE_VOLATILE, fill_report, (void *)rep);
 }
 
+void report_remove(const struct sysroot *root)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
+
+	if (!path)
+		return (void)log_oom();
+	if (unlink(path) < 0 && errno != ENOENT)
+		log_warning_errno(errno, "Failed to remove %s: %m", path);
+}
+
 int report_read(struct report *ret, const struct sysroot *root)
 {
 	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
