@@ -2,8 +2,10 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/strbuf.h"
 #include "inventory/inventory-config.h"
 #include "pci/pci.h"
+#include "rdma/rdma-scan.h"
 #include "topo/topo.h"
 
 /*
@@ -80,3 +82,19 @@ void inventory_mark_tree(const struct pci_inventory *inv, const bool *is_kind, s
  */
 bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, const bool *holds,
 			  size_t i);
+
+/* What ActivePorts= counts for one link layer. */
+struct inventory_ports {
+	size_t active;	   /* up as rdma.port would call them: rdma_port_judge() */
+	size_t unreadable; /* could be up: the device, the port or its layer unreadable */
+};
+
+/*
+ * The ports of layer ll over rd's devices, each judged as rdma.port judges it
+ * (rdma_port_judge(), one judgement): up only ACTIVE and LinkUp; ACTIVE over a physical
+ * state that cannot be read, and any port whose layer cannot be read, is unreadable (it
+ * could be the missing one); every other port of that layer is added to down as
+ * "; mlx5_3/1 ACTIVE (Disabled)".
+ */
+void inventory_ports_tally(const struct rdma_inventory *rd, enum rdma_link_layer ll,
+			   struct inventory_ports *ret, struct strbuf *down);

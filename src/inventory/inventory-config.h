@@ -13,8 +13,9 @@
  *                                 classifies them, virtual functions not counted)
  *     NICs=N                      NIC functions (the same classification)
  *     RDMADevices=N               devices in the RDMA class (mlx5_0, mlx5_bond_0, ...)
- *     ActivePorts=LAYER:N...      list; RDMA ports in state ACTIVE per link layer
- *                                 (InfiniBand, Ethernet), e.g. "InfiniBand:8 Ethernet:2"
+ *     ActivePorts=LAYER:N...      list; RDMA ports up per link layer (InfiniBand,
+ *                                 Ethernet), e.g. "InfiniBand:8 Ethernet:2"; up as
+ *                                 rdma.port judges: ACTIVE and LinkUp
  *     GPUAddresses=ADDR...        list; addresses that must hold a responding GPU
  *     NICAddresses=ADDR...        list; the same for NICs
  *

@@ -405,54 +405,26 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 				     "of the NIC: mlx5_ib, irdma, bnxt_re...); dmesg");
 }
 
-/* Ports of layer ll: active, unreadable (or of unknown layer), and the text of the others. */
-static void ports_tally(const struct rdma_inventory *rd, enum rdma_link_layer ll, size_t *active,
-			size_t *unreadable, struct strbuf *down)
-{
-	for (size_t i = 0; i < rd->n_devs; i++) {
-		const struct rdma_device *dev = &rd->devs[i];
-
-		if (dev->err) {
-			(*unreadable)++;
-			continue;
-		}
-		for (size_t p = 0; p < dev->n_ports; p++) {
-			const struct rdma_port *port = &dev->ports[p];
-
-			if (port->err || port->link_layer == RDMA_LL_UNKNOWN)
-				(*unreadable)++;
-			else if (port->link_layer != ll)
-				continue;
-			else if (port->state == RDMA_PORT_ACTIVE)
-				(*active)++;
-			else
-				strbuf_printf(down, "; %s/%u %s (%s)", dev->name, port->num,
-					      rdma_port_state_to_string(port->state),
-					      rdma_phys_state_to_string(port->phys_state));
-		}
-	}
-}
-
 static int ports_result(struct run *run, const struct inventory_view *v, enum inventory_count c)
 {
 	enum rdma_link_layer ll = c == INVENTORY_PORTS_IB ? RDMA_LL_INFINIBAND : RDMA_LL_ETHERNET;
 	_cleanup_(strbuf_done) struct strbuf b = {}, down = {};
 	_cleanup_(freep) char *actual = NULL;
-	size_t active = 0, unreadable = 0;
+	struct inventory_ports t;
 	int want = v->ic->count[c];
 	char expected[64], what[48];
 	enum verdict verdict;
 
 	if (want < 0)
 		return 0;
-	ports_tally(&v->rdma, ll, &active, &unreadable, &down);
+	inventory_ports_tally(&v->rdma, ll, &t, &down);
 	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
 		 want == 1 ? "" : "s");
-	verdict = inventory_count_verdict(want, active, unreadable);
+	verdict = inventory_count_verdict(want, t.active, t.unreadable);
 	snprintf(what, sizeof(what), "%s ports active", inventory_count_name(c));
-	count_phrase(&b, active, want, what);
-	if (verdict != VERDICT_PASS && unreadable)
-		strbuf_printf(&b, "; %zu port(s) unreadable", unreadable);
+	count_phrase(&b, t.active, want, what);
+	if (verdict != VERDICT_PASS && t.unreadable)
+		strbuf_printf(&b, "; %zu port(s) unreadable", t.unreadable);
 	if (verdict != VERDICT_PASS && down.s)
 		strbuf_printf(&b, "%s", down.s);
 	if (down.oom || strbuf_take(&b, &actual) < 0)

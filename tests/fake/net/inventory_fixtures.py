@@ -11,6 +11,8 @@ inv-faults  ib-gpu plus a physical slot (bus/pci/slots/N/address) for each of dg
             - 0000:ba:00.0 (H100) on the bus with no driver bound;
             - 0000:bc:00.0 (ConnectX-7, mlx5_core bound) without its RDMA device mlx5_6 and
               its IPoIB netdev ib3: a failed probe.
+inv-disabled  ib-gpu with mlx5_3 port 1 "4: ACTIVE" / "3: Disabled" (the logical state left
+            ACTIVE while the link is administratively down): no port rdma.port calls up.
 aer-dgx8    dgx8 plus the kernel's AER counters (drivers/pci/pcie/aer.c, Linux 6.1 strings)
             on the GPUs, NICs and every port on their paths, except below root port
             b7:01.0 (AER owned elsewhere: no files); root ports also
@@ -135,8 +137,25 @@ def aer_broken(root):
     os.chmod(p, 0o444)
 
 
+def port_state(root, dev, port, state, phys):
+    """Rewrite one RDMA port's state and phys_state files (0444, as the kernel's)."""
+    d = os.path.join(root, "sys/class/infiniband", dev, "ports", "%d" % port)
+    for name, text in (("state", state), ("phys_state", phys)):
+        p = os.path.join(os.path.realpath(d), name)
+        os.chmod(p, 0o644)
+        with open(p, "w") as f:
+            f.write(text + "\n")
+        os.chmod(p, 0o444)
+
+
+def inv_disabled(root):
+    rdma_fixtures.ib_gpu(root)
+    port_state(root, "mlx5_3", 1, "4: ACTIVE", "3: Disabled")
+
+
 OVERLAYS = {
     "inv-faults": ("dgx8", inv_faults),
+    "inv-disabled": ("dgx8", inv_disabled),
     "aer-dgx8": ("dgx8", aer_dgx8),
     "aer-broken": ("dgx8", aer_broken),
 }
