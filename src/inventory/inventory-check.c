@@ -143,8 +143,18 @@ bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, 
 	return false;
 }
 
+enum inventory_rdma_role inventory_rdma_role(bool has_link, int link_err, int is_vf)
+{
+	if (!has_link && link_err == 0)
+		return INVENTORY_RDMA_COUNTED; /* no PCI function: a device of its own */
+	if (link_err < 0 || is_vf < 0)
+		return INVENTORY_RDMA_UNKNOWN;
+	return is_vf ? INVENTORY_RDMA_VF : INVENTORY_RDMA_COUNTED;
+}
+
 static void tally_port(const struct rdma_device *dev, const struct rdma_port *port,
-		       enum rdma_link_layer ll, struct inventory_ports *ret, struct strbuf *down)
+		       enum inventory_rdma_role role, enum rdma_link_layer ll,
+		       struct inventory_ports *ret, struct strbuf *down)
 {
 	if (port->err || port->link_layer == RDMA_LL_UNKNOWN) {
 		ret->unreadable++;
@@ -154,7 +164,7 @@ static void tally_port(const struct rdma_device *dev, const struct rdma_port *po
 		return;
 	switch (rdma_port_judge(dev, port)) {
 	case RDMA_PORT_JUDGED_UP:
-		ret->active++;
+		*(role == INVENTORY_RDMA_COUNTED ? &ret->active : &ret->unreadable) += 1;
 		break;
 	case RDMA_PORT_JUDGED_UNREAD:
 		ret->unreadable++;
@@ -167,18 +177,22 @@ static void tally_port(const struct rdma_device *dev, const struct rdma_port *po
 	}
 }
 
-void inventory_ports_tally(const struct rdma_inventory *rd, enum rdma_link_layer ll,
-			   struct inventory_ports *ret, struct strbuf *down)
+void inventory_ports_tally(const struct rdma_inventory *rd, const enum inventory_rdma_role *role,
+			   enum rdma_link_layer ll, struct inventory_ports *ret,
+			   struct strbuf *down)
 {
 	*ret = (struct inventory_ports){};
 	for (size_t i = 0; i < rd->n_devs; i++) {
 		const struct rdma_device *dev = &rd->devs[i];
+		enum inventory_rdma_role r = role ? role[i] : INVENTORY_RDMA_COUNTED;
 
+		if (r == INVENTORY_RDMA_VF)
+			continue;
 		if (dev->err) { /* its ports unknown: one that could be up */
 			ret->unreadable++;
 			continue;
 		}
 		for (size_t p = 0; p < dev->n_ports; p++)
-			tally_port(dev, &dev->ports[p], ll, ret, down);
+			tally_port(dev, &dev->ports[p], r, ll, ret, down);
 	}
 }

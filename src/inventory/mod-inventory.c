@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -35,8 +36,9 @@ struct inventory_view {
 	struct inventory_fn *fns; /* one per topology endpoint, same order */
 	size_t n_fns;
 	struct rdma_inventory rdma;
-	bool rdma_scanned; /* rdma holds a scan (to free) */
-	bool have_rdma;	   /* ... and the RDMA class was readable */
+	enum inventory_rdma_role *roles; /* per RDMA device: does it count */
+	bool rdma_scanned;		 /* rdma holds a scan (to free) */
+	bool have_rdma;			 /* ... and the RDMA class was readable */
 };
 
 static const char *kind_plural(enum topo_kind k)
@@ -109,17 +111,57 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 	f->state = inventory_fn_judge(f->kind, d->state, f->driver_err, f->has_netdev);
 }
 
+/*
+ * Through the device's link to its PCI function (a VF may be missing from the bus list):
+ * no link is a device without a PCI function; a link that leads nowhere is unknown.
+ */
+static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char *name)
+{
+	_cleanup_(closep) int cls = -EBADF, dfd = -EBADF;
+	struct stat st;
+
+	cls = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "class/infiniband/%s", name);
+	if (cls < 0)
+		return inventory_rdma_role(true, cls, 0);
+	if (fstatat(cls, "device", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		int r = errno == ENOENT ? 0 : -errno;
+
+		return inventory_rdma_role(r < 0, r, 0);
+	}
+	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "class/infiniband/%s/device",
+			     name);
+	if (dfd < 0)
+		return inventory_rdma_role(true, dfd, 0);
+	return inventory_rdma_role(true, 0, topo_is_virtfn(dfd));
+}
+
+static int rdma_open(const struct run *run, struct inventory_view *v)
+{
+	int r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
+
+	if (r == -ENOMEM)
+		return r;
+	v->rdma_scanned = r >= 0;
+	v->have_rdma = r >= 0 && v->rdma.err == 0;
+	if (!v->have_rdma)
+		return 0;
+	v->roles = calloc(v->rdma.n_devs ? v->rdma.n_devs : 1, sizeof(*v->roles));
+	if (!v->roles)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->rdma.n_devs; i++)
+		v->roles[i] = rdma_role(run->root, v->rdma.devs[i].name);
+	return 0;
+}
+
 static int view_open(const struct run *run, struct inventory_view *v)
 {
 	int r;
 
 	*v = (struct inventory_view){ .ic = inventory_config_get(run->cfg), .inv = &run->pci_inv };
 	if (rdma_wanted(v->ic)) {
-		r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
-		if (r == -ENOMEM)
+		r = rdma_open(run, v);
+		if (r < 0)
 			return r;
-		v->rdma_scanned = r >= 0;
-		v->have_rdma = r >= 0 && v->rdma.err == 0;
 	}
 	if (run->pci_err < 0)
 		return 0;
@@ -138,6 +180,7 @@ static int view_open(const struct run *run, struct inventory_view *v)
 static void view_done(struct inventory_view *v)
 {
 	free(v->fns);
+	free(v->roles);
 	topo_done(&v->topo);
 	if (v->rdma_scanned)
 		rdma_inventory_done(&v->rdma);
@@ -385,15 +428,24 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 	_cleanup_(strbuf_done) struct strbuf b = {};
 	_cleanup_(freep) char *actual = NULL;
 	int want = v->ic->count[INVENTORY_RDMA];
-	size_t have = v->rdma.n_devs;
+	size_t n[_INVENTORY_RDMA_ROLE_MAX] = {};
 	char expected[64];
 	enum verdict verdict;
 
 	if (want < 0)
 		return 0;
+	for (size_t i = 0; i < v->rdma.n_devs; i++)
+		n[v->roles[i]]++;
 	snprintf(expected, sizeof(expected), "%d RDMA devices", want);
-	verdict = inventory_count_verdict(want, have, 0);
-	count_phrase(&b, have, want, "RDMA devices");
+	verdict =
+		inventory_count_verdict(want, n[INVENTORY_RDMA_COUNTED], n[INVENTORY_RDMA_UNKNOWN]);
+	count_phrase(&b, n[INVENTORY_RDMA_COUNTED], want, "RDMA devices");
+	if (n[INVENTORY_RDMA_VF])
+		strbuf_printf(&b, " (and %zu of SR-IOV virtual functions, not counted)",
+			      n[INVENTORY_RDMA_VF]);
+	if (verdict != VERDICT_PASS && n[INVENTORY_RDMA_UNKNOWN])
+		strbuf_printf(&b, "; %zu whose PCI function cannot be read",
+			      n[INVENTORY_RDMA_UNKNOWN]);
 	if (verdict != VERDICT_PASS)
 		hint_rdma(v, &b);
 	if (strbuf_take(&b, &actual) < 0)
@@ -417,7 +469,7 @@ static int ports_result(struct run *run, const struct inventory_view *v, enum in
 
 	if (want < 0)
 		return 0;
-	inventory_ports_tally(&v->rdma, ll, &t, &down);
+	inventory_ports_tally(&v->rdma, v->roles, ll, &t, &down);
 	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
 		 want == 1 ? "" : "s");
 	verdict = inventory_count_verdict(want, t.active, t.unreadable);

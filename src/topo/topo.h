@@ -214,6 +214,13 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
  */
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv);
+/*
+ * Whether the PCI function whose sysfs directory is dfd is an SR-IOV virtual function of a
+ * physical function on this host: 1 when it has a physfn link, 0 when not (a VF passed to
+ * a VM has none there: the guest's own function), -errno when that cannot be told. The
+ * one rule for what a VF is ([Inventory] uses it for the RDMA devices).
+ */
+int topo_is_virtfn(int dfd);
 void topo_done(struct topology *t);
 /*
  * pcib_load_caps() for every endpoint of t and every bridge above it, so that the pure

@@ -317,7 +317,7 @@ static void test_ports_states(void **state)
 			enum verdict v = rdma_port_verdict(&d);
 			char want[64];
 
-			inventory_ports_tally(&rd, RDMA_LL_INFINIBAND, &t, &down);
+			inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &down);
 			if (t.active != up || t.unreadable != unread || !down.s != (up || unread))
 				fail_msg("%s/%s: active %zu, unreadable %zu, down '%s'",
 					 rdma_port_state_to_string(st), rdma_phys_state_to_string(ph),
@@ -328,7 +328,7 @@ static void test_ports_states(void **state)
 				 rdma_phys_state_to_string(ph));
 			if (down.s)
 				assert_string_equal(down.s, want);
-			inventory_ports_tally(&rd, RDMA_LL_ETHERNET, &t, &down);
+			inventory_ports_tally(&rd, NULL, RDMA_LL_ETHERNET, &t, &down);
 			assert_int_equal(t.active + t.unreadable, 0);
 		}
 }
@@ -353,13 +353,64 @@ static void test_ports_unreadable(void **state)
 	_cleanup_(strbuf_done) struct strbuf down = {};
 	struct inventory_ports t;
 
-	inventory_ports_tally(&rd, RDMA_LL_INFINIBAND, &t, &down);
+	inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &down);
 	assert_int_equal(t.active, 1);	   /* mlx5_0/1 */
 	assert_int_equal(t.unreadable, 3); /* layer unknown, port unreadable, device unreadable */
 	assert_null(down.s);
-	inventory_ports_tally(&rd, RDMA_LL_ETHERNET, &t, &down);
+	inventory_ports_tally(&rd, NULL, RDMA_LL_ETHERNET, &t, &down);
 	assert_int_equal(t.active, 1); /* mlx5_0/2 */
 	assert_int_equal(t.unreadable, 3);
+}
+
+/* What the device link says: only a physfn link there makes a VF; what cannot be read is unknown. */
+static void test_rdma_role(void **state)
+{
+	assert_int_equal(inventory_rdma_role(true, 0, 0), INVENTORY_RDMA_COUNTED);
+	assert_int_equal(inventory_rdma_role(true, 0, 1), INVENTORY_RDMA_VF);
+	assert_int_equal(inventory_rdma_role(true, 0, -EACCES), INVENTORY_RDMA_UNKNOWN);
+	/* no link: no PCI function (rxe, siw), a device of its own */
+	assert_int_equal(inventory_rdma_role(false, 0, 0), INVENTORY_RDMA_COUNTED);
+	/* a link that leads nowhere, or that cannot be looked at */
+	assert_int_equal(inventory_rdma_role(true, -ENOENT, 0), INVENTORY_RDMA_UNKNOWN);
+	assert_int_equal(inventory_rdma_role(true, -EACCES, 0), INVENTORY_RDMA_UNKNOWN);
+	assert_int_equal(inventory_rdma_role(false, -EACCES, 0), INVENTORY_RDMA_UNKNOWN);
+}
+
+/*
+ * The ports of a VF's device are not counted, up or down; an up port of a device whose
+ * role is unknown could be padding or real: unreadable, never active.
+ */
+static void test_ports_roles(void **state)
+{
+	struct rdma_port up = { .num = 1,
+				.state = RDMA_PORT_ACTIVE,
+				.phys_state = RDMA_PHYS_LINK_UP,
+				.link_layer = RDMA_LL_INFINIBAND };
+	struct rdma_port down = up;
+	struct rdma_device d[] = {
+		{ .name = (char *)"mlx5_0", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_1", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_2", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_3", .ports = &down, .n_ports = 1 },
+		{ .name = (char *)"mlx5_4", .ports = &down, .n_ports = 1 },
+		{ .name = (char *)"mlx5_5", .err = -EIO, .ports = &up, .n_ports = 1 },
+	};
+	enum inventory_rdma_role role[] = { INVENTORY_RDMA_COUNTED, INVENTORY_RDMA_VF,
+					    INVENTORY_RDMA_UNKNOWN, INVENTORY_RDMA_VF,
+					    INVENTORY_RDMA_UNKNOWN, INVENTORY_RDMA_VF };
+	struct rdma_inventory rd = { .devs = d, .n_devs = 6 };
+	_cleanup_(strbuf_done) struct strbuf names = {};
+	struct inventory_ports t;
+
+	down.phys_state = RDMA_PHYS_POLLING;
+	inventory_ports_tally(&rd, role, RDMA_LL_INFINIBAND, &t, &names);
+	assert_int_equal(t.active, 1);	   /* mlx5_0 */
+	assert_int_equal(t.unreadable, 1); /* mlx5_2; the VF mlx5_5 unreadable is not counted */
+	assert_string_equal(names.s, "; mlx5_4/1 ACTIVE (Polling)");
+	/* without roles, all of them */
+	inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &names);
+	assert_int_equal(t.active, 3);
+	assert_int_equal(t.unreadable, 1);
 }
 
 int main(void)
@@ -370,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_fn_judge),     cmocka_unit_test(test_count_verdict),
 		cmocka_unit_test(test_slot_address), cmocka_unit_test(test_empty_port),
 		cmocka_unit_test(test_ports_states), cmocka_unit_test(test_ports_unreadable),
+		cmocka_unit_test(test_rdma_role),    cmocka_unit_test(test_ports_roles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

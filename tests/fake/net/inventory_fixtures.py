@@ -13,6 +13,13 @@ inv-faults  ib-gpu plus a physical slot (bus/pci/slots/N/address) for each of dg
               its IPoIB netdev ib3: a failed probe.
 inv-disabled  ib-gpu with mlx5_3 port 1 "4: ACTIVE" / "3: Disabled" (the logical state left
             ACTIVE while the link is administratively down): no port rdma.port calls up.
+inv-vf      ib-gpu with SR-IOV on: 0000:bc:00.1 (the second physical function, not in
+            bus/pci/devices) lost its RDMA device mlx5_7 (mlx5_ib did not probe it), while
+            0000:1a:00.0 has one virtual
+            function 0000:1a:00.2 (15b3:101e, physfn/virtfn0 links, sriov_numvfs 1; not in
+            bus/pci/devices, like the second functions) with its own RDMA device mlx5_8,
+            InfiniBand port 1 ACTIVE/LinkUp: the VF's device and port would make up for the
+            PF's lost ones in a count of everything in the RDMA class.
 aer-dgx8    dgx8 plus the kernel's AER counters (drivers/pci/pcie/aer.c, Linux 6.1 strings)
             on the GPUs, NICs and every port on their paths, except below root port
             b7:01.0 (AER owned elsewhere: no files); root ports also
@@ -148,6 +155,34 @@ def port_state(root, dev, port, state, phys):
         os.chmod(p, 0o444)
 
 
+def add_vf(root, pf_bdf, vf_bdf, n):
+    """SR-IOV virtual function n of pf_bdf, as the kernel links them (physfn, virtfnN)."""
+    pf = netsys.pci_dir(root, pf_bdf)
+    vf = netsys.add_pci_function(root, os.path.dirname(pf), vf_bdf, 0x15b3, 0x101e, 0x020700)
+    netsys.symlink("../" + pf_bdf, os.path.join(vf, "physfn"))
+    netsys.symlink("../" + vf_bdf, os.path.join(pf, "virtfn%d" % n))
+    netsys.write(os.path.join(pf, "sriov_numvfs"), "%d\n" % (n + 1))
+    netsys.write(os.path.join(pf, "sriov_totalvfs"), "16\n", 0o444)
+    return vf
+
+
+def lost_rdma(root, pcidir, rdma, uverbs):
+    """The function's RDMA device gone, its PCI function and driver still there."""
+    for sub in ("infiniband", "infiniband_verbs"):
+        shutil.rmtree(os.path.join(pcidir, sub))
+    unlink_all([os.path.join(root, "sys/class/infiniband", rdma),
+                os.path.join(root, "sys/class/infiniband_verbs", uverbs)])
+
+
+def inv_vf(root):
+    rdma_fixtures.ib_gpu(root)
+    lost_rdma(root, os.path.realpath(os.path.join(root, "sys/class/infiniband/mlx5_7/device")),
+              "mlx5_7", "uverbs7")
+    vf = add_vf(root, "0000:1a:00.0", "0000:1a:00.2", 0)
+    d = netsys.add_rdma_device(root, vf, "mlx5_8", node_guid="b83f:d203:00a1:c0f0", uverbs=9)
+    netsys.add_rdma_port(d, 1, slots=4)
+
+
 def inv_disabled(root):
     rdma_fixtures.ib_gpu(root)
     port_state(root, "mlx5_3", 1, "4: ACTIVE", "3: Disabled")
@@ -156,6 +191,7 @@ def inv_disabled(root):
 OVERLAYS = {
     "inv-faults": ("dgx8", inv_faults),
     "inv-disabled": ("dgx8", inv_disabled),
+    "inv-vf": ("dgx8", inv_vf),
     "aer-dgx8": ("dgx8", aer_dgx8),
     "aer-broken": ("dgx8", aer_broken),
 }
