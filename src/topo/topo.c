@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Classification, distance classes and pair ports: pure functions of the inventory. */
+#include "topo/topo-accel.h"
 #include "topo/topo.h"
 
 /* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
@@ -71,7 +72,8 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 
 	if (!ident_known(&d->id))
 		return false;
-	if (cls == 0x0302 || cls == 0x1200 || cls == 0x0b40)
+	/* a 3D controller is a GPU; a co-processor only when the table knows it (topo-accel.h) */
+	if (cls == 0x0302 || topo_accel_lookup(&d->id))
 		return true;
 	/* A display controller counts only from a GPU vendor, behind a PCIe bridge... */
 	if (!gpu_vendor_display(d) || !parent_good)

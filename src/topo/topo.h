@@ -126,10 +126,12 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
 
 /*
  * Built-in classification of one function from its identity and place:
- * - accelerator ("GPU"): class 0302 (3D controller), 1200 (processing accelerator) and 0b40
- *   (co-processor: Xeon Phi, NEC Vector Engine) of any vendor; 0300/0380 only of NVIDIA,
- *   AMD and Intel, and only behind a PCIe bridge: not on a root bus (integrated or BMC
- *   VGA), not behind a conventional PCI bridge (class 060401 subtractive decode, the
+ * - accelerator ("GPU"): class 0302 (3D controller) of any vendor; a function the table of
+ *   known accelerators lists (topo-accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
+ *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
+ *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
+ *   NVIDIA, AMD and Intel, and only behind a PCIe bridge: not on a root bus (integrated or
+ *   BMC VGA), not behind a conventional PCI bridge (class 060401 subtractive decode, the
  *   chipset's legacy bridge, or PCIe type 7, a PCIe-to-PCI bridge: onboard graphics such
  *   as the AMD ES1000); ASPEED 1a03 and Matrox 102b never (not GPU vendors).
  * - NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller).

@@ -31,6 +31,7 @@ declare -A SNAP_CONFIGS=(
 	[hp-es1000]="- topo-expect links"
 	[gb200]="- topo-expect links"
 	[inv-faults]="- inventory"
+	[inv-qat]="- inventory"
 	[inv-vf]="- inventory"
 	[inv-disabled]="- inventory-ports"
 	[aer-dgx8]="- aer aer-strict"

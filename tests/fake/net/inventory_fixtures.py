@@ -20,6 +20,10 @@ inv-vf      ib-gpu with SR-IOV on: 0000:bc:00.1 (the second physical function, n
             bus/pci/devices, like the second functions) with its own RDMA device mlx5_8,
             InfiniBand port 1 ACTIVE/LinkUp: the VF's device and port would make up for the
             PF's lost ones in a count of everything in the RDMA class.
+inv-qat     ib-gpu on a Sapphire Rapids-like host: the four RCiEPs 15:00.0, 37:00.0,
+            97:00.0, b7:00.0 become Intel QuickAssist 4xxx endpoints (8086:4940, class 0b40,
+            qat_4xxx bound), as on every SPR/EMR Xeon, and H100 0000:3b:00.0 fell off the bus
+            (config space reads all-ones); physical slots as in inv-faults.
 aer-dgx8    dgx8 plus the kernel's AER counters (drivers/pci/pcie/aer.c, Linux 6.1 strings)
             on the GPUs, NICs and every port on their paths, except below root port
             b7:01.0 (AER owned elsewhere: no files); root ports also
@@ -183,6 +187,38 @@ def inv_vf(root):
     netsys.add_rdma_port(d, 1, slots=4)
 
 
+def retype(root, bdf, vendor, device, cls, driver):
+    """Another part at the same place: ids in config space and sysfs, its driver bound."""
+    d = netsys.pci_dir(root, bdf)
+    cfg = os.path.join(d, "config")
+    with open(cfg, "r+b") as f:
+        f.write(vendor.to_bytes(2, "little") + device.to_bytes(2, "little"))
+        f.seek(9)
+        f.write(bytes([cls & 0xff, cls >> 8 & 0xff, cls >> 16]))
+    for name, text in (("vendor", "0x%04x" % vendor), ("device", "0x%04x" % device),
+                       ("class", "0x%06x" % cls)):
+        os.chmod(os.path.join(d, name), 0o644)
+        netsys.write(os.path.join(d, name), text + "\n", 0o444)
+    alias = "pci:v%08Xd%08Xsv00000000sd00000000bc%02Xsc%02Xi%02X" % (
+        vendor, device, cls >> 16, cls >> 8 & 0xff, cls & 0xff)
+    netsys.write(os.path.join(d, "modalias"), alias + "\n", 0o444)
+    netsys.write(os.path.join(d, "uevent"),
+                 "DRIVER=%s\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\nPCI_SUBSYS_ID=0000:0000\n"
+                 "PCI_SLOT_NAME=%s\nMODALIAS=%s\n" % (driver, cls, vendor, device, bdf, alias))
+    drv = os.path.join(root, "sys/bus/pci/drivers", driver)
+    unlink_all([os.path.join(d, "driver")])
+    netsys.symlink(os.path.relpath(drv, d), os.path.join(d, "driver"))
+    netsys.symlink(os.path.relpath(d, drv), os.path.join(drv, bdf))
+
+
+def inv_qat(root):
+    rdma_fixtures.ib_gpu(root)
+    slots(root)
+    for rbus in SWITCH_ROOTS:
+        retype(root, "0000:%02x:00.0" % rbus, 0x8086, 0x4940, 0x0b4000, "qat_4xxx")
+    not_responding(root, "0000:3b:00.0")
+
+
 def inv_disabled(root):
     rdma_fixtures.ib_gpu(root)
     port_state(root, "mlx5_3", 1, "4: ACTIVE", "3: Disabled")
@@ -192,6 +228,7 @@ OVERLAYS = {
     "inv-faults": ("dgx8", inv_faults),
     "inv-disabled": ("dgx8", inv_disabled),
     "inv-vf": ("dgx8", inv_vf),
+    "inv-qat": ("dgx8", inv_qat),
     "aer-dgx8": ("dgx8", aer_dgx8),
     "aer-broken": ("dgx8", aer_broken),
 }

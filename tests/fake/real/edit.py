@@ -5,6 +5,8 @@
     edit.py ROOT class BDF 0xCCSSPP   class code: config bytes 9-11 and the class file
     edit.py ROOT prog-if BDF 0xPP     programming interface only (0x01: subtractive decode)
     edit.py ROOT bar0 BDF SIZE        BAR 0 of the resource file: SIZE bytes (memory)
+    edit.py ROOT ids BDF V:D:CLASS    vendor, device and class ("8086:4940:0b4000")
+    edit.py ROOT driver BDF NAME      the driver bound: the driver link and drivers/NAME/BDF
 """
 import os
 import sys
@@ -36,7 +38,43 @@ def set_bar0(d, size):
         f.writelines(lines)
 
 
+def set_file(d, name, text):
+    p = os.path.join(d, name)
+    if os.path.exists(p):
+        os.chmod(p, 0o644)
+    with open(p, "w") as f:
+        f.write(text)
+
+
+def set_ids(d, value):
+    vendor, device, cls = (int(x, 16) for x in value.split(":"))
+    with open(os.path.join(d, "config"), "r+b") as f:
+        f.write(vendor.to_bytes(2, "little") + device.to_bytes(2, "little"))
+    set_file(d, "vendor", "0x%04x\n" % vendor)
+    set_file(d, "device", "0x%04x\n" % device)
+    set_class(d, cls)
+
+
+def set_driver(root, bdf, d, name):
+    drv = os.path.join(root, "sys/bus/pci/drivers", name)
+    os.makedirs(drv, exist_ok=True)
+    link = os.path.join(d, "driver")
+    if os.path.lexists(link):
+        old = os.path.realpath(link)
+        if os.path.lexists(os.path.join(old, bdf)):
+            os.unlink(os.path.join(old, bdf))
+        os.unlink(link)
+    os.symlink(os.path.relpath(drv, d), link)
+    os.symlink(os.path.relpath(d, drv), os.path.join(drv, bdf))
+
+
 def main(root, what, bdf, value):
+    if what == "ids":
+        set_ids(fn_dir(root, bdf), value)
+        return 0
+    if what == "driver":
+        set_driver(root, bdf, fn_dir(root, bdf), value)
+        return 0
     d, v = fn_dir(root, bdf), int(value, 0)
     if what == "class":
         set_class(d, v)
