@@ -316,8 +316,15 @@ static int aer_verify(struct run *run)
 	return aer_judge(run, ac);
 }
 
+/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+static unsigned aer_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
 const struct run_module run_module_aer = {
 	.name = "aer",
 	.wants_pci = aer_wants_pci,
+	.pci_wants_caps = aer_pci_wants_caps,
 	.verify = aer_verify,
 };

@@ -332,6 +332,7 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 {
 	const struct pci_dev_info *d = pci_inventory_find(v->inv, addr);
 	char expected[64];
+	int kind;
 
 	snprintf(expected, sizeof(expected), "a %s at this address", k == TOPO_GPU ? "GPU" : "NIC");
 	if (!d)
@@ -343,7 +344,11 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 				    d->state == PCI_DEV_DEAD ? "not responding (config space "
 							       "reads all-ones)"
 							     : "unreadable config space");
-	if (topo_classify(topo_config_get(run->cfg), v->inv, (size_t)(d - v->inv->devs)) != (int)k)
+	kind = topo_classify_at(run->root, topo_config_get(run->cfg), v->inv,
+				(size_t)(d - v->inv->devs));
+	if (kind == -ENOMEM)
+		return kind;
+	if (kind != (int)k) /* the topology's judgement, evidence included */
 		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
 				    expected, NULL, "not a %s (%04x:%04x class %06x)",
 				    k == TOPO_GPU ? "GPU" : "NIC", d->id.vendor, d->id.device,
@@ -527,8 +532,15 @@ static int inventory_verify(struct run *run)
 	return r;
 }
 
+/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+static unsigned inventory_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
 const struct run_module run_module_inventory = {
 	.name = "inventory",
 	.wants_pci = inventory_wants_pci,
+	.pci_wants_caps = inventory_pci_wants_caps,
 	.verify = inventory_verify,
 };

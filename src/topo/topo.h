@@ -130,10 +130,15 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
  *   known accelerators lists (topo-accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
  *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
  *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
- *   NVIDIA, AMD and Intel, and only behind a PCIe bridge: not on a root bus (integrated or
- *   BMC VGA), not behind a conventional PCI bridge (class 060401 subtractive decode, the
- *   chipset's legacy bridge, or PCIe type 7, a PCIe-to-PCI bridge: onboard graphics such
- *   as the AMD ES1000); ASPEED 1a03 and Matrox 102b never (not GPU vendors).
+ *   NVIDIA, AMD and Intel, and only on PCIe behind a PCIe bridge: not on a root bus
+ *   (integrated or BMC VGA), not behind a conventional PCI bridge (class 060401 subtractive
+ *   decode, the chipset's legacy bridge; PCIe type 7, a PCIe-to-PCI bridge; a bridge
+ *   without the PCI Express capability), not without that capability itself (no
+ *   capability list in its header, or its whole chain read without it): onboard graphics
+ *   such as the AMD ES1000, whatever its BARs say. Capabilities that could not be read
+ *   (64 bytes without root) prove nothing. ASPEED 1a03 and Matrox 102b never (not GPU
+ *   vendors). Every module that classifies asks for the candidates' capabilities
+ *   (topo_wants_caps()), so that all of them judge alike.
  * - NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller).
  * Unknown ids (all-ones) are neither. topo_classify_evidence() adds what sysfs shows.
  */

@@ -12,7 +12,9 @@ lstopo-no-graphics (Debian's hwloc) reads the same /sys and /proc below ROOT
     (1200) the kernel bound an accelerator driver to (ACCEL_DRIVERS: the sysfs driver link,
     not hostprep's table of ids; Intel QAT's qat_4xxx is none), or a display controller
     (0300/0380) of NVIDIA/AMD/Intel that pciutils (lspci -vv) shows with a memory region of
-    256 MiB or more and not behind a subtractive-decode bridge; NICs are class 02xx, 0c06,
+    256 MiB or more, on PCI Express itself (lspci shows an Express capability, or cannot
+    read the list) and not behind a subtractive-decode bridge, a PCIe-to-PCI bridge or a
+    bridge without an Express capability; NICs are class 02xx, 0c06,
     or a function with an OpenFabrics (RDMA) OS device. SR-IOV VFs are left out on both
     sides. Where they may differ (no fixture has it): a listed accelerator with no driver
     bound and no OS device is one for hostprep only.
@@ -113,6 +115,17 @@ def driver(root, bdf):
     return os.path.basename(os.readlink(link)) if os.path.islink(link) else None
 
 
+def conventional(root, bdf):
+    """lspci's reading of a function or bridge that is conventional PCI: no capability at
+    all, or a chain read without PCI Express, or a PCIe-to-PCI bridge."""
+    text = lspci(root, bdf)
+    if "Subtractive decode" in text or "PCI-Express to PCI/PCI-X Bridge" in text:
+        return True
+    if "Capabilities: <access denied>" in text:
+        return False
+    return not re.search(r"Capabilities: \[[0-9a-f]+\] Express", text)
+
+
 def oracle_kind(root, t, o):
     cls, ven = o.get("pci_type")[:4], o.get("pci_type").split("[")[1][:4]
     osd = t.osdevs(o)
@@ -124,7 +137,7 @@ def oracle_kind(root, t, o):
     if cls in ("0300", "0380") and ven in GPU_VENDORS:
         host, chain = t.bridges(o)
         if chain and big_region(root, o.get("pci_busid")) and \
-                "Subtractive decode" not in lspci(root, chain[-1]):
+                not conventional(root, chain[-1]) and not conventional(root, o.get("pci_busid")):
             return "gpu"
     if cls.startswith("02") or cls == "0c06" or OSDEV_OFED in osd:
         return "nic"

@@ -339,6 +339,66 @@ static void test_classify_onboard_vga(void **state)
 	}
 }
 
+/*
+ * A display controller without the PCI Express capability is conventional PCI: no GPU
+ * whatever its BARs (the ES1000 behind the ICH's hub-to-PCI bridge); decided by a header
+ * without any capability list, or a whole chain read without the capability; a chain that
+ * could not be read (64 bytes, not loaded, a dead function) proves nothing. A bridge above
+ * without it is a conventional bridge.
+ */
+static void test_classify_no_pcie(void **state)
+{
+	struct topo_evidence big = { .bar_max = 256ULL << 20 }, none = {};
+	static const uint16_t vendors[] = { 0x1002, 0x8086, 0x10de };
+
+	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
+		devs[GPU2].id.vendor = vendors[i];
+		devs[GPU2].id.class_code = i == 2 ? 0x038000 : 0x030000;
+		devs[GPU2].pcie_type = 0;
+		devs[GPU2].caps_loaded = true;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), TOPO_GPU);
+		/* no capability list at all: decisive, BARs or not */
+		devs[GPU2].no_caps = true, devs[GPU2].pcie_type = -1;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), -1);
+		assert_false(topo_is_accelerator(&inv, GPU2));
+		/* ... even read without root: the header is in the 64 bytes */
+		devs[GPU2].cfg = PCI_CFG_LIMITED;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		devs[GPU2].no_caps = false;
+		/* a list that could not be read: nothing proven, the BAR rules stand */
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		/* the whole chain read without the capability (PM only): decisive */
+		devs[GPU2].cfg = PCI_CFG_FULL;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), -1);
+		/* ... but only once the chain was walked */
+		devs[GPU2].caps_loaded = false;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		/* a function that does not answer: its header proves nothing either */
+		devs[GPU2].caps_loaded = true, devs[GPU2].no_caps = true;
+		devs[GPU2].state = PCI_DEV_DEAD;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		devs[GPU2].state = PCI_DEV_GONE;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		devs[GPU2].state = PCI_DEV_OK, devs[GPU2].no_caps = false, devs[GPU2].pcie_type = 0;
+	}
+	/* 3D controllers and listed accelerators are not display controllers: not asked */
+	devs[GPU2].id.class_code = 0x030200, devs[GPU2].no_caps = true, devs[GPU2].pcie_type = -1;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].no_caps = false, devs[GPU2].pcie_type = 0, devs[GPU2].id.class_code = 0x030000;
+	/* the bridge above: without the capability it is a PCI-to-PCI bridge (conventional) */
+	devs[RP_B].pcie_type = -1, devs[RP_B].caps_loaded = true;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].caps_loaded = false; /* its chain unread: not proof */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].no_caps = true; /* its header says no capability at all */
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].no_caps = false, devs[RP_B].pcie_type = 4;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+}
+
 /* topo_evidence_read() on a directory shaped like a function's sysfs directory. */
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -611,6 +671,7 @@ int main(void)
 		cmocka_unit_test_setup(test_classify_table, setup),
 		cmocka_unit_test_setup(test_classify_evidence_nic, setup),
 		cmocka_unit_test_setup(test_classify_onboard_vga, setup),
+		cmocka_unit_test_setup(test_classify_no_pcie, setup),
 		cmocka_unit_test_setup(test_evidence_read, setup),
 		cmocka_unit_test_setup(test_distance, setup),
 		cmocka_unit_test_setup(test_distance_unprivileged, setup),

@@ -24,6 +24,10 @@ inv-qat     ib-gpu on a Sapphire Rapids-like host: the four RCiEPs 15:00.0, 37:0
             97:00.0, b7:00.0 become Intel QuickAssist 4xxx endpoints (8086:4940, class 0b40,
             qat_4xxx bound), as on every SPR/EMR Xeon, and H100 0000:3b:00.0 fell off the bus
             (config space reads all-ones); physical slots as in inv-faults.
+es1000-plain  hp-es1000 with the ICH's bridge 00:1e.0 turned into a plain PCIe bridge
+            (prog-if 00, a PCI Express root port capability) and the ES1000's resource file
+            gone (no BAR size to read): only the ES1000's own header, without any capability
+            (conventional PCI), says it is no GPU.
 aer-dgx8    dgx8 plus the kernel's AER counters (drivers/pci/pcie/aer.c, Linux 6.1 strings)
             on the GPUs, NICs and every port on their paths, except below root port
             b7:01.0 (AER owned elsewhere: no files); root ports also
@@ -35,6 +39,7 @@ aer-broken  aer-dgx8 with 9c:00.0's aer_dev_fatal cut before its TOTAL_ERR_FATAL
 
 import os
 import shutil
+import sys
 
 import netsys
 import rdma_fixtures
@@ -219,6 +224,14 @@ def inv_qat(root):
     not_responding(root, "0000:3b:00.0")
 
 
+def es1000_plain(root):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "real"))
+    import edit
+    edit.main(root, "prog-if", "0000:00:1e.0", "0x00")
+    edit.main(root, "caps", "0000:00:1e.0", "pcie:4")
+    os.unlink(os.path.join(netsys.pci_dir(root, "0000:01:03.0"), "resource"))
+
+
 def inv_disabled(root):
     rdma_fixtures.ib_gpu(root)
     port_state(root, "mlx5_3", 1, "4: ACTIVE", "3: Disabled")
@@ -229,6 +242,7 @@ OVERLAYS = {
     "inv-disabled": ("dgx8", inv_disabled),
     "inv-vf": ("dgx8", inv_vf),
     "inv-qat": ("dgx8", inv_qat),
+    "es1000-plain": ("hp-es1000", es1000_plain),
     "aer-dgx8": ("dgx8", aer_dgx8),
     "aer-broken": ("dgx8", aer_broken),
 }

@@ -7,6 +7,10 @@
     edit.py ROOT bar0 BDF SIZE        BAR 0 of the resource file: SIZE bytes (memory)
     edit.py ROOT ids BDF V:D:CLASS    vendor, device and class ("8086:4940:0b4000")
     edit.py ROOT driver BDF NAME      the driver bound: the driver link and drivers/NAME/BDF
+    edit.py ROOT caps BDF LIST        the capability list: "none" (Status.CapList clear),
+                                      "pm" (Power Management only), "pcie:N" (PM, then PCI
+                                      Express v2 of device/port type N: 0 endpoint, 4 root
+                                      port); from 0x50, in a 256-byte config space
 """
 import os
 import sys
@@ -68,7 +72,31 @@ def set_driver(root, bdf, d, name):
     os.symlink(os.path.relpath(d, drv), os.path.join(drv, bdf))
 
 
+def set_caps(d, value):
+    with open(os.path.join(d, "config"), "r+b") as f:
+        cfg = bytearray(f.read())
+        status = cfg[6] | cfg[7] << 8
+        if value == "none":
+            status &= ~0x10
+            cfg[0x34] = 0
+        else:
+            status |= 0x10
+            cfg[0x34] = 0x50
+            cfg[0x50:0x58] = bytes([0x01, 0x00, 0x03, 0x00, 0, 0, 0, 0])  # PM v3, last
+            if value.startswith("pcie:"):
+                cfg[0x51] = 0x60
+                cfg[0x60:0x64] = bytes([0x10, 0x00, 0x02 | int(value[5:]) << 4, 0x00])
+            elif value != "pm":
+                sys.exit("edit.py: unknown capability list %s" % value)
+        cfg[6], cfg[7] = status & 0xff, status >> 8
+        f.seek(0)
+        f.write(cfg)
+
+
 def main(root, what, bdf, value):
+    if what == "caps":
+        set_caps(fn_dir(root, bdf), value)
+        return 0
     if what == "ids":
         set_ids(fn_dir(root, bdf), value)
         return 0
