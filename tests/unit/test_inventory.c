@@ -353,6 +353,10 @@ static void test_ports_unreadable(void **state)
 	_cleanup_(strbuf_done) struct strbuf down = {};
 	struct inventory_ports t;
 
+	/* one judgement: a port of a device that could not be read is unread, up or not */
+	assert_int_equal(rdma_port_judge(&d[0], &p[0]), RDMA_PORT_JUDGED_UP);
+	assert_int_equal(rdma_port_judge(&d[1], &p[0]), RDMA_PORT_JUDGED_UNREAD);
+	assert_int_equal(rdma_port_judge(&d[0], &p[3]), RDMA_PORT_JUDGED_UNREAD);
 	inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &down);
 	assert_int_equal(t.active, 1);	   /* mlx5_0/1 */
 	assert_int_equal(t.unreadable, 3); /* layer unknown, port unreadable, device unreadable */
