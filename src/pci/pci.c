@@ -470,6 +470,7 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 			      (uint32_t)hdr[PCI_CLASS_DEVICE] << 8 | hdr[PCI_CLASS_PROG];
 	slot->cap_ptr = hdr[PCI_CAPABILITY_LIST];
 	slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
+	info->no_caps = !slot->cap_list;
 }
 
 static int load_caps(struct pci_backend *b, const struct dev_slot *slot, struct pci_dev_info *info)

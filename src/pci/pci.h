@@ -53,7 +53,8 @@ struct pci_dev_info {
 	int parent;    /* index into pci_inventory.devs; -1 on a root bus */
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
 	enum pci_dev_state state;
-	int err; /* PCI_DEV_GONE: why (negative errno) */
+	int err;      /* PCI_DEV_GONE: why (negative errno) */
+	bool no_caps; /* the header's Status.CapList is clear: no capability at all */
 	/* Read by pcib_load_caps(), not by the scan: */
 	bool caps_loaded;
 	enum pci_cfg_access cfg;

@@ -58,11 +58,13 @@ static void read_numa(int dfd, int *ret)
 		*ret = (int)v;
 }
 
-static bool is_virtfn(int dfd)
+int topo_is_virtfn(int dfd)
 {
 	struct stat st;
 
-	return fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 /*
@@ -247,7 +249,7 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 				     inv->devs[i].addr);
 		if (dfd == -ENOMEM)
 			return dfd;
-		if (dfd >= 0 && is_virtfn(dfd))
+		if (dfd >= 0 && topo_is_virtfn(dfd) > 0)
 			continue;
 		r = endpoint_add(t, kind, i);
 		if (r < 0)
