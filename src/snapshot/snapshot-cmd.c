@@ -4,6 +4,7 @@
  * one tar for a bug report, replayed by `hostprep --root DIR check` (snapshot.h).
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -134,52 +135,36 @@ static int write_tar(const struct options *o, const struct sysroot *root, struct
 	return r;
 }
 
-/* -o FILE: a temp file next to it, renamed over it when the tar is whole. */
-static int open_output(const char *path, char **ret_tmp)
+/* -o - */
+static int snapshot_stdout(const struct options *o, const struct sysroot *root, struct snapshot *s)
 {
-	char *tmp = NULL;
-	int fd;
-
-	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(tmp);
-		return log_error_errno(errno, "Failed to create '%s.tmp-XXXXXX': %m", path);
+	if (isatty(STDOUT_FILENO)) {
+		log_error("Not writing a tar to a terminal: -o FILE, or redirect stdout.");
+		return -EINVAL;
 	}
-	*ret_tmp = tmp;
-	return fd;
+	return write_tar(o, root, s, STDOUT_FILENO);
 }
 
-static int finish_output(const char *path, const char *tmp, int fd, int r)
-{
-	if (r >= 0 && (fchmod(fd, 0600) < 0 || fsync(fd) < 0))
-		r = log_error_errno(errno, "Failed to write '%s': %m", tmp);
-	close(fd);
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = log_error_errno(errno, "Failed to rename '%s' to '%s': %m", tmp, path);
-	if (r < 0)
-		(void)unlink(tmp);
-	return r;
-}
-
+/* -o PATH, whatever PATH is (snapshot-out.c) */
 static int snapshot_to(const struct options *o, const struct sysroot *root, struct snapshot *s,
 		       const char *path)
 {
 	_cleanup_(freep) char *tmp = NULL;
+	enum snapshot_out kind;
 	int fd, r;
 
-	if (streq(path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			log_error("Not writing a tar to a terminal: -o FILE, or redirect stdout.");
-			return -EINVAL;
-		}
-		return write_tar(o, root, s, STDOUT_FILENO);
-	}
-	fd = open_output(path, &tmp);
+	r = snapshot_out_kind(path, &kind);
+	if (r < 0)
+		return r;
+	fd = kind == SNAPSHOT_OUT_STREAM ? snapshot_out_stream(path)
+					 : snapshot_out_temp(path, &tmp);
 	if (fd < 0)
 		return fd;
-	r = finish_output(path, tmp, fd, write_tar(o, root, s, fd));
+	r = write_tar(o, root, s, fd);
+	if (kind == SNAPSHOT_OUT_STREAM)
+		close(fd);
+	else
+		r = snapshot_out_finish(path, tmp, fd, r);
 	if (r >= 0)
 		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
 			   s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
@@ -221,6 +206,10 @@ static int cmd_snapshot(const struct options *o)
 		r = default_output(&root, &path);
 	if (r < 0)
 		return r == -ENOMEM ? log_oom() : r;
+	/* a reader that goes away is a write error (exit 3), not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (o->output && streq(o->output, "-"))
+		return snapshot_stdout(o, &root, &s);
 	return snapshot_to(o, &root, &s, o->output ? o->output : path);
 }
 

@@ -3,6 +3,10 @@
  * The snapshot's tar, written with libarchive: pax (sysfs paths are longer than ustar's
  * 100 bytes), zstd when this libarchive has it built in, else gzip. Owner root:root and
  * no user or group names: nothing of who ran it.
+ *
+ * The stream ends where the compressor ends it: libarchive pads the last block to 10240
+ * bytes on a pipe, FIFO, character device or fd 1 unless told not to, and zstd -t and
+ * tar --zstd reject a stream padded with zeros.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -38,6 +42,8 @@ int snapshot_tar_open(struct snapshot *s, int fd, bool zstd)
 		return -ENOMEM;
 	if (archive_write_set_format_pax_restricted(s->a) != ARCHIVE_OK)
 		return tar_error(s, "set the tar format");
+	if (archive_write_set_bytes_in_last_block(s->a, 1) != ARCHIVE_OK)
+		return tar_error(s, "set the tar's last block");
 	if ((zstd ? archive_write_add_filter_zstd(s->a) : archive_write_add_filter_gzip(s->a)) !=
 	    ARCHIVE_OK)
 		return tar_error(s, "set up the compression");

@@ -74,6 +74,20 @@ bool snapshot_refused(const char *rel);
 /* A manifest line: "skipped PATH: why". */
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why);
 
+/* snapshot-out.c: where -o PATH writes (see there) */
+enum snapshot_out {
+	SNAPSHOT_OUT_REPLACE, /* a regular file or a new name: a temporary file renamed over it */
+	SNAPSHOT_OUT_STREAM,  /* a FIFO or character device: written into */
+};
+/* What PATH is; -EINVAL (logged) for what is refused. */
+int snapshot_out_kind(const char *path, enum snapshot_out *ret);
+/* PATH opened for a stream: the fd, or negative errno (logged). */
+int snapshot_out_stream(const char *path);
+/* "PATH.tmp-XXXXXX" created: the fd and its name, or negative errno (logged). */
+int snapshot_out_temp(const char *path, char **ret_tmp);
+/* The temporary file made whole and renamed over path when r >= 0, else removed. */
+int snapshot_out_finish(const char *path, const char *tmp, int fd, int r);
+
 /* snapshot-tar.c: the members, written with libarchive (pax, zstd or else gzip). */
 bool snapshot_tar_has_zstd(void);
 int snapshot_tar_open(struct snapshot *s, int fd, bool zstd);
