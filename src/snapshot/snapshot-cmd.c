@@ -95,28 +95,43 @@ static int add_config_file(struct snapshot *s, const char *path, size_t i)
 	return snapshot_tar_file(s, rel, 0644, time(NULL), data, size);
 }
 
+/*
+ * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was not taken.
+ * Names are escaped (snapshot_escape()).
+ */
+static void manifest_text(const struct sysroot *root, const struct snapshot *s, FILE *f)
+{
+	time_t now = (time_t)report_time();
+	char when[64];
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	fprintf(f, "hostprep snapshot\nversion %s\ntime %s\nroot ", HOSTPREP_VERSION, when);
+	snapshot_escape(f, sysroot_is_host(root) ? "/" : root->dir);
+	fprintf(f,
+		"\ncaptured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
+		"nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
+		"with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
+		"replay: tar -xf THIS -C DIR; hostprep --root DIR check\n",
+		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value);
+	fputs(strempty(s->notes_buf), f);
+}
+
 static int write_manifest(const struct sysroot *root, struct snapshot *s)
 {
 	_cleanup_(freep) char *text = NULL;
-	char when[64];
-	time_t now = (time_t)report_time();
-	struct tm tm;
-	int n;
+	size_t size = 0;
+	FILE *f;
 
 	if (fflush(s->notes) != 0)
 		return -ENOMEM;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	n = asprintf(&text,
-		     "hostprep snapshot\nversion %s\ntime %s\nroot %s\n"
-		     "captured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
-		     "nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
-		     "with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
-		     "replay: tar -xf THIS -C DIR; hostprep --root DIR check\n%s",
-		     HOSTPREP_VERSION, when, sysroot_is_host(root) ? "/" : root->dir, s->files,
-		     s->bytes, s->links, s->dirs, s->nodes, s->no_value, strempty(s->notes_buf));
-	if (n < 0)
+	f = open_memstream(&text, &size);
+	if (!f)
 		return -ENOMEM;
-	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, now, text, (size_t)n);
+	manifest_text(root, s, f);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, (time_t)report_time(), text, size);
 }
 
 static int write_tar(const struct options *o, const struct sysroot *root, struct snapshot *s,

@@ -143,8 +143,11 @@ void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
 	if (strset_add(&s->skipped_paths, rel) == 0)
 		return; /* walked twice (a function below its parent, and by its own link) */
 	s->skipped++;
-	if (s->notes)
-		fprintf(s->notes, "skipped %s: %s\n", rel, why);
+	if (!s->notes)
+		return;
+	fputs("skipped ", s->notes);
+	snapshot_escape(s->notes, rel);
+	fprintf(s->notes, ": %s\n", why);
 }
 
 static int skip_errno(struct snapshot *s, const char *rel, int err)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ struct snapshot {
 	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
 	bool host;  /* the real root: an absolute symlink stays inside it */
 	struct archive *a;
+	locale_t utf8;	       /* C.UTF-8, under which libarchive takes names as UTF-8 (or 0) */
 	struct strset todo;    /* recorded and discovered paths, captured in this order */
 	struct strset members; /* what is in the tar */
 	struct strset skipped_paths;
@@ -50,7 +52,8 @@ struct snapshot {
 	char *notes_buf;
 	size_t notes_size;
 	size_t bytes, files, links, dirs, nodes, skipped;
-	size_t no_value; /* sysfs attributes whose read failed: no value now */
+	size_t no_value;     /* sysfs attributes whose read failed: no value now */
+	size_t binary_names; /* members whose name is not UTF-8 */
 };
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root);
@@ -73,6 +76,11 @@ int snapshot_link_target(const struct snapshot *s, const char *rel, const char *
 bool snapshot_refused(const char *rel);
 /* A manifest line: "skipped PATH: why". */
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why);
+
+/* snapshot-set.c: names, which may hold any byte but '/' and NUL */
+bool snapshot_utf8(const char *s);
+/* s, with "\\" for a backslash, \xNN for a control byte and for a byte that is not UTF-8 */
+void snapshot_escape(FILE *f, const char *s);
 
 /* snapshot-out.c: where -o PATH writes (see there) */
 enum snapshot_out {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * hostprep snapshot's path rules: normalization (".." above the root is refused), where a
- * symlink leads (absolute: only on the host), what is never captured, and the string set
- * that keeps the capture order.
+ * symlink leads (absolute: only on the host), what is never captured, the string
+ * set that keeps the capture order, names in the manifest.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -122,6 +122,28 @@ static void test_strset(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+static void test_utf8_escape(void **state)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	assert_true(snapshot_utf8("etc/modprobe.d/x.conf"));
+	assert_true(snapshot_utf8("caf\xc3\xa9"));
+	assert_true(snapshot_utf8("\xf0\x9f\x98\x80"));
+	assert_false(snapshot_utf8("bad\xff.conf"));
+	assert_false(snapshot_utf8("\xc3"));	     /* cut */
+	assert_false(snapshot_utf8("\xc0\xaf"));     /* overlong '/' */
+	assert_false(snapshot_utf8("\xed\xa0\x80")); /* a surrogate */
+	assert_false(snapshot_utf8("\xf4\x90\x80\x80"));
+
+	f = open_memstream(&buf, &size);
+	snapshot_escape(f, "a\\b\nc\xff\xc3\xa9\x7f");
+	fclose(f);
+	assert_string_equal(buf, "a\\\\b\\x0ac\\xff\xc3\xa9\\x7f");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_link_target),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_utf8_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
