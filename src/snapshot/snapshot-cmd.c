@@ -21,13 +21,14 @@
 /*
  * Read by hostprep but not by a check pass (the last report: status; the module
  * configuration: libkmod, only when a [Module] rule asks) or read before any module
- * asks (the kernel's identity). Root-relative.
+ * asks (the kernel's identity). Root-relative. Not the configuration: the files the
+ * loader parsed are recorded one by one, and nothing else of /etc/hostprep is taken.
  */
 static const char *const always[] = {
-	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "sys/bus/pci",
-	"etc/hostprep",	  "usr/lib/hostprep",	       "run/hostprep/report.json", "etc/modprobe.d",
-	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d", "lib/modprobe.d",
-	"etc/depmod.d",
+	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname",
+	"sys/bus/pci",	  "run/hostprep/report.json",  "etc/modprobe.d",
+	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d",
+	"lib/modprobe.d",
 };
 
 /*
@@ -96,8 +97,8 @@ static int add_config_file(struct snapshot *s, const char *path, size_t i)
 }
 
 /*
- * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was not taken.
- * Names are escaped (snapshot_escape()).
+ * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was not taken
+ * and what was redacted. Names are escaped (snapshot_escape()).
  */
 static void manifest_text(const struct sysroot *root, const struct snapshot *s, FILE *f)
 {
@@ -112,8 +113,9 @@ static void manifest_text(const struct sysroot *root, const struct snapshot *s, 
 		"\ncaptured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
 		"nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
 		"with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
+		"redacted %zu secrets (each named below by file and line, never by its value)\n"
 		"replay: tar -xf THIS -C DIR; hostprep --root DIR check\n",
-		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value);
+		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value, s->redacted);
 	fputs(strempty(s->notes_buf), f);
 }
 
@@ -181,8 +183,8 @@ static int snapshot_to(const struct options *o, const struct sysroot *root, stru
 	else
 		r = snapshot_out_finish(path, tmp, fd, r);
 	if (r >= 0)
-		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
-			   s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
+		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped, %zu redacted (see %s).",
+			   path, s->files, s->links, s->skipped, s->redacted, SNAPSHOT_MANIFEST);
 	return r;
 }
 

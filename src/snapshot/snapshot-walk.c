@@ -150,6 +150,15 @@ void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
 	fprintf(s->notes, ": %s\n", why);
 }
 
+/* dir/name, not taken: a manifest line */
+static void walk_skip(struct snapshot *s, const char *dir, const char *name, const char *why)
+{
+	_cleanup_(freep) char *rel = NULL;
+
+	if (asprintf(&rel, "%s/%s", dir, name) >= 0)
+		snapshot_skip(s, rel, why);
+}
+
 static int skip_errno(struct snapshot *s, const char *rel, int err)
 {
 	snapshot_skip(s, rel, strerror(-err));
@@ -299,44 +308,24 @@ static bool no_value(const char *rel, int r)
 	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
 }
 
-/*
- * GRUB's configuration may hold the boot loader's password hashes (password_pbkdf2 USER
- * HASH, or a plain password USER TEXT) when the ACS check reads it: such a line is
- * replaced by a comment, in place. The kernel lines the check reads are kept as they
- * are, so the replay's verdict does not change.
- */
-static const char *const grub_files[] = { "boot/*", "etc/default/grub*", "etc/grub.d/*" };
-
-static void redact_passwords(const char *rel, char *data, size_t *size)
+/* A kept file's secrets cut out (snapshot-redact.c), by its name and the name it was read by */
+static int redact(struct snapshot *s, const char *rel, char **data, size_t *size)
 {
-	static const char note[] = "# (a password line, removed by hostprep snapshot)";
-	size_t out = 0;
+	unsigned readers = snapshot_redactors(rel) | (s->via ? snapshot_redactors(s->via) : 0);
+	char *out;
+	size_t n;
+	int r;
 
-	if (!MATCH(grub_files, rel, FNM_LEADING_DIR))
-		return;
-	for (size_t at = 0; at < *size;) {
-		char *nl = memchr(data + at, '\n', *size - at);
-		size_t len = (nl ? (size_t)(nl - (data + at)) + 1 : *size - at);
-		const char *w = data + at;
-
-		while (w < data + at + len && (*w == ' ' || *w == '\t'))
-			w++;
-		if (strneq(w, "password", 8) && (data + at + len - w) > 8 &&
-		    (w[8] == ' ' || w[8] == '\t' || strneq(w + 8, "_pbkdf2", 7))) {
-			size_t room = len - (nl ? 1 : 0),
-			       n = sizeof(note) - 1 < room ? sizeof(note) - 1 : room;
-
-			memcpy(data + out, note, n);
-			out += n;
-			if (nl)
-				data[out++] = '\n';
-		} else {
-			memmove(data + out, data + at, len);
-			out += len;
-		}
-		at += len;
-	}
-	*size = out;
+	if (!readers)
+		return 0;
+	r = snapshot_redact(readers, rel, *data, *size, &out, &n, s->notes);
+	if (r <= 0)
+		return r;
+	s->redacted += (size_t)r;
+	free(*data);
+	*data = out;
+	*size = n;
+	return 0;
 }
 
 /* A regular file: opened without blocking, checked again on the fd, read bounded. */
@@ -368,8 +357,9 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	}
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
-	redact_passwords(rel, data, &size);
-	r = member_parents(s, rel);
+	r = redact(s, rel, &data, &size);
+	if (r >= 0)
+		r = member_parents(s, rel);
 	return r < 0 ? r : snapshot_tar_file(s, rel, st->st_mode, st->st_mtime, data, size);
 }
 
@@ -387,8 +377,68 @@ static int member_node(struct snapshot *s, const char *rel, const struct stat *s
 	return r < 0 ? r : snapshot_tar_node(s, rel, st->st_mode, st->st_rdev, st->st_mtime);
 }
 
-static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern);
+/*
+ * How a directory is walked. sysfs, /proc and /dev: all of it, under the rules above.
+ * Anywhere else a directory is not walked: its reader opens the files it wants by name and
+ * those are recorded one by one (hostprep's configuration and drop-ins as parsed, the last
+ * report, the grub.d files the shell sources), so nothing else there (a configuration
+ * repository's .git, a site.env) is taken; but the directories another reader lists
+ * (libkmod, dracut) are taken with the names it takes, and the rest is named.
+ */
+struct listing {
+	const char *dir;
+	const char *reader;   /* why the other names are not taken; NULL: not named */
+	const char *names[3]; /* what the reader takes; none: the directory alone */
+};
 
+static const struct listing listings[] = {
+	{ "*modprobe.d", "not read (libkmod reads *.conf and *.alias)", { "*.conf", "*.alias" } },
+	{ "etc/dracut.conf.d", "not read (dracut reads *.conf)", { "*.conf" } },
+	/* the module index; the module files libkmod opens are recorded one by one */
+	{ "lib/modules/*", NULL, { "modules.*" } },
+	{ "usr/lib/modules/*", NULL, { "modules.*" } },
+};
+static const struct listing alone = { .dir = "" };
+
+static bool pseudo(const char *rel)
+{
+	return strneq(rel, "sys/", 4) || strneq(rel, "proc/", 5) || strneq(rel, "dev/", 4) ||
+	       MATCH(never_whole, rel, 0);
+}
+
+/* NULL: the whole directory */
+static const struct listing *listing_of(const char *rel)
+{
+	if (pseudo(rel))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(listings); i++)
+		if (fnmatch(listings[i].dir, rel, 0) == 0)
+			return &listings[i];
+	return &alone;
+}
+
+/* A recorded directory by the name it was read by (rel) and where it is (path). */
+static const struct listing *listing_for(const char *rel, const char *path)
+{
+	const struct listing *l = listing_of(path);
+
+	if (l != &alone)
+		return l;
+	l = listing_of(rel);
+	return l ? l : &alone;
+}
+
+static bool listing_takes(const struct listing *l, const char *name)
+{
+	if (!l)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(l->names) && l->names[i]; i++)
+		if (fnmatch(l->names[i], name, FNM_PERIOD) == 0)
+			return true;
+	return false;
+}
+
+static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l);
 /* A link found in a walk: stored, and what it leads to queued when hostprep reads there. */
 static int entry_link(struct snapshot *s, const char *rel, const struct stat *st)
 {
@@ -402,7 +452,8 @@ static int entry_link(struct snapshot *s, const char *rel, const struct stat *st
 	return snapshot_want(s, target);
 }
 
-static int entry(struct snapshot *s, const char *rel, int depth)
+/* rel (not yet a member); a directory is walked depth levels down with listing l */
+static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
 	struct stat st;
 
@@ -420,7 +471,7 @@ static int entry(struct snapshot *s, const char *rel, int depth)
 		snapshot_skip(s, rel, S_ISFIFO(st.st_mode) ? "a FIFO, not read" : "a socket");
 		return 0;
 	}
-	return depth < 0 ? 0 : walk(s, rel, depth, NULL);
+	return depth < 0 ? 0 : walk(s, rel, depth, l);
 }
 
 static int names_cmp(const void *a, const void *b)
@@ -479,11 +530,11 @@ static int walk_entry(struct snapshot *s, const char *dir, const char *name, int
 	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
 	    (depth <= 0 || !descend(dir, name)))
 		return 0;
-	return entry(s, rel, depth - 1);
+	return entry(s, rel, depth - 1, listing_of(rel));
 }
 
-/* A directory and what is in it, depth levels down; pattern: only the names it matches. */
-static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern)
+/* A directory and what is in it, depth levels down; l: only the names it takes. */
+static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -493,16 +544,19 @@ static int walk(struct snapshot *s, const char *rel, int depth, const char *patt
 	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return skip_errno(s, rel, -errno);
 	r = streq(rel, ".") ? 0 : member_dir(s, rel, &st);
-	if (r < 0)
+	if (r < 0 || (l && !l->names[0]))
 		return r;
 	r = list_dir(s, rel, &names, &n);
 	if (r < 0 && r != -ENOMEM) {
 		names_free(names, n);
 		return skip_errno(s, rel, r);
 	}
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		if (!pattern || fnmatch(pattern, names[i], FNM_PERIOD) == 0)
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (listing_takes(l, names[i]))
 			r = walk_entry(s, rel, names[i], depth);
+		else if (l->reader)
+			walk_skip(s, rel, names[i], l->reader);
+	}
 	names_free(names, n);
 	return r;
 }
@@ -581,33 +635,29 @@ static int resolve(struct snapshot *s, const char *rel, char **ret)
 	return 0;
 }
 
-/* How deep a recorded directory is walked. */
+/* How deep a recorded directory is walked (outside sysfs, /proc and /dev: listings). */
 static int depth_of(const char *rel)
 {
 	if (streq(rel, "sys/bus/pci"))
 		return 2;
 	if (fnmatch("sys/class/*", rel, FNM_PATHNAME) == 0)
 		return 1;
+	if (!pseudo(rel))
+		return 0;
 	return strneq(rel, "sys/devices/", 12) ? DEPTH_FOLLOWED : DEPTH_DEFAULT;
-}
-
-/* lib/modules/KVER, or where a merged /usr puts it (lib -> usr/lib) */
-static bool is_modules_dir(const char *rel)
-{
-	return fnmatch("lib/modules/*", rel, FNM_PATHNAME) == 0 ||
-	       fnmatch("usr/lib/modules/*", rel, FNM_PATHNAME) == 0;
 }
 
 /* A recorded path whose last component is a pattern ("boot/loader/entries/\*.conf"). */
 static int capture_pattern(struct snapshot *s, const char *rel, const char *slash)
 {
 	_cleanup_(freep) char *dir = strndup(rel, (size_t)(slash - rel)), *path = NULL;
+	struct listing l = { .dir = "", .names = { slash + 1 } };
 	int r;
 
 	if (!dir)
 		return -ENOMEM;
 	r = resolve(s, dir, &path);
-	return r < 0 || !path ? r : walk(s, path, 0, slash + 1);
+	return r < 0 || !path ? r : walk(s, path, 0, &l);
 }
 
 static int capture_one(struct snapshot *s, const char *rel)
@@ -623,9 +673,10 @@ static int capture_one(struct snapshot *s, const char *rel)
 	r = resolve(s, rel, &path);
 	if (r < 0 || !path)
 		return r;
-	if (is_modules_dir(path))
-		return walk(s, path, 0, "modules.*"); /* the index; module files come one by one */
-	return entry(s, path, depth_of(path));
+	s->via = rel;
+	r = entry(s, path, depth_of(path), listing_for(rel, path));
+	s->via = NULL;
+	return r;
 }
 
 int snapshot_capture(struct snapshot *s)
