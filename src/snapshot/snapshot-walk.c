@@ -178,7 +178,8 @@ void snapshot_record(const char *rel, void *userdata)
 		log_oom();
 }
 
-int snapshot_normalize(char *path)
+/* "a/./b//../c" -> "a/c"; ".." above the top: -EXDEV, or with clamp the top itself. */
+static int normalize(char *path, bool clamp)
 {
 	char *out = path, *p = path;
 
@@ -187,7 +188,7 @@ int snapshot_normalize(char *path)
 
 		if ((n == 1 && p[0] == '.') || n == 0) {
 		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (out == path)
+			if (out == path && !clamp)
 				return -EXDEV;
 			while (out > path && *--out != '/')
 				;
@@ -205,23 +206,23 @@ int snapshot_normalize(char *path)
 	return 0;
 }
 
-int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret)
+int snapshot_normalize(char *path)
+{
+	return normalize(path, false);
+}
+
+int snapshot_link_target(const char *rel, const char *text, char **ret)
 {
 	const char *slash = strrchr(rel, '/');
 	char *t;
 
-	if (text[0] == '/' && !s->host)
-		return -EXDEV;
 	if (text[0] == '/')
 		t = strdup(text);
 	else if (asprintf(&t, "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, text) < 0)
 		t = NULL;
 	if (!t)
 		return -ENOMEM;
-	if (snapshot_normalize(t) < 0) {
-		free(t);
-		return -EXDEV;
-	}
+	(void)normalize(t, true);
 	*ret = t;
 	return 0;
 }
@@ -266,7 +267,7 @@ static int budget(struct snapshot *s, const char *rel, size_t more)
 	return 0;
 }
 
-/* A symlink stored as it is when it stays inside the root; *ret its target (or NULL). */
+/* A symlink, stored as it is; *ret where it leads below the root. */
 static int member_link(struct snapshot *s, const char *rel, const struct stat *st, char **ret)
 {
 	char text[4096];
@@ -277,11 +278,7 @@ static int member_link(struct snapshot *s, const char *rel, const struct stat *s
 	if (n < 0)
 		return skip_errno(s, rel, -errno);
 	text[n] = '\0';
-	r = snapshot_link_target(s, rel, text, ret);
-	if (r == -EXDEV) {
-		snapshot_skip(s, rel, "a symlink that leaves the root");
-		return 0;
-	}
+	r = snapshot_link_target(rel, text, ret);
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r;
 	r = member_parents(s, rel);
@@ -439,7 +436,38 @@ static bool listing_takes(const struct listing *l, const char *name)
 }
 
 static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l);
-/* A link found in a walk: stored, and what it leads to queued when hostprep reads there. */
+static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l);
+static int resolve_named(struct snapshot *s, const char *rel, const char *name, char **ret);
+
+/*
+ * A link found outside sysfs (modprobe.d/nvidia.conf -> /etc/alternatives/...): whoever
+ * lists the directory reads through it, so what it leads to is taken (through every link
+ * on the way, LINK_HOPS at most), as a file: a directory there is not walked.
+ */
+static int follow_link(struct snapshot *s, const char *rel, const char *target)
+{
+	_cleanup_(freep) char *path = NULL;
+	const char *via = s->via;
+	int r;
+
+	if (snapshot_refused(target)) {
+		snapshot_skip(s, target, "never captured (the target of a symlink)");
+		return 0;
+	}
+	r = resolve_named(s, target, rel, &path);
+	if (r < 0 || !path) {
+		if (r == 0)
+			snapshot_skip(s, rel,
+				      "a symlink to nothing (or to what is never captured)");
+		return r;
+	}
+	s->via = rel;
+	r = entry(s, path, -1, &alone);
+	s->via = via;
+	return r;
+}
+
+/* A link found in a walk: stored, and what it leads to taken when hostprep reads there. */
 static int entry_link(struct snapshot *s, const char *rel, const struct stat *st)
 {
 	_cleanup_(freep) char *target = NULL;
@@ -447,6 +475,8 @@ static int entry_link(struct snapshot *s, const char *rel, const struct stat *st
 
 	if (r < 0 || !target)
 		return r;
+	if (!strneq(rel, "sys/", 4))
+		return follow_link(s, rel, target);
 	if (MATCH(follow_never, base(rel), 0) || !MATCH(follow_into, target, 0))
 		return 0;
 	return snapshot_want(s, target);
@@ -610,7 +640,7 @@ static int resolve_step(struct snapshot *s, char **cur)
 
 /*
  * rel with every symlink on the way stored and followed inside the root: *ret the
- * physical path, NULL when it is not there, is refused or leaves the root (noted).
+ * physical path, NULL when it is not there or is refused; -ELOOP after LINK_HOPS links.
  */
 static int resolve(struct snapshot *s, const char *rel, char **ret)
 {
@@ -631,7 +661,17 @@ static int resolve(struct snapshot *s, const char *rel, char **ret)
 			return 0;
 		}
 	}
-	snapshot_skip(s, rel, "too many levels of symlinks");
+	return -ELOOP;
+}
+
+/* resolve() for a caller that names what it could not take */
+static int resolve_named(struct snapshot *s, const char *rel, const char *name, char **ret)
+{
+	int r = resolve(s, rel, ret);
+
+	if (r != -ELOOP)
+		return r;
+	snapshot_skip(s, name, "too many levels of symlinks");
 	return 0;
 }
 
@@ -656,7 +696,7 @@ static int capture_pattern(struct snapshot *s, const char *rel, const char *slas
 
 	if (!dir)
 		return -ENOMEM;
-	r = resolve(s, dir, &path);
+	r = resolve_named(s, dir, dir, &path);
 	return r < 0 || !path ? r : walk(s, path, 0, &l);
 }
 
@@ -670,7 +710,7 @@ static int capture_one(struct snapshot *s, const char *rel)
 		return 0;
 	if (slash && strpbrk(slash, "*?["))
 		return capture_pattern(s, rel, slash);
-	r = resolve(s, rel, &path);
+	r = resolve_named(s, rel, rel, &path);
 	if (r < 0 || !path)
 		return r;
 	s->via = rel;
@@ -694,7 +734,7 @@ int snapshot_capture(struct snapshot *s)
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root)
 {
-	*s = (struct snapshot){ .rootfd = root->fd, .host = sysroot_is_host(root) };
+	*s = (struct snapshot){ .rootfd = root->fd };
 	s->notes = open_memstream(&s->notes_buf, &s->notes_size);
 	return s->notes ? 0 : -ENOMEM;
 }

@@ -45,7 +45,6 @@ struct archive;
 
 struct snapshot {
 	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
-	bool host;  /* the real root: an absolute symlink stays inside it */
 	struct archive *a;
 	locale_t utf8;	       /* C.UTF-8, under which libarchive takes names as UTF-8 (or 0) */
 	struct strset todo;    /* recorded and discovered paths, captured in this order */
@@ -72,10 +71,10 @@ int snapshot_capture(struct snapshot *s);
 int snapshot_normalize(char *path);
 /*
  * The root-relative, normalized path the symlink at rel (text: what it says) points to,
- * malloc'd; -EXDEV when it leaves the root: ".." above it, or absolute (but on the host,
- * where "/" is the root).
+ * malloc'd. As hostprep reads below a root (chroot-like, RESOLVE_IN_ROOT): an absolute
+ * target is below the root, and ".." at the root stays there.
  */
-int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret);
+int snapshot_link_target(const char *rel, const char *text, char **ret);
 /* Never captured, whatever records it: /proc as a whole and its processes, secrets, logs. */
 bool snapshot_refused(const char *rel);
 /* A manifest line: "skipped PATH: why". */

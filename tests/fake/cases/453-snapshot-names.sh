@@ -28,7 +28,7 @@ expect_rc 0
 tar --warning=no-unknown-keyword --quoting-style=literal -tf "$T/s.tar.zst" | sed 's|/$||' >"$T/members" ||
 	fail "tar -tf of the snapshot failed"
 for n in "sys/class/infiniband/$bad" "${newdev#"$R/"}" "${newdev#"$R/"}/ports/1/state" \
-	"etc/modprobe.d/"$'\xfe\xff-site.conf' "etc/modprobe.d/"$'caf\xc3\xa9.conf'; do
+	"etc/modprobe.d/"$'\xfe\xff-site.conf' "etc/modprobe.d/"$'caf\xc3\xa9.conf' "etc/"$'target-\xfd.conf'; do
 	grep -qaxF "$n" "$T/members" || fail "not in the tar: $(printf %q "$n")"
 done
 snap_extract "$T/s.tar.zst" "$T/x"
