@@ -97,8 +97,8 @@ static int add_config_file(struct snapshot *s, const char *path, size_t i)
 }
 
 /*
- * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was not taken
- * and what was redacted. Names are escaped (snapshot_escape()).
+ * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was left out
+ * and redacted. Names are escaped (snapshot_escape()).
  */
 static void manifest_text(const struct sysroot *root, const struct snapshot *s, FILE *f)
 {
@@ -116,6 +116,7 @@ static void manifest_text(const struct sysroot *root, const struct snapshot *s, 
 		"redacted %zu secrets (each named below by file and line, never by its value)\n"
 		"replay: tar -xf THIS -C DIR; hostprep --root DIR check\n",
 		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value, s->redacted);
+	snapshot_left_out(s, f);
 	fputs(strempty(s->notes_buf), f);
 }
 

@@ -28,28 +28,35 @@
 #define DEPTH_FOLLOWED 8
 
 /*
- * sysfs files never read: a read of resourceN does port I/O on an I/O BAR, vpd can
- * stall for seconds, rom needs enabling, the rest are write-only triggers.
+ * sysfs files never read, and why (the manifest counts them): a read of resourceN (and
+ * resourceN_wc) maps a BAR or does port I/O on an I/O BAR, rom needs enabling, vpd can
+ * stall for seconds, the rest are write-only triggers or large directories no check reads.
  */
-static const char *const sys_never[] = {
-	"resource[0-9]*",
-	"rom",
-	"vpd",
-	"reset",
-	"remove",
-	"rescan",
-	"bind",
-	"unbind",
-	"new_id",
-	"remove_id",
-	"sections",
-	"notes",
-	"driver_override",
-	/* directories no module reads, and large on a real host */
-	"power",
-	"queues",
-	"msi_irqs",
+static const struct {
+	const char *name;
+	const char *why;
+	const char *shown; /* the name in the manifest, when not name */
+} sys_never[] = {
+	{ "resource[0-9]*", "a read maps PCI BAR memory or does port I/O",
+	  "resourceN and resourceN_wc" },
+	{ "rom", "a read enables the PCI expansion ROM", NULL },
+	{ "vpd", "a read of PCI VPD can stall for seconds", NULL },
+	{ "reset", "a trigger (write-only)", NULL },
+	{ "remove", "a trigger (write-only)", NULL },
+	{ "rescan", "a trigger (write-only)", NULL },
+	{ "bind", "a trigger (write-only)", NULL },
+	{ "unbind", "a trigger (write-only)", NULL },
+	{ "new_id", "a trigger (write-only)", NULL },
+	{ "remove_id", "a trigger (write-only)", NULL },
+	{ "driver_override", "no check reads it", NULL },
+	{ "sections", "no check reads it (large)", NULL },
+	{ "notes", "no check reads it (large)", NULL },
+	{ "power", "no check reads it (large)", NULL },
+	{ "queues", "no check reads it (large)", NULL },
+	{ "msi_irqs", "no check reads it (large)", NULL },
 };
+_Static_assert(ARRAY_SIZE(sys_never) < SNAPSHOT_LEFT_OUT_MAX, "snapshot.h: left_out[]");
+#define LEFT_OUT_WRITE_ONLY ARRAY_SIZE(sys_never) /* the last counter: other write-only files */
 
 /* Below a PCI function (or host bridge) directory, the subdirectories hostprep reads. */
 static const char *const pci_subdirs[] = {
@@ -113,9 +120,30 @@ static const char *base(const char *rel)
 	return p ? p + 1 : rel;
 }
 
-static bool sys_file_never(const char *rel)
+/* The sys_never rule a sysfs path falls under, counted once a path; -1 for none. */
+static int sys_never_at(struct snapshot *s, const char *rel)
 {
-	return strneq(rel, "sys/", 4) && MATCH(sys_never, base(rel), 0);
+	if (!strneq(rel, "sys/", 4))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(sys_never); i++)
+		if (fnmatch(sys_never[i].name, base(rel), 0) == 0) {
+			if (strset_add(&s->skipped_paths, rel) > 0)
+				s->left_out[i]++;
+			return (int)i;
+		}
+	return -1;
+}
+
+void snapshot_left_out(const struct snapshot *s, FILE *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sys_never); i++)
+		if (s->left_out[i])
+			fprintf(f, "left out %zu sysfs %s: %s\n", s->left_out[i],
+				sys_never[i].shown ? sys_never[i].shown : sys_never[i].name,
+				sys_never[i].why);
+	if (s->left_out[LEFT_OUT_WRITE_ONLY])
+		fprintf(f, "left out %zu write-only files: triggers, nothing to read\n",
+			s->left_out[LEFT_OUT_WRITE_ONLY]);
 }
 
 /* A PCI function, host bridge or virtio device directory: only pci_subdirs below it. */
@@ -130,12 +158,12 @@ static bool is_pci_dir(const char *rel)
 	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
 }
 
-/* Whether a walk of dir goes into its subdirectory name. */
-static bool descend(const char *dir, const char *name)
+/* Whether a walk of dir goes into its subdirectory rel. */
+static bool descend(struct snapshot *s, const char *dir, const char *rel)
 {
 	if (is_pci_dir(dir))
-		return MATCH(pci_subdirs, name, 0);
-	return !(strneq(dir, "sys/", 4) && MATCH(sys_never, name, 0));
+		return MATCH(pci_subdirs, base(rel), 0);
+	return sys_never_at(s, rel) < 0;
 }
 
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
@@ -333,8 +361,10 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	size_t max = file_max(rel, st), size;
 	int r;
 
-	if (!(st->st_mode & 0444))
+	if (!(st->st_mode & 0444)) {
+		s->left_out[LEFT_OUT_WRITE_ONLY] += strset_add(&s->skipped_paths, rel) > 0;
 		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
+	}
 	if (max > FILE_MAX) {
 		snapshot_skip(s, rel, "larger than the bound of one file");
 		return 0;
@@ -487,7 +517,7 @@ static int entry(struct snapshot *s, const char *rel, int depth, const struct li
 {
 	struct stat st;
 
-	if (snapshot_refused(rel) || sys_file_never(rel))
+	if (snapshot_refused(rel) || sys_never_at(s, rel) >= 0)
 		return 0;
 	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return skip_errno(s, rel, -errno);
@@ -558,7 +588,7 @@ static int walk_entry(struct snapshot *s, const char *dir, const char *name, int
 	    0)
 		return -ENOMEM;
 	if (fstatat(s->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
-	    (depth <= 0 || !descend(dir, name)))
+	    (depth <= 0 || !descend(s, dir, rel)))
 		return 0;
 	return entry(s, rel, depth - 1, listing_of(rel));
 }

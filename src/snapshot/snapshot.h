@@ -43,6 +43,8 @@ void strset_done(struct strset *s);
 
 struct archive;
 
+#define SNAPSHOT_LEFT_OUT_MAX 24
+
 struct snapshot {
 	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
 	struct archive *a;
@@ -55,8 +57,9 @@ struct snapshot {
 	size_t notes_size;
 	const char *via; /* the name what is captured now was read by (a link, a recorded path) */
 	size_t bytes, files, links, dirs, nodes, skipped, redacted;
-	size_t no_value;     /* sysfs attributes whose read failed: no value now */
-	size_t binary_names; /* members whose name is not UTF-8 */
+	size_t no_value; /* sysfs attributes whose read failed: no value now */
+	size_t left_out[SNAPSHOT_LEFT_OUT_MAX]; /* sysfs files never read, by rule */
+	size_t binary_names;			/* members whose name is not UTF-8 */
 };
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root);
@@ -79,6 +82,8 @@ int snapshot_link_target(const char *rel, const char *text, char **ret);
 bool snapshot_refused(const char *rel);
 /* A manifest line: "skipped PATH: why". */
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why);
+/* The manifest's "left out" lines: the sysfs files never read, counted by rule. */
+void snapshot_left_out(const struct snapshot *s, FILE *f);
 
 /* snapshot-set.c: names, which may hold any byte but '/' and NUL */
 bool snapshot_utf8(const char *s);
