@@ -3,6 +3,7 @@
  * `hostprep snapshot [-o FILE|-]`: what hostprep reads on this host (or below --root), in
  * one tar for a bug report, replayed by `hostprep --root DIR check` (snapshot.h).
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -75,12 +76,30 @@ static int want_always(const struct sysroot *root, struct snapshot *s)
 	return snapshot_want(s, mods);
 }
 
-/* A --config file (outside the root, as the run read it): config/NAME in the tar. */
-static int add_config_file(struct snapshot *s, const char *path, size_t i)
+/* config/N-NAME for the --config file path: NAME kept to what a shell takes unquoted */
+static int config_member(const char *path, size_t i, char **ret)
+{
+	const char *name = strrchr(path, '/');
+	char *rel;
+
+	name = name ? name + 1 : path;
+	if (asprintf(&rel, "config/%zu-%s", i, *name ? name : "config") < 0)
+		return -ENOMEM;
+	for (char *p = rel + strlen("config/"); *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p))
+			*p = '_';
+	*ret = rel;
+	return 0;
+}
+
+/*
+ * A --config file (outside the root, as the run read it): config/N-NAME in the tar, and
+ * " --config DIR/config/N-NAME" on the manifest's replay line, in the run's order.
+ */
+static int add_config_file(struct snapshot *s, const char *path, size_t i, FILE *replay)
 {
 	_cleanup_(closep) int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	_cleanup_(freep) char *data = NULL, *rel = NULL;
-	const char *name = strrchr(path, '/');
 	size_t size;
 	int r;
 
@@ -89,18 +108,23 @@ static int add_config_file(struct snapshot *s, const char *path, size_t i)
 	r = read_full_fd(fd, 1U << 20, &data, &size);
 	if (r < 0)
 		return r == -ENOMEM ? r : (snapshot_skip(s, path, strerror(-r)), 0);
-	if (asprintf(&rel, "config/%zu-%s", i, name ? name + 1 : path) < 0)
+	if (config_member(path, i, &rel) < 0)
 		return -ENOMEM;
-	if (i == 0 && (r = snapshot_tar_dir(s, "config", 0755, time(NULL))) < 0)
-		return r;
+	if (!strset_has(&s->members, "config")) {
+		r = strset_add(&s->members, "config");
+		if (r < 0 || (r = snapshot_tar_dir(s, "config", 0755, time(NULL))) < 0)
+			return r;
+	}
+	fprintf(replay, " --config DIR/%s", rel);
 	return snapshot_tar_file(s, rel, 0644, time(NULL), data, size);
 }
 
 /*
- * hostprep-snapshot.txt: when, where, what is in it, how to replay it, what was left out
- * and redacted. Names are escaped (snapshot_escape()).
+ * hostprep-snapshot.txt: when, where, what is in it, how to replay it (with the --config
+ * files of the run), what was left out and redacted. Names are escaped (snapshot_escape()).
  */
-static void manifest_text(const struct sysroot *root, const struct snapshot *s, FILE *f)
+static void manifest_text(const struct sysroot *root, const struct snapshot *s, const char *replay,
+			  FILE *f)
 {
 	time_t now = (time_t)report_time();
 	char when[64];
@@ -114,13 +138,13 @@ static void manifest_text(const struct sysroot *root, const struct snapshot *s, 
 		"nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
 		"with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
 		"redacted %zu secrets (each named below by file and line, never by its value)\n"
-		"replay: tar -xf THIS -C DIR; hostprep --root DIR check\n",
-		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value, s->redacted);
+		"replay: tar -xf THIS -C DIR; hostprep --root DIR%s check\n",
+		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value, s->redacted, replay);
 	snapshot_left_out(s, f);
 	fputs(strempty(s->notes_buf), f);
 }
 
-static int write_manifest(const struct sysroot *root, struct snapshot *s)
+static int write_manifest(const struct sysroot *root, struct snapshot *s, const char *replay)
 {
 	_cleanup_(freep) char *text = NULL;
 	size_t size = 0;
@@ -131,7 +155,7 @@ static int write_manifest(const struct sysroot *root, struct snapshot *s)
 	f = open_memstream(&text, &size);
 	if (!f)
 		return -ENOMEM;
-	manifest_text(root, s, f);
+	manifest_text(root, s, replay, f);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, (time_t)report_time(), text, size);
@@ -140,14 +164,19 @@ static int write_manifest(const struct sysroot *root, struct snapshot *s)
 static int write_tar(const struct options *o, const struct sysroot *root, struct snapshot *s,
 		     int fd)
 {
-	int r = snapshot_tar_open(s, fd, snapshot_tar_has_zstd());
+	_cleanup_(freep) char *replay = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&replay, &size);
+	int r = f ? snapshot_tar_open(s, fd, snapshot_tar_has_zstd()) : -ENOMEM;
 
 	for (size_t i = 0; r >= 0 && i < o->n_configs; i++)
-		r = add_config_file(s, o->configs[i], i);
+		r = add_config_file(s, o->configs[i], i, f);
+	if (f && fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
 	if (r >= 0)
 		r = snapshot_capture(s);
 	if (r >= 0)
-		r = write_manifest(root, s);
+		r = write_manifest(root, s, replay);
 	if (r >= 0)
 		r = snapshot_tar_close(s);
 	return r;
