@@ -241,7 +241,9 @@ static int cmd_snapshot(const struct options *o)
 	_cleanup_(freep) char *path = NULL;
 	int r;
 
-	r = open_root(o, &root);
+	r = snapshot_tar_load();
+	if (r >= 0)
+		r = open_root(o, &root);
 	if (r < 0)
 		return r;
 	r = snapshot_init(&s, &root);

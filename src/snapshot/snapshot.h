@@ -122,6 +122,8 @@ int snapshot_out_temp(const char *path, char **ret_tmp);
 int snapshot_out_finish(const char *path, const char *tmp, int fd, int r);
 
 /* snapshot-tar.c: the members, written with libarchive (pax, zstd or else gzip). */
+/* libarchive loaded (dlopen(), archive-dlopen.h), before any other call: 0 or -EOPNOTSUPP */
+int snapshot_tar_load(void);
 bool snapshot_tar_has_zstd(void);
 int snapshot_tar_open(struct snapshot *s, int fd, bool zstd);
 int snapshot_tar_close(struct snapshot *s);
