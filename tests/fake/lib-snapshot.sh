@@ -63,7 +63,7 @@ snap_norm() {
 snap_extract() {
 	rm -rf "$2"
 	mkdir -p "$2"
-	tar -xf "$1" -C "$2" || fail "tar -xf $(basename "$1") failed"
+	tar --warning=no-unknown-keyword -xf "$1" -C "$2" || fail "tar -xf $(basename "$1") failed"
 }
 
 # roundtrip FIXTURE CONF: check the fixture, snapshot it, check the extract: the same
