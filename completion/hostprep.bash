@@ -69,6 +69,7 @@ _hostprep() {
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 		;;
+	--validate-as) return 0 ;; # NAME: the installed file's name, typed
 	esac
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
@@ -78,6 +79,10 @@ _hostprep() {
 			((i++))
 			;;
 		--validate) validate=1 ;;
+		--validate-as)
+			validate=1
+			((i++))
+			;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi ;;
 		esac
@@ -100,7 +105,7 @@ _hostprep() {
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
-			mapfile -t COMPREPLY < <(compgen -W "--validate $_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--validate --validate-as $_hostprep_options" -- "$cur")
 		fi
 		;;
 	acs)
