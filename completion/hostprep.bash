@@ -5,7 +5,7 @@
 
 # Kept equal to the command table in src/main.c and to getopt's long options
 # there by tests/doc/run.sh.
-_hostprep_commands='apply check status revert config acs rdma env topology snapshot'
+_hostprep_commands='apply check status gate revert config acs rdma env topology snapshot'
 _hostprep_options='--root --config --json --no-color -v --verbose -h --help --version'
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
