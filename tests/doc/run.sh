@@ -203,4 +203,8 @@ got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | 
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
 
 echo "doc: $passed passed, $failed failed"
+if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
+	echo "doc: FAILED: no check passed: nothing was checked"
+	exit 1
+fi
 [ "$failed" -eq 0 ]
