@@ -31,13 +31,15 @@ struct options {
 	int n_args;
 	/* snapshot -o FILE ("-": stdout), NULL without -o */
 	const char *output;
+	/* config --validate-as NAME (sets validate too), NULL without it */
+	const char *validate_as;
 };
 
 /* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */
 enum {
 	COMMAND_ARGS = 1 << 0,	   /* positional arguments (o->args) */
 	COMMAND_DRY_RUN = 1 << 1,  /* --dry-run */
-	COMMAND_VALIDATE = 1 << 2, /* --validate */
+	COMMAND_VALIDATE = 1 << 2, /* --validate, --validate-as */
 	COMMAND_INSTALL = 1 << 3,  /* --install and --uninstall */
 	COMMAND_PUBLISH = 1 << 4,  /* --publish (not with --dry-run) */
 	COMMAND_ONELINE = 1 << 5,  /* --oneline (not with --json) */

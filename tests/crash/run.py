@@ -992,6 +992,10 @@ def main(argv):
             shutil.rmtree(scratch, ignore_errors=True)
     print("crash: %d checks, %d failed (%.1f s)" % (env.checks, len(env.failures),
                                                  time.monotonic() - start))
+    if not env.failures and not env.checks:
+        # (CRASH_ONLY matching no phase or scenario): nothing checked is no pass
+        print("crash: FAILED: no check ran: nothing was checked")
+        return 1
     return 1 if env.failures else 0
 
 

@@ -14,7 +14,8 @@
 # (built once per run by mkroot.py into a mktemp directory). Nothing outside
 # that scratch directory is written. A case that cannot run here (lib.sh: skip) is
 # counted as skipped, never as passed. Last line: "N passed, N failed" and, when some
-# were skipped, ", N skipped".
+# were skipped, ", N skipped". A run in which no case passed (none matched CASES, or every
+# one was skipped) fails: a tier that checked nothing never prints a pass.
 set -u
 shopt -s extglob
 export LC_ALL=C TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
@@ -163,4 +164,8 @@ if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
 echo "${HOSTPREP_TIER:-fake}: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
+if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
+	echo "${HOSTPREP_TIER:-fake}: FAILED: no case passed ($skipped skipped): nothing was checked"
+	exit 1
+fi
 [ $failed -eq 0 ]
