@@ -481,10 +481,12 @@ static int param_missing_remedy(const struct kmod_seen *s, const char *key, char
 	const char *n = s->rule->name;
 
 	if (streq(n, "erdma") && streq(key, "compat_mode"))
-		return asprintf(ret, "install Alibaba Cloud's erdma driver (the out-of-tree package "
-				     "with compat_mode); the mainline erdma has no compat mode");
-	return asprintf(ret, "install the %s driver that provides the %s parameter (this build "
-			     "ignores it)",
+		return asprintf(ret,
+				"install Alibaba Cloud's erdma driver (the out-of-tree package "
+				"with compat_mode); the mainline erdma has no compat mode");
+	return asprintf(ret,
+			"install the %s driver that provides the %s parameter (this build "
+			"ignores it)",
 			n, key);
 }
 
@@ -548,8 +550,8 @@ static int param_unreadable(struct run *run, const struct kmod_seen *s, size_t i
 	const struct kmod_param_want *w = &s->rule->params[i];
 	int err = s->param_err[i];
 
-	bool other_build = s->srcversion && s->file.srcversion &&
-			   !streq(s->srcversion, s->file.srcversion);
+	bool other_build =
+		s->srcversion && s->file.srcversion && !streq(s->srcversion, s->file.srcversion);
 
 	return results_addf(
 		&run->results, VERDICT_UNKNOWN, "module.param", object, expected,
