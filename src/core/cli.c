@@ -9,7 +9,8 @@
 
 void cli_set_privilege(struct options *o)
 {
-	o->privileged = geteuid() == 0;
+	o->euid = geteuid();
+	o->privileged = o->euid == 0;
 	pci_set_privileged(o->privileged);
 }
 

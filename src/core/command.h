@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sys/types.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,6 +29,8 @@ struct options {
 	bool verbose;	/* -v: debug messages, and the table's lines not cut */
 	/* euid 0, asked once (cli_set_privilege()); runs carry it (struct run.privileged) */
 	bool privileged;
+	/* the effective uid, asked with it: whose own files a command may trust (gate) */
+	uid_t euid;
 	char **args; /* positional arguments after the command */
 	int n_args;
 	/* snapshot -o FILE ("-": stdout), NULL without -o */

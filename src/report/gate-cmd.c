@@ -20,9 +20,10 @@ static int print_verdict(const struct options *o, const struct sysroot *root)
 }
 
 /* A record that cannot be used is no proof: said, and the verdict decides. */
-static bool passed_this_boot(const struct sysroot *root, const char *unit, const char *boot_id)
+static bool passed_this_boot(const struct options *o, const struct sysroot *root, const char *unit,
+			     const char *boot_id)
 {
-	int r = gate_passed(root, unit, boot_id);
+	int r = gate_passed(root, unit, boot_id, o->euid);
 
 	if (r == -ENOMEM)
 		log_oom();
@@ -87,7 +88,7 @@ static int cmd_gate(const struct options *o)
 				     "nothing is recorded.");
 	else
 		boot_id = id;
-	if (boot_id && passed_this_boot(&root, unit, boot_id))
+	if (boot_id && passed_this_boot(o, &root, unit, boot_id))
 		return start_again(o, &root, unit);
 	r = print_verdict(o, &root);
 	if (r == EXIT_READY && boot_id)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "core/sysroot.h"
 
@@ -42,6 +43,6 @@ int gate_boot_id(const struct sysroot *root, char id[BOOT_ID_LEN + 1]);
  * writable by others or not root's, -EBADFD not a regular file, a read error): the caller
  * says so and lets the verdict decide.
  */
-int gate_passed(const struct sysroot *root, const char *name, const char *boot_id);
+int gate_passed(const struct sysroot *root, const char *name, const char *boot_id, uid_t owner);
 /* Record that UNIT passed the gate in the boot boot_id; -errno. */
 int gate_record(const struct sysroot *root, const char *name, const char *boot_id);

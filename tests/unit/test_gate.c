@@ -139,11 +139,11 @@ static void test_record_this_boot(void **state)
 	struct stat st;
 	int fd;
 
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), 0);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), 0);
 	assert_int_equal(gate_record(&f->root, UNIT, ID1), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), 1);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID2), 0);
-	assert_int_equal(gate_passed(&f->root, "slurmd.service", ID1), 0);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), 1);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID2, geteuid()), 0);
+	assert_int_equal(gate_passed(&f->root, "slurmd.service", ID1, geteuid()), 0);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(read(fd, buf, sizeof(buf) - 1), BOOT_ID_LEN + 1);
@@ -155,8 +155,8 @@ static void test_record_this_boot(void **state)
 	assert_int_equal(st.st_mode & 07777, 0755);
 	/* the next boot's pass replaces it */
 	assert_int_equal(gate_record(&f->root, UNIT, ID2), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID2), 1);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), 0);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID2, geteuid()), 1);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), 0);
 	free(path);
 	free(dir);
 }
@@ -171,10 +171,10 @@ static void test_record_damaged(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		put(f, RECORD(UNIT), bad[i]);
-		assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EBADMSG);
+		assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EBADMSG);
 	}
 	put(f, RECORD(UNIT), ID1); /* no newline: still the ID */
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), 1);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), 1);
 }
 
 /* A record others could have written is no proof. */
@@ -185,14 +185,14 @@ static void test_record_untrusted(void **state)
 
 	put(f, RECORD(UNIT), ID1 "\n");
 	assert_int_equal(chmod(path, 0666), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EPERM);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EPERM);
 	assert_int_equal(chmod(path, 0620), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EPERM);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EPERM);
 	assert_int_equal(chmod(path, 0600), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), 1);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), 1);
 	if (geteuid() == 0) {
 		assert_int_equal(chown(path, 4242, 4242), 0);
-		assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EPERM);
+		assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EPERM);
 	}
 	free(path);
 }
@@ -206,13 +206,13 @@ static void test_record_not_a_file(void **state)
 	put(f, "elsewhere", ID1 "\n");
 	put(f, RECORD("x"), "");
 	assert_int_equal(symlink("../../../elsewhere", path), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EBADFD);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EBADFD);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EBADFD);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EBADFD);
 	assert_int_equal(rmdir(path), 0);
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -EBADFD);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -EBADFD);
 	free(path);
 }
 
@@ -223,7 +223,7 @@ static void test_record_unwritable(void **state)
 
 	put(f, "run/hostprep/gate", "a file where the directory goes\n");
 	assert_true(gate_record(&f->root, UNIT, ID1) < 0);
-	assert_int_equal(gate_passed(&f->root, UNIT, ID1), -ENOTDIR);
+	assert_int_equal(gate_passed(&f->root, UNIT, ID1, geteuid()), -ENOTDIR);
 }
 
 int main(void)
