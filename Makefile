@@ -110,7 +110,7 @@ deps-test:
 	@tests/deps.sh test
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j$$(nproc) all
 	@echo "== hostprep apply --dry-run (shipped default config) =="
 	@$(B)/hostprep --config conf/hostprep.conf apply --dry-run; true
 	@echo "== hostprep check =="

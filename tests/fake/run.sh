@@ -63,6 +63,15 @@ skipped=0
 failed_names=()
 order=()
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+STARTED_AT=$(date +%s)
+PROGRESS_EVERY=${PROGRESS_EVERY:-25}
+
+# A line every PROGRESS_EVERY cases started: the verdicts come at the end, in order, and a
+# tier that prints nothing for minutes looks hung (and CI logs have no clock of their own).
+progress() {
+	[ $((${#order[@]} % PROGRESS_EVERY)) = 0 ] || return 0
+	echo "${HOSTPREP_TIER:-fake}: ${#order[@]} cases started, $(($(date +%s) - STARTED_AT)) s"
+}
 
 # run_case NAME file FILE | NAME fn FUNCTION ARGS...: start a case in the background
 # (at most $JOBS at a time); its verdict is its subshell's exit status in $T/rc.
@@ -74,6 +83,7 @@ run_case() {
 	local T=$SCRATCH/cases/$name
 	mkdir -p "$T"
 	order+=("$name")
+	progress
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
 		wait -n 2>/dev/null || true
 	done
