@@ -52,7 +52,11 @@ play() {
 	python3 - "$ROLE/tasks/main.yml" "$T/play/$1.yml" "$D" "$2" "${3:-}" "$(id -u)" <<'PY'
 import sys, yaml
 tasks, out, d, content, validate, uid = sys.argv[1:]
-task = next(t for t in yaml.safe_load(open(tasks)) if t.get("name", "").startswith("Place the site drop-ins"))
+def flat(ts):  # the role's tasks, those inside its blocks too
+    for t in ts:
+        yield t
+        yield from flat(t.get("block", []))
+task = next(t for t in flat(yaml.safe_load(open(tasks))) if t.get("name", "").startswith("Place the site drop-ins"))
 tpl = task["ansible.builtin.template"]
 if uid != "0":
     tpl.pop("owner", None), tpl.pop("group", None)

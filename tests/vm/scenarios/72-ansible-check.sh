@@ -76,8 +76,10 @@ Enabled=yes'
 	an_play site-needs-old
 	assert_ne "$RC" 0 "valid only over its old version: the play fails"
 	assert_eq "$(an_recap failed)" 1 "valid only over its old version: failed=1"
-	assert_match "$OUT" "/source:5: \[ACS:nics\] is enabled but no file gives it a Select=" \
-		"valid only over its old version: hostprep's reason at the temp file's line"
+	# the role validates its rendered copy (hostprep-dropins.*/50-site.conf) as 50-site.conf
+	# before placing anything (fleet/ansible README: all or none)
+	assert_match "$OUT" "/hostprep-dropins\.[^/]*/50-site\.conf:5: \[ACS:nics\] is enabled but no file gives it a Select=" \
+		"valid only over its old version: hostprep's reason at the rendered copy's line"
 	assert_no_match "$OUT" 'RUNNING HANDLER' "valid only over its old version: no apply"
 	assert_eq "$(sha_of "$dropin")" "$conf" "valid only over its old version: the live drop-in unchanged"
 	assert_eq "$(ls -A /etc/hostprep/hostprep.conf.d)" 50-site.conf "valid only over its old version: no stray file"
