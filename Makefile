@@ -36,11 +36,11 @@ SLEEPDIR   ?= /usr/lib/systemd/system-sleep
 SYSTEMCTL  ?= /usr/bin/systemctl
 
 CC       ?= cc
-PKGS     := libpci inih json-c zlib nettle libarchive
+PKGS     := libpci inih json-c zlib nettle
 # dlopen()ed when first needed (src/kmod/kmod-dlopen.c, src/rdma/rdma-verbs.c,
-# src/core/sd-dlopen.c):
+# src/core/sd-dlopen.c, src/snapshot/snapshot-tar.c):
 # headers only, not linked
-PKGS_DL  := libkmod libibverbs libsystemd
+PKGS_DL  := libkmod libibverbs libsystemd libarchive
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-unused-parameter -Wno-format-nonliteral
@@ -110,7 +110,7 @@ deps-test:
 	@tests/deps.sh test
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j$$(nproc) all
 	@echo "== hostprep apply --dry-run (shipped default config) =="
 	@$(B)/hostprep --config conf/hostprep.conf apply --dry-run; true
 	@echo "== hostprep check =="

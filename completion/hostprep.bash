@@ -5,7 +5,7 @@
 
 # Kept equal to the command table in src/main.c and to getopt's long options
 # there by tests/doc/run.sh.
-_hostprep_commands='apply check status revert config acs rdma env topology snapshot'
+_hostprep_commands='apply check status gate revert config acs rdma env topology snapshot'
 _hostprep_options='--root --config --json --no-color -v --verbose -h --help --version'
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
@@ -69,6 +69,7 @@ _hostprep() {
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 		;;
+	--validate-as) return 0 ;; # NAME: the installed file's name, typed
 	esac
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
@@ -78,6 +79,10 @@ _hostprep() {
 			((i++))
 			;;
 		--validate) validate=1 ;;
+		--validate-as)
+			validate=1
+			((i++))
+			;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi ;;
 		esac
@@ -100,7 +105,7 @@ _hostprep() {
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
-			mapfile -t COMPREPLY < <(compgen -W "--validate $_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--validate --validate-as $_hostprep_options" -- "$cur")
 		fi
 		;;
 	acs)

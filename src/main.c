@@ -53,6 +53,7 @@ enum {
 	OPT_UNINSTALL,
 	OPT_PUBLISH,
 	OPT_ONELINE,
+	OPT_VALIDATE_AS,
 };
 
 static const struct option long_options[] = { { "root", required_argument, NULL, OPT_ROOT },
@@ -61,6 +62,8 @@ static const struct option long_options[] = { { "root", required_argument, NULL,
 					      { "no-color", no_argument, NULL, OPT_NO_COLOR },
 					      { "dry-run", no_argument, NULL, OPT_DRY_RUN },
 					      { "validate", no_argument, NULL, OPT_VALIDATE },
+					      { "validate-as", required_argument, NULL,
+						OPT_VALIDATE_AS },
 					      { "verbose", no_argument, NULL, 'v' },
 					      { "help", no_argument, NULL, 'h' },
 					      { "version", no_argument, NULL, OPT_VERSION },
@@ -103,6 +106,10 @@ static int parse_one(struct options *o, int c)
 		return 0;
 	case OPT_VALIDATE:
 		o->validate = true;
+		return 0;
+	case OPT_VALIDATE_AS:
+		o->validate = true;
+		o->validate_as = optarg;
 		return 0;
 	case OPT_INSTALL:
 		o->install = true;
@@ -206,6 +213,7 @@ int main(int argc, char **argv)
 		options_done(&o);
 		return EXIT_USAGE;
 	}
+	cli_set_privilege(&o);
 	r = r > 0 ? 0 : cmd->run(&o);
 	options_done(&o);
 	return exit_status(r);

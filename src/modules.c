@@ -57,6 +57,7 @@ extern const struct command apply_command;
 extern const struct command check_command;
 extern const struct command revert_command;
 extern const struct command status_command;
+extern const struct command gate_command;
 extern const struct command config_command;
 extern const struct command acs_command;
 extern const struct command rdma_command;
@@ -66,7 +67,8 @@ extern const struct command snapshot_command;
 
 /* Order is `hostprep --help` and dispatch order. */
 const struct command *const commands[] = {
-	&apply_command, &check_command, &status_command, &revert_command,   &config_command,
-	&acs_command,	&rdma_command,	&env_command,	 &topology_command, &snapshot_command,
+	&apply_command,	 &check_command,    &status_command,   &gate_command,
+	&revert_command, &config_command,   &acs_command,      &rdma_command,
+	&env_command,	 &topology_command, &snapshot_command,
 };
 const size_t n_commands = ARRAY_SIZE(commands);

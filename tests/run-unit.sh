@@ -4,6 +4,8 @@
 # "N passed, N failed" and, when cmocka skipped some, ", N skipped". A binary that
 # exits non-zero (a crash by signal included) without counting a failure, or exits 0
 # without cmocka's summary, is one failure: no test passes on an exit nobody read.
+# A run in which no test passed (none given, or every one skipped) fails too: a tier that
+# checked nothing never prints a pass.
 set -u
 passed=0 failed=0 skipped=0 broken=0
 for t in "$@"; do
@@ -30,4 +32,8 @@ for t in "$@"; do
 done
 failed=$((failed + broken))
 echo "${HOSTPREP_TIER:-unit}: $passed passed, $failed failed$([ $skipped -eq 0 ] || echo ", $skipped skipped")"
+if [ "$failed" -eq 0 ] && [ "$passed" -eq 0 ]; then
+	echo "${HOSTPREP_TIER:-unit}: FAILED: no test passed ($skipped skipped): nothing was checked"
+	exit 1
+fi
 [ "$failed" -eq 0 ]

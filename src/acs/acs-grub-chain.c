@@ -105,7 +105,7 @@ static void set_limit(int what, rlim_t v)
 
 /* In the child: only async-signal-safe calls until exec. */
 static _Noreturn void chain_child(int in_fd, int out_fd, const struct chain_files *f,
-				  char *const argv[])
+				  char *const argv[], bool privileged)
 {
 	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
 
@@ -119,7 +119,7 @@ static _Noreturn void chain_child(int in_fd, int out_fd, const struct chain_file
 			_exit(127);
 	if (chdir("/") < 0)
 		_exit(127);
-	if (geteuid() == 0) {
+	if (privileged) {
 		(void)unshare(CLONE_NEWNET);
 		if (setgroups(0, NULL) < 0 || setgid(CHAIN_NOBODY) < 0 || setuid(CHAIN_NOBODY) < 0)
 			_exit(127);
@@ -262,7 +262,7 @@ static char **chain_argv(const struct chain_files *f)
 	return argv;
 }
 
-static int chain_spawn(const struct chain_files *f, struct chain *c)
+static int chain_spawn(const struct chain_files *f, bool privileged, struct chain *c)
 {
 	_cleanup_(freep) char **argv = chain_argv(f);
 	int in[2], out[2], r;
@@ -281,7 +281,7 @@ static int chain_spawn(const struct chain_files *f, struct chain *c)
 	close(in[1]);
 	pid = fork();
 	if (pid == 0)
-		chain_child(in[0], out[1], f, argv);
+		chain_child(in[0], out[1], f, argv, privileged);
 	close(in[0]);
 	close(out[1]);
 	if (pid < 0) {
@@ -297,13 +297,13 @@ static int chain_spawn(const struct chain_files *f, struct chain *c)
 	return r;
 }
 
-static int chain_run(const struct sysroot *root, struct chain *c)
+static int chain_run(const struct sysroot *root, bool privileged, struct chain *c)
 {
 	struct chain_files f = {};
 	int r = chain_open_files(root, &f);
 
 	if (r >= 0)
-		r = chain_spawn(&f, c);
+		r = chain_spawn(&f, privileged, c);
 	chain_files_done(&f);
 	return r;
 }
@@ -497,10 +497,10 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 	return verdict_boot(root, arg, rs);
 }
 
-int acs_grub_chain_verify(const struct sysroot *root, struct results *rs)
+int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct results *rs)
 {
 	struct chain c = {};
-	int r = chain_run(root, &c);
+	int r = chain_run(root, privileged, &c);
 
 	if (r >= 0)
 		r = chain_parse(&c);

@@ -90,7 +90,7 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 	if (pfile_now_is(&now, want, size)) {
 		r = results_add(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED,
 				"already up to date", NULL);
-		return r < 0 ? r : acs_grub_chain_verify(root, rs);
+		return r < 0 ? r : acs_grub_chain_verify(root, true, rs);
 	}
 	r = pfile_write(&acs_grub_desc, root, &now, want, size, EXPECTED, rs);
 	if (r <= 0)
@@ -98,7 +98,7 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 	r = results_add(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED, "written, read back",
 			NULL);
 	/* Written is not kept: a later drop-in may assign the variable again. */
-	return r < 0 ? r : acs_grub_chain_verify(root, rs);
+	return r < 0 ? r : acs_grub_chain_verify(root, true, rs);
 }
 
 int acs_grub_revert(const struct sysroot *root, struct results *rs)

@@ -25,7 +25,8 @@ int acs_grub_content(const char *arg, char **ret, size_t *ret_size);
 /*
  * Write the drop-in for arg: one "acs.grub" result. Refused (a fail, nothing
  * written) where /etc/default/grub is absent: grub-mkconfig is not what
- * builds the boot menu there. Needs the run lock.
+ * builds the boot menu there. Needs the run lock and root (acs-cmd.c refuses
+ * --install otherwise): its chain check runs privileged.
  */
 int acs_grub_install(const struct sysroot *root, const char *arg, struct results *rs);
 
@@ -37,8 +38,9 @@ int acs_grub_revert(const struct sysroot *root, struct results *rs);
  * /etc/default/grub and /etc/default/grub.d/\*.cfg in grub-mkconfig's order, sandboxed;
  * one "acs.grub" result: fail naming a later file that drops the argument, warn when
  * grub.cfg / the BLS entries do not carry it yet (update-grub not run), unknown when the
- * chain cannot be sourced. -ENOMEM only.
+ * chain cannot be sourced. -ENOMEM only. privileged (struct run.privileged): the sandbox
+ * also drops to nobody in a network namespace of its own.
  */
-int acs_grub_chain_verify(const struct sysroot *root, struct results *rs);
+int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct results *rs);
 /* 1 when the persistent record says hostprep wrote the drop-in, 0 if not, -errno. */
 int acs_grub_recorded(const struct sysroot *root);

@@ -156,7 +156,7 @@ static int acs_apply(struct run *run)
 	return 0;
 }
 
-static int acs_revert(struct run *run)
+static int acs_revert_all(struct run *run)
 {
 	struct apply_env env = acs_env(run);
 	int r;
@@ -176,6 +176,20 @@ static int acs_revert(struct run *run)
 	return 0;
 }
 
+/*
+ * Each acs.revert result says of one original (or of the record) whether it is back:
+ * pass restored, skip nothing recorded; anything worse leaves something not restored.
+ */
+static int acs_revert(struct run *run)
+{
+	size_t from = run->results.n;
+	int r = acs_revert_all(run);
+
+	if (r >= 0 && results_worst_from(&run->results, from) > VERDICT_SKIP)
+		run_revert_incomplete(run);
+	return r;
+}
+
 /* While hostprep's GRUB drop-in is recorded, every run says what grub-mkconfig makes of it. */
 static int acs_grub_step(struct run *run)
 {
@@ -187,7 +201,7 @@ static int acs_grub_step(struct run *run)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE,
 				    "hostprep's record of the drop-in readable", NULL,
 				    "cannot read /var/lib/hostprep/originals: %s", strerror(-r));
-	return r > 0 ? acs_grub_chain_verify(run->root, &run->results) : 0;
+	return r > 0 ? acs_grub_chain_verify(run->root, run->privileged, &run->results) : 0;
 }
 
 static int acs_verify_step(struct run *run)

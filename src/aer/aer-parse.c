@@ -105,6 +105,22 @@ int aer_parse_total(const char *text, uint64_t *ret)
 	return *end == '\0' || (*end == '\n' && end[1] == '\0') ? 0 : -EINVAL;
 }
 
+enum aer_set aer_files_judge(unsigned dev, unsigned rp, int root_port)
+{
+	if (root_port == 0)
+		rp = 0; /* never shown there: not read */
+	if (dev == 0 && rp == 0)
+		return AER_SET_NONE;
+	if (dev != AER_FILES_ALL)
+		return AER_SET_PARTIAL;
+	if (root_port == 0)
+		return AER_SET_DEV;
+	if (rp == AER_FILES_ALL)
+		return AER_SET_ROOT_PORT;
+	/* none of the totals on a port of unread type: the kernel does not take it for one */
+	return rp == 0 && root_port < 0 ? AER_SET_DEV : AER_SET_PARTIAL;
+}
+
 bool aer_exceeds(uint64_t count, uint64_t limit)
 {
 	return limit != AER_OFF && count > limit;

@@ -77,5 +77,30 @@ int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret);
 /* An aer_rootport_total_err_* file: one decimal number. -EINVAL. */
 int aer_parse_total(const char *text, uint64_t *ret);
 
+/*
+ * The counter files of one function, as drivers/pci/pcie/aer.c makes them visible: the
+ * three aer_dev_* files together whenever the kernel keeps AER statistics for the
+ * function (pdev->aer_stats), and on a root port (or an RCEC) the three
+ * aer_rootport_total_err_* files with them (aer_stats_attrs_are_visible(), Linux 6.1).
+ * dev and rp: a bit per enum aer_kind for each file found (missing: ENOENT); root_port: 1
+ * a root port by its PCIe type, 0 not one (rp is not looked at), -1 maybe (on a root bus,
+ * its type unread: the kernel knows, we do not).
+ *   AER_SET_NONE       nothing: AER is not the kernel's there (said once, not judged)
+ *   AER_SET_DEV        the three per-function files (a root port of unread type without
+ *                      the totals: the kernel says it is not a root port)
+ *   AER_SET_ROOT_PORT  those and the three totals
+ *   AER_SET_PARTIAL    any other set: a file gone missing, never "no AER", never a pass
+ */
+enum aer_set {
+	AER_SET_NONE,
+	AER_SET_DEV,
+	AER_SET_ROOT_PORT,
+	AER_SET_PARTIAL,
+};
+
+#define AER_FILES_ALL ((1u << _AER_KIND_MAX) - 1)
+
+enum aer_set aer_files_judge(unsigned dev, unsigned rp, int root_port);
+
 /* Whether count is above the limit (never for AER_OFF). */
 bool aer_exceeds(uint64_t count, uint64_t limit);

@@ -27,13 +27,19 @@ static const char remedy_absent[] =
 	"firmware, pcie_ports=compat, or a kernel without CONFIG_PCIEAER); the BMC's event log "
 	"then has the errors";
 
+static const char remedy_partial[] =
+	"ls the function's sysfs directory: the kernel shows these files together (a file "
+	"removed or hidden, or not the kernel's sysfs); dmesg | grep -i AER";
+
 /* What one function's files said. */
 struct aer_fn {
 	int err; /* 0, -ENOENT (no counters), or why they could not be read */
 	const char *err_what;
-	bool partial; /* err: err_what is missing while aer_dev_correctable is there */
+	enum aer_set set;
+	int root_port_kind;	      /* root_port_kind(): 1, 0, -1 */
+	unsigned dev_found, rp_found; /* a bit per enum aer_kind: the file is there */
 	struct aer_counts dev[_AER_KIND_MAX];
-	bool root_port;
+	bool root_port;			  /* the totals were read */
 	uint64_t received[_AER_KIND_MAX]; /* root port: aer_rootport_total_err_* */
 };
 
@@ -72,40 +78,50 @@ static int read_received(const struct sysroot *root, int dfd, enum aer_kind k, u
 	return r < 0 ? r : aer_parse_total(text, ret);
 }
 
-/* A root port: on a root bus, a bridge, PCIe type 4 when the type is known. */
-static bool is_root_port(const struct pci_dev_info *d)
+/* A root port: on a root bus, a bridge; 1 by its PCIe type, -1 when the type is unread. */
+static int root_port_kind(const struct pci_dev_info *d)
 {
-	return d->parent < 0 && d->id.class_code >> 8 == 0x0604 &&
-	       (d->pcie_type < 0 || d->pcie_type == PCIE_ROOT_PORT);
+	if (d->parent >= 0 || d->id.class_code >> 8 != 0x0604)
+		return 0;
+	if (d->pcie_type == PCIE_ROOT_PORT)
+		return 1;
+	/* caps read in full without that type: another bridge, not a root port */
+	return d->pcie_type < 0 && !(d->caps_loaded && d->cfg == PCI_CFG_FULL) ? -1 : 0;
+}
+
+/* Each file of a set; *found gets a bit for each one there (read or not). */
+static void read_set(const struct sysroot *root, int dfd, bool totals, struct aer_fn *f)
+{
+	for (int k = 0; k < _AER_KIND_MAX; k++) {
+		int r = totals ? read_received(root, dfd, k, &f->received[k])
+			       : read_dev(root, dfd, k, &f->dev[k]);
+
+		if (r == -ENOENT)
+			continue;
+		*(totals ? &f->rp_found : &f->dev_found) |= 1u << k;
+		if (r < 0 && !f->err)
+			f->err = r, f->err_what = totals ? rootport_files[k] : dev_files[k];
+	}
 }
 
 static void fn_read(const struct run *run, const struct pci_dev_info *d, struct aer_fn *f)
 {
 	_cleanup_(closep) int dfd = -EBADF;
 
-	*f = (struct aer_fn){ .root_port = is_root_port(d) };
+	*f = (struct aer_fn){ .root_port_kind = root_port_kind(d) };
 	dfd = sysroot_openat(run->root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
 			     d->addr);
 	if (dfd < 0) {
 		f->err = dfd == -ENOENT ? -ENODEV : dfd, f->err_what = "the device directory";
 		return;
 	}
-	for (int k = 0; k < _AER_KIND_MAX && !f->err; k++) {
-		f->err = read_dev(run->root, dfd, k, &f->dev[k]);
-		f->err_what = dev_files[k];
-		/* one file there, another missing: not "no AER" */
-		if (f->err == -ENOENT && k > 0)
-			f->err = -EIO, f->partial = true;
-	}
-	for (int k = 0; k < _AER_KIND_MAX && !f->err && f->root_port; k++) {
-		int r = read_received(run->root, dfd, k, &f->received[k]);
-
-		if (r == -ENOENT && k == 0) {
-			f->root_port = false; /* an older kernel: per-device counters only */
-			break;
-		}
-		f->err = r, f->err_what = rootport_files[k];
-	}
+	read_set(run->root, dfd, false, f);
+	if (f->root_port_kind)
+		read_set(run->root, dfd, true, f);
+	f->set = aer_files_judge(f->dev_found, f->rp_found, f->root_port_kind);
+	f->root_port = f->set == AER_SET_ROOT_PORT;
+	if (f->set == AER_SET_NONE)
+		f->err = -ENOENT;
 }
 
 static bool fn_exceeds(const struct aer_config *ac, const struct aer_fn *f)
@@ -152,6 +168,40 @@ static int counts_text(const struct aer_fn *f, char **ret)
 	return strbuf_take(&b, ret);
 }
 
+/* "a, b": the files of the set that are there (there) or missing; totals: both sets. */
+static void names_text(struct strbuf *b, const struct aer_fn *f, bool totals, bool there)
+{
+	const char *sep = "";
+
+	for (int set = 0; set < (totals ? 2 : 1); set++)
+		for (int k = 0; k < _AER_KIND_MAX; k++) {
+			unsigned found = set ? f->rp_found : f->dev_found;
+
+			if (!!(found & 1u << k) != there)
+				continue;
+			strbuf_printf(b, "%s%s", sep, set ? rootport_files[k] : dev_files[k]);
+			sep = ", ";
+		}
+}
+
+/* "aer_dev_fatal missing beside aer_dev_correctable, aer_dev_nonfatal": the set is cut. */
+static int partial_result(struct run *run, const struct pci_dev_info *d, const char *expected,
+			  const struct aer_fn *f)
+{
+	_cleanup_(strbuf_done) struct strbuf b = {};
+	_cleanup_(freep) char *actual = NULL;
+	/* the totals are part of the set on a root port, or when one of them is there */
+	bool totals = f->root_port_kind > 0 || (f->root_port_kind < 0 && f->rp_found);
+
+	names_text(&b, f, totals, false);
+	strbuf_printf(&b, " missing beside ");
+	names_text(&b, f, totals, true);
+	if (strbuf_take(&b, &actual) < 0)
+		return -ENOMEM;
+	return results_add(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected, actual,
+			   remedy_partial);
+}
+
 static int fn_result(struct run *run, const struct aer_config *ac, const struct pci_dev_info *d,
 		     const struct aer_fn *f)
 {
@@ -160,9 +210,8 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 	bool bad;
 
 	limits_text(ac, expected, sizeof(expected));
-	if (f->partial)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
-				    NULL, "%s missing beside aer_dev_correctable", f->err_what);
+	if (f->set == AER_SET_PARTIAL)
+		return partial_result(run, d, expected, f);
 	if (f->err)
 		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
 				    NULL, "%s unreadable: %s", f->err_what,
@@ -267,8 +316,15 @@ static int aer_verify(struct run *run)
 	return aer_judge(run, ac);
 }
 
+/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+static unsigned aer_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
 const struct run_module run_module_aer = {
 	.name = "aer",
 	.wants_pci = aer_wants_pci,
+	.pci_wants_caps = aer_pci_wants_caps,
 	.verify = aer_verify,
 };

@@ -4,7 +4,15 @@
 
 #include "core/cli.h"
 #include "core/log.h"
+#include "pci/pci.h"
 #include "report/sinks.h"
+
+void cli_set_privilege(struct options *o)
+{
+	o->euid = geteuid();
+	o->privileged = o->euid == 0;
+	pci_set_privileged(o->privileged);
+}
 
 bool use_color(const struct options *o)
 {

@@ -10,6 +10,12 @@
 
 struct json_object;
 
+/*
+ * Whether the process is privileged (euid 0), asked of the kernel here and nowhere else:
+ * sets o->privileged, which every command and run carries (struct run.privileged), and
+ * tells the PCI layer, which says why config space is limited. main() calls it once.
+ */
+void cli_set_privilege(struct options *o);
 /* ANSI colour on stdout: not --no-color, not --json, a terminal, no NO_COLOR. */
 bool use_color(const struct options *o);
 /* --root (NULL: /); one that is not a directory is a usage error (-EINVAL, logged). */

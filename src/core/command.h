@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sys/types.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,17 +27,23 @@ struct options {
 	bool publish;	/* check/apply --config: publish the report anyway */
 	bool oneline;	/* status --oneline */
 	bool verbose;	/* -v: debug messages, and the table's lines not cut */
-	char **args;	/* positional arguments after the command */
+	/* euid 0, asked once (cli_set_privilege()); runs carry it (struct run.privileged) */
+	bool privileged;
+	/* the effective uid, asked with it: whose own files a command may trust (gate) */
+	uid_t euid;
+	char **args; /* positional arguments after the command */
 	int n_args;
 	/* snapshot -o FILE ("-": stdout), NULL without -o */
 	const char *output;
+	/* config --validate-as NAME (sets validate too), NULL without it */
+	const char *validate_as;
 };
 
 /* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */
 enum {
 	COMMAND_ARGS = 1 << 0,	   /* positional arguments (o->args) */
 	COMMAND_DRY_RUN = 1 << 1,  /* --dry-run */
-	COMMAND_VALIDATE = 1 << 2, /* --validate */
+	COMMAND_VALIDATE = 1 << 2, /* --validate, --validate-as */
 	COMMAND_INSTALL = 1 << 3,  /* --install and --uninstall */
 	COMMAND_PUBLISH = 1 << 4,  /* --publish (not with --dry-run) */
 	COMMAND_ONELINE = 1 << 5,  /* --oneline (not with --json) */

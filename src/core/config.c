@@ -403,6 +403,7 @@ struct loader {
 	unsigned flags;
 	char *const *overlay;	  /* config --validate: files layered over the rest, or NULL */
 	const char *overlay_main; /* the one of them named hostprep.conf, if any */
+	const char *overlay_as;	  /* config --validate-as: the name the one file takes */
 	int error;		  /* the first failure, returned by config_load */
 	size_t n_files;
 	bool *vendor;	      /* per file in c->files: the vendor's own (file_is_vendor()) */
@@ -1259,10 +1260,16 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A file being validated that is named like the main file takes /etc's main file's place. */
-static bool overlay_is_main(const char *path)
+/* The name a file being validated is installed as: its own, or --validate-as NAME. */
+static const char *overlay_name(const struct loader *l, const char *path)
 {
-	return streq(base_name(path), "hostprep.conf");
+	return l->overlay_as ?: base_name(path);
+}
+
+/* A file being validated that is named like the main file takes /etc's main file's place. */
+static bool overlay_is_main(const struct loader *l, const char *path)
+{
+	return streq(overlay_name(l, path), "hostprep.conf");
 }
 
 /*
@@ -1273,10 +1280,10 @@ static bool overlay_is_main(const char *path)
 static int add_overlay_dropins(struct loader *l, struct dropins *d)
 {
 	for (char *const *f = l->overlay; f && *f; f++) {
-		const char *name = base_name(*f);
+		const char *name = overlay_name(l, *f);
 		int r;
 
-		if (overlay_is_main(*f))
+		if (overlay_is_main(l, *f))
 			continue;
 		if (!is_dropin_name(name))
 			log_warning("%s: a drop-in directory reads only *.conf files; validating "
@@ -1382,12 +1389,12 @@ static int check_overlay(struct loader *l)
 {
 	for (char *const *f = l->overlay; *f; f++) {
 		for (char *const *g = l->overlay; g < f; g++)
-			if (streq(base_name(*f), base_name(*g)))
+			if (streq(overlay_name(l, *f), overlay_name(l, *g)))
 				return file_fail(l, *f, -EINVAL,
 						 "has the same name as %s; only one of them can "
 						 "be installed",
 						 *g);
-		if (overlay_is_main(*f))
+		if (overlay_is_main(l, *f))
 			l->overlay_main = *f;
 	}
 	return 0;
@@ -1445,13 +1452,21 @@ static int config_start(struct config *c, const struct sysroot *root, bool searc
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags)
 {
-	return config_validate(c, root, explicit_files, NULL, flags);
+	return config_validate_as(c, root, explicit_files, NULL, NULL, flags);
 }
 
 int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		    char *const *files, unsigned flags)
 {
-	struct loader l = { .c = c, .root = root, .flags = flags, .overlay = files };
+	return config_validate_as(c, root, explicit_files, files, NULL, flags);
+}
+
+int config_validate_as(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		       char *const *files, const char *as, unsigned flags)
+{
+	struct loader l = {
+		.c = c, .root = root, .flags = flags, .overlay = files, .overlay_as = as
+	};
 	_cleanup_(freep) bool *vendor = calloc(CONFIG_MAX_FILES + 1, sizeof(bool));
 	_cleanup_(freep) char *vendor_dir = NULL;
 	int r;

@@ -302,6 +302,13 @@ int config_load(struct config *c, const struct sysroot *root, char *const *expli
  */
 int config_validate(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		    char *const *files, unsigned flags);
+/*
+ * config --validate-as NAME FILE: the same, with every file of files taking the place of
+ * NAME instead of its own name (an editor's or Ansible's temp file is named anything):
+ * NAME is a drop-in's file name, or hostprep.conf for /etc's main file.
+ */
+int config_validate_as(struct config *c, const struct sysroot *root, char *const *explicit_files,
+		       char *const *files, const char *as, unsigned flags);
 void config_done(struct config *c);
 /* A file of c->files as the admin knows it: without the root prefix of a search. */
 const char *config_file_shown(const struct config *c, const char *file);

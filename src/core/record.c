@@ -52,7 +52,47 @@ static void clear_stale_temps(const struct sysroot *root)
 	}
 }
 
-int record_lock(const struct sysroot *root, int *ret_fd)
+/*
+ * The lock file holds the run lock's generation (GEN_FMT, fixed width: rewritten in
+ * place): raised by every run that takes the lock to write, before its first read.
+ */
+#define GEN_FMT "%020" PRIu64 "\n"
+#define GEN_LEN 21
+
+/* An empty or damaged file reads as 0: the next writer makes it whole again. */
+int record_lock_generation(int fd, uint64_t *ret)
+{
+	char buf[GEN_LEN + 1] = {};
+	ssize_t n = pread(fd, buf, GEN_LEN, 0);
+	char *end;
+
+	if (n < 0)
+		return -errno;
+	*ret = 0;
+	if (n == GEN_LEN && buf[GEN_LEN - 1] == '\n') {
+		errno = 0;
+		*ret = strtoull(buf, &end, 10);
+		if (errno || end != buf + GEN_LEN - 1)
+			*ret = 0;
+	}
+	return 0;
+}
+
+static int lock_generation_raise(int fd)
+{
+	char buf[GEN_LEN + 1];
+	uint64_t gen;
+	int r = record_lock_generation(fd, &gen);
+
+	if (r < 0)
+		return r;
+	snprintf(buf, sizeof(buf), GEN_FMT, gen + 1);
+	if (pwrite(fd, buf, GEN_LEN, 0) != GEN_LEN)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static int lock_open(const struct sysroot *root, int op, int *ret_fd)
 {
 	_cleanup_(freep) char *dir = sysroot_path(root, SYSROOT_RUN, STATE_DIR);
 	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, STATE_DIR "/" LOCK_NAME);
@@ -67,10 +107,41 @@ int record_lock(const struct sysroot *root, int *ret_fd)
 	fd = openat(dfd, LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return log_error_errno(errno, "Failed to open %s: %m", path);
-	while (flock(fd, LOCK_EX) < 0)
+	while (flock(fd, op) < 0) {
+		if (errno == EWOULDBLOCK)
+			return -EWOULDBLOCK; /* the caller says what it means */
 		if (errno != EINTR)
 			return log_error_errno(errno, "Failed to lock %s: %m", path);
+	}
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int record_lock(const struct sysroot *root, int *ret_fd)
+{
+	_cleanup_(closep) int fd = -1;
+	int r = lock_open(root, LOCK_EX, &fd);
+
+	if (r < 0)
+		return r;
+	r = lock_generation_raise(fd);
+	if (r < 0)
+		return log_error_errno(r, "Failed to raise the run lock's generation: %m");
 	clear_stale_temps(root);
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int record_lock_shared(const struct sysroot *root, int *ret_fd, uint64_t *ret_gen)
+{
+	_cleanup_(closep) int fd = -1;
+	int r = lock_open(root, LOCK_SH | LOCK_NB, &fd);
+
+	if (r < 0)
+		return r;
+	r = record_lock_generation(fd, ret_gen);
+	if (r < 0)
+		return log_error_errno(r, "Failed to read the run lock's generation: %m");
 	*ret_fd = TAKE_FD(fd);
 	return 0;
 }

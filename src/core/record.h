@@ -86,10 +86,19 @@ struct record {
 
 /*
  * The run lock (<root>/run/hostprep/lock): every run that writes takes it
- * before it reads what it decides on and holds it to the end, so two runs
- * never interleave. Blocks until it is free.
+ * before it reads what it decides on and holds it to the end (its publish
+ * included), so two runs never interleave. Blocks until it is free. Taking it
+ * raises the lock's generation, a counter in the file.
  */
 int record_lock(const struct sysroot *root, int *ret_fd);
+/*
+ * The same lock shared, without waiting (a run that only reads and publishes its
+ * verdict): -EWOULDBLOCK, not logged, while a run that writes holds it. *ret_gen:
+ * the generation now; another value later means a run that writes took the lock.
+ */
+int record_lock_shared(const struct sysroot *root, int *ret_fd, uint64_t *ret_gen);
+/* The generation in the lock file open at fd (0 for an empty or damaged file). */
+int record_lock_generation(int fd, uint64_t *ret);
 
 /* Load a record (missing: empty). Needs the run lock. -ENOMEM, or -errno of a read. */
 int record_load_store(const struct sysroot *root, enum record_store store, struct record *ret);

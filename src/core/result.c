@@ -277,6 +277,16 @@ void results_summarize(const struct results *rs, struct summary *s)
 	s->ready = s->count[VERDICT_FAIL] == 0 && s->count[VERDICT_UNKNOWN] == 0;
 }
 
+enum verdict results_worst_from(const struct results *rs, size_t from)
+{
+	enum verdict worst = VERDICT_PASS;
+
+	for (size_t i = from; i < rs->n; i++)
+		if (rs->items[i].verdict > worst)
+			worst = rs->items[i].verdict;
+	return worst;
+}
+
 void report_done(struct report *r)
 {
 	free(r->version);

@@ -99,6 +99,8 @@ int results_addf(struct results *rs, enum verdict v, const char *check, const ch
 	_printf_(7, 8);
 void results_done(struct results *rs);
 void results_summarize(const struct results *rs, struct summary *s);
+/* The worst verdict of the results from index from on (VERDICT_PASS when there is none). */
+enum verdict results_worst_from(const struct results *rs, size_t from);
 
 void report_done(struct report *r);
 

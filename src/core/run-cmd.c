@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pipeline's commands, check, apply (--dry-run) and revert: one run of every module
- * (src/core/run.c), its report rendered and published to every sink under one rule
- * (run_publishes()), the files the modules leave for other programs (run_publish()).
+ * (src/core/run.c); whether it publishes is decided here once (run_publishes()), what
+ * it publishes goes out through the one publish step (src/core/run-publish.c).
  */
 #include <time.h>
 #include <unistd.h>
@@ -11,10 +11,9 @@
 #include "core/command.h"
 #include "core/json-util.h"
 #include "core/log.h"
-#include "core/record.h"
+#include "core/run-publish.h"
 #include "core/run.h"
 #include "report/report-header.h"
-#include "report/sink-config.h"
 #include "report/sinks.h"
 
 static const char *mode_command(enum run_mode m)
@@ -44,23 +43,22 @@ static int build_report(struct run *run, struct report *rep)
 }
 
 /*
- * A report of one result about the run itself: the run could not evaluate
- * the host (config error, internal error), or is still changing it. It
- * replaces the last report, so `status` never serves a verdict that a later
- * run has overtaken.
+ * A report of one result about the run itself: the run could not evaluate the host
+ * (config error, internal error), or is still changing it. Published, it replaces the
+ * last report, so `status` never serves a verdict that a later run has overtaken.
  */
-static int run_report(const struct sysroot *root, const struct config *cfg, enum run_mode mode,
-		      bool applied, const struct result *res, struct report *rep)
+static int run_report(const struct run *run, bool applied, const struct result *res,
+		      struct report *rep)
 {
-	_cleanup_(freep) char *host = root_hostname(root);
+	_cleanup_(freep) char *host = root_hostname(run->root);
 	int r;
 
 	*rep = (struct report){};
 	if (!host)
 		return -ENOMEM;
-	r = report_init(rep, mode_command(mode), host, applied);
+	r = report_init(rep, mode_command(run->mode), host, applied);
 	if (r >= 0)
-		r = report_set_config(rep, cfg);
+		r = report_set_config(rep, run->cfg);
 	if (r < 0)
 		return r;
 	return results_add(&rep->results, res->verdict, res->check, res->object, res->expected,
@@ -75,32 +73,16 @@ static uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-/*
- * Only root writes the report file and the files other systems read ([Sinks]; cfg NULL
- * when the config could not be loaded), and only for a run that decides the host's state
- * (files: see run_publishes()); the journal and sd_notify hear about it either way.
- * echoed: the report is on stdout already. started: now_usec() when the run began.
- */
-static void publish(const struct sysroot *root, const struct config *cfg, const struct report *rep,
-		    bool files, bool echoed, uint64_t started)
+/* The journal and sd_notify hear about every run, published or not. echoed: on stdout. */
+static void announce(const struct sysroot *root, const struct report *rep, bool echoed)
 {
-	int r;
-
-	if (files && geteuid() == 0) {
-		r = report_write(rep, root);
-		if (r < 0)
-			log_warning_errno(r, "Failed to write the report file, ignoring: %m");
-		if (sink_files(rep, cfg, root, now_usec() - started) < 0)
-			log_oom();
-	}
 	if (sysroot_is_host(root))
 		(void)sink_journal(rep, echoed);
 	(void)sink_notify(rep);
 }
 
-static void publish_run_failure(const struct sysroot *root, const struct config *cfg,
-				enum run_mode mode, bool applied, bool files, int err,
-				uint64_t started)
+/* A run that stopped without a verdict. cfg: NULL when the configuration did not load. */
+static void run_failure(struct run *run, const struct config *cfg, int err)
 {
 	_cleanup_(report_done) struct report rep = {};
 	_cleanup_(freep) char *actual = NULL;
@@ -118,21 +100,21 @@ static void publish_run_failure(const struct sysroot *root, const struct config 
 			       : "see the journal of hostprep.service; report a bug if it persists",
 	};
 
-	if (mode == RUN_DRY_RUN)
+	if (run->mode == RUN_DRY_RUN)
 		return; /* a dry run writes nothing, its own report included */
 	if (asprintf(&actual, "%s%s", why ? why : strerror(-err),
 		     more ? " (and more errors: see the journal)" : "") < 0)
 		return;
 	res.actual = actual;
-	if (run_report(root, cfg, mode, applied, &res, &rep) >= 0)
-		publish(root, cfg, &rep, files, false, started);
+	if (run_report(run, run->cfg->apply, &res, &rep) < 0)
+		return;
+	(void)publish_failure(run, cfg, &rep);
+	announce(run->root, &rep, false);
 }
 
-/* Written before the first hardware write: a run killed half-way leaves "not finished". */
-static void publish_in_progress(const struct sysroot *root, const struct config *cfg,
-				enum run_mode mode)
+/* The report of a run that writes (or apply, the boot run) until its verdict stands. */
+static int in_progress_report(const struct run *run, struct report *rep)
 {
-	_cleanup_(report_done) struct report rep = {};
 	_cleanup_(freep) char *actual = NULL;
 	struct result res = {
 		.verdict = VERDICT_UNKNOWN,
@@ -143,21 +125,17 @@ static void publish_in_progress(const struct sysroot *root, const struct config 
 			  "hostprep)",
 	};
 
-	if (geteuid() != 0)
-		return;
 	if (asprintf(&actual,
 		     "'%s' (pid %d) started and has not finished: still running, or killed "
 		     "before it could report",
-		     mode_command(mode), (int)getpid()) < 0)
-		return;
+		     mode_command(run->mode), (int)getpid()) < 0)
+		return -ENOMEM;
 	res.actual = actual;
-	if (run_report(root, cfg, mode, true, &res, &rep) >= 0)
-		(void)report_write(&rep, root);
+	return run_report(run, true, &res, rep);
 }
 
-/* Every sink gets the same report; only the renderers differ. */
-static int emit(const struct options *o, const struct sysroot *root, const struct config *cfg,
-		struct report *rep, bool files, uint64_t started)
+/* Every output gets the same report; only the renderers differ. */
+static int emit(const struct options *o, const struct sysroot *root, struct report *rep)
 {
 	struct summary s;
 	int r;
@@ -165,23 +143,9 @@ static int emit(const struct options *o, const struct sysroot *root, const struc
 	r = render(o, rep);
 	if (r < 0)
 		return log_error_errno(r, "Failed to print the report: %m");
-	publish(root, cfg, rep, files, true, started);
+	announce(root, rep, true);
 	results_summarize(&rep->results, &s);
 	return summary_exit_status(&s);
-}
-
-/*
- * revert succeeds when every recorded original is back (or nothing was recorded: skip);
- * readiness is reported, not judged.
- */
-static int revert_status(const struct results *rs)
-{
-	for (size_t i = 0; i < rs->n; i++)
-		if ((streq(rs->items[i].check, "acs.revert") ||
-		     streq(rs->items[i].check, "module.revert")) &&
-		    rs->items[i].verdict > VERDICT_SKIP)
-			return EXIT_NOT_READY;
-	return EXIT_READY;
 }
 
 /* The dry-run document's envelope (docs/report-schema.md); the modules add the rest. */
@@ -243,15 +207,64 @@ static int print_plan(const struct options *o, const struct run *run)
 
 /*
  * Which runs publish the host's state (the report file that `status` and the gates read,
- * the [Sinks] files): the ones that decide it. A run of the installed configuration (no
- * --config: the unit, an admin's `hostprep check`), and every run that changes the host
- * (apply with Apply=yes, revert: the last report must not describe a host that a later
- * run has changed). Not a run of another configuration (--config: an admin trying one)
- * that writes nothing, unless --publish says so.
+ * the [Sinks] files, the modules' files): the ones that decide it, decided here once and
+ * carried on the run. A run of the installed configuration (no --config: the unit, an
+ * admin's `hostprep check`), and every run that changes the host (apply with Apply=yes,
+ * revert: the last report must not describe a host that a later run has changed). Not a
+ * run of another configuration (--config: an admin trying one) that writes nothing,
+ * unless --publish says so; never a dry run, never an unprivileged run.
  */
 static bool run_publishes(const struct options *o, const struct run *run)
 {
-	return o->publish || !o->n_configs || (run && run_writes(run));
+	if (!o->privileged || run->mode == RUN_DRY_RUN)
+		return false;
+	return o->publish || !o->n_configs || run_writes(run);
+}
+
+/*
+ * The pipeline on a loaded configuration (cfg NULL: a revert without one): the "not
+ * finished" state first where a run could hang or write, the verdict published under
+ * the run lock's rules (run-publish.h), the lock let go, then the report printed.
+ */
+static int run_pipeline(const struct options *o, struct run *run, const struct config *cfg,
+			uint64_t started)
+{
+	_cleanup_(report_done) struct report pending = {};
+	bool say_pending = run->publishes && (run_writes(run) || run->mode == RUN_APPLY);
+	bool incomplete;
+	struct report rep;
+	int r;
+
+	r = say_pending ? in_progress_report(run, &pending) : 0;
+	if (r >= 0)
+		r = publish_begin(run, cfg, say_pending ? &pending : NULL);
+	if (r >= 0)
+		r = run_execute(run);
+	if (r >= 0 &&
+	    (run->mode == RUN_DRY_RUN || (run->mode == RUN_APPLY && !run->cfg->apply && !o->json)))
+		r = print_plan(o, run);
+	if (r < 0 || run->mode == RUN_DRY_RUN) {
+		if (r < 0)
+			run_failure(run, cfg, r);
+		run_done(run);
+		return r < 0 ? r : EXIT_READY;
+	}
+	r = build_report(run, &rep);
+	if (r >= 0) {
+		r = publish_verdict(run, cfg, &rep, now_usec() - started);
+		if (r < 0)
+			report_done(&rep);
+	}
+	incomplete = run->revert_incomplete;
+	run_done(run);
+	if (r < 0)
+		return r;
+	r = emit(o, run->root, &rep);
+	report_done(&rep);
+	/* revert succeeds when every recorded original is back; readiness is reported */
+	if (r >= 0 && run->mode == RUN_REVERT)
+		r = incomplete ? EXIT_NOT_READY : EXIT_READY;
+	return r;
 }
 
 static int do_run(const struct options *o, enum run_mode mode)
@@ -259,60 +272,31 @@ static int do_run(const struct options *o, enum run_mode mode)
 	_cleanup_(config_done) struct config cfg = {};
 	_cleanup_(sysroot_done) struct sysroot root = {};
 	uint64_t started = now_usec();
-	bool cfg_ok, files;
-	struct report rep;
-	struct run run;
 	unsigned flags = 0;
+	struct run run;
 	int r;
 
 	r = open_root(o, &root);
 	if (r < 0)
 		return r;
-	if (geteuid() == 0 && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
+	if (o->privileged && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
-	r = load_config(o, &root, flags, &cfg);
-	cfg_ok = r >= 0;
+	r = load_config(o, &root, flags, &cfg); /* on failure cfg is empty: Apply=no */
+	run_init(&run, &root, &cfg, mode, o->privileged);
+	run.publishes = run_publishes(o, &run);
 	if (r < 0 && mode != RUN_REVERT) {
-		publish_run_failure(&root, NULL, mode, false, run_publishes(o, NULL), r, started);
+		run_failure(&run, NULL, r);
 		return r;
 	}
 	if (r < 0) /* revert is the way back: a broken config must not block it */
 		log_warning("Reverting without the configuration.");
-	if (geteuid() != 0 && (mode == RUN_REVERT || (mode == RUN_APPLY && cfg.apply))) {
+	if (!o->privileged && run_writes(&run)) {
 		log_error("'%s' changes the host and needs root; 'hostprep check' and "
 			  "'hostprep apply --dry-run' do not.",
 			  mode_command(mode));
 		return -EPERM;
 	}
-	run_init(&run, &root, &cfg, mode);
-	files = run_publishes(o, &run);
-	/* a boot run that hangs (and is killed by the unit's timeout) must not leave the last
-	 * verdict standing: apply says "not finished" first, Apply=no too */
-	if (files && (run_writes(&run) || mode == RUN_APPLY))
-		publish_in_progress(&root, &cfg, mode);
-	r = run_execute(&run);
-	if (r >= 0 && (mode == RUN_DRY_RUN || (mode == RUN_APPLY && !cfg.apply && !o->json)))
-		r = print_plan(o, &run);
-	if (r < 0 || mode == RUN_DRY_RUN) {
-		run_done(&run);
-		if (r < 0)
-			publish_run_failure(&root, &cfg, mode, cfg.apply, files, r, started);
-		return r < 0 ? r : EXIT_READY;
-	}
-	r = build_report(&run, &rep);
-	if (r >= 0) {
-		r = run_publish(&run);
-		if (r < 0)
-			report_done(&rep);
-	}
-	run_done(&run);
-	if (r < 0)
-		return r;
-	r = emit(o, &root, cfg_ok ? &cfg : NULL, &rep, files, started);
-	if (r >= 0 && mode == RUN_REVERT)
-		r = revert_status(&rep.results);
-	report_done(&rep);
-	return r;
+	return run_pipeline(o, &run, r < 0 ? NULL : &cfg, started);
 }
 
 static int cmd_check(const struct options *o)

@@ -65,10 +65,17 @@ static void host_done(struct host_info *h)
 }
 
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode)
+	     enum run_mode mode, bool privileged)
 {
-	*run = (struct run){ .root = root, .cfg = cfg, .mode = mode, .lock_fd = -1 };
+	*run = (struct run){
+		.root = root, .cfg = cfg, .mode = mode, .privileged = privileged, .lock_fd = -1
+	};
 	return 0;
+}
+
+void run_revert_incomplete(struct run *run)
+{
+	run->revert_incomplete = true;
 }
 
 void *run_state(const struct run *run, const struct run_module *m)
@@ -277,14 +284,62 @@ int run_print_plan(const struct run *run, FILE *f, struct json_object *doc)
 	return 0;
 }
 
-int run_publish(struct run *run)
+/* Write text to <root>/run/DIR/NAME, or remove it (text NULL, or the write failed). */
+static int publish_file(const struct sysroot *root, const char *name, const char *text)
 {
-	bool skip[RUN_MODULES_MAX] = {};
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, "%s", name);
+	const char *base = strrchr(name, '/');
+	_cleanup_(closep) int dfd = -1;
+	int r = 0, k;
 
-	if (run->mode == RUN_DRY_RUN)
-		return 0;
-	FOR_EACH_STEP (publish)
-		;
+	if (!path)
+		return -ENOMEM;
+	if (!base)
+		return -EINVAL; /* "DIR/NAME" (struct run_module.publish_file) */
+	if (text) {
+		dfd = sysroot_mkdirs(root, SYSROOT_RUN, 0755, "%.*s", (int)(base - name), name);
+		r = dfd < 0 ? dfd
+			    : write_file_atomic_at(dfd, base + 1, text, strlen(text), 0644,
+						   WRITE_VOLATILE);
+		if (r >= 0)
+			return 0;
+		log_warning_errno(r, "Failed to write %s, removing it: %m", path);
+	}
+	k = sysroot_unlink(root, SYSROOT_RUN, "%s", name);
+	if (k < 0 && k != -ENOENT)
+		log_warning_errno(k, "Failed to remove %s, ignoring: %m", path);
+	return r == -ENOMEM ? r : 0;
+}
+
+static int module_file(struct run *run, const struct run_module *m, bool pending)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r = 0;
+
+	if (!pending)
+		r = m->publish(run, &text);
+	else if (m->publish_pending)
+		r = m->publish_pending(run, &text);
+	if (r == -ENOMEM || r == RUN_PUBLISH_KEEP)
+		return r < 0 ? r : 0;
+	if (r < 0) {
+		log_warning_errno(r, "Failed to make %s, removing it: %m", m->publish_file);
+		free(TAKE_PTR(text));
+	}
+	return publish_file(run->root, m->publish_file, text);
+}
+
+int run_publish(struct run *run, bool pending)
+{
+	for (size_t i = 0; i < N_MODULES; i++) {
+		int r;
+
+		if (!modules[i]->publish_file || !run_has_module(run, i))
+			continue;
+		r = module_file(run, modules[i], pending);
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }
 

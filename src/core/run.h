@@ -21,7 +21,8 @@ enum run_mode {
 	RUN_REVERT,
 };
 
-#define RUN_MODULES_MAX 16
+#define RUN_MODULES_MAX	 16
+#define RUN_PUBLISH_KEEP 1 /* struct run_module.publish: no content from this run, keep */
 
 struct json_object;
 struct linkwait_sources;
@@ -37,8 +38,23 @@ struct run {
 	const struct sysroot *root;
 	const struct config *cfg;
 	enum run_mode mode;
+	/*
+	 * Decided once by the command layer and only read here and by the modules: whether
+	 * the process is privileged (euid 0: cli_set_privilege()), and whether this run
+	 * publishes its verdict (the report, the [Sinks] files and the modules' files:
+	 * src/core/run-publish.c). No module asks the kernel or decides either itself.
+	 */
+	bool privileged;
+	bool publishes;
+	bool revert_incomplete; /* a revert step left something recorded but not restored */
 	struct host_info host;
-	int lock_fd; /* the run lock, held from before the first read when the run writes */
+	/*
+	 * The run lock: held from before the first read to after the publish when the run
+	 * writes; a run that only reads and publishes keeps it open but unlocked between
+	 * glances (run-publish.c), lock_gen the generation it saw first.
+	 */
+	int lock_fd;
+	uint64_t lock_gen;
 	uint64_t started_usec; /* CLOCK_MONOTONIC at run_execute, for [Host] Wait= */
 
 	/*
@@ -86,11 +102,20 @@ struct run_module {
 	int (*revert)(struct run *run);
 	int (*verify)(struct run *run);
 	/*
-	 * After the verify steps, once the report is built (run_publish()): the files a module
-	 * leaves for other programs (rdma.env, gpus.json). Each module decides which runs
-	 * write them; a failure to write is a warning, <0 only for what fails the run.
+	 * The file a module leaves for other programs, below /run (publish_file:
+	 * "hostprep/rdma.env"). The module gives its content, nothing else: the command layer
+	 * decides which runs publish and writes it with every other artifact of the verdict
+	 * (run_publish(), src/core/run-publish.c). publish: the content for this run, after
+	 * the verify steps (*ret malloc'd; NULL: none, an earlier file is removed), or
+	 * RUN_PUBLISH_KEEP: this kind of run does not read what the file says (gpus.json: a
+	 * check reads only what its rules need), the last one stays; publish_pending: the
+	 * content while no verdict stands (a run that writes is in progress, or failed), from
+	 * the config only (NULL hook or *ret: removed). <0: the file is removed, only -ENOMEM
+	 * fails the run.
 	 */
-	int (*publish)(struct run *run);
+	const char *publish_file;
+	int (*publish)(struct run *run, char **ret);
+	int (*publish_pending)(const struct run *run, char **ret);
 	/*
 	 * apply --dry-run (and apply with Apply=no, as text): what the module would do. doc
 	 * NULL: lines to f; else the module adds its members to the dry-run JSON document
@@ -121,8 +146,9 @@ void *run_state(const struct run *run, const struct run_module *m);
 /* Whether the module at index i of run_modules[] takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 
+/* privileged: the command layer's fact (struct run.privileged); publishes starts false. */
 int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode);
+	     enum run_mode mode, bool privileged);
 void run_done(struct run *run);
 /*
  * The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts
@@ -137,8 +163,18 @@ int run_execute(struct run *run);
 void run_pci_changed(struct run *run);
 /* Every module's print_plan hook, in table order (see struct run_module). */
 int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
-/* Every module's publish step, in table order; called by main.c with the report. */
-int run_publish(struct run *run);
+/*
+ * Every module's file (struct run_module.publish_file), in table order: its content for
+ * this run, or while pending its not-ready form; written whole (atomic, 0644) or removed:
+ * a file that cannot be written goes, so no stale one stays. Only the one publish step
+ * (src/core/run-publish.c) calls it. <0: -ENOMEM.
+ */
+int run_publish(struct run *run, bool pending);
+/*
+ * A module's revert step left something recorded that it did not put back: `revert`
+ * exits 1. The module says so; nothing matches result names.
+ */
+void run_revert_incomplete(struct run *run);
 /* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */

@@ -807,6 +807,29 @@ int sysroot_mkdirs(const struct sysroot *r, enum sysroot_top top, mode_t mode, c
 	return cur == dfd ? plain_open(dfd, ".", O_RDONLY | O_DIRECTORY) : cur;
 }
 
+int sysroot_unlink(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+{
+	_cleanup_(freep) char *path = NULL;
+	_cleanup_(closep) int fd = -1;
+	va_list ap;
+	char *slash;
+	int dfd, k;
+
+	va_start(ap, fmt);
+	k = top_path(r, top, fmt, ap, &path, &dfd);
+	va_end(ap);
+	if (k < 0)
+		return k;
+	slash = strrchr(path, '/'); /* "run/x" at least: the top is there */
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	fd = sysroot_open_at(r, dfd, path, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	return unlinkat(fd, slash + 1, 0) < 0 ? -errno : 0;
+}
+
 const char *sysroot_self_fd_dir(void)
 {
 	return "/proc/self/fd";

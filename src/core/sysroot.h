@@ -132,6 +132,13 @@ int sysroot_mkdirs(const struct sysroot *r, enum sysroot_top top, mode_t mode, c
 	_printf_(4, 5);
 
 /*
+ * unlink(2) of "<top>/<fmt...>": its directory resolved inside the root, the last name
+ * removed there (a link is removed, never followed). -ENOENT when it is not there.
+ */
+int sysroot_unlink(const struct sysroot *r, enum sysroot_top top, const char *fmt, ...)
+	_printf_(3, 4);
+
+/*
  * The same below a directory that was opened inside the root (dfd; r->fd itself is the
  * root and path is then relative to it). Resolved below dfd (RESOLVE_BENEATH: one
  * syscall); only a path whose links climb out of dfd (sysfs: bus/pci/devices/X ->

@@ -2,6 +2,7 @@
 /* [Inventory]: the judgement, pure (see inventory-check.h). */
 
 #include "inventory/inventory-check.h"
+#include "rdma/rdma-check.h"
 
 enum inventory_fn_state inventory_fn_judge(enum topo_kind kind, enum pci_dev_state dev_state,
 					   int driver_err, bool has_device)
@@ -140,4 +141,58 @@ bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, 
 		if (s != i && inv->devs[s].parent == parent && is_bridge(&inv->devs[s]) && holds[s])
 			return true;
 	return false;
+}
+
+enum inventory_rdma_role inventory_rdma_role(bool has_link, int link_err, int is_vf)
+{
+	if (!has_link && link_err == 0)
+		return INVENTORY_RDMA_COUNTED; /* no PCI function: a device of its own */
+	if (link_err < 0 || is_vf < 0)
+		return INVENTORY_RDMA_UNKNOWN;
+	return is_vf ? INVENTORY_RDMA_VF : INVENTORY_RDMA_COUNTED;
+}
+
+static void tally_port(const struct rdma_device *dev, const struct rdma_port *port,
+		       enum inventory_rdma_role role, enum rdma_link_layer ll,
+		       struct inventory_ports *ret, struct strbuf *down)
+{
+	if (port->err || port->link_layer == RDMA_LL_UNKNOWN) {
+		ret->unreadable++;
+		return;
+	}
+	if (port->link_layer != ll)
+		return;
+	switch (rdma_port_judge(dev, port)) {
+	case RDMA_PORT_JUDGED_UP:
+		*(role == INVENTORY_RDMA_COUNTED ? &ret->active : &ret->unreadable) += 1;
+		break;
+	case RDMA_PORT_JUDGED_UNREAD:
+		ret->unreadable++;
+		break;
+	case RDMA_PORT_JUDGED_DOWN:
+		strbuf_printf(down, "; %s/%u %s (%s)", dev->name, port->num,
+			      rdma_port_state_to_string(port->state),
+			      rdma_phys_state_to_string(port->phys_state));
+		break;
+	}
+}
+
+void inventory_ports_tally(const struct rdma_inventory *rd, const enum inventory_rdma_role *role,
+			   enum rdma_link_layer ll, struct inventory_ports *ret,
+			   struct strbuf *down)
+{
+	*ret = (struct inventory_ports){};
+	for (size_t i = 0; i < rd->n_devs; i++) {
+		const struct rdma_device *dev = &rd->devs[i];
+		enum inventory_rdma_role r = role ? role[i] : INVENTORY_RDMA_COUNTED;
+
+		if (r == INVENTORY_RDMA_VF)
+			continue;
+		if (dev->err) { /* its ports unknown: one that could be up */
+			ret->unreadable++;
+			continue;
+		}
+		for (size_t p = 0; p < dev->n_ports; p++)
+			tally_port(dev, &dev->ports[p], r, ll, ret, down);
+	}
 }

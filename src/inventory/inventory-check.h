@@ -2,8 +2,10 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/strbuf.h"
 #include "inventory/inventory-config.h"
 #include "pci/pci.h"
+#include "rdma/rdma-scan.h"
 #include "topo/topo.h"
 
 /*
@@ -80,3 +82,44 @@ void inventory_mark_tree(const struct pci_inventory *inv, const bool *is_kind, s
  */
 bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, const bool *holds,
 			  size_t i);
+
+/*
+ * Whether an RDMA device counts for RDMADevices= and its ports for ActivePorts=: the key
+ * names the host's own devices, so a device of an SR-IOV virtual function whose physical
+ * function is on this host (its PCI function has a physfn link, topo_is_virtfn()) is a
+ * second view of a port the PF's device already has and does not count: it would hide
+ * a PF that lost its device. A VF without a physfn link (a VM that was given the VF) is
+ * the guest's own function and counts, as does a device without a PCI function (rxe,
+ * siw). Unknown: the link could not be read; such a device may be either.
+ */
+enum inventory_rdma_role {
+	INVENTORY_RDMA_COUNTED,
+	INVENTORY_RDMA_VF,
+	INVENTORY_RDMA_UNKNOWN,
+	_INVENTORY_RDMA_ROLE_MAX,
+};
+
+/*
+ * The role from what class/infiniband/DEV/device said: has_link, whether the entry is
+ * there (none: no PCI function behind the device); link_err, why it (or the device)
+ * could not be opened; is_vf, topo_is_virtfn() of the function it leads to.
+ */
+enum inventory_rdma_role inventory_rdma_role(bool has_link, int link_err, int is_vf);
+
+/* What ActivePorts= counts for one link layer. */
+struct inventory_ports {
+	size_t active;	   /* up as rdma.port would call them: rdma_port_judge() */
+	size_t unreadable; /* could be up: the device, the port or its layer unreadable */
+};
+
+/*
+ * The ports of layer ll over rd's devices whose role[i] (NULL: every one counted) is not
+ * INVENTORY_RDMA_VF, each judged as rdma.port judges it (rdma_port_judge(), one
+ * judgement): up only ACTIVE and LinkUp; ACTIVE over a physical state that cannot be
+ * read, any port whose layer cannot be read, and an up port of a device of unknown role,
+ * is unreadable (it could be the missing one); every other port of that layer is added
+ * to down as "; mlx5_3/1 ACTIVE (Disabled)".
+ */
+void inventory_ports_tally(const struct rdma_inventory *rd, const enum inventory_rdma_role *role,
+			   enum rdma_link_layer ll, struct inventory_ports *ret,
+			   struct strbuf *down);

@@ -12,9 +12,11 @@
  *     GPUs=N                      GPU/accelerator functions (as `hostprep topology`
  *                                 classifies them, virtual functions not counted)
  *     NICs=N                      NIC functions (the same classification)
- *     RDMADevices=N               devices in the RDMA class (mlx5_0, mlx5_bond_0, ...)
- *     ActivePorts=LAYER:N...      list; RDMA ports in state ACTIVE per link layer
- *                                 (InfiniBand, Ethernet), e.g. "InfiniBand:8 Ethernet:2"
+ *     RDMADevices=N               devices in the RDMA class (mlx5_0, mlx5_bond_0, ...),
+ *                                 not those of a VF of a PF here (inventory-check.h)
+ *     ActivePorts=LAYER:N...      list; RDMA ports up per link layer (InfiniBand,
+ *                                 Ethernet), e.g. "InfiniBand:8 Ethernet:2"; up as
+ *                                 rdma.port judges: ACTIVE and LinkUp
  *     GPUAddresses=ADDR...        list; addresses that must hold a responding GPU
  *     NICAddresses=ADDR...        list; the same for NICs
  *

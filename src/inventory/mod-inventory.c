@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -35,8 +36,9 @@ struct inventory_view {
 	struct inventory_fn *fns; /* one per topology endpoint, same order */
 	size_t n_fns;
 	struct rdma_inventory rdma;
-	bool rdma_scanned; /* rdma holds a scan (to free) */
-	bool have_rdma;	   /* ... and the RDMA class was readable */
+	enum inventory_rdma_role *roles; /* per RDMA device: does it count */
+	bool rdma_scanned;		 /* rdma holds a scan (to free) */
+	bool have_rdma;			 /* ... and the RDMA class was readable */
 };
 
 static const char *kind_plural(enum topo_kind k)
@@ -108,17 +110,57 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 	f->state = inventory_fn_judge(f->kind, d->state, f->driver_err, f->has_netdev);
 }
 
+/*
+ * Through the device's link to its PCI function (a VF may be missing from the bus list):
+ * no link is a device without a PCI function; a link that leads nowhere is unknown.
+ */
+static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char *name)
+{
+	_cleanup_(closep) int cls = -EBADF, dfd = -EBADF;
+	struct stat st;
+
+	cls = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "class/infiniband/%s", name);
+	if (cls < 0)
+		return inventory_rdma_role(true, cls, 0);
+	if (fstatat(cls, "device", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		int r = errno == ENOENT ? 0 : -errno;
+
+		return inventory_rdma_role(r < 0, r, 0);
+	}
+	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "class/infiniband/%s/device",
+			     name);
+	if (dfd < 0)
+		return inventory_rdma_role(true, dfd, 0);
+	return inventory_rdma_role(true, 0, topo_is_virtfn(dfd));
+}
+
+static int rdma_open(const struct run *run, struct inventory_view *v)
+{
+	int r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
+
+	if (r == -ENOMEM)
+		return r;
+	v->rdma_scanned = r >= 0;
+	v->have_rdma = r >= 0 && v->rdma.err == 0;
+	if (!v->have_rdma)
+		return 0;
+	v->roles = calloc(v->rdma.n_devs ? v->rdma.n_devs : 1, sizeof(*v->roles));
+	if (!v->roles)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->rdma.n_devs; i++)
+		v->roles[i] = rdma_role(run->root, v->rdma.devs[i].name);
+	return 0;
+}
+
 static int view_open(const struct run *run, struct inventory_view *v)
 {
 	int r;
 
 	*v = (struct inventory_view){ .ic = inventory_config_get(run->cfg), .inv = &run->pci_inv };
 	if (rdma_wanted(v->ic)) {
-		r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
-		if (r == -ENOMEM)
+		r = rdma_open(run, v);
+		if (r < 0)
 			return r;
-		v->rdma_scanned = r >= 0;
-		v->have_rdma = r >= 0 && v->rdma.err == 0;
 	}
 	if (run->pci_err < 0)
 		return 0;
@@ -137,6 +179,7 @@ static int view_open(const struct run *run, struct inventory_view *v)
 static void view_done(struct inventory_view *v)
 {
 	free(v->fns);
+	free(v->roles);
 	topo_done(&v->topo);
 	if (v->rdma_scanned)
 		rdma_inventory_done(&v->rdma);
@@ -288,6 +331,7 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 {
 	const struct pci_dev_info *d = pci_inventory_find(v->inv, addr);
 	char expected[64];
+	int kind;
 
 	snprintf(expected, sizeof(expected), "a %s at this address", k == TOPO_GPU ? "GPU" : "NIC");
 	if (!d)
@@ -299,7 +343,11 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 				    d->state == PCI_DEV_DEAD ? "not responding (config space "
 							       "reads all-ones)"
 							     : "unreadable config space");
-	if (topo_classify(topo_config_get(run->cfg), v->inv, (size_t)(d - v->inv->devs)) != (int)k)
+	kind = topo_classify_at(run->root, topo_config_get(run->cfg), v->inv,
+				(size_t)(d - v->inv->devs));
+	if (kind == -ENOMEM)
+		return kind;
+	if (kind != (int)k) /* the topology's judgement, evidence included */
 		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
 				    expected, NULL, "not a %s (%04x:%04x class %06x)",
 				    k == TOPO_GPU ? "GPU" : "NIC", d->id.vendor, d->id.device,
@@ -384,15 +432,24 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 	_cleanup_(strbuf_done) struct strbuf b = {};
 	_cleanup_(freep) char *actual = NULL;
 	int want = v->ic->count[INVENTORY_RDMA];
-	size_t have = v->rdma.n_devs;
+	size_t n[_INVENTORY_RDMA_ROLE_MAX] = {};
 	char expected[64];
 	enum verdict verdict;
 
 	if (want < 0)
 		return 0;
+	for (size_t i = 0; i < v->rdma.n_devs; i++)
+		n[v->roles[i]]++;
 	snprintf(expected, sizeof(expected), "%d RDMA devices", want);
-	verdict = inventory_count_verdict(want, have, 0);
-	count_phrase(&b, have, want, "RDMA devices");
+	verdict =
+		inventory_count_verdict(want, n[INVENTORY_RDMA_COUNTED], n[INVENTORY_RDMA_UNKNOWN]);
+	count_phrase(&b, n[INVENTORY_RDMA_COUNTED], want, "RDMA devices");
+	if (n[INVENTORY_RDMA_VF])
+		strbuf_printf(&b, " (and %zu of SR-IOV virtual functions, not counted)",
+			      n[INVENTORY_RDMA_VF]);
+	if (verdict != VERDICT_PASS && n[INVENTORY_RDMA_UNKNOWN])
+		strbuf_printf(&b, "; %zu whose PCI function cannot be read",
+			      n[INVENTORY_RDMA_UNKNOWN]);
 	if (verdict != VERDICT_PASS)
 		hint_rdma(v, &b);
 	if (strbuf_take(&b, &actual) < 0)
@@ -404,54 +461,26 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 				     "of the NIC: mlx5_ib, irdma, bnxt_re...); dmesg");
 }
 
-/* Ports of layer ll: active, unreadable (or of unknown layer), and the text of the others. */
-static void ports_tally(const struct rdma_inventory *rd, enum rdma_link_layer ll, size_t *active,
-			size_t *unreadable, struct strbuf *down)
-{
-	for (size_t i = 0; i < rd->n_devs; i++) {
-		const struct rdma_device *dev = &rd->devs[i];
-
-		if (dev->err) {
-			(*unreadable)++;
-			continue;
-		}
-		for (size_t p = 0; p < dev->n_ports; p++) {
-			const struct rdma_port *port = &dev->ports[p];
-
-			if (port->err || port->link_layer == RDMA_LL_UNKNOWN)
-				(*unreadable)++;
-			else if (port->link_layer != ll)
-				continue;
-			else if (port->state == RDMA_PORT_ACTIVE)
-				(*active)++;
-			else
-				strbuf_printf(down, "; %s/%u %s (%s)", dev->name, port->num,
-					      rdma_port_state_to_string(port->state),
-					      rdma_phys_state_to_string(port->phys_state));
-		}
-	}
-}
-
 static int ports_result(struct run *run, const struct inventory_view *v, enum inventory_count c)
 {
 	enum rdma_link_layer ll = c == INVENTORY_PORTS_IB ? RDMA_LL_INFINIBAND : RDMA_LL_ETHERNET;
 	_cleanup_(strbuf_done) struct strbuf b = {}, down = {};
 	_cleanup_(freep) char *actual = NULL;
-	size_t active = 0, unreadable = 0;
+	struct inventory_ports t;
 	int want = v->ic->count[c];
 	char expected[64], what[48];
 	enum verdict verdict;
 
 	if (want < 0)
 		return 0;
-	ports_tally(&v->rdma, ll, &active, &unreadable, &down);
+	inventory_ports_tally(&v->rdma, v->roles, ll, &t, &down);
 	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
 		 want == 1 ? "" : "s");
-	verdict = inventory_count_verdict(want, active, unreadable);
+	verdict = inventory_count_verdict(want, t.active, t.unreadable);
 	snprintf(what, sizeof(what), "%s ports active", inventory_count_name(c));
-	count_phrase(&b, active, want, what);
-	if (verdict != VERDICT_PASS && unreadable)
-		strbuf_printf(&b, "; %zu port(s) unreadable", unreadable);
+	count_phrase(&b, t.active, want, what);
+	if (verdict != VERDICT_PASS && t.unreadable)
+		strbuf_printf(&b, "; %zu port(s) unreadable", t.unreadable);
 	if (verdict != VERDICT_PASS && down.s)
 		strbuf_printf(&b, "%s", down.s);
 	if (down.oom || strbuf_take(&b, &actual) < 0)
@@ -502,8 +531,15 @@ static int inventory_verify(struct run *run)
 	return r;
 }
 
+/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+static unsigned inventory_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
 const struct run_module run_module_inventory = {
 	.name = "inventory",
 	.wants_pci = inventory_wants_pci,
+	.pci_wants_caps = inventory_pci_wants_caps,
 	.verify = inventory_verify,
 };

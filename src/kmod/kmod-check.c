@@ -86,6 +86,15 @@ static int open_backend(struct kmod_run *k, const struct run *run)
 	return 0;
 }
 
+/* Some rule judges device nodes: the remedies need to know whether ib_uverbs/rdma_ucm run. */
+static bool wants_nodes(const struct kmod_config *kc)
+{
+	for (size_t i = 0; i < kc->n_rules; i++)
+		if (kc->rules[i].enabled.on && (kc->rules[i].devices.on || kc->rules[i].rdmacm.on))
+			return true;
+	return false;
+}
+
 int kmod_run_scan(struct kmod_run *k, const struct run *run)
 {
 	const struct kmod_config *kc = kmod_config_get(run->cfg);
@@ -107,50 +116,16 @@ int kmod_run_scan(struct kmod_run *k, const struct run *run)
 		r = kmod_seen_scan(run->root, k->backend, &k->host, bl ? bl->value : NULL,
 				   run->host.osrelease, &kc->rules[i], &k->seen[k->n_seen]);
 		k->n_seen++; /* counted even when half-filled, so that it is freed */
+		if (r >= 0)
+			r = kmod_persist_scan(run, &k->seen[k->n_seen - 1]);
 		if (r < 0)
 			return r;
 	}
-	return kmod_stack_scan(k, run);
+	r = wants_nodes(kc) ? kmod_host_modules_scan(run->root, run->host.osrelease, &k->host) : 0;
+	return r < 0 ? r : kmod_stack_scan(k, run);
 }
 
 /* ---- plan -------------------------------------------------------------- */
-
-bool param_declared(const struct kmod_seen *s, const char *key)
-{
-	return s->file_err == 0 && kmod_file_info_parm(&s->file, key) >= 0;
-}
-
-const char *param_type(const struct kmod_seen *s, const char *key)
-{
-	int i = s->file_err == 0 ? kmod_file_info_parm(&s->file, key) : -1;
-
-	return i >= 0 ? s->file.parm_types[i] : NULL;
-}
-
-bool param_ok(const struct kmod_seen *s, size_t i)
-{
-	const struct kmod_param_want *w = &s->rule->params[i];
-
-	return s->param_have[i] &&
-	       kmod_param_equal(param_type(s, w->key), s->param_have[i], w->value);
-}
-
-/* A reload can fix it: live, and every wrong parameter is one the file on disk has. */
-static bool reload_fixes(const struct kmod_seen *s)
-{
-	bool wrong = false;
-
-	if (s->state != KS_LIVE || s->rule->reload != KMOD_RELOAD_UNUSED)
-		return false;
-	for (size_t i = 0; i < s->rule->n_params; i++) {
-		if (param_ok(s, i))
-			continue;
-		if (!param_declared(s, s->rule->params[i].key))
-			return false;
-		wrong = true;
-	}
-	return wrong;
-}
 
 static int dry_actions(struct kmod_run *k, const char *name, const char *options, bool reload,
 		       char **ret)
@@ -190,8 +165,8 @@ static int action_add(struct kmod_run *k, const struct run *run, enum kmod_actio
 	a->options = kmod_rule_params_string(s->rule);
 	if (!a->options)
 		return -ENOMEM;
-	if (kind == KMOD_ACT_PERSIST)
-		return (a->would = strdup("")) ? 0 : -ENOMEM;
+	if (kind == KMOD_ACT_PERSIST) /* would: what already gives the values ("" nothing) */
+		return (a->would = strdup(strempty(s->set_by))) ? 0 : -ENOMEM;
 	if (kind == KMOD_ACT_RELOAD) {
 		int r = kmod_reload_refusal(k, run->root, s, &a->refused);
 
@@ -211,7 +186,7 @@ int kmod_run_plan(struct kmod_run *k, const struct run *run)
 
 		if (s->rule->load.on && s->state == KS_NOT_LOADED && !s->deny_by)
 			r = action_add(k, run, KMOD_ACT_LOAD, i);
-		else if (reload_fixes(s))
+		else if (kmod_reload_fixes(s))
 			r = action_add(k, run, KMOD_ACT_RELOAD, i);
 		if (r >= 0 && s->rule->persist.on)
 			r = action_add(k, run, KMOD_ACT_PERSIST, i);
@@ -236,10 +211,15 @@ int kmod_run_plan_print(const struct kmod_run *k, FILE *f)
 				a->refused ? a->refused : "");
 			break;
 		case KMOD_ACT_PERSIST:
-			fprintf(f,
-				"  persist %s: \"options %s %s\" in " PERSIST_FILE
-				" (hostprep-owned; the original is recorded for revert)\n",
-				name, name, a->options);
+			if (*a->would)
+				fprintf(f,
+					"  persist %s: nothing to write: the next load gets %s\n",
+					name, a->would);
+			else
+				fprintf(f,
+					"  persist %s: \"options %s %s\" in " PERSIST_FILE
+					" (hostprep-owned; the original is recorded for revert)\n",
+					name, name, a->options);
 			break;
 		}
 	}
@@ -269,8 +249,10 @@ static struct json_object *action_json(const struct kmod_run *k, const struct km
 		json_object_put(o);
 		return NULL;
 	}
-	if (a->refused && *a->refused &&
-	    json_object_object_add(o, "refused", json_object_new_string(a->refused)) < 0) {
+	if (((persist && *a->would &&
+	      json_object_object_add(o, "set_by", json_object_new_string(a->would)) < 0)) ||
+	    (a->refused && *a->refused &&
+	     json_object_object_add(o, "refused", json_object_new_string(a->refused)) < 0)) {
 		json_object_put(o);
 		return NULL;
 	}

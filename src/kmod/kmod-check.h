@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "kmod/kmod-judge.h"
 #include "kmod/kmod-scan.h"
 #include "kmod/kmod-stack.h"
 #include "kmod/kmod.h"
@@ -15,7 +16,8 @@ struct kmod_action {
 	enum kmod_action_kind kind;
 	size_t seen;   /* index into kmod_run.seen */
 	char *options; /* "compat_mode=Y" */
-	char *would;   /* what libkmod would run (dry run), "" when unknown */
+	char *would;   /* what libkmod would run (dry run), "" when unknown; persist: what
+			* already gives the values ("" none: hostprep.conf gets the line) */
 	char *refused; /* reload: why it would be refused now ("" it would run) */
 };
 
@@ -47,10 +49,3 @@ void kmod_run_free(struct kmod_run *k);
  */
 int kmod_reload_refusal(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
 			char **ret);
-
-/* The file modprobe would load declares the parameter (modinfo parm/parmtype). */
-bool param_declared(const struct kmod_seen *s, const char *key);
-/* The modinfo parmtype of key in the file modprobe would load ("" none, NULL no file). */
-const char *param_type(const struct kmod_seen *s, const char *key);
-/* The running value of rule->params[i] is the wanted one (compared by modinfo type). */
-bool param_ok(const struct kmod_seen *s, size_t i);

@@ -233,6 +233,8 @@ static int assign_module(struct kmod_rule *rule, const char *key, const char *va
 		return set_flag(&rule->persist, false, key, value, at);
 	if (streq(key, "Devices"))
 		return set_flag(&rule->devices, false, key, value, at);
+	if (streq(key, "RdmaCM"))
+		return set_flag(&rule->rdmacm, false, key, value, at);
 	if (streq(key, "Reload"))
 		return set_enum((int *)&rule->reload, &rule->reload_at, reload_names,
 				_KMOD_RELOAD_MAX, key, value, at);
@@ -319,7 +321,7 @@ void kmod_config_free(struct kmod_config *kc)
 	free(kc);
 }
 
-#define RULE_LINES 8 /* scalar keys per rule, Parameter= lines come on top */
+#define RULE_LINES 9 /* scalar keys per rule, Parameter= lines come on top */
 
 size_t kmod_config_n_lines(const struct kmod_config *kc)
 {
@@ -360,6 +362,8 @@ static int rule_lines(const struct kmod_rule *r, kmod_config_line_fn fn, void *u
 			 false);
 	if (ret >= 0)
 		ret = fn(ud, section, "Devices", yesno(&r->devices), &r->devices.at, false);
+	if (ret >= 0)
+		ret = fn(ud, section, "RdmaCM", yesno(&r->rdmacm), &r->rdmacm.at, false);
 	for (size_t i = 0; ret >= 0 && i < r->n_params; i++) {
 		free(pv);
 		if (asprintf(&pv, "%s=%s", r->params[i].key, r->params[i].value) < 0)

@@ -11,7 +11,7 @@
  * -EINVAL, which config.c counts like its own errors (exit 2, nothing done).
  *
  *   [Module:NAME]   NAME [A-Za-z0-9_-]{1,56}, '-' and '_' the same (kept as '_')
- *     Enabled=yes|no Require=yes|no Load=yes|no Persist=yes|no Devices=yes|no
+ *     Enabled=yes|no Require=yes|no Load=yes|no Persist=yes|no Devices=yes|no RdmaCM=yes|no
  *     Parameter=KEY=VALUE...  (list; accumulates; empty assignment resets)
  *     Reload=never|unused  Origin=any|ofed|inbox  MinVersion=V
  *   [GPUDirect]
@@ -58,6 +58,7 @@ struct kmod_rule {
 	char name[KMOD_NAME_MAX + 1];
 	struct origin at; /* first header */
 	struct kmod_flag enabled, require, load, persist, devices;
+	struct kmod_flag rdmacm; /* /dev/infiniband/rdma_cm must exist (module.devices) */
 	enum kmod_reload reload;
 	struct origin reload_at;
 	enum kmod_origin origin;

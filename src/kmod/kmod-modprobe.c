@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "kmod/kmod-modprobe.h"
@@ -10,12 +11,13 @@
 
 #define MODPROBE_MAX_FILES 1024
 #define MODPROBE_MAX_LINE  (64 * 1024)
+#define MODPROBE_MAX_FILE  (1024 * 1024)
 
 static const enum sysroot_top dir_tops[MODPROBE_DIRS_N] = {
 	SYSROOT_ETC, SYSROOT_RUN, SYSROOT_USR_LOCAL_LIB, SYSROOT_USR_LIB, SYSROOT_LIB,
 };
 
-static const char *const dir_shown[MODPROBE_DIRS_N] = {
+const char *const modprobe_dir_shown[MODPROBE_DIRS_N] = {
 	"/etc/modprobe.d",     "/run/modprobe.d", "/usr/local/lib/modprobe.d",
 	"/usr/lib/modprobe.d", "/lib/modprobe.d",
 };
@@ -27,9 +29,12 @@ int modprobe_dirs(const struct sysroot *root, char *ret[MODPROBE_DIRS_N])
 	for (size_t i = 0; i < MODPROBE_DIRS_N; i++) {
 		int r = sysroot_lib_path(root, dir_tops[i], &ret[n], "modprobe.d");
 
-		if (r == -ENOMEM)
+		if (r == -ENOMEM) {
+			while (n > 0)
+				free(ret[--n]);
 			return r;
-		n += r >= 0; /* a dangling link: libkmod reads nothing there, as the walk below */
+		}
+		n += r >= 0; /* a dangling link: libkmod reads nothing there, as dir_read() */
 	}
 	for (; n < MODPROBE_DIRS_N; n++)
 		ret[n] = NULL;
@@ -38,62 +43,133 @@ int modprobe_dirs(const struct sysroot *root, char *ret[MODPROBE_DIRS_N])
 
 /* ---- the files, in libkmod's order ------------------------------------- */
 
-struct conf_file {
-	char *name;
-	size_t dir;
-};
-
-static int conf_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
-}
-
-/* libkmod's conf_files_filter_out: no dot files, *.conf or *.alias, no directories. */
-static bool conf_wanted(const struct sysroot *root, int dfd, const char *n)
+bool modprobe_name_wanted(const char *n)
 {
 	size_t len = strlen(n);
-	struct stat st;
 
-	if (n[0] == '.' || len < 6 ||
-	    (!streq(n + len - 5, ".conf") && !streq(n + len - 6, ".alias")))
-		return false;
-	return !(sysroot_stat_at(root, dfd, n, 0, &st) == 0 && S_ISDIR(st.st_mode));
+	return n[0] != '.' && len >= 6 &&
+	       (streq(n + len - 5, ".conf") || streq(n + len - 6, ".alias"));
 }
 
-static bool conf_known(const struct conf_file *v, size_t n, const char *name)
+static struct modprobe_file *files_find(const struct modprobe_files *f, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (streq(v[i].name, name))
-			return true;
-	return false;
+	for (size_t i = 0; i < f->n; i++)
+		if (streq(f->v[i].name, name))
+			return &f->v[i];
+	return NULL;
 }
 
-static int conf_dir_add(const struct sysroot *root, size_t d, struct conf_file *v, size_t *n)
+static void file_done(struct modprobe_file *m)
+{
+	free(m->name);
+	free(m->text);
+	*m = (struct modprobe_file){};
+}
+
+int modprobe_files_add(struct modprobe_files *f, size_t dir, const char *name, char *text, int err)
+{
+	_cleanup_(freep) char *owned = text;
+	struct modprobe_file *m = files_find(f, name), *grown;
+
+	if (m && m->dir <= dir)
+		return 0; /* masked by the same name in an earlier directory */
+	if (m)
+		file_done(m);
+	else {
+		if (f->n >= MODPROBE_MAX_FILES)
+			return -E2BIG;
+		grown = reallocarray(f->v, f->n + 1, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		f->v = grown;
+		m = &f->v[f->n++];
+	}
+	*m = (struct modprobe_file){ .name = strdup(name), .dir = dir, .err = err };
+	m->text = TAKE_PTR(owned);
+	return m->name ? 0 : -ENOMEM;
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct modprobe_file *)a)->name,
+		      ((const struct modprobe_file *)b)->name);
+}
+
+void modprobe_files_sort(struct modprobe_files *f)
+{
+	if (f->n)
+		qsort(f->v, f->n, sizeof(*f->v), file_cmp);
+}
+
+void modprobe_files_done(struct modprobe_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		file_done(&f->v[i]);
+	free(f->v);
+	*f = (struct modprobe_files){};
+}
+
+/*
+ * One entry as libkmod takes it: a directory is left out (conf_files_filter_out), a
+ * dangling link or a device (/dev/null, the masking convention) reads as nothing and masks
+ * the name all the same. Opened below the root, links resolved there (Debian's
+ * alternatives point into /etc/alternatives); O_NONBLOCK: a FIFO never blocks.
+ */
+static int file_read(const struct sysroot *root, struct modprobe_files *f, size_t d,
+		     const char *name)
+{
+	_cleanup_(closep) int fd = -1;
+	char *text = NULL;
+	int r;
+
+	fd = sysroot_openat(root, dir_tops[d], O_RDONLY | O_NONBLOCK, "modprobe.d/%s", name);
+	r = fd < 0 ? fd : read_full_fd(fd, MODPROBE_MAX_FILE, &text, NULL);
+	if (r == -ENOMEM || r == -EISDIR)
+		return r == -ENOMEM ? r : 0;
+	if (r == -ENOENT || r == -EBADFD) {
+		text = strdup("");
+		r = text ? 0 : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
+	return modprobe_files_add(f, d, name, r < 0 ? NULL : text, r < 0 ? r : 0);
+}
+
+static int dir_read(const struct sysroot *root, struct modprobe_files *f, size_t d)
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
+	int fd, r = 0;
 
-	if (sysroot_opendir(root, dir_tops[d], &dir, "modprobe.d") == -ENOMEM)
-		return -ENOMEM;
-	while (dir && (de = readdir(dir))) {
-		if (!conf_wanted(root, dirfd(dir), de->d_name) || conf_known(v, *n, de->d_name))
-			continue;
-		if (*n >= MODPROBE_MAX_FILES)
-			return -E2BIG;
-		v[*n].name = strdup(de->d_name);
-		if (!v[*n].name)
-			return -ENOMEM;
-		v[*n].dir = d;
-		(*n)++;
+	fd = sysroot_openat(root, dir_tops[d], O_RDONLY | O_DIRECTORY, "modprobe.d");
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return 0;
+	if (fd < 0)
+		return modprobe_files_add(f, d, "", NULL, fd); /* the whole directory unread */
+	dir = fdopendir(fd);
+	if (!dir) {
+		r = -errno;
+		close(fd);
+		return r;
 	}
-	return 0;
+	while (r >= 0 && (de = readdir(dir)))
+		if (modprobe_name_wanted(de->d_name))
+			r = file_read(root, f, d, de->d_name);
+	return r;
 }
 
-static void conf_files_free(struct conf_file *v, size_t n)
+int modprobe_files_read(const struct sysroot *root, struct modprobe_files *ret)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i].name);
-	free(v);
+	int r = 0;
+
+	*ret = (struct modprobe_files){};
+	for (size_t d = 0; r >= 0 && d < MODPROBE_DIRS_N; d++)
+		r = dir_read(root, ret, d);
+	if (r < 0)
+		modprobe_files_done(ret);
+	else
+		modprobe_files_sort(ret);
+	return r;
 }
 
 /* ---- one file ---------------------------------------------------------- */
@@ -267,22 +343,31 @@ static int take_line(struct line_ctx *c, char *line)
 	return take_install(c, modname, rest, c->where);
 }
 
-static int file_eval(const struct sysroot *root, struct modprobe_eval *e,
-		     const struct conf_file *cf, const char *name)
+static int file_eval(struct modprobe_eval *e, const struct modprobe_file *m, const char *name)
 {
 	_cleanup_(fclosep) FILE *f = NULL;
 	struct line_ctx c = { .e = e, .name = name };
-	_cleanup_(freep) char *shown = NULL;
 	unsigned lineno = 0, first;
 	char *line;
-	int r = sysroot_fopen(root, dir_tops[cf->dir], &f, "modprobe.d/%s", cf->name);
+	int r = 0;
 
-	if (r == -ENOMEM || asprintf(&shown, "%s/%s", dir_shown[cf->dir], cf->name) < 0)
+	if (!m->text) {
+		if (e->unreadable)
+			return 0; /* the first one is named */
+		e->unreadable_err = m->err;
+		return asprintf(&e->unreadable, "%s%s%s", modprobe_dir_shown[m->dir],
+				*m->name ? "/" : "", m->name) < 0
+			       ? -ENOMEM
+			       : 0;
+	}
+	if (!*m->text)
+		return 0;
+	f = fmemopen(m->text, strlen(m->text), "r");
+	if (!f)
 		return -ENOMEM;
-	r = 0;
-
-	while (f && r >= 0 && (line = read_wrapped(f, &lineno, &first))) {
-		snprintf(c.where, sizeof(c.where), "%s:%u", shown, first);
+	while (r >= 0 && (line = read_wrapped(f, &lineno, &first))) {
+		snprintf(c.where, sizeof(c.where), "%s/%s:%u", modprobe_dir_shown[m->dir], m->name,
+			 first);
 		r = take_line(&c, line);
 		free(line);
 	}
@@ -321,30 +406,14 @@ static int cmdline_eval(struct modprobe_eval *e, const struct cmdline *cl, const
 
 /* ---- the whole evaluation --------------------------------------------- */
 
-static int files_eval(const struct sysroot *root, struct modprobe_eval *e, const char *name)
+int modprobe_eval_files(const struct modprobe_files *files, const struct cmdline *cmdline,
+			const char *name, struct modprobe_eval *ret)
 {
-	struct conf_file *v = calloc(MODPROBE_MAX_FILES, sizeof(*v));
-	size_t n = 0;
-	int r = v ? 0 : -ENOMEM;
-
-	for (size_t d = 0; r >= 0 && d < MODPROBE_DIRS_N; d++)
-		r = conf_dir_add(root, d, v, &n);
-	if (r >= 0)
-		qsort(v, n, sizeof(*v), conf_cmp);
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = file_eval(root, e, &v[i], name);
-	if (v)
-		conf_files_free(v, n);
-	return r;
-}
-
-int modprobe_eval(const struct sysroot *root, const struct cmdline *cmdline, const char *name,
-		  struct modprobe_eval *ret)
-{
-	int r;
+	int r = 0;
 
 	*ret = (struct modprobe_eval){};
-	r = files_eval(root, ret, name);
+	for (size_t i = 0; r >= 0 && i < files->n; i++)
+		r = file_eval(ret, &files->v[i], name);
 	if (r >= 0) {
 		ret->files_options = ret->files_options ? ret->files_options : strdup("");
 		ret->options = ret->files_options ? strdup(ret->files_options) : NULL;
@@ -352,6 +421,21 @@ int modprobe_eval(const struct sysroot *root, const struct cmdline *cmdline, con
 	}
 	if (r < 0)
 		modprobe_eval_done(ret);
+	return r;
+}
+
+int modprobe_eval(const struct sysroot *root, const struct cmdline *cmdline, const char *name,
+		  struct modprobe_eval *ret)
+{
+	struct modprobe_files files;
+	int r;
+
+	*ret = (struct modprobe_eval){};
+	r = modprobe_files_read(root, &files);
+	if (r < 0)
+		return r;
+	r = modprobe_eval_files(&files, cmdline, name, ret);
+	modprobe_files_done(&files);
 	return r;
 }
 
@@ -368,6 +452,7 @@ void modprobe_eval_done(struct modprobe_eval *e)
 	free(e->options);
 	free(e->install_where);
 	free(e->install_line);
+	free(e->unreadable);
 	*e = (struct modprobe_eval){};
 }
 
@@ -379,19 +464,29 @@ const struct modprobe_opt *modprobe_eval_last(const struct modprobe_eval *e, con
 	return NULL;
 }
 
+int modprobe_options_eval(const char *options, struct modprobe_eval *ret)
+{
+	int r;
+
+	*ret = (struct modprobe_eval){};
+	r = opts_add(ret, strempty(options), "", "");
+	if (r < 0)
+		modprobe_eval_done(ret);
+	return r;
+}
+
 int modprobe_options_last(const char *options, const char *key, char **ret)
 {
-	struct modprobe_eval e = {};
+	_cleanup_(modprobe_eval_done) struct modprobe_eval e = {};
 	const struct modprobe_opt *o;
 	int r;
 
 	*ret = NULL;
-	r = opts_add(&e, strempty(options), "", "");
+	r = modprobe_options_eval(options, &e);
 	o = r >= 0 ? modprobe_eval_last(&e, key) : NULL;
 	if (o) {
 		*ret = strdup(o->value ? o->value : "");
 		r = *ret ? 0 : -ENOMEM;
 	}
-	modprobe_eval_done(&e);
 	return r;
 }

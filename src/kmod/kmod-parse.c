@@ -150,6 +150,15 @@ bool kmod_param_equal(const char *type, const char *have, const char *want)
 	return scalar_equal(type, have, want);
 }
 
+bool kmod_param_value_gives(const char *type, const char *value, const char *want)
+{
+	if (value)
+		return kmod_param_equal(type, value, want);
+	if (!type || (!streq(type, "bool") && !streq(type, "invbool")))
+		return false;
+	return kmod_param_equal(type, "Y", want);
+}
+
 static const char *const live_state_names[_KMOD_STATE_MAX] = {
 	[KMOD_STATE_LIVE] = "live",
 	[KMOD_STATE_COMING] = "coming",

@@ -25,6 +25,13 @@ bool kmod_param_value_valid(const char *s);
 int kmod_param_bool(const char *s, char *ret);
 /* Whether a sysfs value equals a wanted one for a parameter of this modinfo type. */
 bool kmod_param_equal(const char *type, const char *have, const char *want);
+/*
+ * Whether a value libkmod passes at a load ("KEY=VALUE" in modprobe.d or on the kernel
+ * command line) gives the wanted one: kmod_param_equal(), and a bare "KEY" (value NULL)
+ * is what the kernel makes of it: Y for a bool or invbool (param_set_bool of NULL is
+ * "1"), an error for any other type (nothing set).
+ */
+bool kmod_param_value_gives(const char *type, const char *value, const char *want);
 
 enum kmod_live_state {
 	KMOD_STATE_LIVE,

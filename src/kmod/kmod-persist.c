@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "core/fileio.h"
+#include "kmod/kmod-judge.h"
 #include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-persist.h"
 #include "core/log.h"
@@ -64,7 +65,25 @@ static const struct kmod_rule **persist_rules(const struct run *run, size_t *ret
 	return v;
 }
 
-static int content_build(const struct kmod_rule **rules, size_t n, char **ret, size_t *ret_size)
+static const struct kmod_seen *seen_of(const struct kmod_run *k, const struct kmod_rule *rule)
+{
+	for (size_t i = 0; k && i < k->n_seen; i++)
+		if (k->seen[i].rule == rule)
+			return &k->seen[i];
+	return NULL;
+}
+
+/* The next load gets the rule's values without a line here (another file, the command line). */
+static const char *set_by(const struct kmod_run *k, const struct kmod_rule *rule)
+{
+	const struct kmod_seen *s = seen_of(k, rule);
+
+	return s ? s->set_by : NULL;
+}
+
+/* The header, then the line of every persisted rule whose values no other file gives. */
+static int content_build(const struct kmod_run *k, const struct kmod_rule **rules, size_t n,
+			 char **ret, size_t *ret_size)
 {
 	FILE *f = open_memstream(ret, ret_size);
 
@@ -72,8 +91,11 @@ static int content_build(const struct kmod_rule **rules, size_t n, char **ret, s
 		return -ENOMEM;
 	fputs(PERSIST_HEAD, f);
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_(freep) char *line = options_line(rules[i]);
+		_cleanup_(freep) char *line = NULL;
 
+		if (set_by(k, rules[i]))
+			continue;
+		line = options_line(rules[i]);
 		if (line)
 			fprintf(f, "%s\n", line);
 		else
@@ -208,14 +230,6 @@ static const char *param_wrong(const struct kmod_seen *s, const char **ret_have)
 	return NULL;
 }
 
-static const struct kmod_seen *seen_of(const struct kmod_run *k, const struct kmod_rule *rule)
-{
-	for (size_t i = 0; k && i < k->n_seen; i++)
-		if (k->seen[i].rule == rule)
-			return &k->seen[i];
-	return NULL;
-}
-
 struct notes {
 	FILE *f;
 	char *text;
@@ -224,13 +238,14 @@ struct notes {
 };
 
 /*
- * What the initramfs means for one module: in_place says the option was in the file
- * before this run (a wrong running value then came from a load before the root file
- * system); changed says this run changed the file (an initramfs listing the module holds
- * the old copy of modprobe.d).
+ * What the initramfs means for one module: in_place says where the option was before this
+ * run (PERSIST_FILE, or the other file that gives it; NULL: nowhere), so that a wrong running
+ * value came from a load before the root file system; changed says this run changed the file
+ * (an initramfs listing the module holds the old copy of modprobe.d).
  */
 static int note_module(const struct run *run, const struct kmod_run *k,
-		       const struct kmod_rule *rule, bool in_place, bool changed, struct notes *n)
+		       const struct kmod_rule *rule, const char *in_place, bool changed,
+		       struct notes *n)
 {
 	_cleanup_(freep) char *tools = NULL, *dracut = NULL;
 	const char *have = NULL, *key = param_wrong(seen_of(k, rule), &have);
@@ -246,15 +261,30 @@ static int note_module(const struct run *run, const struct kmod_run *k,
 	where = tools ? tools : dracut;
 	if (key && in_place)
 		fprintf(n->f,
-			"; %s was loaded with %s=%s although " PERSIST_FILE
-			" has the option: it was loaded before the root file system (the "
-			"initramfs copy%s%s) or by hand",
-			rule->name, key, have, where ? ", listed in " : "", strempty(where));
+			"; %s was loaded with %s=%s although %s: it was loaded before the root "
+			"file "
+			"system (the initramfs copy%s%s) or by hand",
+			rule->name, key, have, in_place, where ? ", listed in " : "",
+			strempty(where));
 	else if (where && (changed || key))
 		fprintf(n->f,
 			"; %s is in the initramfs (%s), which keeps the modprobe.d it was built "
 			"with",
 			rule->name, where);
+	return 0;
+}
+
+/* Where the rule's option was before this run: "FILE has the option", or NULL (nowhere). */
+static int option_in_place(const struct kmod_run *k, const struct kmod_rule *rule,
+			   const struct pfile_now *before, const char *line, char **ret)
+{
+	const char *other = set_by(k, rule);
+
+	*ret = NULL;
+	if (other)
+		return asprintf(ret, "the next load gets %s", other) < 0 ? -ENOMEM : 0;
+	if (before->exists && has_line(before->data, before->size, line))
+		return (*ret = strdup(PERSIST_FILE " has the option")) ? 0 : -ENOMEM;
 	return 0;
 }
 
@@ -269,14 +299,14 @@ static int notes_collect(const struct run *run, const struct kmod_run *k,
 	if (!n->f)
 		return -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < n_rules; i++) {
-		_cleanup_(freep) char *line = options_line(rules[i]);
+		_cleanup_(freep) char *line = options_line(rules[i]), *in_place = NULL;
 
 		if (shadowed[i])
 			continue; /* the overriding line is the story, not the initramfs */
-		r = line ? note_module(run, k, rules[i],
-				       before->exists && has_line(before->data, before->size, line),
-				       changed, n)
-			 : -ENOMEM;
+		r = line ? option_in_place(k, rules[i], before, line, &in_place) : -ENOMEM;
+		if (r >= 0)
+			r = note_module(run, k, rules[i], in_place, changed && !set_by(k, rules[i]),
+					n);
 	}
 	if (fclose(n->f) != 0 || !n->text)
 		r = -ENOMEM;
@@ -294,40 +324,22 @@ static const char *notes_remedy(const struct notes *n)
 /* ---- what libkmod will pass -------------------------------------------- */
 
 /*
- * A persisted line only counts if it is what the next load gets: libkmod passes every
+ * A persisted value only counts if it is what the next load gets: libkmod passes every
  * options line of modprobe.d (libkmod's file order) and the command line's NAME.param=,
  * and the kernel keeps the last value of a parameter. A later file (mlnx.conf,
  * zz-site.conf) or the command line shadows hostprep.conf; an install line replaces the
- * load altogether.
+ * load altogether. A rule whose values another file already gives (set_by) has no line
+ * here: that file is named instead.
  */
 struct shadow {
 	FILE *f;
 	char *text;
 	size_t size;
 	bool fail, warn;
-	bool *hit; /* per persisted rule: shadowed (then the initramfs is not the story) */
+	bool own;    /* a line of hostprep.conf itself wins with another value: apply rewrites it */
+	int unknown; /* modprobe.d cannot be read whole: -errno */
+	bool *hit;   /* per persisted rule: shadowed (then the initramfs is not the story) */
 };
-
-static bool from_persist_file(const struct modprobe_opt *o)
-{
-	size_t n = strlen(PERSIST_FILE);
-
-	return strneq(o->where, PERSIST_FILE, n) && o->where[n] == ':';
-}
-
-/*
- * libkmod (the oracle) and the walk must read the same: on the host the whole string; under
- * --root libkmod adds the running kernel's command line, not the tree's, so only the files'
- * part is compared. A mismatch is logged, and on the host the verdict follows libkmod.
- */
-static bool oracle_agrees(const struct run *run, const struct modprobe_eval *e, const char *libkmod)
-{
-	size_t n = strlen(e->files_options);
-
-	if (sysroot_is_host(run->root))
-		return streq(libkmod, e->options);
-	return strneq(libkmod, e->files_options, n) && (!n || !libkmod[n] || libkmod[n] == ' ');
-}
 
 static void shadow_note(struct shadow *sh, const char *fmt, ...) _printf_(2, 3);
 static void shadow_note(struct shadow *sh, const char *fmt, ...)
@@ -340,22 +352,33 @@ static void shadow_note(struct shadow *sh, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The walk's verdict, naming the file:line (or the command line) that wins. */
+/* The walk's verdict for one wanted value, naming the file:line (or the command line). */
 static int shadow_by_walk(struct shadow *sh, const struct modprobe_eval *e, const char *type,
-			  const struct kmod_param_want *w)
+			  const struct kmod_rule *rule, const struct kmod_param_want *w)
 {
-	const struct modprobe_opt *o = modprobe_eval_last(e, w->key);
+	struct persist_key k;
 
-	if (!o || from_persist_file(o) || kmod_param_equal(type, strempty(o->value), w->value))
+	persist_key_judge(e, false, w->key, type, w->value, &k);
+	if (k.hold == PERSIST_GIVES)
 		return 0;
-	if (streq(o->where, "the kernel command line"))
+	if (k.hold == PERSIST_DIFFERS && k.by_hostprep) {
+		shadow_note(sh, "%s: %s wins with another value (hostprep apply rewrites it)",
+			    k.by->where, k.by->line);
+		sh->own = true;
+		return 1;
+	}
+	sh->fail = true;
+	if (k.hold == PERSIST_ABSENT)
+		shadow_note(sh, "nothing in modprobe.d gives %s %s=%s at the next load", rule->name,
+			    w->key, w->value);
+	else if (streq(k.by->where, "the kernel command line"))
 		shadow_note(sh,
 			    "the kernel command line's %s overrides hostprep.conf (the kernel "
 			    "keeps the last value)",
-			    o->line);
+			    k.by->line);
 	else
 		shadow_note(sh, "%s: %s overrides hostprep.conf (the kernel keeps the last value)",
-			    o->where, o->line);
+			    k.by->where, k.by->line);
 	return 1;
 }
 
@@ -364,12 +387,11 @@ static int shadow_by_libkmod(struct shadow *sh, const char *libkmod, const char 
 			     const struct kmod_rule *rule, const struct kmod_param_want *w)
 {
 	_cleanup_(freep) char *value = NULL;
-	int r = modprobe_options_last(libkmod, w->key, &value);
+	int r = persist_libkmod_gives(libkmod, w->key, type, w->value, &value);
 
-	if (r < 0)
-		return r;
-	if (value && kmod_param_equal(type, value, w->value))
-		return 0;
+	if (r != 0)
+		return r < 0 ? r : 0;
+	sh->fail = true;
 	shadow_note(sh,
 		    "libkmod passes %s %s%s%s, not %s=%s (from a source hostprep's reading of "
 		    "modprobe.d does not see)",
@@ -383,6 +405,7 @@ static int oracle(const struct run *run, const struct kmod_rule *rule,
 		  const struct modprobe_eval *e, char **ret)
 {
 	_cleanup_(freep) char *libkmod = NULL;
+	bool host = sysroot_is_host(run->root);
 	int r;
 
 	*ret = NULL;
@@ -394,14 +417,30 @@ static int oracle(const struct run *run, const struct kmod_rule *rule,
 				rule->name);
 		return 0;
 	}
-	if (oracle_agrees(run, e, libkmod))
+	if (persist_oracle_agrees(host, e, libkmod))
 		return 0;
 	log_warning("libkmod passes \"%s\" to %s, hostprep's walk of modprobe.d reads \"%s\"%s",
-		    libkmod, rule->name, sysroot_is_host(run->root) ? e->options : e->files_options,
-		    sysroot_is_host(run->root) ? ": the verdict follows libkmod" : "");
-	if (sysroot_is_host(run->root))
+		    libkmod, rule->name, host ? e->options : e->files_options,
+		    host ? ": the verdict follows libkmod" : "");
+	if (host)
 		*ret = TAKE_PTR(libkmod);
 	return 0;
+}
+
+static int shadow_keys(struct shadow *sh, const struct kmod_seen *s, const struct kmod_rule *rule,
+		       const struct modprobe_eval *e, const char *libkmod)
+{
+	int r = 0, hit = 0;
+
+	for (size_t i = 0; r >= 0 && i < rule->n_params; i++) {
+		const struct kmod_param_want *w = &rule->params[i];
+		const char *type = s ? param_type(s, w->key) : NULL;
+
+		r = libkmod ? shadow_by_libkmod(sh, libkmod, type, rule, w)
+			    : shadow_by_walk(sh, e, type, rule, w);
+		hit |= r > 0;
+	}
+	return r < 0 ? r : hit;
 }
 
 static int shadow_rule(const struct run *run, const struct kmod_run *k,
@@ -410,21 +449,25 @@ static int shadow_rule(const struct run *run, const struct kmod_run *k,
 	const struct kmod_seen *s = seen_of(k, rule);
 	_cleanup_(modprobe_eval_done) struct modprobe_eval e = {};
 	_cleanup_(freep) char *libkmod = NULL;
-	int r, hit = 0;
+	int r;
 
+	*ret_hit = false;
 	r = modprobe_eval(run->root, &run->host.cmdline, rule->name, &e);
+	if (r >= 0 && e.unreadable) {
+		shadow_note(sh, "cannot read %s: %s: what libkmod passes to %s is unknown",
+			    e.unreadable, strerror(-e.unreadable_err), rule->name);
+		sh->unknown = sh->unknown ? sh->unknown : e.unreadable_err;
+		*ret_hit = true;
+		return 0;
+	}
 	if (r >= 0)
 		r = oracle(run, rule, &e, &libkmod);
-	for (size_t i = 0; r >= 0 && i < rule->n_params; i++) {
-		const struct kmod_param_want *w = &rule->params[i];
-		const char *type = s ? param_type(s, w->key) : NULL;
-
-		r = libkmod ? shadow_by_libkmod(sh, libkmod, type, rule, w)
-			    : shadow_by_walk(sh, &e, type, w);
-		hit |= r > 0;
-	}
+	if (r >= 0)
+		r = shadow_keys(sh, s, rule, &e, libkmod);
 	if (r < 0)
 		return r;
+	if (s && s->set_by && r == 0)
+		shadow_note(sh, "%s gets %s", rule->name, s->set_by);
 	if (e.install_where) {
 		shadow_note(sh,
 			    "%s: %s replaces the load (the options reach %s only through that "
@@ -432,8 +475,7 @@ static int shadow_rule(const struct run *run, const struct kmod_run *k,
 			    e.install_where, e.install_line, rule->name);
 		sh->warn = true;
 	}
-	sh->fail |= hit;
-	*ret_hit = hit;
+	*ret_hit = r > 0;
 	return 0;
 }
 
@@ -466,25 +508,45 @@ static void shadow_done(struct shadow *sh)
 	"remove or change the overriding line (an options line in a modprobe.d file that " \
 	"sorts after hostprep.conf, or NAME.param= on the kernel command line, wins); an " \
 	"install line must pass $CMDLINE_OPTS to modprobe"
+#define APPLY_REMEDY "hostprep apply (with [Host] Apply=yes it writes " PERSIST_FILE ")"
+
+/* The verdict the shadows make of a pass, and the remedy that goes with them. */
+static enum verdict shadow_verdict(const struct run *run, const struct shadow *sh,
+				   const char **remedy)
+{
+	if (sh->fail) {
+		*remedy = SHADOW_REMEDY;
+		return VERDICT_FAIL;
+	}
+	if (sh->own) {
+		*remedy = APPLY_REMEDY;
+		return run->cfg->apply ? VERDICT_FAIL : VERDICT_WARN;
+	}
+	if (sh->unknown) {
+		*remedy = sh->unknown == -EACCES || sh->unknown == -EPERM
+				  ? "run hostprep as root"
+				  : "make the file readable, or remove it";
+		return VERDICT_UNKNOWN;
+	}
+	*remedy = sh->warn ? SHADOW_REMEDY : NULL;
+	return sh->warn ? VERDICT_WARN : VERDICT_PASS;
+}
 
 /*
  * The result: a fail when a persisted value is overridden, a warning (with the initramfs
  * remedy) when there is a note or an install line.
  */
-static int persist_result(struct results *rs, enum verdict v, const char *expected,
-			  const char *remedy, const struct notes *n, const struct shadow *sh,
-			  const char *actual)
+static int persist_result(const struct run *run, struct results *rs, const char *expected,
+			  const struct notes *n, const struct shadow *sh, const char *actual)
 {
 	bool note = n && n->text && *n->text;
 	bool shadow = sh && sh->text && *sh->text;
+	const char *remedy = NULL;
+	enum verdict v = sh ? shadow_verdict(run, sh, &remedy) : VERDICT_PASS;
 
-	if (shadow && v == VERDICT_PASS)
-		v = sh->fail ? VERDICT_FAIL : VERDICT_WARN;
-	else if (note && v == VERDICT_PASS)
+	if (note && v == VERDICT_PASS)
 		v = VERDICT_WARN;
-	if (shadow && !remedy)
-		remedy = SHADOW_REMEDY;
-	else if (note && (!remedy || v == VERDICT_WARN))
+	if (note && v == VERDICT_WARN && !remedy)
 		remedy = notes_remedy(n);
 	return results_addf(rs, v, "module.persist", PERSIST_FILE, expected, remedy, "%s%s%s",
 			    actual, shadow ? sh->text : "", note ? n->text : "");
@@ -505,8 +567,10 @@ static const struct pfile_desc persist_desc = {
 struct persist_ctx {
 	struct run *run;
 	struct kmod_run *k;
-	const struct kmod_rule **rules;
+	const struct kmod_rule **rules; /* every persisted rule, sorted */
 	size_t n_rules;
+	size_t n_lines; /* of them, those whose values need a line here (no other file gives them)
+			 */
 	char *want;
 	size_t want_size;
 	struct pfile_now now;
@@ -523,14 +587,22 @@ static void persist_ctx_done(struct persist_ctx *c)
 
 static int ctx_init(struct persist_ctx *c, struct run *run, struct kmod_run *k)
 {
+	int r;
+
 	*c = (struct persist_ctx){ .run = run, .k = k };
 	c->rules = persist_rules(run, &c->n_rules);
 	if (!c->rules)
 		return -ENOMEM;
-	if (asprintf(&c->expected, "%zu options line%s, hostprep-owned", c->n_rules,
-		     c->n_rules == 1 ? "" : "s") < 0)
+	for (size_t i = 0; i < c->n_rules; i++)
+		c->n_lines += !set_by(k, c->rules[i]);
+	if (c->n_lines)
+		r = asprintf(&c->expected, "%zu options line%s, hostprep-owned", c->n_lines,
+			     c->n_lines == 1 ? "" : "s");
+	else
+		r = asprintf(&c->expected, "no options line needed: the next load gets the values");
+	if (r < 0)
 		return -ENOMEM;
-	return content_build(c->rules, c->n_rules, &c->want, &c->want_size);
+	return content_build(k, c->rules, c->n_rules, &c->want, &c->want_size);
 }
 
 static int notes_done(struct notes *n, struct shadow *sh, int r)
@@ -551,6 +623,22 @@ static int judge(struct persist_ctx *c, const struct pfile_now *before, bool cha
 	return r;
 }
 
+static const char *read_remedy(int err)
+{
+	return err == -EACCES || err == -EPERM ? "run hostprep as root"
+					       : "make it a regular file hostprep can read";
+}
+
+/*
+ * Nothing to write: no rule needs a line and there is no file. A file hostprep wrote before
+ * is rewritten all the same (it may hold a line another file now makes redundant, or one
+ * that would win with an old value).
+ */
+static bool nothing_to_write(const struct persist_ctx *c)
+{
+	return c->n_lines == 0 && !c->now.exists;
+}
+
 int kmod_persist_apply(struct kmod_run *k, struct run *run)
 {
 	_cleanup_(persist_ctx_done) struct persist_ctx c = {};
@@ -568,9 +656,9 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 		return r;
 	if (r < 0)
 		return results_addf(&run->results, VERDICT_FAIL, "module.persist", PERSIST_FILE,
-				    c.expected, NULL, "not written: cannot read it: %s",
+				    c.expected, read_remedy(r), "not written: cannot read it: %s",
 				    strerror(-r));
-	same = pfile_now_is(&c.now, c.want, c.want_size);
+	same = nothing_to_write(&c) || pfile_now_is(&c.now, c.want, c.want_size);
 	if (!same) {
 		r = pfile_write(&persist_desc, run->root, &c.now, c.want, c.want_size, c.expected,
 				&run->results);
@@ -580,21 +668,42 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 	/* Judged after the write: the walk and libkmod read the file as the next load will. */
 	r = judge(&c, &c.now, !same, &n, &sh);
 	if (r >= 0)
-		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n, &sh,
-				   same ? "already up to date" : "written, read back");
+		r = persist_result(run, &run->results, c.expected, &n, &sh,
+				   nothing_to_write(&c) ? "nothing written (no line needed)"
+				   : same		? "already up to date"
+							: "written, read back");
 	return notes_done(&n, &sh, r);
 }
 
 /* ---- check ------------------------------------------------------------- */
 
+/* "\"options erdma compat_mode=Y\", ...": the needed lines the file lacks ("" none). */
+static int lines_missing(const struct persist_ctx *c, char **ret)
+{
+	size_t size = 0;
+	FILE *f = open_memstream(ret, &size);
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_rules; i++) {
+		_cleanup_(freep) char *line = NULL;
+
+		if (set_by(c->k, c->rules[i]))
+			continue;
+		line = options_line(c->rules[i]);
+		if (line && !(c->now.exists && has_line(c->now.data, c->now.size, line)))
+			fprintf(f, "%s\"%s\"", size ? ", " : "", line);
+		fflush(f);
+	}
+	return fclose(f) != 0 || !*ret ? -ENOMEM : 0;
+}
+
 int kmod_persist_verify(struct kmod_run *k, struct run *run)
 {
 	_cleanup_(persist_ctx_done) struct persist_ctx c = {};
 	_cleanup_(freep) char *missing = NULL;
-	size_t size = 0;
 	struct notes n = {};
 	struct shadow sh = {};
-	FILE *f;
 	int r;
 
 	r = ctx_init(&c, run, k);
@@ -605,31 +714,42 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 		return r;
 	if (r < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, "module.persist", PERSIST_FILE,
-				    c.expected, "run hostprep as root", "cannot read it: %s",
-				    strerror(-r));
-	f = open_memstream(&missing, &size);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < c.n_rules; i++) {
-		_cleanup_(freep) char *line = options_line(c.rules[i]);
-
-		if (line && !(c.now.exists && has_line(c.now.data, c.now.size, line)))
-			fprintf(f, "%s\"%s\"", size ? ", " : "", line);
-		fflush(f);
-	}
-	if (fclose(f) != 0 || !missing)
+				    c.expected, read_remedy(r), "cannot read it: %s", strerror(-r));
+	if (lines_missing(&c, &missing) < 0)
 		return -ENOMEM;
 	if (*missing)
 		return results_addf(&run->results, run->cfg->apply ? VERDICT_FAIL : VERDICT_WARN,
-				    "module.persist", PERSIST_FILE, c.expected,
-				    "hostprep apply (with [Host] Apply=yes it writes " PERSIST_FILE
-				    ")",
+				    "module.persist", PERSIST_FILE, c.expected, APPLY_REMEDY,
 				    "%s; lacks %s", c.now.exists ? "present" : "absent", missing);
 	r = judge(&c, &c.now, false, &n, &sh);
 	if (r >= 0)
-		r = persist_result(&run->results, VERDICT_PASS, c.expected, NULL, &n, &sh,
-				   "has every options line");
+		r = persist_result(run, &run->results, c.expected, &n, &sh,
+				   c.n_lines	  ? "has every options line"
+				   : c.now.exists ? "present, no line needed"
+						  : "absent, no line needed");
 	return notes_done(&n, &sh, r);
+}
+
+/* ---- what the other files give, for the plan and the results ----------- */
+
+int kmod_persist_scan(const struct run *run, struct kmod_seen *s)
+{
+	_cleanup_(modprobe_eval_done) struct modprobe_eval e = {};
+	const char *types[KMOD_MAX_PARAMS + 1] = {};
+	int r;
+
+	if (s->rule->n_params == 0)
+		return 0;
+	r = modprobe_eval(run->root, &run->host.cmdline, s->rule->name, &e);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		log_debug_errno(r, "Failed to read modprobe.d for %s: %m", s->rule->name);
+		return 0; /* module.persist says it (it reads modprobe.d again) */
+	}
+	for (size_t i = 0; i < s->rule->n_params && i < KMOD_MAX_PARAMS; i++)
+		types[i] = param_type(s, s->rule->params[i].key);
+	return persist_set_elsewhere(&e, s->rule, types, &s->set_by);
 }
 
 /* ---- revert ------------------------------------------------------------ */

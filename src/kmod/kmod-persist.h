@@ -23,5 +23,10 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run);
 int kmod_persist_verify(struct kmod_run *k, struct run *run);
 /* revert: "module.revert" results for the file; none when nothing was recorded. */
 int kmod_persist_revert(struct run *run);
+/*
+ * s->set_by: what the next load gets for the rule's Parameter= values from the other files of
+ * modprobe.d and the kernel command line alone (a rule with Parameter=, Persist=yes or not).
+ */
+int kmod_persist_scan(const struct run *run, struct kmod_seen *s);
 /* Whether some enabled rule has Persist=yes. */
 bool kmod_persist_wanted(const struct run *run);

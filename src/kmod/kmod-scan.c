@@ -357,6 +357,29 @@ static int scan_state(const struct sysroot *root, const struct kmod_host *h, con
 	return 0;
 }
 
+/* The state of a module no rule names (its own struct kmod_seen, filled by scan_state). */
+static int host_module_state(const struct sysroot *root, const char *osrelease,
+			     const struct kmod_host *h, const char *name, enum kmod_state *ret)
+{
+	struct kmod_rule rule = {};
+	struct kmod_seen s = { .rule = &rule, .refcnt = -1 };
+	int r;
+
+	snprintf(rule.name, sizeof(rule.name), "%s", name);
+	r = scan_state(root, h, osrelease, &s);
+	*ret = r < 0 ? KS_UNKNOWN : s.state;
+	return r == -ENOMEM ? r : 0;
+}
+
+int kmod_host_modules_scan(const struct sysroot *root, const char *osrelease, struct kmod_host *h)
+{
+	int r = host_module_state(root, osrelease, h, "ib_uverbs", &h->uverbs_state);
+
+	if (r >= 0)
+		r = host_module_state(root, osrelease, h, "rdma_ucm", &h->ucm_state);
+	return r;
+}
+
 static void scan_running(const struct sysroot *root, struct kmod_seen *s)
 {
 	const char *n = s->rule->name;
@@ -491,6 +514,7 @@ void kmod_seen_done(struct kmod_seen *s)
 	free(s->version);
 	kmod_file_info_done(&s->file);
 	free(s->deny_by);
+	free(s->set_by);
 	for (size_t i = 0; s->param_have && i < s->rule->n_params; i++)
 		free(s->param_have[i]);
 	free(s->param_have);

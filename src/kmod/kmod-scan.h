@@ -51,6 +51,12 @@ struct kmod_seen {
 	char *deny_by;		    /* "/etc/modprobe.d/x.conf:3", "the kernel command line ..." */
 	char **param_have;	    /* per rule->params; NULL entries when unreadable */
 	int *param_err;
+	/*
+	 * The wanted values are what the next load gets without hostprep.conf: "compat_mode=Y
+	 * from /etc/modprobe.d/erdma.conf:3" (another file, or the kernel command line); NULL
+	 * otherwise (kmod_persist_scan).
+	 */
+	char *set_by;
 };
 
 struct kmod_host {
@@ -62,10 +68,14 @@ struct kmod_host {
 	size_t n_users;
 	bool users_scanned;
 	bool rdma_cm_node;
+	/* ib_uverbs and rdma_ucm, which make the nodes (kmod_host_modules_scan) */
+	enum kmod_state uverbs_state, ucm_state;
 };
 
 int kmod_host_scan(const struct sysroot *root, struct kmod_host *h);
 void kmod_host_done(struct kmod_host *h);
+/* The state of ib_uverbs and rdma_ucm, for the remedies of module.devices. */
+int kmod_host_modules_scan(const struct sysroot *root, const char *osrelease, struct kmod_host *h);
 /* Processes with /dev/infiniband nodes open: only when a reload may need to know. */
 int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h);
 

@@ -8,50 +8,6 @@
 
 /* ---- users ------------------------------------------------------------- */
 
-static bool dev_of(const struct kmod_host *h, const char *module, const char *node_base)
-{
-	for (size_t i = 0; i < h->n_devs; i++)
-		if (h->devs[i].module && streq(h->devs[i].module, module) && h->devs[i].uverbs &&
-		    streq(h->devs[i].uverbs, node_base))
-			return true;
-	return false;
-}
-
-/* "refcnt 1, holders a, pid 4242 (ib_send_bw) holds /dev/infiniband/uverbs0"; NULL: unused. */
-static char *users_describe(const struct kmod_host *h, const struct kmod_seen *s)
-{
-	char *out = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&out, &size);
-	const char *sep = "";
-
-	if (!f)
-		return NULL;
-	if (s->refcnt > 0) {
-		fprintf(f, "refcnt %ld", s->refcnt);
-		sep = ", ";
-	}
-	if (s->holders && *s->holders) {
-		fprintf(f, "%sholders %s", sep, s->holders);
-		sep = ", ";
-	}
-	for (size_t i = 0; i < h->n_users; i++) {
-		const char *slash = strrchr(h->users[i].node, '/');
-
-		if (!dev_of(h, s->rule->name, slash ? slash + 1 : h->users[i].node))
-			continue;
-		fprintf(f, "%spid %d (%s) holds %s", sep, h->users[i].pid, h->users[i].comm,
-			h->users[i].node);
-		sep = ", ";
-	}
-	fclose(f);
-	if (out && !*out) {
-		free(out);
-		return strdup("");
-	}
-	return out;
-}
-
 /* Who uses the module now (users_describe after the one /proc scan of the run); "" if nobody. */
 static int module_users(struct kmod_run *k, const struct sysroot *root, const struct kmod_seen *s,
 			char **ret)
@@ -60,7 +16,7 @@ static int module_users(struct kmod_run *k, const struct sysroot *root, const st
 
 	if (r == -ENOMEM)
 		return r;
-	*ret = users_describe(&k->host, s);
+	*ret = kmod_users_describe(&k->host, s);
 	return *ret ? 0 : -ENOMEM;
 }
 
@@ -131,15 +87,39 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 			    *acts ? acts : a->would, r >= 0 ? state : "not in the module list");
 }
 
+/*
+ * The other way to the wanted values, a reboot: never "put the option in modprobe.d" when
+ * the next load already gets it (another file, or Persist=yes writing hostprep.conf).
+ */
+static int boot_way(const struct run *run, const struct kmod_seen *s, const char *options,
+		    char **ret)
+{
+	const char *n = s->rule->name;
+
+	if (s->set_by)
+		return asprintf(ret, "or reboot: the next load gets %s", s->set_by);
+	if (s->rule->persist.on && run->cfg->apply)
+		return asprintf(ret,
+				"or reboot: Persist=yes puts \"options %s %s\" in " PERSIST_FILE, n,
+				options);
+	if (s->rule->persist.on)
+		return asprintf(
+			ret,
+			"or set [Host] Apply=yes (Persist=yes then writes \"options %s %s\" "
+			"to " PERSIST_FILE ") and reboot",
+			n, options);
+	return asprintf(ret, "or put \"options %s %s\" in /etc/modprobe.d (Persist=yes) and reboot",
+			n, options);
+}
+
 static int reload_refused(struct run *run, const struct kmod_seen *s, const char *users,
 			  const char *options)
 {
-	_cleanup_(freep) char *remedy = NULL;
+	_cleanup_(freep) char *remedy = NULL, *boot = NULL;
 
-	if (asprintf(&remedy,
-		     "stop what uses %s (%s), then hostprep apply; or put \"options %s %s\" in "
-		     "/etc/modprobe.d and reboot",
-		     s->rule->name, users, s->rule->name, options) < 0)
+	if (boot_way(run, s, options, &boot) < 0 ||
+	    asprintf(&remedy, "stop what uses %s (%s), then hostprep apply; %s", s->rule->name,
+		     users, boot) < 0)
 		return -ENOMEM;
 	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
 			    "reloaded with the wanted parameters", remedy,
@@ -149,12 +129,13 @@ static int reload_refused(struct run *run, const struct kmod_seen *s, const char
 static int reload_cuts_network(struct run *run, const struct kmod_seen *s, const char *why,
 			       const char *options)
 {
-	_cleanup_(freep) char *remedy = NULL;
+	_cleanup_(freep) char *remedy = NULL, *boot = NULL;
 
-	if (asprintf(&remedy,
+	if (boot_way(run, s, options, &boot) < 0 ||
+	    asprintf(&remedy,
 		     "reload %s from a console that does not depend on that link (BMC, serial), "
-		     "or put \"options %s %s\" in /etc/modprobe.d and reboot",
-		     s->rule->name, s->rule->name, options) < 0)
+		     "%s",
+		     s->rule->name, boot) < 0)
 		return -ENOMEM;
 	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
 			    "reloaded with the wanted parameters", remedy,
@@ -245,7 +226,23 @@ static const char *expected_state(const struct kmod_rule *r)
 	return r->require.on ? "live or builtin" : "any (Require=no)";
 }
 
-static int state_remedy(const struct kmod_seen *s, char **ret)
+/* Load=yes: what apply does about it in this configuration (never "apply" where it would not). */
+static int load_remedy(const struct run *run, const char *n, char **ret)
+{
+	if (!run->cfg->apply)
+		return asprintf(ret,
+				"set [Host] Apply=yes, then hostprep apply (Load=yes loads it); "
+				"or modprobe %s",
+				n);
+	if (run->mode == RUN_APPLY)
+		return asprintf(ret,
+				"this apply did not load it (see module.load): modprobe %s and "
+				"read journalctl -k",
+				n);
+	return asprintf(ret, "hostprep apply (Load=yes loads it)");
+}
+
+static int state_remedy(const struct run *run, const struct kmod_seen *s, char **ret)
 {
 	const char *n = s->rule->name;
 
@@ -257,11 +254,10 @@ static int state_remedy(const struct kmod_seen *s, char **ret)
 				"remove the deny-list entry (%s), or set Require=no in [Module:%s]",
 				s->deny_by, n);
 		if (s->rule->load.on)
-			return asprintf(ret,
-					"hostprep apply (Load=yes loads it when [Host] Apply=yes)");
+			return load_remedy(run, n, ret);
 		return asprintf(
-			ret, "set Load=yes in [Module:%s] and run hostprep apply, or modprobe %s",
-			n, n);
+			ret, "set Load=yes in [Module:%s]%s, then hostprep apply; or modprobe %s",
+			n, run->cfg->apply ? "" : " and [Host] Apply=yes", n);
 	case KS_NOT_INSTALLED:
 		return asprintf(ret, "install the driver package that provides %s for this kernel",
 				n);
@@ -269,7 +265,11 @@ static int state_remedy(const struct kmod_seen *s, char **ret)
 	case KS_GOING:
 		return asprintf(ret, "wait for the module to settle, then hostprep check");
 	case KS_UNKNOWN:
-		return asprintf(ret, "run hostprep as root");
+		if (s->err == -EACCES || s->err == -EPERM)
+			return asprintf(ret, "run hostprep as root");
+		return asprintf(ret,
+				"check that /proc is mounted: /proc/modules cannot be read (%s)",
+				strerror(-s->err));
 	default:
 		*ret = NULL;
 		return 0;
@@ -280,16 +280,10 @@ static int verify_state(struct run *run, const struct kmod_seen *s)
 {
 	_cleanup_(freep) char *actual = kmod_state_describe(s, run->host.osrelease);
 	_cleanup_(freep) char *remedy = NULL;
-	enum verdict v;
+	enum verdict v = kmod_state_verdict(s);
 
-	if (!actual || state_remedy(s, &remedy) < 0)
+	if (!actual || state_remedy(run, s, &remedy) < 0)
 		return -ENOMEM;
-	if (kmod_state_present(s->state))
-		v = VERDICT_PASS;
-	else if (!s->rule->require.on)
-		v = VERDICT_SKIP;
-	else
-		v = s->state == KS_UNKNOWN ? VERDICT_UNKNOWN : VERDICT_FAIL;
 	return results_add(&run->results, v, "module.state", s->rule->name, expected_state(s->rule),
 			   actual, v == VERDICT_FAIL || v == VERDICT_UNKNOWN ? remedy : NULL);
 }
@@ -314,10 +308,7 @@ static bool running_is_file(const struct kmod_seen *s)
 static enum kmod_origin origin_decide(const struct kmod_seen *s, const char *rel, bool *out_of_tree)
 {
 	bool live = s->state == KS_LIVE || s->state == KS_COMING || s->state == KS_GOING;
-	bool file_ofed =
-		s->file_err == 0 &&
-		(kmod_list_has(s->file.depends, "mlx_compat") ||
-		 (streq(s->rule->name, "mlx_compat") && kmod_path_kind(rel) != KMOD_PATH_INBOX));
+	bool file_ofed = kmod_file_is_ofed(s, rel);
 
 	*out_of_tree = false;
 	if (s->state == KS_BUILTIN)
@@ -389,16 +380,7 @@ static int verify_origin(struct kmod_run *k, struct run *run, const struct kmod_
 				    kmod_origin_to_string(got), ev);
 	if (kmod_stack_has(k, s))
 		remedy = strdup(kmod_stack_see());
-	else if (asprintf(&remedy,
-			  want == KMOD_ORIGIN_OFED
-				  ? "install MLNX_OFED's %s (DKMS) and reload the stack or reboot; "
-				    "update the initramfs (update-initramfs -u) so that boot loads "
-				    "the "
-				    "same copy"
-				  : "remove the out-of-tree %s (e.g. the OFED/DKMS package), run "
-				    "depmod, then "
-				    "reload or reboot",
-			  s->rule->name) < 0)
+	else if (kmod_origin_remedy(s, strempty(rel), want, &remedy) < 0)
 		remedy = NULL;
 	if (!remedy)
 		return -ENOMEM;
@@ -416,7 +398,6 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 	const char *have = live ? s->version : s->file.version;
 	const char *what = live ? "running" : "file, not loaded";
 	_cleanup_(freep) char *expected = NULL;
-	bool stack = kmod_stack_has(k, s);
 
 	if (!s->rule->min_version || s->state == KS_NOT_INSTALLED)
 		return 0;
@@ -424,9 +405,7 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 		return -ENOMEM;
 	if (!have)
 		return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name,
-				    expected,
-				    stack ? kmod_stack_see()
-					  : "install MLNX_OFED (its mlx5_core carries the version)",
+				    expected, kmod_version_remedy(s, kmod_stack_has(k, s), live),
 				    "no version field (%s%s%s%s)", what,
 				    live && s->file.version ? "; the file on disk has " : "",
 				    live && s->file.version ? s->file.version : "",
@@ -434,16 +413,15 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 	if (ofed_version_cmp(have, s->rule->min_version) >= 0)
 		return results_addf(&run->results, VERDICT_PASS, "module.version", s->rule->name,
 				    expected, NULL, "%s (%s)", have, what);
-	return results_addf(
-		&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
-		stack ? kmod_stack_see()
-		      : "install MLNX_OFED >= the minimum, then reload the stack or reboot",
-		"%s (%s)", have, what);
+	return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
+			    kmod_version_remedy(s, kmod_stack_has(k, s), live), "%s (%s%s%s)", have,
+			    what, live && s->file.version ? "; the file on disk has " : "",
+			    live && s->file.version ? s->file.version : "");
 }
 
 static int stale_remedy(struct kmod_run *k, const struct kmod_seen *s, char **ret)
 {
-	_cleanup_(freep) char *users = users_describe(&k->host, s);
+	_cleanup_(freep) char *users = kmod_users_describe(&k->host, s);
 
 	if (!users)
 		return -ENOMEM;
@@ -498,19 +476,27 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 			    s->srcversion, s->file.srcversion, rel);
 }
 
+static int param_missing_remedy(const struct kmod_seen *s, const char *key, char **ret)
+{
+	const char *n = s->rule->name;
+
+	if (streq(n, "erdma") && streq(key, "compat_mode"))
+		return asprintf(ret,
+				"install Alibaba Cloud's erdma driver (the out-of-tree package "
+				"with compat_mode); the mainline erdma has no compat mode");
+	return asprintf(ret,
+			"install the %s driver that provides the %s parameter (this build "
+			"ignores it)",
+			n, key);
+}
+
 static int param_missing(struct run *run, const struct kmod_seen *s, const char *object,
 			 const char *expected)
 {
 	const char *n = s->rule->name, *key = object + strlen(n) + 1;
 	_cleanup_(freep) char *remedy = NULL;
-	bool erdma = streq(n, "erdma") && streq(key, "compat_mode");
 
-	if (asprintf(&remedy,
-		     erdma ? "install Alibaba Cloud's erdma driver (the out-of-tree package with "
-			     "compat_mode); the mainline erdma has no compat mode%s%s"
-			   : "install the %s driver that provides the %s parameter (this build "
-			     "ignores it)",
-		     erdma ? "" : n, erdma ? "" : key) < 0)
+	if (param_missing_remedy(s, key, &remedy) < 0)
 		return -ENOMEM;
 	return results_addf(&run->results, VERDICT_FAIL, "module.param", object, expected, remedy,
 			    "%s has no parameter %s (modinfo of %s declares %s)", n, key,
@@ -521,100 +507,104 @@ static int param_missing(struct run *run, const struct kmod_seen *s, const char 
 static int param_wrong_remedy(struct kmod_run *k, const struct run *run, const struct kmod_seen *s,
 			      const struct kmod_param_want *w, char **ret)
 {
-	_cleanup_(freep) char *users = NULL, *net = NULL;
+	_cleanup_(freep) char *users = NULL, *net = NULL, *boot = NULL, *opts = NULL;
+	const char *n = s->rule->name;
 	int r;
 
 	if (s->rule->reload == KMOD_RELOAD_NEVER)
 		return asprintf(ret,
 				"set Reload=unused in [Module:%s] (hostprep apply reloads it when "
 				"unused), or by hand: modprobe -r %s && modprobe %s %s=%s",
-				s->rule->name, s->rule->name, s->rule->name, w->key, w->value);
+				n, n, n, w->key, w->value);
 	r = module_users(k, run->root, s, &users);
 	if (r < 0)
 		return r;
 	if (*users)
-		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", s->rule->name,
-				users);
-	r = kmod_net_guard(run->root, s->rule->name, &net);
+		return asprintf(ret, "stop what uses %s (%s), then hostprep apply", n, users);
+	r = kmod_net_guard(run->root, n, &net);
+	if (r >= 0 && *net) {
+		opts = kmod_rule_params_string(s->rule);
+		r = opts ? boot_way(run, s, opts, &boot) : -ENOMEM;
+	}
 	if (r < 0)
 		return r;
 	if (*net)
-		return asprintf(
-			ret,
-			"hostprep will not reload it (%s): reload it from a console that does "
-			"not depend on that link, or set the option in /etc/modprobe.d and "
-			"reboot",
-			net);
-	return asprintf(ret, "hostprep apply (Reload=unused reloads %s with %s=%s)", s->rule->name,
-			w->key, w->value);
+		return asprintf(ret,
+				"hostprep will not reload it (%s): reload it from a console that "
+				"does not depend on that link, %s",
+				net, boot);
+	if (!run->cfg->apply)
+		return asprintf(ret,
+				"set [Host] Apply=yes, then hostprep apply (Reload=unused "
+				"reloads %s with %s=%s)",
+				n, w->key, w->value);
+	if (run->mode == RUN_APPLY)
+		return asprintf(ret, "this apply did not reload it: see module.reload");
+	return asprintf(ret, "hostprep apply (Reload=unused reloads %s with %s=%s)", n, w->key,
+			w->value);
+}
+
+static int param_unreadable(struct run *run, const struct kmod_seen *s, size_t i,
+			    const char *object, const char *expected)
+{
+	const struct kmod_param_want *w = &s->rule->params[i];
+	int err = s->param_err[i];
+
+	bool other_build =
+		s->srcversion && s->file.srcversion && !streq(s->srcversion, s->file.srcversion);
+
+	return results_addf(
+		&run->results, VERDICT_UNKNOWN, "module.param", object, expected,
+		err == -EACCES || err == -EPERM ? "run hostprep as root"
+		: err == -ENOENT && other_build
+			? "the running module is another build than the file on disk, which has "
+			  "the parameter: reload it (modprobe -r, modprobe) or reboot"
+			: "none from hostprep: the module does not show the parameter in sysfs (a "
+			  "parameter with permission 0); check it with the driver's own tools",
+		"cannot read %s/parameters/%s: %s", s->rule->name, w->key, strerror(-err));
 }
 
 static int verify_param(struct kmod_run *k, struct run *run, const struct kmod_seen *s, size_t i)
 {
 	const struct kmod_param_want *w = &s->rule->params[i];
-	_cleanup_(freep) char *object = NULL, *expected = NULL, *remedy = NULL;
-	bool declared = param_declared(s, w->key);
+	_cleanup_(freep) char *object = NULL, *remedy = NULL;
 
-	if (asprintf(&object, "%s.%s", s->rule->name, w->key) < 0 ||
-	    asprintf(&expected, "%s", w->value) < 0)
+	if (asprintf(&object, "%s.%s", s->rule->name, w->key) < 0)
 		return -ENOMEM;
-	if (!kmod_state_present(s->state))
-		return results_add(&run->results, VERDICT_SKIP, "module.param", object, expected,
+	switch (kmod_param_judge(s, i)) {
+	case KP_NOT_LOADED:
+		return results_add(&run->results, VERDICT_SKIP, "module.param", object, w->value,
 				   "module not loaded", NULL);
-	if (!s->param_have[i] && (!declared || s->state == KS_BUILTIN))
-		return param_missing(run, s, object, expected);
-	if (!s->param_have[i])
-		return results_addf(&run->results, VERDICT_UNKNOWN, "module.param", object,
-				    expected, "run as root; a parameter with mode 0 is not visible",
-				    "cannot read %s/parameters/%s: %s", s->rule->name, w->key,
-				    strerror(-s->param_err[i]));
-	if (param_ok(s, i))
-		return results_add(&run->results, VERDICT_PASS, "module.param", object, expected,
+	case KP_MISSING:
+		return param_missing(run, s, object, w->value);
+	case KP_UNREADABLE:
+		return param_unreadable(run, s, i, object, w->value);
+	case KP_OK:
+		return results_add(&run->results, VERDICT_PASS, "module.param", object, w->value,
 				   s->param_have[i], NULL);
+	case KP_WRONG:
+		break;
+	}
 	if (param_wrong_remedy(k, run, s, w, &remedy) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, VERDICT_FAIL, "module.param", object, expected,
+	return results_add(&run->results, VERDICT_FAIL, "module.param", object, w->value,
 			   s->param_have[i], remedy);
 }
 
 static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
 {
-	_cleanup_(freep) char *out = NULL;
-	size_t size = 0, n = 0;
-	bool missing = false;
-	FILE *f;
+	struct kmod_judgement j;
+	int r;
 
 	if (!kmod_state_present(s->state))
 		return results_add(&run->results, VERDICT_SKIP, "module.devices", s->rule->name,
-				   "RDMA devices with uverbs nodes, and rdma_cm",
-				   "module not loaded", NULL);
-	f = open_memstream(&out, &size);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < k->host.n_devs; i++) {
-		const struct kmod_rdma_dev *d = &k->host.devs[i];
-
-		if (!d->module || !streq(d->module, s->rule->name))
-			continue;
-		fprintf(f, "%s%s (%s%s)", n++ ? ", " : "", d->name,
-			d->uverbs ? d->uverbs : "no uverbs device",
-			d->uverbs && !d->node ? ", node missing" : "");
-		missing |= !d->uverbs || !d->node;
-	}
-	fprintf(f, "%s", n == 0 ? "no RDMA device" : "");
-	if (!k->host.rdma_cm_node)
-		fprintf(f, "; no rdma_cm node");
-	fclose(f);
-	if (!out)
-		return -ENOMEM;
-	if (n && !missing && k->host.rdma_cm_node)
-		return results_add(&run->results, VERDICT_PASS, "module.devices", s->rule->name,
-				   "RDMA devices with uverbs nodes, and rdma_cm", out, NULL);
-	return results_add(&run->results, VERDICT_FAIL, "module.devices", s->rule->name,
-			   "RDMA devices with uverbs nodes, and rdma_cm", out,
-			   n ? "load ib_uverbs and rdma_ucm (Load=yes), and check rdma-core's udev "
-			       "rules for the infiniband device nodes"
-			     : "check the kernel log (journalctl -k) for the driver's probe error");
+				   kmod_devices_expected(s->rule), "module not loaded", NULL);
+	r = kmod_devices_judge(&k->host, s->rule, &j);
+	if (r >= 0)
+		r = results_add(&run->results, j.verdict, "module.devices", s->rule->name,
+				j.expected, j.actual, j.remedy);
+	kmod_judgement_done(&j);
+	return r;
 }
 
 static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
@@ -630,7 +620,7 @@ static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_
 		r = verify_stale(k, run, s);
 	for (size_t i = 0; r >= 0 && i < s->rule->n_params; i++)
 		r = verify_param(k, run, s, i);
-	if (r >= 0 && s->rule->devices.on)
+	if (r >= 0 && (s->rule->devices.on || s->rule->rdmacm.on))
 		r = verify_devices(k, run, s);
 	return r;
 }
@@ -657,13 +647,6 @@ static bool module_live(const struct kmod_host *h, const char *name)
 	return false;
 }
 
-struct gpudirect_facts {
-	bool peermem_live;
-	char *nv_mem; /* memory_peers/nv_mem/version, NULL when absent */
-	bool kernel_ok;
-	int nvidia; /* 1 open kernel module, 0 proprietary, -1 no NVIDIA driver */
-};
-
 static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
 			  struct gpudirect_facts *g)
 {
@@ -681,12 +664,17 @@ static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
 	return 0;
 }
 
+static void gpudirect_facts_done(struct gpudirect_facts *g)
+{
+	free(g->nv_mem);
+}
+
 static int verify_gpudirect(struct kmod_run *k, struct run *run)
 {
 	enum gpudirect_expect e = kmod_config_get(run->cfg)->gpudirect;
-	struct gpudirect_facts g;
+	_cleanup_(gpudirect_facts_done) struct gpudirect_facts g = {};
 	bool peermem, dmabuf, ok;
-	_cleanup_(freep) char *actual = NULL;
+	_cleanup_(freep) char *actual = NULL, *remedy = NULL;
 	int r;
 
 	if (e == GPUDIRECT_ANY)
@@ -704,17 +692,16 @@ static int verify_gpudirect(struct kmod_run *k, struct run *run)
 		g.nvidia == 1	? "NVIDIA open kernel module"
 		: g.nvidia == 0 ? "NVIDIA proprietary kernel module"
 				: "no NVIDIA driver");
-	free(g.nv_mem);
 	if (r < 0)
 		return -ENOMEM;
-	return results_add(
-		&run->results, ok ? VERDICT_PASS : VERDICT_FAIL, "gpudirect", "host",
-		gpudirect_expect_to_string(e), actual,
-		ok ? NULL
-		: e == GPUDIRECT_DMABUF
-			? "install NVIDIA's open kernel module (nvidia-open) on a kernel >= 5.12"
-			: "load nvidia_peermem (needs MLNX_OFED's peer-memory ib_core); see "
-			  "journalctl -k for 'Invalid argument'");
+	if (ok)
+		return results_add(&run->results, VERDICT_PASS, "gpudirect", "host",
+				   gpudirect_expect_to_string(e), actual, NULL);
+	r = kmod_gpudirect_remedy(&g, e, &remedy);
+	if (r < 0)
+		return r;
+	return results_add(&run->results, VERDICT_FAIL, "gpudirect", "host",
+			   gpudirect_expect_to_string(e), actual, remedy);
 }
 
 int kmod_run_verify(struct kmod_run *k, struct run *run)

@@ -59,10 +59,19 @@ static int kmod_apply_step(struct run *run)
 	return kmod_run_scan(k, run); /* verify what the kernel says now */
 }
 
-/* The modprobe.d file is restored from its record whatever the config says now. */
+/*
+ * The modprobe.d file is restored from its record whatever the config says now. Its
+ * module.revert results say whether it is back (pass) or nothing was recorded (none, or
+ * skip); anything worse leaves it not restored.
+ */
 static int kmod_revert_step(struct run *run)
 {
-	return kmod_persist_revert(run);
+	size_t from = run->results.n;
+	int r = kmod_persist_revert(run);
+
+	if (r >= 0 && results_worst_from(&run->results, from) > VERDICT_SKIP)
+		run_revert_incomplete(run);
+	return r;
 }
 
 static int kmod_verify_step(struct run *run)

@@ -474,6 +474,7 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 			      (uint32_t)hdr[PCI_CLASS_DEVICE] << 8 | hdr[PCI_CLASS_PROG];
 	slot->cap_ptr = hdr[PCI_CAPABILITY_LIST];
 	slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
+	info->no_caps = !slot->cap_list;
 }
 
 static int load_caps(struct pci_backend *b, const struct dev_slot *slot, struct pci_dev_info *info)
@@ -834,9 +835,17 @@ static bool has_cap_sys_admin(void)
 	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective & CAP_TO_MASK(CAP_SYS_ADMIN);
 }
 
+/* The command layer's fact (cli_set_privilege()): this layer never asks the kernel. */
+static bool privileged;
+
+void pci_set_privileged(bool p)
+{
+	privileged = p;
+}
+
 static enum pci_limited_cause limited_cause_read(void)
 {
-	if (geteuid() != 0)
+	if (!privileged)
 		return PCI_LIMITED_NOT_ROOT;
 	if (!has_cap_sys_admin())
 		return PCI_LIMITED_NO_SYS_ADMIN;
@@ -845,7 +854,7 @@ static enum pci_limited_cause limited_cause_read(void)
 
 /*
  * Asked once per unreadable port by acs, topology and their texts: the process's
- * credentials do not change during a run, so geteuid() and capget() are asked once.
+ * credentials do not change during a run, so the privilege and capget() are read once.
  */
 enum pci_limited_cause pci_limited_cause(void)
 {

@@ -53,7 +53,8 @@ struct pci_dev_info {
 	int parent;    /* index into pci_inventory.devs; -1 on a root bus */
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
 	enum pci_dev_state state;
-	int err; /* PCI_DEV_GONE: why (negative errno) */
+	int err;      /* PCI_DEV_GONE: why (negative errno) */
+	bool no_caps; /* the header's Status.CapList is clear: no capability at all */
 	/* Read by pcib_load_caps(), not by the scan: */
 	bool caps_loaded;
 	enum pci_cfg_access cfg;
@@ -110,6 +111,11 @@ int pcib_load_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i);
 /* Extended capability id at off (to re-check a recorded offset before writing). */
 int pcib_ext_cap_id_at(struct pci_backend *b, const char *addr, unsigned off, uint16_t *ret);
 
+/*
+ * Whether the process is privileged (euid 0), from the command layer, which asks once
+ * (cli_set_privilege()); unset: not privileged. pci_limited_cause() needs it.
+ */
+void pci_set_privileged(bool privileged);
 enum pci_limited_cause pci_limited_cause(void);
 
 /*

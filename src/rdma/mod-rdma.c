@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The RDMA ports module: [Port:*] rules against the ports. Read-only (apply waits for
- * ports to come up before judging them); it writes nothing but the rdma.env file that
- * runs writing the report leave for NCCL/UCX jobs.
+ * ports to come up before judging them); it writes nothing, and gives the content of the
+ * rdma.env file that publishing runs leave for NCCL/UCX jobs.
  */
 #include "core/log.h"
 #include "rdma/rdma-check.h"
@@ -95,18 +95,33 @@ static int rdma_verify_step(struct run *run)
 	return r < 0 ? r : 0;
 }
 
-/* The env file follows the report: root's runs that verified the ports leave it. */
-static int rdma_publish_step(struct run *run)
+/*
+ * rdma.env, from the ports this run verified; none without [Port:*] rules (a file an
+ * earlier configuration left goes: jobs must not source ports nobody checked).
+ */
+static int rdma_publish_step(struct run *run, char **ret)
 {
 	const struct rdma_run *rr = rdma_of(run);
-	int r;
 
-	if (!rr || geteuid() != 0 || run->mode == RUN_DRY_RUN)
+	*ret = NULL;
+	return rr ? rdma_env_format(rr, ret) : 0;
+}
+
+/*
+ * While no verdict stands (a run that writes is in progress, was killed, or failed),
+ * jobs that source the file get nothing stale: it says why and exports nothing. Fixed
+ * text: nothing of the host may reach a file that shells and systemd read.
+ */
+static int rdma_publish_pending(const struct run *run, char **ret)
+{
+	*ret = NULL;
+	if (!rdma_wanted(run))
 		return 0;
-	r = rdma_env_write(rr);
-	if (r < 0)
-		log_warning_errno(r, "Failed to write the RDMA environment file, ignoring: %m");
-	return 0;
+	*ret = strdup("# RDMA environment for NCCL and UCX, written by hostprep.\n"
+		      "# Not ready: a hostprep run is in progress, was killed, or failed "
+		      "('hostprep status'\n"
+		      "# says which): nothing is exported until a run has a verdict.\n");
+	return *ret ? 0 : -ENOMEM;
 }
 
 static void rdma_done_step(struct run *run)
@@ -122,7 +137,9 @@ const struct run_module run_module_rdma = {
 	.state_size = sizeof(struct rdma_mod),
 	.scan = rdma_scan_step,
 	.verify = rdma_verify_step,
+	.publish_file = "hostprep/rdma.env",
 	.publish = rdma_publish_step,
+	.publish_pending = rdma_publish_pending,
 	.done = rdma_done_step,
 	.wait_setup = rdma_wait_setup,
 	.wait_ready = rdma_wait_ready_step,

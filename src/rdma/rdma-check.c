@@ -148,7 +148,11 @@ static void check_rate(const struct port_rule *r, const struct rdma_port *p, str
 			"NETDEV)",
 			"rate %s below MinRate=%s", rate, want);
 	}
-	if (r->min_width && p->rate.width < r->min_width)
+	if (r->min_width && !p->rate.width)
+		problem(j, VERDICT_UNKNOWN, "read the port with ibstat (Rate, the width in it)",
+			"width not reported (%s): MinWidth=%uX cannot be judged", rate,
+			r->min_width);
+	else if (r->min_width && p->rate.width < r->min_width)
 		problem(j, VERDICT_FAIL, "reseat or replace the cable; check the switch port",
 			"width %uX below MinWidth=%uX (%s)", p->rate.width, r->min_width, rate);
 }
@@ -225,16 +229,30 @@ static void check_down(const struct port_rule *r, const struct rdma_port *p, str
 		r->allow_down ? NULL : down_remedy(p), "%s%s", phys_hint(p), waited);
 }
 
-/* Ready: ACTIVE and LinkUp. ACTIVE alone is not: a Disabled or Phy Test link carries nothing. */
-static bool port_active(const struct rdma_port *p)
+/* The port's own part of rdma_port_judge(). */
+static enum rdma_port_judgement port_judge(const struct rdma_port *p)
 {
-	return !p->err && rdma_port_ready(p->state, p->phys_state) == 1;
+	if (p->err)
+		return RDMA_PORT_JUDGED_UNREAD;
+	switch (rdma_port_ready(p->state, p->phys_state)) {
+	case 1:
+		return RDMA_PORT_JUDGED_UP;
+	case 0:
+		return RDMA_PORT_JUDGED_DOWN;
+	default: /* ACTIVE over a physical state that could not be read */
+		return RDMA_PORT_JUDGED_UNREAD;
+	}
 }
 
-/* Unreadable, or ACTIVE with a physical state that could not be read: waiting will not tell. */
-static bool port_unread(const struct rdma_port *p)
+enum rdma_port_judgement rdma_port_judge(const struct rdma_device *d, const struct rdma_port *p)
 {
-	return p->err || rdma_port_ready(p->state, p->phys_state) == -ENODATA;
+	return d->err ? RDMA_PORT_JUDGED_UNREAD : port_judge(p);
+}
+
+/* Down, and so worth waiting for: neither up nor beyond reading. */
+static bool port_down(const struct rdma_port *p)
+{
+	return port_judge(p) == RDMA_PORT_JUDGED_DOWN;
 }
 
 static void judge_port(const struct port_rule *r, const struct rdma_device *d,
@@ -253,14 +271,16 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 			"link layer %s, the rule wants %s",
 			rdma_link_layer_to_string(p->link_layer),
 			rdma_link_layer_to_string(r->link_layer));
-	if (port_unread(p)) {
+	switch (rdma_port_judge(d, p)) {
+	case RDMA_PORT_JUDGED_UNREAD:
 		problem(j, VERDICT_UNKNOWN, "read the port with ibstat; check ports/N/phys_state",
 			"physical state unreadable: ACTIVE alone does not say the link is up");
 		return;
-	}
-	if (!port_active(p)) {
+	case RDMA_PORT_JUDGED_DOWN:
 		check_down(r, p, j);
 		return;
+	case RDMA_PORT_JUDGED_UP:
+		break;
 	}
 	check_rate(r, p, j);
 	check_mtu(r, p, j);
@@ -321,6 +341,22 @@ struct tally {
 	struct strbuf down;
 };
 
+static void tally_port(struct tally *t, const struct rdma_device *d, const struct rdma_port *p)
+{
+	t->selected++;
+	switch (rdma_port_judge(d, p)) {
+	case RDMA_PORT_JUDGED_UNREAD:
+		t->unknown++;
+		break;
+	case RDMA_PORT_JUDGED_UP:
+		t->active++;
+		break;
+	case RDMA_PORT_JUDGED_DOWN:
+		strbuf_printf(&t->down, "%s%s/%u", t->down.s ? ", " : "", d->name, p->num);
+		break;
+	}
+}
+
 static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, struct results *rs,
 		      struct tally *t)
 {
@@ -330,20 +366,12 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 		if (!port_rule_selects_device(r, d))
 			continue;
 		for (size_t k = 0; k < d->n_ports; k++) {
-			const struct rdma_port *p = &d->ports[k];
 			int ret;
 
-			if (!port_rule_selects_port(r, p->num))
+			if (!port_rule_selects_port(r, d->ports[k].num))
 				continue;
-			t->selected++;
-			if (d->err || port_unread(p))
-				t->unknown++;
-			else if (port_active(p))
-				t->active++;
-			else
-				strbuf_printf(&t->down, "%s%s/%u", t->down.s ? ", " : "", d->name,
-					      p->num);
-			ret = add_port_result(r, d, p, rs);
+			tally_port(t, d, &d->ports[k]);
+			ret = add_port_result(r, d, &d->ports[k], rs);
 			if (ret < 0)
 				return ret;
 		}
@@ -446,12 +474,12 @@ int rdma_wait_ready(void *userdata, char **status)
 		for (size_t k = 0; !d->err && k < d->n_ports; k++) {
 			struct rdma_port *p = &d->ports[k];
 
-			if (port_unread(p) || port_active(p) || !port_awaited(rr->pc, d, p))
+			if (!port_down(p) || !port_awaited(rr->pc, d, p))
 				continue;
 			r = rdma_port_reread_state(rr->root, d->name, p);
 			if (r < 0)
 				return r;
-			if (port_unread(p) || port_active(p))
+			if (!port_down(p))
 				continue; /* gone: waiting will not help; up: done */
 			strbuf_printf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
 				      p->phys_state ? rdma_phys_state_to_string(p->phys_state)
@@ -475,8 +503,7 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
 		bool waiting = false;
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++)
-			waiting |= !port_unread(&d->ports[k]) && !port_active(&d->ports[k]) &&
-				   port_awaited(rr->pc, d, &d->ports[k]);
+			waiting |= port_down(&d->ports[k]) && port_awaited(rr->pc, d, &d->ports[k]);
 		if (waiting && !(v[n++] = strdup(d->name))) {
 			strv_free(v);
 			return -ENOMEM;
@@ -493,8 +520,7 @@ void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
 		for (size_t k = 0; k < rr->inv.devs[i].n_ports; k++) {
 			struct rdma_port *p = &rr->inv.devs[i].ports[k];
 
-			if (!port_unread(p) && !port_active(p) &&
-			    port_awaited(rr->pc, &rr->inv.devs[i], p))
+			if (port_down(p) && port_awaited(rr->pc, &rr->inv.devs[i], p))
 				p->waited_usec = waited_usec;
 		}
 }
@@ -671,20 +697,4 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 	free(e.gid_note.s);
 	r = strbuf_take(&b, ret);
 	return r;
-}
-
-int rdma_env_write(const struct rdma_run *rr)
-{
-	_cleanup_(freep) char *content = NULL;
-	_cleanup_(closep) int dfd = -1;
-	int r;
-
-	r = rdma_env_format(rr, &content);
-	if (r < 0)
-		return r;
-	dfd = sysroot_mkdirs(rr->root, SYSROOT_RUN, 0755, "hostprep");
-	if (dfd < 0)
-		return dfd;
-	return write_file_atomic_at(dfd, "rdma.env", content, strlen(content), 0644,
-				    WRITE_VOLATILE);
 }

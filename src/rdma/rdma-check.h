@@ -7,6 +7,20 @@
 #include "rdma/rdma-scan.h"
 #include "core/result.h"
 
+/*
+ * One port as rdma.port judges it, and as [Inventory]'s ActivePorts= counts it (one
+ * judgement): UP only when ACTIVE and LinkUp (rdma_port_ready(): ACTIVE alone is not, a
+ * Disabled or Phy Test link carries nothing); UNREAD when the device or the port could
+ * not be read, or ACTIVE over a physical state that could not (waiting will not tell);
+ * DOWN otherwise (DOWN, INIT, ARMED, ACTIVE_DEFER, ACTIVE/Polling, ACTIVE/Disabled...).
+ */
+enum rdma_port_judgement {
+	RDMA_PORT_JUDGED_UP,
+	RDMA_PORT_JUDGED_DOWN,
+	RDMA_PORT_JUDGED_UNREAD,
+};
+enum rdma_port_judgement rdma_port_judge(const struct rdma_device *d, const struct rdma_port *p);
+
 /* The RDMA ports module's state for one run (struct run's rdma member). */
 struct rdma_run {
 	const struct sysroot *root;
@@ -32,10 +46,8 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret);
 /* After the wait: remember how long it was, for the rdma.port actual text. */
 void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec);
 
-/* The rdma.env content for the selected ports as they are now. */
+/* The rdma.env content for the selected ports as they are now (the publish step writes it). */
 int rdma_env_format(const struct rdma_run *rr, char **ret);
-/* Write it atomically to <root>/run/hostprep/rdma.env. */
-int rdma_env_write(const struct rdma_run *rr);
 
 /* `hostprep rdma`: the device/port <-> netdev <-> PCI <-> bond table. */
 int rdma_table_print(const struct rdma_inventory *inv, FILE *f);

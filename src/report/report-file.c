@@ -510,6 +510,18 @@ int report_write(const struct report *rep, const struct sysroot *root)
 					   (void *)rep);
 }
 
+void report_remove(const struct sysroot *root)
+{
+	_cleanup_(freep) char *path = sysroot_path(root, SYSROOT_RUN, REPORT_FILE);
+	int r;
+
+	if (!path)
+		return (void)log_oom();
+	r = sysroot_unlink(root, SYSROOT_RUN, REPORT_FILE);
+	if (r < 0 && r != -ENOENT)
+		log_warning_errno(r, "Failed to remove %s: %m", path);
+}
+
 int report_read(struct report *ret, const struct sysroot *root)
 {
 	_cleanup_(freep) char *s = NULL;

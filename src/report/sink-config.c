@@ -258,11 +258,13 @@ static int sink_write(const char *what, const struct sysroot *root, const char *
 	 */
 	r = write_file_atomic_at(dfd, name, data, strlen(data), 0644,
 				 WRITE_DURABLE | WRITE_HIDDEN_TEMP);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		log_warning_errno(r, "Failed to write '%s', ignoring: %m", path);
-	return 0;
+	if (r >= 0)
+		return 0;
+	/* the last verdict must not stay when this one cannot replace it: no file, no READY */
+	log_warning_errno(r, "Failed to write '%s', removing it: %m", path);
+	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+		log_warning_errno(errno, "Failed to remove '%s': %m", path);
+	return r == -ENOMEM ? r : 0;
 }
 
 static int sink_prom(const struct report *r, const struct config *c, const struct sysroot *root,

@@ -68,8 +68,9 @@ int nfd_render(const struct report *r, char **ret);
 
 /*
  * Write each enabled sink whose directory exists, atomically (a dot-file temp in the
- * same directory, fsync, rename). Logs its own warnings; returns 0 unless out of memory:
- * a sink, not a verdict. The caller writes only as root and never on a dry run.
+ * same directory, fsync, rename); a file that cannot be written is removed, so no stale
+ * READY stays. Logs its own warnings; returns 0 unless out of memory: a sink, not a
+ * verdict. Only the one publish step calls it (src/core/run-publish.c).
  */
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec);

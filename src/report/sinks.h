@@ -35,6 +35,11 @@ int report_print_json(const struct report *r, FILE *f);
 int report_from_json_string(const char *s, struct report *ret);
 /* Neither logs I/O errors (the caller does); report_read logs parse errors as above. */
 int report_write(const struct report *r, const struct sysroot *root);
+/*
+ * Remove the report file (a report that cannot be replaced must not stay: no report is
+ * NOT READY to every reader, and unlinking needs no space). Logs what fails but ENOENT.
+ */
+void report_remove(const struct sysroot *root);
 /* -ENOENT when no run has written one yet. */
 int report_read(struct report *ret, const struct sysroot *root);
 

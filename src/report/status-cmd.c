@@ -3,6 +3,7 @@
 #include "core/cli.h"
 #include "core/log.h"
 #include "report/sinks.h"
+#include "report/status.h"
 
 /* status --oneline: monitors read stdout only, so the verdict goes there in every case. */
 static void oneline_not_ready(const struct options *o, const char *why)
@@ -25,17 +26,13 @@ static int render_status(const struct options *o, const struct report *rep)
 	return fflush(stdout) == 0 ? 0 : -errno;
 }
 
-static int cmd_status(const struct options *o)
+int status_show(const struct options *o, const struct sysroot *root)
 {
-	_cleanup_(sysroot_done) struct sysroot root = {};
 	struct report rep = {};
 	struct summary s;
 	int r;
 
-	r = open_root(o, &root);
-	if (r < 0)
-		return r;
-	r = report_read(&rep, &root);
+	r = report_read(&rep, root);
 	if (r == -ENOENT) {
 		log_error("No report yet: hostprep has not finished a run since boot; try "
 			  "'hostprep check'.");
@@ -56,6 +53,17 @@ static int cmd_status(const struct options *o)
 	results_summarize(&rep.results, &s);
 	report_done(&rep);
 	return r < 0 ? r : summary_exit_status(&s);
+}
+
+static int cmd_status(const struct options *o)
+{
+	_cleanup_(sysroot_done) struct sysroot root = {};
+	int r;
+
+	r = open_root(o, &root);
+	if (r < 0)
+		return r;
+	return status_show(o, &root);
 }
 
 const struct command status_command = {

@@ -3,7 +3,9 @@
  * `hostprep snapshot [-o FILE|-]`: what hostprep reads on this host (or below --root), in
  * one tar for a bug report, replayed by `hostprep --root DIR check` (snapshot.h).
  */
+#include <ctype.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,13 +22,14 @@
 /*
  * Read by hostprep but not by a check pass (the last report: status; the module
  * configuration: libkmod, only when a [Module] rule asks) or read before any module
- * asks (the kernel's identity). Root-relative.
+ * asks (the kernel's identity). Root-relative. Not the configuration: the files the
+ * loader parsed are recorded one by one, and nothing else of /etc/hostprep is taken.
  */
 static const char *const always[] = {
-	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "sys/bus/pci",
-	"etc/hostprep",	  "usr/lib/hostprep",	       "run/hostprep/report.json", "etc/modprobe.d",
-	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d", "lib/modprobe.d",
-	"etc/depmod.d",
+	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname",
+	"sys/bus/pci",	  "run/hostprep/report.json",  "etc/modprobe.d",
+	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d",
+	"lib/modprobe.d",
 };
 
 /*
@@ -43,7 +46,7 @@ static int record_check(const struct options *o, const struct sysroot *root, str
 	sysroot_set_recorder(snapshot_record, s);
 	r = load_config(o, root, 0, &cfg);
 	if (r >= 0) {
-		run_init(&run, root, &cfg, RUN_CHECK);
+		run_init(&run, root, &cfg, RUN_CHECK, o->privileged);
 		r = run_execute(&run);
 		run_done(&run);
 	}
@@ -73,12 +76,30 @@ static int want_always(const struct sysroot *root, struct snapshot *s)
 	return snapshot_want(s, mods);
 }
 
-/* A --config file (outside the root, as the run read it): config/NAME in the tar. */
-static int add_config_file(struct snapshot *s, const char *path, size_t i)
+/* config/N-NAME for the --config file path: NAME kept to what a shell takes unquoted */
+static int config_member(const char *path, size_t i, char **ret)
+{
+	const char *name = strrchr(path, '/');
+	char *rel;
+
+	name = name ? name + 1 : path;
+	if (asprintf(&rel, "config/%zu-%s", i, *name ? name : "config") < 0)
+		return -ENOMEM;
+	for (char *p = rel + strlen("config/"); *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p))
+			*p = '_';
+	*ret = rel;
+	return 0;
+}
+
+/*
+ * A --config file (outside the root, as the run read it): config/N-NAME in the tar, and
+ * " --config DIR/config/N-NAME" on the manifest's replay line, in the run's order.
+ */
+static int add_config_file(struct snapshot *s, const char *path, size_t i, FILE *replay)
 {
 	_cleanup_(closep) int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	_cleanup_(freep) char *data = NULL, *rel = NULL;
-	const char *name = strrchr(path, '/');
 	size_t size;
 	int r;
 
@@ -87,102 +108,113 @@ static int add_config_file(struct snapshot *s, const char *path, size_t i)
 	r = read_full_fd(fd, 1U << 20, &data, &size);
 	if (r < 0)
 		return r == -ENOMEM ? r : (snapshot_skip(s, path, strerror(-r)), 0);
-	if (asprintf(&rel, "config/%zu-%s", i, name ? name + 1 : path) < 0)
+	if (config_member(path, i, &rel) < 0)
 		return -ENOMEM;
-	if (i == 0 && (r = snapshot_tar_dir(s, "config", 0755, time(NULL))) < 0)
-		return r;
+	if (!strset_has(&s->members, "config")) {
+		r = strset_add(&s->members, "config");
+		if (r < 0 || (r = snapshot_tar_dir(s, "config", 0755, time(NULL))) < 0)
+			return r;
+	}
+	fprintf(replay, " --config DIR/%s", rel);
 	return snapshot_tar_file(s, rel, 0644, time(NULL), data, size);
 }
 
-static int write_manifest(const struct sysroot *root, struct snapshot *s)
+/*
+ * hostprep-snapshot.txt: when, where, what is in it, how to replay it (with the --config
+ * files of the run), what was left out and redacted. Names are escaped (snapshot_escape()).
+ */
+static void manifest_text(const struct sysroot *root, const struct snapshot *s, const char *replay,
+			  FILE *f)
+{
+	time_t now = (time_t)report_time();
+	char when[64];
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	fprintf(f, "hostprep snapshot\nversion %s\ntime %s\nroot ", HOSTPREP_VERSION, when);
+	snapshot_escape(f, sysroot_is_host(root) ? "/" : root->dir);
+	fprintf(f,
+		"\ncaptured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
+		"nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
+		"with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
+		"redacted %zu secrets (each named below by file and line, never by its value)\n"
+		"replay: tar -xf THIS -C DIR; hostprep --root DIR%s check\n",
+		s->files, s->bytes, s->links, s->dirs, s->nodes, s->no_value, s->redacted, replay);
+	snapshot_left_out(s, f);
+	fputs(strempty(s->notes_buf), f);
+}
+
+static int write_manifest(const struct sysroot *root, struct snapshot *s, const char *replay)
 {
 	_cleanup_(freep) char *text = NULL;
-	char when[64];
-	time_t now = (time_t)report_time();
-	struct tm tm;
-	int n;
+	size_t size = 0;
+	FILE *f;
 
 	if (fflush(s->notes) != 0)
 		return -ENOMEM;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	n = asprintf(&text,
-		     "hostprep snapshot\nversion %s\ntime %s\nroot %s\n"
-		     "captured %zu files (%zu bytes), %zu symlinks, %zu directories, %zu device "
-		     "nodes\nnot taken: %zu sysfs attributes without a value now (the read failed "
-		     "with EINVAL, ENODATA, EOPNOTSUPP, EIO or ENXIO; a replay finds them absent)\n"
-		     "replay: tar -xf THIS -C DIR; hostprep --root DIR check\n%s",
-		     HOSTPREP_VERSION, when, sysroot_is_host(root) ? "/" : root->dir, s->files,
-		     s->bytes, s->links, s->dirs, s->nodes, s->no_value, strempty(s->notes_buf));
-	if (n < 0)
+	f = open_memstream(&text, &size);
+	if (!f)
 		return -ENOMEM;
-	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, now, text, (size_t)n);
+	manifest_text(root, s, replay, f);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, (time_t)report_time(), text, size);
 }
 
 static int write_tar(const struct options *o, const struct sysroot *root, struct snapshot *s,
 		     int fd)
 {
-	int r = snapshot_tar_open(s, fd, snapshot_tar_has_zstd());
+	_cleanup_(freep) char *replay = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&replay, &size);
+	int r = f ? snapshot_tar_open(s, fd, snapshot_tar_has_zstd()) : -ENOMEM;
 
 	for (size_t i = 0; r >= 0 && i < o->n_configs; i++)
-		r = add_config_file(s, o->configs[i], i);
+		r = add_config_file(s, o->configs[i], i, f);
+	if (f && fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
 	if (r >= 0)
 		r = snapshot_capture(s);
 	if (r >= 0)
-		r = write_manifest(root, s);
+		r = write_manifest(root, s, replay);
 	if (r >= 0)
 		r = snapshot_tar_close(s);
 	return r;
 }
 
-/* -o FILE: a temp file next to it, renamed over it when the tar is whole. */
-static int open_output(const char *path, char **ret_tmp)
+/* -o - */
+static int snapshot_stdout(const struct options *o, const struct sysroot *root, struct snapshot *s)
 {
-	char *tmp = NULL;
-	int fd;
-
-	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(tmp);
-		return log_error_errno(errno, "Failed to create '%s.tmp-XXXXXX': %m", path);
+	if (isatty(STDOUT_FILENO)) {
+		log_error("Not writing a tar to a terminal: -o FILE, or redirect stdout.");
+		return -EINVAL;
 	}
-	*ret_tmp = tmp;
-	return fd;
+	return write_tar(o, root, s, STDOUT_FILENO);
 }
 
-static int finish_output(const char *path, const char *tmp, int fd, int r)
-{
-	if (r >= 0 && (fchmod(fd, 0600) < 0 || fsync(fd) < 0))
-		r = log_error_errno(errno, "Failed to write '%s': %m", tmp);
-	close(fd);
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = log_error_errno(errno, "Failed to rename '%s' to '%s': %m", tmp, path);
-	if (r < 0)
-		(void)unlink(tmp);
-	return r;
-}
-
+/* -o PATH, whatever PATH is (snapshot-out.c) */
 static int snapshot_to(const struct options *o, const struct sysroot *root, struct snapshot *s,
 		       const char *path)
 {
 	_cleanup_(freep) char *tmp = NULL;
+	enum snapshot_out kind;
 	int fd, r;
 
-	if (streq(path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			log_error("Not writing a tar to a terminal: -o FILE, or redirect stdout.");
-			return -EINVAL;
-		}
-		return write_tar(o, root, s, STDOUT_FILENO);
-	}
-	fd = open_output(path, &tmp);
+	r = snapshot_out_kind(path, &kind);
+	if (r < 0)
+		return r;
+	fd = kind == SNAPSHOT_OUT_STREAM ? snapshot_out_stream(path)
+					 : snapshot_out_temp(path, &tmp);
 	if (fd < 0)
 		return fd;
-	r = finish_output(path, tmp, fd, write_tar(o, root, s, fd));
+	r = write_tar(o, root, s, fd);
+	if (kind == SNAPSHOT_OUT_STREAM)
+		close(fd);
+	else
+		r = snapshot_out_finish(path, tmp, fd, r);
 	if (r >= 0)
-		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped (see %s in it).", path,
-			   s->files, s->links, s->skipped, SNAPSHOT_MANIFEST);
+		log_notice("Wrote %s: %zu files, %zu symlinks, %zu skipped, %zu redacted (see %s).",
+			   path, s->files, s->links, s->skipped, s->redacted, SNAPSHOT_MANIFEST);
 	return r;
 }
 
@@ -209,7 +241,9 @@ static int cmd_snapshot(const struct options *o)
 	_cleanup_(freep) char *path = NULL;
 	int r;
 
-	r = open_root(o, &root);
+	r = snapshot_tar_load();
+	if (r >= 0)
+		r = open_root(o, &root);
 	if (r < 0)
 		return r;
 	r = snapshot_init(&s, &root);
@@ -221,6 +255,10 @@ static int cmd_snapshot(const struct options *o)
 		r = default_output(&root, &path);
 	if (r < 0)
 		return r == -ENOMEM ? log_oom() : r;
+	/* a reader that goes away is a write error (exit 3), not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (o->output && streq(o->output, "-"))
+		return snapshot_stdout(o, &root, &s);
 	return snapshot_to(o, &root, &s, o->output ? o->output : path);
 }
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A set of strings that remembers the order they came in (the snapshot's paths). */
+/*
+ * A set of strings that remembers the order they came in (the snapshot's paths), and how a
+ * path that may hold any byte is written into the manifest.
+ */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,4 +81,60 @@ void strset_done(struct strset *s)
 	free(s->order);
 	free(s->v);
 	*s = (struct strset){};
+}
+
+/* The length of the UTF-8 sequence a byte starts, 0 for one that starts none. */
+static size_t utf8_lead(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c < 0xe0)
+		return 2;
+	if (c >= 0xe0 && c < 0xf0)
+		return 3;
+	return c >= 0xf0 && c < 0xf5 ? 4 : 0;
+}
+
+/* The length of the UTF-8 sequence at p (n bytes left), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len = utf8_lead(p[0]);
+
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xf0 && p[1] < 0x90) ||
+	    (p[0] == 0xed && p[1] >= 0xa0) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0; /* overlong, a surrogate, above U+10FFFF */
+	return len;
+}
+
+bool snapshot_utf8(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0, len; i < n; i += len)
+		if ((len = utf8_len((const unsigned char *)s + i, n - i)) == 0)
+			return false;
+	return true;
+}
+
+void snapshot_escape(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0, len; i < n; i += len) {
+		unsigned char c = (unsigned char)s[i];
+
+		len = utf8_len((const unsigned char *)s + i, n - i);
+		if (c == '\\')
+			fputs("\\\\", f);
+		else if (len == 0 || c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fwrite(s + i, 1, len, f);
+		len = len ? len : 1;
+	}
 }

@@ -28,28 +28,35 @@
 #define DEPTH_FOLLOWED 8
 
 /*
- * sysfs files never read: a read of resourceN does port I/O on an I/O BAR, vpd can
- * stall for seconds, rom needs enabling, the rest are write-only triggers.
+ * sysfs files never read, and why (the manifest counts them): a read of resourceN (and
+ * resourceN_wc) maps a BAR or does port I/O on an I/O BAR, rom needs enabling, vpd can
+ * stall for seconds, the rest are write-only triggers or large directories no check reads.
  */
-static const char *const sys_never[] = {
-	"resource[0-9]*",
-	"rom",
-	"vpd",
-	"reset",
-	"remove",
-	"rescan",
-	"bind",
-	"unbind",
-	"new_id",
-	"remove_id",
-	"sections",
-	"notes",
-	"driver_override",
-	/* directories no module reads, and large on a real host */
-	"power",
-	"queues",
-	"msi_irqs",
+static const struct {
+	const char *name;
+	const char *why;
+	const char *shown; /* the name in the manifest, when not name */
+} sys_never[] = {
+	{ "resource[0-9]*", "a read maps PCI BAR memory or does port I/O",
+	  "resourceN and resourceN_wc" },
+	{ "rom", "a read enables the PCI expansion ROM", NULL },
+	{ "vpd", "a read of PCI VPD can stall for seconds", NULL },
+	{ "reset", "a trigger (write-only)", NULL },
+	{ "remove", "a trigger (write-only)", NULL },
+	{ "rescan", "a trigger (write-only)", NULL },
+	{ "bind", "a trigger (write-only)", NULL },
+	{ "unbind", "a trigger (write-only)", NULL },
+	{ "new_id", "a trigger (write-only)", NULL },
+	{ "remove_id", "a trigger (write-only)", NULL },
+	{ "driver_override", "no check reads it", NULL },
+	{ "sections", "no check reads it (large)", NULL },
+	{ "notes", "no check reads it (large)", NULL },
+	{ "power", "no check reads it (large)", NULL },
+	{ "queues", "no check reads it (large)", NULL },
+	{ "msi_irqs", "no check reads it (large)", NULL },
 };
+_Static_assert(ARRAY_SIZE(sys_never) < SNAPSHOT_LEFT_OUT_MAX, "snapshot.h: left_out[]");
+#define LEFT_OUT_WRITE_ONLY ARRAY_SIZE(sys_never) /* the last counter: other write-only files */
 
 /* Below a PCI function (or host bridge) directory, the subdirectories hostprep reads. */
 static const char *const pci_subdirs[] = {
@@ -113,9 +120,30 @@ static const char *base(const char *rel)
 	return p ? p + 1 : rel;
 }
 
-static bool sys_file_never(const char *rel)
+/* The sys_never rule a sysfs path falls under, counted once a path; -1 for none. */
+static int sys_never_at(struct snapshot *s, const char *rel)
 {
-	return strneq(rel, "sys/", 4) && MATCH(sys_never, base(rel), 0);
+	if (!strneq(rel, "sys/", 4))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(sys_never); i++)
+		if (fnmatch(sys_never[i].name, base(rel), 0) == 0) {
+			if (strset_add(&s->skipped_paths, rel) > 0)
+				s->left_out[i]++;
+			return (int)i;
+		}
+	return -1;
+}
+
+void snapshot_left_out(const struct snapshot *s, FILE *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sys_never); i++)
+		if (s->left_out[i])
+			fprintf(f, "left out %zu sysfs %s: %s\n", s->left_out[i],
+				sys_never[i].shown ? sys_never[i].shown : sys_never[i].name,
+				sys_never[i].why);
+	if (s->left_out[LEFT_OUT_WRITE_ONLY])
+		fprintf(f, "left out %zu write-only files: triggers, nothing to read\n",
+			s->left_out[LEFT_OUT_WRITE_ONLY]);
 }
 
 /* A PCI function, host bridge or virtio device directory: only pci_subdirs below it. */
@@ -130,12 +158,12 @@ static bool is_pci_dir(const char *rel)
 	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
 }
 
-/* Whether a walk of dir goes into its subdirectory name. */
-static bool descend(const char *dir, const char *name)
+/* Whether a walk of dir goes into its subdirectory rel. */
+static bool descend(struct snapshot *s, const char *dir, const char *rel)
 {
 	if (is_pci_dir(dir))
-		return MATCH(pci_subdirs, name, 0);
-	return !(strneq(dir, "sys/", 4) && MATCH(sys_never, name, 0));
+		return MATCH(pci_subdirs, base(rel), 0);
+	return sys_never_at(s, rel) < 0;
 }
 
 void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
@@ -143,8 +171,20 @@ void snapshot_skip(struct snapshot *s, const char *rel, const char *why)
 	if (strset_add(&s->skipped_paths, rel) == 0)
 		return; /* walked twice (a function below its parent, and by its own link) */
 	s->skipped++;
-	if (s->notes)
-		fprintf(s->notes, "skipped %s: %s\n", rel, why);
+	if (!s->notes)
+		return;
+	fputs("skipped ", s->notes);
+	snapshot_escape(s->notes, rel);
+	fprintf(s->notes, ": %s\n", why);
+}
+
+/* dir/name, not taken: a manifest line */
+static void walk_skip(struct snapshot *s, const char *dir, const char *name, const char *why)
+{
+	_cleanup_(freep) char *rel = NULL;
+
+	if (asprintf(&rel, "%s/%s", dir, name) >= 0)
+		snapshot_skip(s, rel, why);
 }
 
 static int skip_errno(struct snapshot *s, const char *rel, int err)
@@ -166,7 +206,8 @@ void snapshot_record(const char *rel, void *userdata)
 		log_oom();
 }
 
-int snapshot_normalize(char *path)
+/* "a/./b//../c" -> "a/c"; ".." above the top: -EXDEV, or with clamp the top itself. */
+static int normalize(char *path, bool clamp)
 {
 	char *out = path, *p = path;
 
@@ -175,7 +216,7 @@ int snapshot_normalize(char *path)
 
 		if ((n == 1 && p[0] == '.') || n == 0) {
 		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (out == path)
+			if (out == path && !clamp)
 				return -EXDEV;
 			while (out > path && *--out != '/')
 				;
@@ -193,23 +234,23 @@ int snapshot_normalize(char *path)
 	return 0;
 }
 
-int snapshot_link_target(const struct snapshot *s, const char *rel, const char *text, char **ret)
+int snapshot_normalize(char *path)
+{
+	return normalize(path, false);
+}
+
+int snapshot_link_target(const char *rel, const char *text, char **ret)
 {
 	const char *slash = strrchr(rel, '/');
 	char *t;
 
-	if (text[0] == '/' && !s->host)
-		return -EXDEV;
 	if (text[0] == '/')
 		t = strdup(text);
 	else if (asprintf(&t, "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, text) < 0)
 		t = NULL;
 	if (!t)
 		return -ENOMEM;
-	if (snapshot_normalize(t) < 0) {
-		free(t);
-		return -EXDEV;
-	}
+	(void)normalize(t, true);
 	*ret = t;
 	return 0;
 }
@@ -256,7 +297,7 @@ static int budget(struct snapshot *s, const char *rel, size_t more)
 	return 0;
 }
 
-/* A symlink stored as it is when it stays inside the root; *ret its target (or NULL). */
+/* A symlink, stored as it is; *ret where it leads below the root. */
 static int member_link(struct snapshot *s, const char *rel, const struct stat *st, char **ret)
 {
 	char text[4096];
@@ -265,11 +306,7 @@ static int member_link(struct snapshot *s, const char *rel, const struct stat *s
 	*ret = NULL;
 	if (r < 0)
 		return skip_errno(s, rel, r);
-	r = snapshot_link_target(s, rel, text, ret);
-	if (r == -EXDEV) {
-		snapshot_skip(s, rel, "a symlink that leaves the root");
-		return 0;
-	}
+	r = snapshot_link_target(rel, text, ret);
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r;
 	r = member_parents(s, rel);
@@ -296,44 +333,24 @@ static bool no_value(const char *rel, int r)
 	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
 }
 
-/*
- * GRUB's configuration may hold the boot loader's password hashes (password_pbkdf2 USER
- * HASH, or a plain password USER TEXT) when the ACS check reads it: such a line is
- * replaced by a comment, in place. The kernel lines the check reads are kept as they
- * are, so the replay's verdict does not change.
- */
-static const char *const grub_files[] = { "boot/*", "etc/default/grub*", "etc/grub.d/*" };
-
-static void redact_passwords(const char *rel, char *data, size_t *size)
+/* A kept file's secrets cut out (snapshot-redact.c), by its name and the name it was read by */
+static int redact(struct snapshot *s, const char *rel, char **data, size_t *size)
 {
-	static const char note[] = "# (a password line, removed by hostprep snapshot)";
-	size_t out = 0;
+	unsigned readers = snapshot_redactors(rel) | (s->via ? snapshot_redactors(s->via) : 0);
+	char *out;
+	size_t n;
+	int r;
 
-	if (!MATCH(grub_files, rel, FNM_LEADING_DIR))
-		return;
-	for (size_t at = 0; at < *size;) {
-		char *nl = memchr(data + at, '\n', *size - at);
-		size_t len = (nl ? (size_t)(nl - (data + at)) + 1 : *size - at);
-		const char *w = data + at;
-
-		while (w < data + at + len && (*w == ' ' || *w == '\t'))
-			w++;
-		if (strneq(w, "password", 8) && (data + at + len - w) > 8 &&
-		    (w[8] == ' ' || w[8] == '\t' || strneq(w + 8, "_pbkdf2", 7))) {
-			size_t room = len - (nl ? 1 : 0),
-			       n = sizeof(note) - 1 < room ? sizeof(note) - 1 : room;
-
-			memcpy(data + out, note, n);
-			out += n;
-			if (nl)
-				data[out++] = '\n';
-		} else {
-			memmove(data + out, data + at, len);
-			out += len;
-		}
-		at += len;
-	}
-	*size = out;
+	if (!readers)
+		return 0;
+	r = snapshot_redact(readers, rel, *data, *size, &out, &n, s->notes);
+	if (r <= 0)
+		return r;
+	s->redacted += (size_t)r;
+	free(*data);
+	*data = out;
+	*size = n;
+	return 0;
 }
 
 /* A regular file: opened without blocking, checked again on the fd, read bounded. */
@@ -344,8 +361,10 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	size_t max = file_max(rel, st), size;
 	int r;
 
-	if (!(st->st_mode & 0444))
+	if (!(st->st_mode & 0444)) {
+		s->left_out[LEFT_OUT_WRITE_ONLY] += strset_add(&s->skipped_paths, rel) > 0;
 		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
+	}
 	if (max > FILE_MAX) {
 		snapshot_skip(s, rel, "larger than the bound of one file");
 		return 0;
@@ -366,8 +385,9 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	}
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
-	redact_passwords(rel, data, &size);
-	r = member_parents(s, rel);
+	r = redact(s, rel, &data, &size);
+	if (r >= 0)
+		r = member_parents(s, rel);
 	return r < 0 ? r : snapshot_tar_file(s, rel, st->st_mode, st->st_mtime, data, size);
 }
 
@@ -385,9 +405,100 @@ static int member_node(struct snapshot *s, const char *rel, const struct stat *s
 	return r < 0 ? r : snapshot_tar_node(s, rel, st->st_mode, st->st_rdev, st->st_mtime);
 }
 
-static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern);
+/*
+ * How a directory is walked. sysfs, /proc and /dev: all of it, under the rules above.
+ * Anywhere else a directory is not walked: its reader opens the files it wants by name and
+ * those are recorded one by one (hostprep's configuration and drop-ins as parsed, the last
+ * report, the grub.d files the shell sources), so nothing else there (a configuration
+ * repository's .git, a site.env) is taken; but the directories another reader lists
+ * (libkmod, dracut) are taken with the names it takes, and the rest is named.
+ */
+struct listing {
+	const char *dir;
+	const char *reader;   /* why the other names are not taken; NULL: not named */
+	const char *names[3]; /* what the reader takes; none: the directory alone */
+};
 
-/* A link found in a walk: stored, and what it leads to queued when hostprep reads there. */
+static const struct listing listings[] = {
+	{ "*modprobe.d", "not read (libkmod reads *.conf and *.alias)", { "*.conf", "*.alias" } },
+	{ "etc/dracut.conf.d", "not read (dracut reads *.conf)", { "*.conf" } },
+	/* the module index; the module files libkmod opens are recorded one by one */
+	{ "lib/modules/*", NULL, { "modules.*" } },
+	{ "usr/lib/modules/*", NULL, { "modules.*" } },
+};
+static const struct listing alone = { .dir = "" };
+
+static bool pseudo(const char *rel)
+{
+	return strneq(rel, "sys/", 4) || strneq(rel, "proc/", 5) || strneq(rel, "dev/", 4) ||
+	       MATCH(never_whole, rel, 0);
+}
+
+/* NULL: the whole directory */
+static const struct listing *listing_of(const char *rel)
+{
+	if (pseudo(rel))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(listings); i++)
+		if (fnmatch(listings[i].dir, rel, 0) == 0)
+			return &listings[i];
+	return &alone;
+}
+
+/* A recorded directory by the name it was read by (rel) and where it is (path). */
+static const struct listing *listing_for(const char *rel, const char *path)
+{
+	const struct listing *l = listing_of(path);
+
+	if (l != &alone)
+		return l;
+	l = listing_of(rel);
+	return l ? l : &alone;
+}
+
+static bool listing_takes(const struct listing *l, const char *name)
+{
+	if (!l)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(l->names) && l->names[i]; i++)
+		if (fnmatch(l->names[i], name, FNM_PERIOD) == 0)
+			return true;
+	return false;
+}
+
+static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l);
+static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l);
+static int resolve_named(struct snapshot *s, const char *rel, const char *name, char **ret);
+
+/*
+ * A link found outside sysfs (modprobe.d/nvidia.conf -> /etc/alternatives/...): whoever
+ * lists the directory reads through it, so what it leads to is taken (through every link
+ * on the way, LINK_HOPS at most), as a file: a directory there is not walked.
+ */
+static int follow_link(struct snapshot *s, const char *rel, const char *target)
+{
+	_cleanup_(freep) char *path = NULL;
+	const char *via = s->via;
+	int r;
+
+	if (snapshot_refused(target)) {
+		snapshot_skip(s, target, "never captured (the target of a symlink)");
+		return 0;
+	}
+	r = resolve_named(s, target, rel, &path);
+	if (r < 0 || !path) {
+		if (r == 0)
+			snapshot_skip(s, rel,
+				      "a symlink to nothing (or to what is never captured)");
+		return r;
+	}
+	s->via = rel;
+	r = entry(s, path, -1, &alone);
+	s->via = via;
+	return r;
+}
+
+/* A link found in a walk: stored, and what it leads to taken when hostprep reads there. */
 static int entry_link(struct snapshot *s, const char *rel, const struct stat *st)
 {
 	_cleanup_(freep) char *target = NULL;
@@ -395,17 +506,20 @@ static int entry_link(struct snapshot *s, const char *rel, const struct stat *st
 
 	if (r < 0 || !target)
 		return r;
+	if (!strneq(rel, "sys/", 4))
+		return follow_link(s, rel, target);
 	if (MATCH(follow_never, base(rel), 0) || !MATCH(follow_into, target, 0))
 		return 0;
 	return snapshot_want(s, target);
 }
 
-static int entry(struct snapshot *s, const char *rel, int depth)
+/* rel (not yet a member); a directory is walked depth levels down with listing l */
+static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
 	struct stat st;
 	int r;
 
-	if (snapshot_refused(rel) || sys_file_never(rel))
+	if (snapshot_refused(rel) || sys_never_at(s, rel) >= 0)
 		return 0;
 	r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
 	if (r < 0)
@@ -420,7 +534,7 @@ static int entry(struct snapshot *s, const char *rel, int depth)
 		snapshot_skip(s, rel, S_ISFIFO(st.st_mode) ? "a FIFO, not read" : "a socket");
 		return 0;
 	}
-	return depth < 0 ? 0 : walk(s, rel, depth, NULL);
+	return depth < 0 ? 0 : walk(s, rel, depth, l);
 }
 
 static int names_cmp(const void *a, const void *b)
@@ -479,13 +593,13 @@ static int walk_entry(struct snapshot *s, const char *dir, const char *name, int
 	    0)
 		return -ENOMEM;
 	if (sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
-	    S_ISDIR(st.st_mode) && (depth <= 0 || !descend(dir, name)))
+	    S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
 		return 0;
-	return entry(s, rel, depth - 1);
+	return entry(s, rel, depth - 1, listing_of(rel));
 }
 
-/* A directory and what is in it, depth levels down; pattern: only the names it matches. */
-static int walk(struct snapshot *s, const char *rel, int depth, const char *pattern)
+/* A directory and what is in it, depth levels down; l: only the names it takes. */
+static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -496,16 +610,19 @@ static int walk(struct snapshot *s, const char *rel, int depth, const char *patt
 	if (r < 0)
 		return skip_errno(s, rel, r);
 	r = streq(rel, ".") ? 0 : member_dir(s, rel, &st);
-	if (r < 0)
+	if (r < 0 || (l && !l->names[0]))
 		return r;
 	r = list_dir(s, rel, &names, &n);
 	if (r < 0 && r != -ENOMEM) {
 		names_free(names, n);
 		return skip_errno(s, rel, r);
 	}
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		if (!pattern || fnmatch(pattern, names[i], FNM_PERIOD) == 0)
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (listing_takes(l, names[i]))
 			r = walk_entry(s, rel, names[i], depth);
+		else if (l->reader)
+			walk_skip(s, rel, names[i], l->reader);
+	}
 	names_free(names, n);
 	return r;
 }
@@ -560,7 +677,7 @@ static int resolve_step(struct snapshot *s, char **cur)
 
 /*
  * rel with every symlink on the way stored and followed inside the root: *ret the
- * physical path, NULL when it is not there, is refused or leaves the root (noted).
+ * physical path, NULL when it is not there or is refused; -ELOOP after LINK_HOPS links.
  */
 static int resolve(struct snapshot *s, const char *rel, char **ret)
 {
@@ -581,37 +698,43 @@ static int resolve(struct snapshot *s, const char *rel, char **ret)
 			return 0;
 		}
 	}
-	snapshot_skip(s, rel, "too many levels of symlinks");
+	return -ELOOP;
+}
+
+/* resolve() for a caller that names what it could not take */
+static int resolve_named(struct snapshot *s, const char *rel, const char *name, char **ret)
+{
+	int r = resolve(s, rel, ret);
+
+	if (r != -ELOOP)
+		return r;
+	snapshot_skip(s, name, "too many levels of symlinks");
 	return 0;
 }
 
-/* How deep a recorded directory is walked. */
+/* How deep a recorded directory is walked (outside sysfs, /proc and /dev: listings). */
 static int depth_of(const char *rel)
 {
 	if (streq(rel, "sys/bus/pci"))
 		return 2;
 	if (fnmatch("sys/class/*", rel, FNM_PATHNAME) == 0)
 		return 1;
+	if (!pseudo(rel))
+		return 0;
 	return strneq(rel, "sys/devices/", 12) ? DEPTH_FOLLOWED : DEPTH_DEFAULT;
-}
-
-/* lib/modules/KVER, or where a merged /usr puts it (lib -> usr/lib) */
-static bool is_modules_dir(const char *rel)
-{
-	return fnmatch("lib/modules/*", rel, FNM_PATHNAME) == 0 ||
-	       fnmatch("usr/lib/modules/*", rel, FNM_PATHNAME) == 0;
 }
 
 /* A recorded path whose last component is a pattern ("boot/loader/entries/\*.conf"). */
 static int capture_pattern(struct snapshot *s, const char *rel, const char *slash)
 {
 	_cleanup_(freep) char *dir = strndup(rel, (size_t)(slash - rel)), *path = NULL;
+	struct listing l = { .dir = "", .names = { slash + 1 } };
 	int r;
 
 	if (!dir)
 		return -ENOMEM;
-	r = resolve(s, dir, &path);
-	return r < 0 || !path ? r : walk(s, path, 0, slash + 1);
+	r = resolve_named(s, dir, dir, &path);
+	return r < 0 || !path ? r : walk(s, path, 0, &l);
 }
 
 static int capture_one(struct snapshot *s, const char *rel)
@@ -624,12 +747,13 @@ static int capture_one(struct snapshot *s, const char *rel)
 		return 0;
 	if (slash && strpbrk(slash, "*?["))
 		return capture_pattern(s, rel, slash);
-	r = resolve(s, rel, &path);
+	r = resolve_named(s, rel, rel, &path);
 	if (r < 0 || !path)
 		return r;
-	if (is_modules_dir(path))
-		return walk(s, path, 0, "modules.*"); /* the index; module files come one by one */
-	return entry(s, path, depth_of(path));
+	s->via = rel;
+	r = entry(s, path, depth_of(path), listing_for(rel, path));
+	s->via = NULL;
+	return r;
 }
 
 int snapshot_capture(struct snapshot *s)
@@ -647,7 +771,7 @@ int snapshot_capture(struct snapshot *s)
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root)
 {
-	*s = (struct snapshot){ .root = root, .rootfd = root->fd, .host = sysroot_is_host(root) };
+	*s = (struct snapshot){ .root = root, .rootfd = root->fd };
 	s->notes = open_memstream(&s->notes_buf, &s->notes_size);
 	return s->notes ? 0 : -ENOMEM;
 }

@@ -439,25 +439,17 @@ struct json_object *gpu_map_json(const struct gpu_map *m, const struct topo_view
 	return doc;
 }
 
-int gpu_map_write(const struct gpu_map *m, const struct topo_view *v, const struct sysroot *root)
+int gpu_map_text(const struct gpu_map *m, const struct topo_view *v, char **ret)
 {
-	_cleanup_(freep) char *text = NULL;
-	_cleanup_(closep) int dfd = -1;
-	struct json_object *doc;
+	struct json_object *doc = gpu_map_json(m, v);
 	int r;
 
-	doc = gpu_map_json(m, v);
 	if (!doc)
 		return -ENOMEM;
-	r = asprintf(&text, "%s\n",
+	r = asprintf(ret, "%s\n",
 		     json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 								 JSON_C_TO_STRING_SPACED |
 								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(doc);
-	if (r < 0)
-		return -ENOMEM;
-	dfd = sysroot_mkdirs(root, SYSROOT_RUN, 0755, "hostprep");
-	if (dfd < 0)
-		return dfd;
-	return write_file_atomic_at(dfd, "gpus.json", text, strlen(text), 0644, WRITE_VOLATILE);
+	return r < 0 ? -ENOMEM : 0;
 }

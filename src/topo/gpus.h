@@ -72,5 +72,5 @@ struct json_object *gpu_map_json(const struct gpu_map *m, const struct topo_view
 int gpus_show_text(const struct topo_view *v, FILE *f);
 int gpus_show_json(const struct topo_view *v, struct json_object *doc);
 
-/* Write it atomically to <root>/run/hostprep/gpus.json. */
-int gpu_map_write(const struct gpu_map *m, const struct topo_view *v, const struct sysroot *root);
+/* The gpus.json file's text (the document and a newline), malloc'd; -ENOMEM. */
+int gpu_map_text(const struct gpu_map *m, const struct topo_view *v, char **ret);

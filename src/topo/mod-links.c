@@ -143,8 +143,15 @@ static int links_verify(struct run *run)
 	return links_judge(run, run->pci, &run->pci_inv);
 }
 
+/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+static unsigned links_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
 const struct run_module run_module_links = {
 	.name = "links",
 	.wants_pci = links_wants_pci,
+	.pci_wants_caps = links_pci_wants_caps,
 	.verify = links_verify,
 };

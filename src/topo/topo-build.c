@@ -50,11 +50,13 @@ static void read_numa(const struct sysroot *root, int dfd, int *ret)
 		*ret = (int)v;
 }
 
-static bool is_virtfn(const struct sysroot *root, int dfd)
+int topo_is_virtfn(int dfd)
 {
 	struct stat st;
 
-	return sysroot_stat_at(root, dfd, "physfn", AT_SYMLINK_NOFOLLOW, &st) == 0;
+	if (fstatat(dfd, "physfn", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 /*
@@ -237,7 +239,7 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 				     inv->devs[i].addr);
 		if (dfd == -ENOMEM)
 			return dfd;
-		if (dfd >= 0 && is_virtfn(root, dfd))
+		if (dfd >= 0 && topo_is_virtfn(dfd) > 0)
 			continue;
 		r = endpoint_add(t, kind, i);
 		if (r < 0)

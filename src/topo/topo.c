@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Classification, distance classes and pair ports: pure functions of the inventory. */
+#include "topo/topo-accel.h"
 #include "topo/topo.h"
 
 /* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
@@ -46,9 +47,23 @@ static bool gpu_vendor_display(const struct pci_dev_info *d)
 }
 
 /*
+ * A function of conventional PCI for sure: its header says it has no capability at all,
+ * or its whole chain was read (not cut to 64 bytes) without the PCI Express capability,
+ * which every PCIe function has. What could not be read (capabilities not loaded, 64
+ * bytes without root, a function that does not answer) proves nothing.
+ */
+static bool without_pcie(const struct pci_dev_info *d)
+{
+	if (d->state != PCI_DEV_OK)
+		return false;
+	return d->no_caps || (d->caps_loaded && d->cfg != PCI_CFG_LIMITED && d->pcie_type < 0);
+}
+
+/*
  * The bridge above is conventional PCI: a subtractive-decode ("legacy") PCI bridge
- * (class 060401, the chipset's bridge onboard VGA hangs off) or a PCIe-to-PCI bridge.
- * No GPU of the last fifteen years sits on conventional PCI.
+ * (class 060401, the chipset's bridge onboard VGA hangs off), a PCIe-to-PCI bridge, or a
+ * bridge without the PCI Express capability (a PCI-to-PCI bridge: the ICH's hub-to-PCI
+ * bridge). No GPU of the last fifteen years sits on conventional PCI.
  */
 static bool conventional_parent(const struct pci_inventory *inv, const struct pci_dev_info *d)
 {
@@ -57,7 +72,8 @@ static bool conventional_parent(const struct pci_inventory *inv, const struct pc
 	if (d->parent < 0)
 		return false;
 	p = &inv->devs[d->parent];
-	return p->id.class_code == 0x060401 || p->pcie_type == PCI_EXP_TYPE_PCI_BRIDGE;
+	return p->id.class_code == 0x060401 || p->pcie_type == PCI_EXP_TYPE_PCI_BRIDGE ||
+	       without_pcie(p);
 }
 
 /*
@@ -71,10 +87,15 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 
 	if (!ident_known(&d->id))
 		return false;
-	if (cls == 0x0302 || cls == 0x1200 || cls == 0x0b40)
+	/* a 3D controller is a GPU; a co-processor only when the table knows it (topo-accel.h) */
+	if (cls == 0x0302 || topo_accel_lookup(&d->id))
 		return true;
-	/* A display controller counts only from a GPU vendor, behind a PCIe bridge... */
-	if (!gpu_vendor_display(d) || !parent_good)
+	/*
+	 * A display controller counts only from a GPU vendor, behind a PCIe bridge, and on
+	 * PCIe itself: one without the PCI Express capability (or any capability) is
+	 * conventional PCI, onboard graphics (the ES1000), whatever its BARs say...
+	 */
+	if (!gpu_vendor_display(d) || !parent_good || without_pcie(d))
 		return false;
 	/*
 	 * ... and, from AMD and Intel (the makers of onboard graphics too: ES1000 128 MiB),

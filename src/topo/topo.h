@@ -126,12 +126,19 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
 
 /*
  * Built-in classification of one function from its identity and place:
- * - accelerator ("GPU"): class 0302 (3D controller), 1200 (processing accelerator) and 0b40
- *   (co-processor: Xeon Phi, NEC Vector Engine) of any vendor; 0300/0380 only of NVIDIA,
- *   AMD and Intel, and only behind a PCIe bridge: not on a root bus (integrated or BMC
- *   VGA), not behind a conventional PCI bridge (class 060401 subtractive decode, the
- *   chipset's legacy bridge, or PCIe type 7, a PCIe-to-PCI bridge: onboard graphics such
- *   as the AMD ES1000); ASPEED 1a03 and Matrox 102b never (not GPU vendors).
+ * - accelerator ("GPU"): class 0302 (3D controller) of any vendor; a function the table of
+ *   known accelerators lists (topo-accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
+ *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
+ *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
+ *   NVIDIA, AMD and Intel, and only on PCIe behind a PCIe bridge: not on a root bus
+ *   (integrated or BMC VGA), not behind a conventional PCI bridge (class 060401 subtractive
+ *   decode, the chipset's legacy bridge; PCIe type 7, a PCIe-to-PCI bridge; a bridge
+ *   without the PCI Express capability), not without that capability itself (no
+ *   capability list in its header, or its whole chain read without it): onboard graphics
+ *   such as the AMD ES1000, whatever its BARs say. Capabilities that could not be read
+ *   (64 bytes without root) prove nothing. ASPEED 1a03 and Matrox 102b never (not GPU
+ *   vendors). Every module that classifies asks for the candidates' capabilities
+ *   (topo_wants_caps()), so that all of them judge alike.
  * - NIC: class 02xx, or 0c06 (InfiniBand filed as a serial bus controller).
  * Unknown ids (all-ones) are neither. topo_classify_evidence() adds what sysfs shows.
  */
@@ -214,6 +221,13 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
  */
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv);
+/*
+ * Whether the PCI function whose sysfs directory is dfd is an SR-IOV virtual function of a
+ * physical function on this host: 1 when it has a physfn link, 0 when not (a VF passed to
+ * a VM has none there: the guest's own function), -errno when that cannot be told. The
+ * one rule for what a VF is ([Inventory] uses it for the RDMA devices).
+ */
+int topo_is_virtfn(int dfd);
 void topo_done(struct topology *t);
 /*
  * pcib_load_caps() for every endpoint of t and every bridge above it, so that the pure

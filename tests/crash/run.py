@@ -15,6 +15,7 @@ See tests/crash/README.md. Last line: "crash: N checks, N failed (T s)"; exit 1 
 
 import concurrent.futures
 import fnmatch
+import json
 import os
 import re
 import shutil
@@ -30,11 +31,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "..", "fake")
 KILLED = -9  # subprocess's returncode for a process killed by SIGKILL
 
+# What a run publishes (the one publish step, src/core/run-publish.c): the report, the
+# [Sinks] files at their default paths (their directories made by every scenario's
+# setup), the modules' files.
+REPORT = "run/hostprep/report.json"
+PROM = "var/lib/prometheus/node-exporter/hostprep.prom"
+NFD = "etc/kubernetes/node-feature-discovery/features.d/hostprep"
+RDMA_ENV = "run/hostprep/rdma.env"
+GPUS = "run/hostprep/gpus.json"
+ARTIFACTS = (REPORT, PROM, NFD, RDMA_ENV, GPUS)
+# A sink's dot-file temp ("<dir>/.<name>.tmp-XXXXXX") that a kill left: nothing reads it
+# (nfd-worker skips dot-files, node_exporter reads *.prom), and hostprep does not clean the
+# other tool's directory (README: not fixed here).
+SINK_TEMP_RE = re.compile(r"^(.*)/\.([^/]+)\.tmp-[A-Za-z0-9]{6}$")
 # What hostprep may leave behind after a complete revert: its state directories (and the run
-# lock and last report in /run). Everything else must equal the original, byte for byte.
+# lock and what it published). Everything else must equal the original, byte for byte.
 RESIDUE_DIRS = {"run/hostprep", "var", "var/lib", "var/lib/hostprep", "var/lib/hostprep/files"}
-RESIDUE_FILES = {"run/hostprep/lock", "run/hostprep/report.json",
-                 "run/hostprep/gpus.json", "run/hostprep/rdma.env"}
+RESIDUE_FILES = {"run/hostprep/lock"} | set(ARTIFACTS)
 ACS_RECORD = "run/hostprep/acs-originals"
 PERSIST_RECORD = "var/lib/hostprep/originals"
 BACKUPS = "var/lib/hostprep/files"
@@ -60,11 +73,12 @@ KILLPOINTS = os.path.join(HERE, "killpoints")
 
 class Scenario:
     def __init__(self, name, fixture, conf, setup, owned, cmd=("apply",),
-                 check="module.persist"):
+                 check="module.persist", phases=None):
         self.name, self.fixture, self.conf, self.setup = name, fixture, conf, setup
         self.owned = owned  # files outside /sys the command must write (checked to happen)
         self.cmd = list(cmd)  # the command that writes (killed in the first phase)
         self.check = check  # its result for the owned file
+        self.phases = phases  # None: every phase; else the names of those that apply
 
 
 def setup_modprobe_vendor(root):
@@ -83,6 +97,17 @@ def setup_modprobe_admin(root):
         f.write("# written by hand before hostprep was installed\noptions ib_core netns_mode=Y\n"
                 "blacklist nouveau\n")
     os.chmod(p, 0o640)
+
+
+def setup_sinks(root):
+    """Every scenario: the directories node_exporter and NFD would have made, so that each
+    run's publish step writes their files (the invariant checks them)."""
+    for f in (PROM, NFD):
+        os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
+
+
+def setup_none(root):
+    pass
 
 
 def setup_grub(root):
@@ -108,6 +133,10 @@ SCENARIOS = [
     Scenario("grub", "ofed-gpu", "crash-grub.conf", setup_grub,
              ["etc/default/grub.d/50-hostprep-acs.cfg"], cmd=["acs", "cmdline", "--install"],
              check="acs.grub"),
+    # Every published artifact at once (rdma.env needs RDMA ports: ib-gpu): ACS only, so
+    # the phases about owned files and records do not apply.
+    Scenario("publish", "ib-gpu", "crash-publish.conf", setup_none, [],
+             phases=("apply-kill", "revert-kill")),
 ]
 
 
@@ -199,9 +228,12 @@ class Tree:
     def reset(self, diffs):
         """Back to the pristine state: remove hostprep's residue, or copy afresh."""
         if all(residue(d) for d in diffs):
-            for top in ("run/hostprep", "var"):
-                if top not in self.p.ents and os.path.lexists(os.path.join(self.root, top)):
-                    shutil.rmtree(os.path.join(self.root, top))
+            for d in sorted(diffs, key=lambda d: d.rel.count("/"), reverse=True):
+                p = os.path.join(self.root, d.rel)
+                if d.what == "+f" and os.path.lexists(p):
+                    os.unlink(p)
+                elif d.what == "+d" and os.path.lexists(p):
+                    shutil.rmtree(p)
             self.base = walk(self.root)
             if self.diff(now=self.base):
                 self.recopy()
@@ -231,9 +263,15 @@ class Diff:
 
 
 def residue(d):
-    """Is this difference what a complete revert may leave (an added state dir or file)?"""
-    return (d.what == "+d" and d.rel in RESIDUE_DIRS) or (d.what == "+f" and
-                                                          d.rel in RESIDUE_FILES)
+    """Is this difference what a complete revert may leave (an added state dir or file, a
+    published file, a killed sink write's dot-file temp)?"""
+    return (d.what == "+d" and d.rel in RESIDUE_DIRS) or (d.what == "+f" and (
+        d.rel in RESIDUE_FILES or is_sink_temp(d.rel)))
+
+
+def is_sink_temp(rel):
+    m = SINK_TEMP_RE.match(rel)
+    return bool(m) and "%s/%s" % (m.group(1), m.group(2)) in (PROM, NFD)
 
 
 # ---------------------------------------------------------------- the records
@@ -275,6 +313,8 @@ def covered(tree, diffs):
         rel = d.rel
         if rel.startswith("run/") or rel == "run" or rel.startswith("var"):
             continue  # hostprep's own state: checked by what revert makes of it
+        if rel in ARTIFACTS or is_sink_temp(rel):
+            continue  # what it publishes: checked by published()
         if rel.startswith("sys/") and rel.endswith("/config") and rel in p.data:
             if not acs_covered(tree, rel, acs):
                 bad.append("%s (not in %s with its original)" % (d, ACS_RECORD))
@@ -468,11 +508,21 @@ def kill_run(env, wk, scen, args, k, when, calls, prepare, label):
     elif len(seen) != k or seen[-1][1:] != calls[k - 1][1:]:
         problems.append("killed at %s, not at call %d %s" % (seen[-1:] or "?", k, calls[k - 1]))
     problems += ["after the kill: %s" % b for b in covered(tree, tree.diff())]
+    problems += ["after the kill: %s" % b for b in published(env, tree, scen, args, calls, k,
+                                                             when)]
     return expect_revert_clean(env, tree, name, problems)
 
 
 def prepare_fresh(tree):
     pass
+
+
+def make_prepare_checked(env):
+    """A verdict published before the command (a check of the fresh host): what a kill must
+    never leave standing once the command has written the host."""
+    def prepare(tree):
+        env.hp(tree, ["check"])
+    return prepare
 
 
 def make_prepare_applied(env, scen):
@@ -502,6 +552,7 @@ def phase_kill(env, wk, pool, scen, args, prepare, label, min_calls):
                         "rerun with CRASH_UPDATE=1 and commit the file with the reason"
                         % (len(calls), env.pinned.get(key, "none")))
     problems += durability(calls, scen, "revert" in args)
+    problems += publish_order(calls, scen, args)
     if not env.result("%s %s: %d crash points counted" % (label, scen.name, len(calls)),
                       problems, detail=tail(r) if problems else ""):
         return []
@@ -581,6 +632,118 @@ def durability(calls, scen, revert):
     return problems
 
 
+# ---- what a run publishes, at every crash point
+#
+# Before its first hardware write a run that writes puts every artifact in its not-ready
+# form (src/core/run-publish.c), and replaces it with its verdict at the end: a kill in
+# between leaves NOT READY everywhere, never the previous READY of a host it has changed.
+
+
+def publishes(args):
+    return args[0] in ("apply", "revert")
+
+
+def first_hardware_write(calls, scen):
+    """Index of the run's first change to the host: a config-space write, or a call on an
+    owned file (its temp included); None without one."""
+    owned = set(scen.owned) | {o + ".tmp-XXXXXX" for o in scen.owned}
+    for i, c in enumerate(calls):
+        if (c[2].startswith("pwrite") and c[3].endswith("/config")) or c[3] in owned:
+            return i
+    return None
+
+
+def last_change(calls, rel):
+    """Index of the last rename onto (or unlink of) rel: where the run's verdict lands."""
+    ch = [i for i, c in enumerate(calls) if c[3] == rel and c[1] in ("rename", "unlink")]
+    return ch[-1] if ch else None
+
+
+def artifact_state(tree, rel):
+    """absent, pending (the not-ready form of a run in progress), ready, not ready, or
+    verdict (rdma.env and gpus.json, which say nothing of readiness)."""
+    try:
+        data = read(os.path.join(tree.root, rel)).decode("utf-8", "replace")
+    except FileNotFoundError:
+        return "absent"
+    lines = [l for l in data.split("\n") if l]
+    if rel == REPORT:
+        try:
+            j = json.loads(data)
+        except ValueError:
+            return "damaged"
+        rs = j.get("results") or [{}]
+        if len(rs) == 1 and (rs[0].get("check"), rs[0].get("object"), rs[0].get(
+                "verdict")) == ("run", "host", "unknown") and "has not finished" in rs[0].get(
+                    "actual", ""):
+            return "pending"
+        return "ready" if j.get("ready") is True else "not ready"
+    if rel == PROM:
+        checks = [l for l in lines if l.startswith("hostprep_check{")]
+        if "hostprep_ready 0" in lines and checks == [
+                'hostprep_check{check="run",object="host",verdict="unknown"} 1']:
+            return "pending"
+        return "ready" if "hostprep_ready 1" in lines else "not ready"
+    if rel == NFD:
+        ns = "feature.node.kubernetes.io/hostprep."
+        if lines == [ns + "ready=false", ns + "run=unknown"]:
+            return "pending"
+        return "ready" if ns + "ready=true" in lines else "not ready"
+    if rel == RDMA_ENV and not [l for l in lines if not l.startswith("#")] and \
+            "# Not ready:" in data:
+        return "pending"
+    return "verdict"
+
+
+def done_by(i, k, when):
+    """Was call index i made before a kill at call k (before or after it)?"""
+    return i is not None and (i + 1 < k or (i + 1 == k and when == "after"))
+
+
+def published(env, tree, scen, args, calls, k, when):
+    """The artifacts after a kill at call k: between the run's first hardware write and the
+    rename of its own verdict onto an artifact, that artifact is absent or not-ready; and
+    any that says READY says what a (non-publishing) check of the host now says."""
+    if not publishes(args):
+        return []
+    hw = first_hardware_write(calls, scen)
+    problems, claims = [], []
+    for a in ARTIFACTS:
+        st = artifact_state(tree, a)
+        if done_by(hw, k, when) and not done_by(last_change(calls, a), k, when) and \
+                st not in ("absent", "pending"):
+            problems.append("/%s is '%s' after the first hardware write (call %d), before "
+                            "this run's verdict: the previous verdict stands" % (a, st, hw + 1))
+        if st == "ready":
+            claims.append("/" + a)
+    if claims:
+        conf = os.path.join(tree.root, "etc", "hostprep", "hostprep.conf")
+        r = env.hp(tree, ["--config", conf, "check"])
+        if r.returncode != 0:
+            problems.append("%s say(s) READY, a check of the host exits %d" % (
+                ", ".join(claims), r.returncode))
+    return problems
+
+
+def publish_order(calls, scen, args):
+    """In the counted run: each artifact is changed (its not-ready form) before the first
+    hardware write, and once more after it (the verdict)."""
+    if not publishes(args):
+        return []
+    hw = first_hardware_write(calls, scen)
+    if hw is None:
+        return ["the counted run makes no hardware write"]
+    problems = []
+    for a in ARTIFACTS:
+        ch = [i for i, c in enumerate(calls) if c[3] == a and c[1] in ("rename", "unlink")]
+        if not any(i < hw for i in ch):
+            problems.append("call %d (%s %s) before /%s says not ready" % (
+                hw + 1, calls[hw][2], calls[hw][3], a))
+        if not any(i > hw for i in ch):
+            problems.append("/%s never gets the run's verdict after call %d" % (a, hw + 1))
+    return problems
+
+
 def read_killpoints():
     pinned = {}
     try:
@@ -609,7 +772,7 @@ def apply_min_calls(scen):
         paths = [c[3] for c in calls]
         need = {"config-space write (pwrite)": sum(c[2].startswith("pwrite") for c in calls),
                 "append to " + ACS_RECORD: sum(p == ACS_RECORD for p in paths)}
-        if "apply" not in scen.cmd or scen.name != "acs+persist":
+        if "apply" not in scen.cmd or scen.name not in ("acs+persist", "publish"):
             need.pop("config-space write (pwrite)")
             need.pop("append to " + ACS_RECORD)
         for o in scen.owned:
@@ -623,7 +786,7 @@ def revert_min_calls(scen):
     def f(calls):
         paths = [c[3] for c in calls]
         need = {"change to /" + o: sum(p == o for p in paths) for o in scen.owned}
-        if scen.name == "acs+persist":
+        if scen.name in ("acs+persist", "publish"):
             need["config-space write (pwrite)"] = sum(c[2].startswith("pwrite") for c in calls)
             need["removal of " + ACS_RECORD] = sum(p == ACS_RECORD and
                                                    c[1] == "unlink" for p, c in zip(paths, calls))
@@ -769,6 +932,7 @@ def build(scratch):
                                                              "hostprep.conf"))
         os.chmod(os.path.join(d, "etc", "hostprep", "hostprep.conf"), 0o644)
         s.setup(d)
+        setup_sinks(d)
         pristine[s.name] = Pristine(d)
     return pristine
 
@@ -805,13 +969,15 @@ def main(argv):
                 applied = make_prepare_applied(env, s)
                 for phase, fn in (
                         ("apply-kill", lambda: phase_kill(env, wk, pool, s, s.cmd,
-                                                          prepare_fresh, "apply-kill",
-                                                          apply_min_calls(s))),
+                                                          make_prepare_checked(env),
+                                                          "apply-kill", apply_min_calls(s))),
                         ("revert-kill", lambda: phase_kill(env, wk, pool, s, ["revert"],
                                                            applied, "revert-kill",
                                                            revert_min_calls(s))),
                         ("enospc", lambda: phase_enospc(env, wk, pool, s)),
                         ("read-only", lambda: [pool.submit(ro_runs, env, wk, s)])):
+                    if s.phases is not None and phase not in s.phases:
+                        continue
                     if fnmatch.fnmatch(phase, only) or fnmatch.fnmatch("%s %s" % (phase, s.name),
                                                                        only):
                         futs += fn()
@@ -826,6 +992,10 @@ def main(argv):
             shutil.rmtree(scratch, ignore_errors=True)
     print("crash: %d checks, %d failed (%.1f s)" % (env.checks, len(env.failures),
                                                  time.monotonic() - start))
+    if not env.failures and not env.checks:
+        # (CRASH_ONLY matching no phase or scenario): nothing checked is no pass
+        print("crash: FAILED: no check ran: nothing was checked")
+        return 1
     return 1 if env.failures else 0
 
 

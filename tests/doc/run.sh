@@ -169,7 +169,7 @@ expect() {
 
 want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
 want_long=$(for o in $longopts; do
-	case $o in dry-run | validate | install | uninstall | publish | oneline | output) ;; *) echo "--$o" ;; esac
+	case $o in dry-run | validate | validate-as | install | uninstall | publish | oneline | output) ;; *) echo "--$o" ;; esac
 done | sort | tr '\n' ' ')
 expect "hostprep " "$want_cmds"
 expect "hostprep --json " "$want_cmds"
@@ -179,8 +179,10 @@ expect "hostprep --root root" "rootdir rootdir2 "
 expect "hostprep --root=root" "rootdir rootdir2 "
 expect "hostprep --config sit" "site.conf "
 expect "hostprep apply --d" "--dry-run "
-expect "hostprep config --v" "--validate --verbose --version "
+expect "hostprep config --v" "--validate --validate-as --verbose --version "
 expect "hostprep config --validate sit" "site.conf "
+expect "hostprep config --validate-as " ""
+expect "hostprep config --validate-as 50-site.conf sit" "site.conf "
 expect "hostprep acs " "cmdline "
 expect "hostprep acs cmdline " ""
 expect "hostprep acs cmdline --in" "--install "
@@ -201,4 +203,8 @@ got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | 
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
 
 echo "doc: $passed passed, $failed failed"
+if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
+	echo "doc: FAILED: no check passed: nothing was checked"
+	exit 1
+fi
 [ "$failed" -eq 0 ]

@@ -8,10 +8,16 @@ lstopo-no-graphics (Debian's hwloc) reads the same /sys and /proc below ROOT
 (`-i ROOT/ --whole-io --of xml`); nothing here reads hostprep's code or its inventory:
   - every endpoint hostprep lists is a PCI function hwloc sees, of a class hostprep
     counts, and every function hwloc files as an endpoint is listed: accelerators are class
-    0302, 1200, 0b40, or hwloc's CoProc/GPU OS devices, or a display controller (0300/0380)
-    of NVIDIA/AMD/Intel that pciutils (lspci -vv) shows with a memory region of 256 MiB or
-    more and not behind a subtractive-decode bridge; NICs are class 02xx, 0c06, or a
-    function with an OpenFabrics (RDMA) OS device. SR-IOV VFs are left out on both sides.
+    0302, hwloc's CoProc/GPU OS devices, a co-processor (0b4x) or processing accelerator
+    (1200) the kernel bound an accelerator driver to (ACCEL_DRIVERS: the sysfs driver link,
+    not hostprep's table of ids; Intel QAT's qat_4xxx is none), or a display controller
+    (0300/0380) of NVIDIA/AMD/Intel that pciutils (lspci -vv) shows with a memory region of
+    256 MiB or more, on PCI Express itself (lspci shows an Express capability, or cannot
+    read the list) and not behind a subtractive-decode bridge, a PCIe-to-PCI bridge or a
+    bridge without an Express capability; NICs are class 02xx, 0c06,
+    or a function with an OpenFabrics (RDMA) OS device. SR-IOV VFs are left out on both
+    sides. Where they may differ (no fixture has it): a listed accelerator with no driver
+    bound and no OS device is one for hostprep only.
   - the matrix: from hwloc's PCI tree (Bridge objects from the host bridge down; first
     the root port, then switch upstream/downstream ports in turn): PIX one switch, PXB
     more, PHB the same host bridge; different host bridges: NODE within one NUMA node of
@@ -34,6 +40,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 GPU_VENDORS = ("10de", "1002", "8086")
+# Drivers of compute accelerators (the kernel's or the vendor's module names).
+ACCEL_DRIVERS = ("mic", "ve_drv", "habanalabs", "amdgpu", "tenstorrent", "qaic")
 OSDEV_GPU, OSDEV_NET, OSDEV_OFED, OSDEV_COPROC = "1", "2", "3", "5"
 
 
@@ -102,15 +110,34 @@ def big_region(root, bdf):
     return False
 
 
+def driver(root, bdf):
+    link = os.path.join(root, "sys/bus/pci/devices", bdf, "driver")
+    return os.path.basename(os.readlink(link)) if os.path.islink(link) else None
+
+
+def conventional(root, bdf):
+    """lspci's reading of a function or bridge that is conventional PCI: no capability at
+    all, or a chain read without PCI Express, or a PCIe-to-PCI bridge."""
+    text = lspci(root, bdf)
+    if "Subtractive decode" in text or "PCI-Express to PCI/PCI-X Bridge" in text:
+        return True
+    if "Capabilities: <access denied>" in text:
+        return False
+    return not re.search(r"Capabilities: \[[0-9a-f]+\] Express", text)
+
+
 def oracle_kind(root, t, o):
     cls, ven = o.get("pci_type")[:4], o.get("pci_type").split("[")[1][:4]
     osd = t.osdevs(o)
-    if cls in ("0302", "1200") or cls.startswith("0b4") or osd & {OSDEV_GPU, OSDEV_COPROC}:
+    if cls == "0302" or osd & {OSDEV_GPU, OSDEV_COPROC}:
+        return "gpu"
+    if (cls == "1200" or cls.startswith("0b4")) and \
+            driver(root, o.get("pci_busid")) in ACCEL_DRIVERS:
         return "gpu"
     if cls in ("0300", "0380") and ven in GPU_VENDORS:
         host, chain = t.bridges(o)
         if chain and big_region(root, o.get("pci_busid")) and \
-                "Subtractive decode" not in lspci(root, chain[-1]):
+                not conventional(root, chain[-1]) and not conventional(root, o.get("pci_busid")):
             return "gpu"
     if cls.startswith("02") or cls == "0c06" or OSDEV_OFED in osd:
         return "nic"

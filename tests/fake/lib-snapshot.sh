@@ -18,11 +18,13 @@ declare -A SNAP_CONFIGS=(
 	[erdma-compat]="- kmod-erdma kmod-persist-two"
 	[erdma-mainline]="- kmod-erdma kmod-ofed"
 	[erdma-absent]="- kmod-erdma"
+	[erdma-nccl]="- kmod-erdma"
 	[virtio-nic]="- kmod-erdma kmod-virtio-nic"
 	[bond-lacp]="- bond-ab bond-lacp bond-notabond"
 	[bond-lacp-split]="- bond-lacp"
 	[bond-lacp-nocap]="- bond-lacp"
 	[bond-ab]="- bond-ab"
+	[bond-ab1]="-"
 	[dgx8-gpu-lost]="- gpu-p2p topo-expect"
 	[ib-gpu]="- rdma-allowdown rdma-erdma rdma-ib-gpu inventory"
 	[ib-gpu-lag]="- ib-gpu-lag bond-lacp"
@@ -31,6 +33,10 @@ declare -A SNAP_CONFIGS=(
 	[hp-es1000]="- topo-expect links"
 	[gb200]="- topo-expect links"
 	[inv-faults]="- inventory"
+	[inv-disabled]="- inventory-ports"
+	[inv-vf]="- inventory"
+	[inv-qat]="- inventory"
+	[es1000-plain]="- inventory-es1000"
 	[aer-dgx8]="- aer aer-strict"
 	[aer-broken]="- aer"
 	[workload-ib]="- workload:DeviceNodes=yes workload:NetnsMode=shared"
@@ -57,7 +63,7 @@ snap_norm() {
 snap_extract() {
 	rm -rf "$2"
 	mkdir -p "$2"
-	tar -xf "$1" -C "$2" || fail "tar -xf $(basename "$1") failed"
+	tar --warning=no-unknown-keyword -xf "$1" -C "$2" || fail "tar -xf $(basename "$1") failed"
 }
 
 # roundtrip FIXTURE CONF: check the fixture, snapshot it, check the extract: the same

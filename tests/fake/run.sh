@@ -14,7 +14,8 @@
 # (built once per run by mkroot.py into a mktemp directory). Nothing outside
 # that scratch directory is written. A case that cannot run here (lib.sh: skip) is
 # counted as skipped, never as passed. Last line: "N passed, N failed" and, when some
-# were skipped, ", N skipped".
+# were skipped, ", N skipped". A run in which no case passed (none matched CASES, or every
+# one was skipped) fails: a tier that checked nothing never prints a pass.
 set -u
 shopt -s extglob
 export LC_ALL=C TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
@@ -62,6 +63,15 @@ skipped=0
 failed_names=()
 order=()
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+STARTED_AT=$(date +%s)
+PROGRESS_EVERY=${PROGRESS_EVERY:-25}
+
+# A line every PROGRESS_EVERY cases started: the verdicts come at the end, in order, and a
+# tier that prints nothing for minutes looks hung (and CI logs have no clock of their own).
+progress() {
+	[ $((${#order[@]} % PROGRESS_EVERY)) = 0 ] || return 0
+	echo "${HOSTPREP_TIER:-fake}: ${#order[@]} cases started, $(($(date +%s) - STARTED_AT)) s"
+}
 
 # run_case NAME file FILE | NAME fn FUNCTION ARGS...: start a case in the background
 # (at most $JOBS at a time); its verdict is its subshell's exit status in $T/rc.
@@ -73,6 +83,7 @@ run_case() {
 	local T=$SCRATCH/cases/$name
 	mkdir -p "$T"
 	order+=("$name")
+	progress
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
 		wait -n 2>/dev/null || true
 	done
@@ -163,4 +174,8 @@ if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
 echo "${HOSTPREP_TIER:-fake}: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
+if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
+	echo "${HOSTPREP_TIER:-fake}: FAILED: no case passed ($skipped skipped): nothing was checked"
+	exit 1
+fi
 [ $failed -eq 0 ]

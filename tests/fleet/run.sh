@@ -5,7 +5,8 @@
 # top directory. A case prints one line per check: "ok NAME", "fail NAME: why" or
 # "skip NAME: why", and exits 1 when it printed a fail. This prints each line, then
 # "fleet: N passed, N failed" (", N skipped" when any) and exits 1 on any fail, and also
-# when a case exits non-zero without printing a fail (that is a fail of its own).
+# when a case exits non-zero without printing a fail (that is a fail of its own), and when
+# no check passed (no case ran, or every check was skipped): nothing checked is no pass.
 #
 #   tests/fleet/run.sh              every case
 #   CASES='3*' tests/fleet/run.sh   the cases whose file name matches the glob
@@ -46,4 +47,8 @@ done
 summary="fleet: $passed passed, $failed failed"
 [ $skipped -gt 0 ] && summary+=", $skipped skipped"
 echo "$summary"
-[ $failed -eq 0 ] && [ $((passed + skipped)) -gt 0 ]
+if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
+	echo "fleet: FAILED: no check passed ($skipped skipped): nothing was checked"
+	exit 1
+fi
+[ $failed -eq 0 ]

@@ -88,4 +88,8 @@ for t in "${targets[@]}"; do
 	fi
 done
 echo "fuzz: $total executions in $(( $(date +%s) - start )) s (${#targets[@]} targets, ${secs} s each)"
+if [ $fail = 0 ] && [ "$total" -eq 0 ]; then
+	echo "fuzz: FAILED: no target ran an input: nothing was checked"
+	exit 1
+fi
 exit $fail

@@ -20,7 +20,13 @@ PASS=0 FAIL=0
 
 ok() { echo "PASS $1"; PASS=$((PASS + 1)); }
 bad() { echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/  | /' <<<"$2"; FAIL=$((FAIL + 1)); }
-finish() { echo "pkg: $PASS passed, $FAIL failed"; [ $FAIL -eq 0 ]; exit; }
+# (no check passed at all: nothing was checked, which is no pass either)
+finish() {
+	echo "pkg: $PASS passed, $FAIL failed"
+	[ $FAIL -eq 0 ] && [ $PASS -eq 0 ] && echo "pkg: FAILED: no check passed: nothing was checked"
+	[ $FAIL -eq 0 ] && [ $PASS -gt 0 ]
+	exit
+}
 check_eq() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3" "got '$1', want '$2'"; fi; }
 
 V=$(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")

@@ -114,6 +114,44 @@ static void test_limits(void **state)
 	assert_false(aer_exceeds(0, AER_OFF));
 }
 
+/*
+ * Every set of counter files a function can show, for each kind of port: all or none
+ * decide, anything between is partial (never "no AER", never a pass). The totals of a
+ * root port of unread type may be missing together only (the kernel does not take it for
+ * a root port); on a function that is no root port they are not part of the set.
+ */
+static void test_files_judge(void **state)
+{
+	static const int kinds[] = { 0, 1, -1 };
+
+	for (unsigned dev = 0; dev <= AER_FILES_ALL; dev++)
+		for (unsigned rp = 0; rp <= AER_FILES_ALL; rp++)
+			for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+				int kind = kinds[i];
+				enum aer_set want = AER_SET_PARTIAL;
+
+				if (kind == 0)
+					want = dev == 0 ? AER_SET_NONE
+					       : dev == 7 ? AER_SET_DEV
+							  : AER_SET_PARTIAL;
+				else if (dev == 0 && rp == 0)
+					want = AER_SET_NONE;
+				else if (dev == 7 && rp == 7)
+					want = AER_SET_ROOT_PORT;
+				else if (dev == 7 && rp == 0 && kind < 0)
+					want = AER_SET_DEV;
+				if (aer_files_judge(dev, rp, kind) != want)
+					fail_msg("dev %u rp %u root port %d: %d, want %d", dev,
+						 rp, kind, aer_files_judge(dev, rp, kind), want);
+			}
+	/* the cases the issue names, spelled out */
+	assert_int_equal(aer_files_judge(1u << AER_FATAL, 0, 0), AER_SET_PARTIAL);
+	assert_int_equal(aer_files_judge(7, 1u << AER_FATAL, 1), AER_SET_PARTIAL);
+	assert_int_equal(aer_files_judge(7, 1u << AER_FATAL, -1), AER_SET_PARTIAL);
+	assert_int_equal(aer_files_judge(7, 0, 1), AER_SET_PARTIAL);
+	assert_int_equal(aer_files_judge(0, 7, 1), AER_SET_PARTIAL);
+}
+
 static void test_config(void **state)
 {
 	struct origin at = { "test.conf", 1 };
@@ -158,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dev),      cmocka_unit_test(test_parse_dev_bad),
 		cmocka_unit_test(test_detail_bounded), cmocka_unit_test(test_parse_total),
 		cmocka_unit_test(test_limits),	       cmocka_unit_test(test_config),
+		cmocka_unit_test(test_files_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1131,7 +1131,7 @@ static void test_validate_mask_only_dropin(void **state)
 	free(files[0]);
 }
 
-static int validate(struct fixture *f, char *const *files)
+static int validate_as(struct fixture *f, char *const *files, const char *as)
 {
 	FILE *tmp = tmpfile();
 	int saved, r;
@@ -1141,7 +1141,7 @@ static int validate(struct fixture *f, char *const *files)
 	fflush(stderr);
 	saved = dup(2);
 	assert_true(dup2(fileno(tmp), 2) >= 0);
-	r = config_validate(&f->c, &f->root, NULL, files, 0);
+	r = config_validate_as(&f->c, &f->root, NULL, files, as, 0);
 	fflush(stderr);
 	assert_true(dup2(saved, 2) >= 0);
 	close(saved);
@@ -1152,6 +1152,11 @@ static int validate(struct fixture *f, char *const *files)
 	assert_int_equal(fread(f->err, 1, n, tmp), (size_t)n);
 	fclose(tmp);
 	return r;
+}
+
+static int validate(struct fixture *f, char *const *files)
+{
+	return validate_as(f, files, NULL);
 }
 
 /* The file replaces the installed drop-in of its name; its errors carry its own name. */
@@ -1198,6 +1203,45 @@ static void test_validate_two_files_same_name(void **state)
 	assert_error_at(f, "b/50-x.conf", 0, "has the same name as");
 	free(files[0]);
 	free(files[1]);
+}
+
+/*
+ * --validate-as NAME: Ansible's temp file (".../source") takes the place of the drop-in it
+ * replaces. A new version valid only on top of its old one (the rule's Select= was there)
+ * is refused at its own file:line; under its own name it was an extra drop-in read after
+ * the old one, and passed.
+ */
+static void test_validate_as_replaces_named_dropin(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "tmp/source"), NULL };
+
+	write_file(f, DROPIN_ETC "50-site.conf", "[ACS:nics]\nSelect=0000:00:02.0\n");
+	write_file(f, "tmp/source", "[ACS:nics]\nEnabled=yes\n");
+	assert_int_equal(validate(f, files), 0); /* the old way: over the old version */
+	config_done(&f->c);
+	assert_int_equal(validate_as(f, files, "50-site.conf"), -EINVAL);
+	assert_error_at(f, "tmp/source", 1, "[ACS:nics] is enabled but no file gives it a Select=");
+	assert_int_equal(count_lines(f->err), 1);
+	/* the same file as another drop-in's name is layered over 50-site.conf, and valid */
+	assert_int_equal(validate_as(f, files, "60-site.conf"), 0);
+	free(files[0]);
+}
+
+/* --validate-as hostprep.conf: the file takes /etc/hostprep/hostprep.conf's place. */
+static void test_validate_as_main_file(void **state)
+{
+	struct fixture *f = *state;
+	char *files[2] = { tree_path(f, "tmp/source"), NULL };
+
+	write_file(f, MAIN_ETC, "[Host]\nApply=bogus\n");
+	write_file(f, "tmp/source", "[Host]\nApply=yes\n");
+	assert_int_equal(validate(f, files), -EINVAL); /* as "source": /etc's main file read too */
+	assert_error_at(f, MAIN_ETC, 2, "invalid boolean 'bogus'");
+	assert_int_equal(validate_as(f, files, "hostprep.conf"), 0);
+	assert_true(f->c.apply);
+	assert_string_equal(f->c.apply_at.file, files[0]);
+	free(files[0]);
 }
 
 /* One bad selector is one error: no "has no Select=" after it. */
@@ -1504,6 +1548,8 @@ int main(void)
 		T(test_validate_replaces_same_name),
 		T(test_validate_main_file),
 		T(test_validate_two_files_same_name),
+		T(test_validate_as_replaces_named_dropin),
+		T(test_validate_as_main_file),
 		T(test_bad_selector_does_not_cascade),
 		T(test_syntax_error_in_rule_does_not_cascade),
 		T(test_select_reset_names_the_reset),

@@ -15,6 +15,8 @@
 #include "core/macro.h"
 #include "rdma/rdma-verbs.h"
 #include "core/sd-dlopen.h"
+#include "snapshot/archive-dlopen.h"
+#include "snapshot/snapshot.h"
 
 #define CHECK_RESOLVED(name) \
 	if (!sym_##name)     \
@@ -43,6 +45,12 @@ static void test_libsystemd(void **state)
 
 	sd_bus_message_unrefp_dl(&m);
 	sd_bus_error_free_dl(&e);
+}
+
+static void test_libarchive(void **state)
+{
+	assert_int_equal(snapshot_tar_load(), 0);
+	ARCHIVE_SYMS(CHECK_RESOLVED)
 }
 
 static void *p_a, *p_b;
@@ -85,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_libkmod),
 		cmocka_unit_test(test_libibverbs),
 		cmocka_unit_test(test_libsystemd),
+		cmocka_unit_test(test_libarchive),
 		cmocka_unit_test(test_missing_library),
 		cmocka_unit_test(test_missing_symbol),
 	};

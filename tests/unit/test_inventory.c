@@ -8,6 +8,7 @@
 
 #include "inventory/inventory-check.h"
 #include "inventory/inventory-config.h"
+#include "rdma/rdma-check.h"
 
 static void test_parse_count(void **state)
 {
@@ -272,6 +273,150 @@ static void test_empty_port(void **state)
 	assert_false(inventory_slot_occupied(&inv, 0, 0x19, 0));
 }
 
+/* rdma.port's verdict of one port under a rule that selects every mlx5 port. */
+static enum verdict rdma_port_verdict(struct rdma_device *d)
+{
+	static const struct origin at = { "test.conf", 1 };
+	struct port_config *pc = NULL;
+	struct rdma_run rr = { .inv = { .devs = d, .n_devs = 1 } };
+	struct results rs = {};
+	enum verdict v;
+
+	assert_int_equal(port_config_section(&pc, "Port:all", &at, 0), 0);
+	assert_int_equal(port_config_assign(pc, "Select", "mlx5_*", &at), 0);
+	assert_int_equal(port_config_finish(pc), 0);
+	rr.pc = pc;
+	assert_int_equal(rdma_run_check(&rr, &rs), 0);
+	assert_true(rs.n >= 1 && streq(rs.items[0].check, "rdma.port"));
+	v = rs.items[0].verdict;
+	results_done(&rs);
+	port_config_free(pc);
+	return v;
+}
+
+/*
+ * ActivePorts= counts a port exactly when rdma.port passes it, for every logical state
+ * against every physical state: up only ACTIVE/LinkUp (ACTIVE/Disabled, INIT/LinkUp and
+ * the rest are down, named); ACTIVE over an unread physical state is unreadable (it
+ * could be up); the other layer's count never sees the port.
+ */
+static void test_ports_states(void **state)
+{
+	for (int st = RDMA_PORT_NOP; st < _RDMA_PORT_STATE_MAX; st++)
+		for (int ph = RDMA_PHYS_UNKNOWN; ph < _RDMA_PHYS_MAX; ph++) {
+			struct rdma_port p = { .num = 1,
+					       .state = st,
+					       .phys_state = ph,
+					       .link_layer = RDMA_LL_INFINIBAND };
+			struct rdma_device d = { .name = (char *)"mlx5_0", .ports = &p, .n_ports = 1 };
+			struct rdma_inventory rd = { .devs = &d, .n_devs = 1 };
+			_cleanup_(strbuf_done) struct strbuf down = {};
+			struct inventory_ports t;
+			bool up = st == RDMA_PORT_ACTIVE && ph == RDMA_PHYS_LINK_UP;
+			bool unread = st == RDMA_PORT_ACTIVE && ph == RDMA_PHYS_UNKNOWN;
+			enum verdict v = rdma_port_verdict(&d);
+			char want[64];
+
+			inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &down);
+			if (t.active != up || t.unreadable != unread || !down.s != (up || unread))
+				fail_msg("%s/%s: active %zu, unreadable %zu, down '%s'",
+					 rdma_port_state_to_string(st), rdma_phys_state_to_string(ph),
+					 t.active, t.unreadable, strempty(down.s));
+			/* one judgement: the count's and rdma.port's */
+			assert_int_equal(v, up ? VERDICT_PASS : unread ? VERDICT_UNKNOWN : VERDICT_FAIL);
+			snprintf(want, sizeof(want), "; mlx5_0/1 %s (%s)", rdma_port_state_to_string(st),
+				 rdma_phys_state_to_string(ph));
+			if (down.s)
+				assert_string_equal(down.s, want);
+			inventory_ports_tally(&rd, NULL, RDMA_LL_ETHERNET, &t, &down);
+			assert_int_equal(t.active + t.unreadable, 0);
+		}
+}
+
+/* What could be an up port is unreadable, never active, never left out. */
+static void test_ports_unreadable(void **state)
+{
+	struct rdma_port p[] = {
+		{ .num = 1, .state = RDMA_PORT_ACTIVE, .phys_state = RDMA_PHYS_LINK_UP,
+		  .link_layer = RDMA_LL_INFINIBAND },
+		{ .num = 2, .state = RDMA_PORT_ACTIVE, .phys_state = RDMA_PHYS_LINK_UP,
+		  .link_layer = RDMA_LL_ETHERNET },
+		{ .num = 3, .state = RDMA_PORT_ACTIVE, .phys_state = RDMA_PHYS_LINK_UP,
+		  .link_layer = RDMA_LL_UNKNOWN },
+		{ .num = 4, .err = -EACCES, .link_layer = RDMA_LL_INFINIBAND },
+	};
+	struct rdma_device d[] = {
+		{ .name = (char *)"mlx5_0", .ports = p, .n_ports = 4 },
+		{ .name = (char *)"mlx5_1", .err = -EIO, .ports = p, .n_ports = 1 },
+	};
+	struct rdma_inventory rd = { .devs = d, .n_devs = 2 };
+	_cleanup_(strbuf_done) struct strbuf down = {};
+	struct inventory_ports t;
+
+	/* one judgement: a port of a device that could not be read is unread, up or not */
+	assert_int_equal(rdma_port_judge(&d[0], &p[0]), RDMA_PORT_JUDGED_UP);
+	assert_int_equal(rdma_port_judge(&d[1], &p[0]), RDMA_PORT_JUDGED_UNREAD);
+	assert_int_equal(rdma_port_judge(&d[0], &p[3]), RDMA_PORT_JUDGED_UNREAD);
+	inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &down);
+	assert_int_equal(t.active, 1);	   /* mlx5_0/1 */
+	assert_int_equal(t.unreadable, 3); /* layer unknown, port unreadable, device unreadable */
+	assert_null(down.s);
+	inventory_ports_tally(&rd, NULL, RDMA_LL_ETHERNET, &t, &down);
+	assert_int_equal(t.active, 1); /* mlx5_0/2 */
+	assert_int_equal(t.unreadable, 3);
+}
+
+/* What the device link says: only a physfn link there makes a VF; what cannot be read is unknown. */
+static void test_rdma_role(void **state)
+{
+	assert_int_equal(inventory_rdma_role(true, 0, 0), INVENTORY_RDMA_COUNTED);
+	assert_int_equal(inventory_rdma_role(true, 0, 1), INVENTORY_RDMA_VF);
+	assert_int_equal(inventory_rdma_role(true, 0, -EACCES), INVENTORY_RDMA_UNKNOWN);
+	/* no link: no PCI function (rxe, siw), a device of its own */
+	assert_int_equal(inventory_rdma_role(false, 0, 0), INVENTORY_RDMA_COUNTED);
+	/* a link that leads nowhere, or that cannot be looked at */
+	assert_int_equal(inventory_rdma_role(true, -ENOENT, 0), INVENTORY_RDMA_UNKNOWN);
+	assert_int_equal(inventory_rdma_role(true, -EACCES, 0), INVENTORY_RDMA_UNKNOWN);
+	assert_int_equal(inventory_rdma_role(false, -EACCES, 0), INVENTORY_RDMA_UNKNOWN);
+}
+
+/*
+ * The ports of a VF's device are not counted, up or down; an up port of a device whose
+ * role is unknown could be padding or real: unreadable, never active.
+ */
+static void test_ports_roles(void **state)
+{
+	struct rdma_port up = { .num = 1,
+				.state = RDMA_PORT_ACTIVE,
+				.phys_state = RDMA_PHYS_LINK_UP,
+				.link_layer = RDMA_LL_INFINIBAND };
+	struct rdma_port down = up;
+	struct rdma_device d[] = {
+		{ .name = (char *)"mlx5_0", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_1", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_2", .ports = &up, .n_ports = 1 },
+		{ .name = (char *)"mlx5_3", .ports = &down, .n_ports = 1 },
+		{ .name = (char *)"mlx5_4", .ports = &down, .n_ports = 1 },
+		{ .name = (char *)"mlx5_5", .err = -EIO, .ports = &up, .n_ports = 1 },
+	};
+	enum inventory_rdma_role role[] = { INVENTORY_RDMA_COUNTED, INVENTORY_RDMA_VF,
+					    INVENTORY_RDMA_UNKNOWN, INVENTORY_RDMA_VF,
+					    INVENTORY_RDMA_UNKNOWN, INVENTORY_RDMA_VF };
+	struct rdma_inventory rd = { .devs = d, .n_devs = 6 };
+	_cleanup_(strbuf_done) struct strbuf names = {};
+	struct inventory_ports t;
+
+	down.phys_state = RDMA_PHYS_POLLING;
+	inventory_ports_tally(&rd, role, RDMA_LL_INFINIBAND, &t, &names);
+	assert_int_equal(t.active, 1);	   /* mlx5_0 */
+	assert_int_equal(t.unreadable, 1); /* mlx5_2; the VF mlx5_5 unreadable is not counted */
+	assert_string_equal(names.s, "; mlx5_4/1 ACTIVE (Polling)");
+	/* without roles, all of them */
+	inventory_ports_tally(&rd, NULL, RDMA_LL_INFINIBAND, &t, &names);
+	assert_int_equal(t.active, 3);
+	assert_int_equal(t.unreadable, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +424,8 @@ int main(void)
 		cmocka_unit_test(test_config),	     cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_fn_judge),     cmocka_unit_test(test_count_verdict),
 		cmocka_unit_test(test_slot_address), cmocka_unit_test(test_empty_port),
+		cmocka_unit_test(test_ports_states), cmocka_unit_test(test_ports_unreadable),
+		cmocka_unit_test(test_rdma_role),    cmocka_unit_test(test_ports_roles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,75 @@ static void test_min_active(void **state)
 	port_config_free(pc);
 }
 
+/* The rdma.port result of one ACTIVE/LinkUp port under one rule given as a key line. */
+static const struct result *judge_rule(const char *line, struct rdma_port *p, struct results *rs)
+{
+	const char *const conf[] = { "Port:rails", "Select=mlx5_*", line, NULL };
+	struct port_config *pc = rules(conf);
+	struct rdma_device d = { .name = (char *)"mlx5_0", .ports = p, .n_ports = 1 };
+	struct rdma_run rr = { .pc = pc, .inv = { .devs = &d, .n_devs = 1 } };
+
+	assert_int_equal(rdma_run_check(&rr, rs), 0);
+	port_config_free(pc);
+	return find(rs, "rdma.port", "mlx5_0/1");
+}
+
+/*
+ * MinWidth=: every width a port trains at against every width a rule can ask, both sides
+ * of each boundary (the width asked passes, one step below fails); a width the kernel or
+ * verbs did not give is unknown, never "0X below".
+ */
+static void test_min_width(void **state)
+{
+	static const unsigned widths[] = { 0, 1, 2, 4, 8, 12 };
+
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		for (size_t k = 1; k < sizeof(widths) / sizeof(widths[0]); k++) {
+			struct rdma_port p = ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP);
+			struct results rs = {};
+			char line[32];
+			enum verdict want = widths[i] == 0	       ? VERDICT_UNKNOWN
+					    : widths[i] >= widths[k] ? VERDICT_PASS
+								     : VERDICT_FAIL;
+			const struct result *x;
+
+			p.rate.width = widths[i];
+			snprintf(line, sizeof(line), "MinWidth=%uX", widths[k]);
+			x = judge_rule(line, &p, &rs);
+			if (x->verdict != want)
+				fail_msg("width %uX, %s: %s", widths[i], line, x->actual);
+			if (want == VERDICT_FAIL)
+				assert_non_null(strstr(x->actual, "below MinWidth="));
+			results_done(&rs);
+		}
+}
+
+/* MinRate=: the rate asked passes, one Mb/s less fails. */
+static void test_min_rate(void **state)
+{
+	static const struct {
+		uint32_t mbps;
+		const char *line;
+		enum verdict want;
+	} t[] = {
+		{ 400000, "MinRate=400", VERDICT_PASS },   { 399999, "MinRate=400", VERDICT_FAIL },
+		{ 200000, "MinRate=200", VERDICT_PASS },   { 200000, "MinRate=200.001", VERDICT_FAIL },
+		{ 53125, "MinRate=53.125", VERDICT_PASS }, { 53124, "MinRate=53.125", VERDICT_FAIL },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct rdma_port p = ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP);
+		struct results rs = {};
+		const struct result *x;
+
+		p.rate.mbps = t[i].mbps;
+		x = judge_rule(t[i].line, &p, &rs);
+		if (x->verdict != t[i].want)
+			fail_msg("%u Mb/s, %s: %s", t[i].mbps, t[i].line, x->actual);
+		results_done(&rs);
+	}
+}
+
 static struct rdma_gid v2_gid(unsigned idx, const char *ndev)
 {
 	struct rdma_gid g = { .index = idx, .type = RDMA_GID_ROCE_V2 };
@@ -217,6 +286,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_table),
 		cmocka_unit_test(test_min_active),
+		cmocka_unit_test(test_min_width),
+		cmocka_unit_test(test_min_rate),
 		cmocka_unit_test(test_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

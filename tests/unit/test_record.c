@@ -90,6 +90,49 @@ static void test_missing_is_empty(void **state)
 	record_done(&rec);
 }
 
+/*
+ * The run lock's generation (issue 25): every writer raises it when it takes the lock;
+ * a reader's shared glance fails while a writer holds it and sees the generation move.
+ */
+static void test_lock_generation(void **state)
+{
+	struct fixture *f = *state;
+	char *path = sysroot_path(&f->root, SYSROOT_RUN, "hostprep/lock"), *text = NULL;
+	int w = -1, rd = -1;
+	uint64_t gen = 99;
+
+	assert_non_null(path);
+	assert_int_equal(record_lock_shared(&f->root, &rd, &gen), 0);
+	assert_int_equal(gen, 0); /* a new, empty lock file */
+	close(rd);
+	rd = -1;
+	assert_int_equal(record_lock(&f->root, &w), 0);
+	assert_int_equal(record_lock_shared(&f->root, &rd, &gen), -EWOULDBLOCK);
+	assert_int_equal(rd, -1);
+	close(w);
+	assert_int_equal(record_lock_shared(&f->root, &rd, &gen), 0);
+	assert_int_equal(gen, 1);
+	close(rd);
+	assert_int_equal(record_lock(&f->root, &w), 0);
+	assert_int_equal(record_lock_generation(w, &gen), 0);
+	assert_int_equal(gen, 2);
+	close(w);
+	text = scratch_read(path);
+	assert_non_null(text);
+	assert_string_equal(text, "00000000000000000002\n");
+	free(text);
+	/* damaged: counts 0, and the next writer makes it whole */
+	scratch_write(path, "12x\n", 4);
+	assert_int_equal(record_lock_shared(&f->root, &rd, &gen), 0);
+	assert_int_equal(gen, 0);
+	close(rd);
+	assert_int_equal(record_lock(&f->root, &w), 0);
+	assert_int_equal(record_lock_generation(w, &gen), 0);
+	assert_int_equal(gen, 1);
+	close(w);
+	free(path);
+}
+
 static void test_append_then_load(void **state)
 {
 	struct fixture *f = *state;
@@ -587,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_seal),
 		cmocka_unit_test_setup_teardown(test_missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_then_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_generation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
 		cmocka_unit_test(test_torn_not_legacy),
 		cmocka_unit_test_setup_teardown(test_rewrite_byte_exact, setup, teardown),

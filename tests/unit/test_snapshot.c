@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * hostprep snapshot's path rules: normalization (".." above the root is refused), where a
- * symlink leads (absolute: only on the host), what is never captured, and the string set
- * that keeps the capture order.
+ * symlink leads (inside the root, as a chroot reads it), what is never captured, the string
+ * set that keeps the capture order, names in the manifest; and the redactors: every GRUB
+ * and kernel command line form of a secret cut out, every other byte kept.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -41,36 +42,33 @@ static void test_normalize(void **state)
 	assert_norm("a/...", 0, "a/...");
 }
 
-static void assert_target(bool host, const char *rel, const char *text, int rc, const char *out)
+static void assert_target(const char *rel, const char *text, const char *out)
 {
-	struct snapshot s = { .host = host };
 	char *t = NULL;
 
-	assert_int_equal(snapshot_link_target(&s, rel, text, &t), rc);
-	if (rc == 0)
-		assert_string_equal(t, out);
-	else
-		assert_null(t);
+	assert_int_equal(snapshot_link_target(rel, text, &t), 0);
+	assert_string_equal(t, out);
 	free(t);
 }
 
 static void test_link_target(void **state)
 {
 	/* sysfs: relative links */
-	assert_target(false, "sys/bus/pci/devices/0000:00:01.0", "../../../devices/pci0000:00/0000:00:01.0",
-		      0, "sys/devices/pci0000:00/0000:00:01.0");
-	assert_target(false, "sys/class/net/eth0", "../../devices/virtual/net/eth0", 0,
+	assert_target("sys/bus/pci/devices/0000:00:01.0", "../../../devices/pci0000:00/0000:00:01.0",
+		      "sys/devices/pci0000:00/0000:00:01.0");
+	assert_target("sys/class/net/eth0", "../../devices/virtual/net/eth0",
 		      "sys/devices/virtual/net/eth0");
-	/* up to the root is inside it, one more is not */
-	assert_target(false, "etc/modprobe.d/x.conf", "../../y", 0, "y");
-	assert_target(false, "etc/modprobe.d/x.conf", "../../../y", -EXDEV, NULL);
-	assert_target(false, "x", "..", -EXDEV, NULL);
-	/* absolute: outside a --root, inside the host's "/" */
-	assert_target(false, "etc/modprobe.d/x.conf", "/etc/shadow", -EXDEV, NULL);
-	assert_target(true, "etc/modprobe.d/x.conf", "/usr/share/x.conf", 0, "usr/share/x.conf");
-	assert_target(true, "etc/x", "/../../etc/shadow", -EXDEV, NULL);
+	/* up to the root is inside it; ".." at the root stays there, as RESOLVE_IN_ROOT reads */
+	assert_target("etc/modprobe.d/x.conf", "../../y", "y");
+	assert_target("etc/modprobe.d/x.conf", "../../../y", "y");
+	assert_target("x", "..", "");
+	/* absolute: below the root, whatever the root (Debian's alternatives) */
+	assert_target("etc/modprobe.d/nvidia.conf", "/etc/alternatives/nvidia-modprobe.conf",
+		      "etc/alternatives/nvidia-modprobe.conf");
+	assert_target("etc/modprobe.d/x.conf", "/usr/share/x.conf", "usr/share/x.conf");
+	assert_target("etc/x", "/../../etc/shadow", "etc/shadow");
 	/* a link at the top of the root */
-	assert_target(false, "lnk", "etc/hostprep", 0, "etc/hostprep");
+	assert_target("lnk", "etc/hostprep", "etc/hostprep");
 }
 
 static void test_refused(void **state)
@@ -122,6 +120,226 @@ static void test_strset(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+static void test_utf8_escape(void **state)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	assert_true(snapshot_utf8("etc/modprobe.d/x.conf"));
+	assert_true(snapshot_utf8("caf\xc3\xa9"));
+	assert_true(snapshot_utf8("\xf0\x9f\x98\x80"));
+	assert_false(snapshot_utf8("bad\xff.conf"));
+	assert_false(snapshot_utf8("\xc3"));	     /* cut */
+	assert_false(snapshot_utf8("\xc0\xaf"));     /* overlong '/' */
+	assert_false(snapshot_utf8("\xed\xa0\x80")); /* a surrogate */
+	assert_false(snapshot_utf8("\xf4\x90\x80\x80"));
+
+	f = open_memstream(&buf, &size);
+	snapshot_escape(f, "a\\b\nc\xff\xc3\xa9\x7f");
+	fclose(f);
+	assert_string_equal(buf, "a\\\\b\\x0ac\\xff\xc3\xa9\\x7f");
+	free(buf);
+}
+
+/* in redacted by readers must be out exactly, with notes (the manifest lines) */
+static void assert_redact(unsigned readers, const char *in, const char *out, const char *notes)
+{
+	char *got = NULL, *n = NULL;
+	size_t size = 0, nsize = 0;
+	FILE *f = open_memstream(&n, &nsize);
+	int r = snapshot_redact(readers, "f", in, strlen(in), &got, &size, f);
+
+	fclose(f);
+	assert_true(r >= 0);
+	if (r == 0) {
+		assert_null(got);
+		assert_string_equal(in, out);
+	} else {
+		assert_int_equal(size, strlen(out));
+		if (memcmp(got, out, size) != 0)
+			fail_msg("redacted:\n%.*s\nwant:\n%s", (int)size, got, out);
+	}
+	if (notes && strcmp(n, notes) != 0)
+		fail_msg("notes:\n%s\nwant:\n%s", n, notes);
+	free(got);
+	free(n);
+}
+
+#define CMD  SNAPSHOT_REDACT_CMDLINE
+#define GRUB (SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE)
+
+static void test_redact_grub(void **state)
+{
+	/* the command, at the start of a line, indented, after ';', inside if/then, in a block */
+	assert_redact(GRUB, "password_pbkdf2 root grub.pbkdf2.sha512.10000.AB.CD\n",
+		      "password_pbkdf2 root REDACTED\n",
+		      "redacted f:1: the hash of a password_pbkdf2 command\n");
+	assert_redact(GRUB, "\t  password  admin plain\n", "\t  password  admin REDACTED\n",
+		      "redacted f:1: the password of a password command\n");
+	assert_redact(GRUB, "set superusers=\"root\"; password_pbkdf2 root H1;echo x\n",
+		      "set superusers=\"root\"; password_pbkdf2 root REDACTED;echo x\n", NULL);
+	assert_redact(GRUB, "if [ -f $prefix/u ]; then password root P; fi\n",
+		      "if [ -f $prefix/u ]; then password root REDACTED; fi\n", NULL);
+	assert_redact(GRUB, "if true\nthen\n  password root P\nelse password_pbkdf2 r H\nfi\n",
+		      "if true\nthen\n  password root REDACTED\nelse password_pbkdf2 r REDACTED\nfi\n",
+		      NULL);
+	assert_redact(GRUB, "menuentry 'x' {password root P}\n",
+		      "menuentry 'x' {password root REDACTED}\n", NULL);
+	assert_redact(GRUB, "true && password root P || password root Q\n",
+		      "true && password root REDACTED || password root REDACTED\n", NULL);
+	/* across a continuation: the line count is kept */
+	assert_redact(GRUB, "password_pbkdf2 root \\\n   grub.pbkdf2.H\nx\n",
+		      "password_pbkdf2 root \\\n   REDACTED\nx\n",
+		      "redacted f:2: the hash of a password_pbkdf2 command\n");
+	assert_redact(GRUB, "password_pbkdf2 \\\nroot grub.pbkdf2.\\\nH2 after\n",
+		      "password_pbkdf2 \\\nroot REDACTED\\\n REDACTED\n", NULL);
+	/* quoted, and a quoted command name */
+	assert_redact(GRUB, "password_pbkdf2 \"root\" 'H with space'\n",
+		      "password_pbkdf2 \"root\" REDACTED\n", NULL);
+	assert_redact(GRUB, "\"password\" root \"P\\\"Q\"\n", "\"password\" root REDACTED\n", NULL);
+	assert_redact(GRUB, "pass\\\nword root P\n", "pass\\\nword root REDACTED\n", NULL);
+	/* a commented-out line still holds the hash */
+	assert_redact(GRUB, "#password_pbkdf2 root H\n", "#password_pbkdf2 root REDACTED\n", NULL);
+	/* through a variable, and a variable named for a password (RHEL's user.cfg) */
+	assert_redact(GRUB, "set pw=\"S1\"\nexport pw\npassword_pbkdf2 root ${pw}\n",
+		      "set pw=REDACTED\nexport pw\npassword_pbkdf2 root REDACTED\n",
+		      "redacted f:1: the value of pw (a password variable)\n"
+		      "redacted f:3: the hash of a password_pbkdf2 command\n");
+	assert_redact(GRUB, "GRUB2_PASSWORD=grub.pbkdf2.sha512.H\n", "GRUB2_PASSWORD=REDACTED\n",
+		      NULL);
+	assert_redact(GRUB, "pw2=S\npassword root $pw2\n", "pw2=REDACTED\npassword root REDACTED\n",
+		      NULL);
+	/* not a command: kept */
+	assert_redact(GRUB, "echo password root P\nset pass_hint=none x=password\n",
+		      "echo password root P\nset pass_hint=none x=password\n", "");
+	assert_redact(GRUB, "password root\npassword_pbkdf2\n", "password root\npassword_pbkdf2\n",
+		      "");
+}
+
+/* A grub.cfg without a secret comes out byte for byte. */
+static void test_redact_grub_keeps(void **state)
+{
+	static const char cfg[] =
+		"#\n# DO NOT EDIT THIS FILE\n#\nset default=\"0\"\nset timeout_style=menu\n"
+		"if [ \"${next_entry}\" ] ; then\n   set default=\"${next_entry}\"\nfi\n"
+		"function load_video {\n  insmod all_video\n}\nset superusers=\"root\"\n"
+		"menuentry 'Debian GNU/Linux' --class debian --unrestricted $menuentry_id_option "
+		"'gnulinux-simple-1' {\n\tload_video\n\tinsmod gzio\n"
+		"\tlinux\t/boot/vmlinuz-6.1.0-27-amd64 root=UUID=1 ro quiet "
+		"pci=config_acs=xx111x1@pci:10b5:c010 iommu.passthrough=1\n"
+		"\tinitrd\t/boot/initrd.img-6.1.0-27-amd64\n}\n"
+		"options root=UUID=2 ro ip=10.0.0.2::10.0.0.1:255.255.255.0:h:eth0:none\n"
+		"GRUB_CMDLINE_LINUX=\"quiet root=nfs:10.0.0.1:/srv,vers=4\"\n"
+		"passwordless=1 password_check x\ntitle passwords\n";
+
+	assert_redact(GRUB, cfg, cfg, "");
+}
+
+static void test_redact_cmdline(void **state)
+{
+	/* iSCSI CHAP (dracut.cmdline(7)): all after the user name, up to the last '@' */
+	assert_redact(CMD, "netroot=iscsi:u1:S1@10.0.0.1::3260::iqn.2009-06.dracut:t0\n",
+		      "netroot=iscsi:u1:REDACTED@10.0.0.1::3260::iqn.2009-06.dracut:t0\n",
+		      "redacted f:1: the iSCSI CHAP secrets of netroot=iscsi:\n");
+	assert_redact(CMD, "root=iscsi:u:S1:ru:S2@[2001:db8::1]::::iqn.x:t",
+		      "root=iscsi:u:REDACTED@[2001:db8::1]::::iqn.x:t", NULL);
+	assert_redact(CMD, "netroot=iscsi:u:p@ss@10.0.0.1::::iqn.x",
+		      "netroot=iscsi:u:REDACTED@10.0.0.1::::iqn.x", NULL);
+	assert_redact(CMD, "netroot=iscsi:192.168.50.1::::iqn.2009-06.dracut:target0",
+		      "netroot=iscsi:192.168.50.1::::iqn.2009-06.dracut:target0", "");
+	/* the password parameters, the old iscsi_* forms, any *.password, case aside */
+	assert_redact(CMD,
+		      "rd.iscsi.username=u rd.iscsi.password=S1 rd.iscsi.in.username=v "
+		      "rd.iscsi.in.password=S2 iscsi_password=S3 iscsi_in_password=S4",
+		      "rd.iscsi.username=u rd.iscsi.password=REDACTED rd.iscsi.in.username=v "
+		      "rd.iscsi.in.password=REDACTED iscsi_password=REDACTED "
+		      "iscsi_in_password=REDACTED",
+		      "redacted f:1: the value of rd.iscsi.password=\n"
+		      "redacted f:1: the value of rd.iscsi.in.password=\n"
+		      "redacted f:1: the value of iscsi_password=\n"
+		      "redacted f:1: the value of iscsi_in_password=\n");
+	assert_redact(CMD, "mod.password=S inst.vncpassword=S Foo.PassWD=S x.passphrase=S",
+		      "mod.password=REDACTED inst.vncpassword=REDACTED Foo.PassWD=REDACTED "
+		      "x.passphrase=REDACTED",
+		      NULL);
+	assert_redact(CMD, "rd.iscsi.password=\"a b\" quiet", "rd.iscsi.password=REDACTED quiet",
+		      NULL);
+	assert_redact(CMD, "rd.iscsi.password= quiet", "rd.iscsi.password= quiet", "");
+	/* CIFS, and the password of any URL (root=live:, inst.ks=) */
+	assert_redact(CMD, "root=cifs://u:S1@10.0.0.1:/srv cifsuser=u cifspass=S2",
+		      "root=cifs://u:REDACTED@10.0.0.1:/srv cifsuser=u cifspass=REDACTED",
+		      "redacted f:1: the password of a URL (root=)\n"
+		      "redacted f:1: the value of cifspass=\n");
+	assert_redact(CMD, "root=live:http://u:S/x@h/img inst.ks=https://u:S@h/ks x=ftp://u@h/",
+		      "root=live:http://u:REDACTED@h/img inst.ks=https://u:REDACTED@h/ks "
+		      "x=ftp://u@h/",
+		      NULL);
+	assert_redact(CMD, "http://u:S@h/a,ftp://v:T@k/b",
+		      "http://u:REDACTED@h/a,ftp://v:REDACTED@k/b", NULL);
+	/* systemd credentials (kernel-command-line(7)): the value after the id */
+	assert_redact(CMD,
+		      "systemd.set_credential=passwd.plaintext-password.root:S "
+		      "systemd.set_credential_binary=k:QUJD",
+		      "systemd.set_credential=passwd.plaintext-password.root:REDACTED "
+		      "systemd.set_credential_binary=k:REDACTED",
+		      NULL);
+	/* inside a quoted shell value (GRUB_CMDLINE_LINUX) and a kernel line */
+	assert_redact(GRUB, "GRUB_CMDLINE_LINUX=\"quiet rd.iscsi.password=S1 ro\"\n",
+		      "GRUB_CMDLINE_LINUX=\"quiet rd.iscsi.password=REDACTED ro\"\n", NULL);
+	assert_redact(GRUB, "\tlinux /vmlinuz netroot=iscsi:u:S@h::::iqn.x ro\n",
+		      "\tlinux /vmlinuz netroot=iscsi:u:REDACTED@h::::iqn.x ro\n", NULL);
+}
+
+/* A command line without a credential comes out byte for byte. */
+static void test_redact_cmdline_keeps(void **state)
+{
+	static const char line[] =
+		"BOOT_IMAGE=/vmlinuz-6.1.0 root=/dev/mapper/vg-root ro quiet iommu.passthrough=1 "
+		"intel_iommu=on ip=10.0.0.2::10.0.0.1:255.255.255.0:host:eth0:none "
+		"root=nfs:10.0.0.1:/srv/root:vers=4 nfsroot=10.0.0.1:/x secretmem.enable=1 "
+		"pci=disable_acs_redir=pci:10b5:c010 rd.iscsi.username=u bypass=1 "
+		"erdma.compat_mode=Y \"dyndbg=file x +p\" -- single\n";
+
+	assert_redact(CMD, line, line, "");
+}
+
+static void test_secret_key(void **state)
+{
+	static const char *const yes[] = {
+		"rd.iscsi.password", "rd.iscsi.in.password", "iscsi_password", "iscsi_in_password",
+		"cifspass",	     "inst.vncpassword",     "mod.PASSWD",     "GRUB2_PASSWORD",
+		"GRUB_PASSWORD_HASH", "x.passphrase",	     "password",       "a-password-b",
+	};
+	static const char *const no[] = {
+		"passwordless_menu", "rd.iscsi.username", "cifsuser",	"iommu.passthrough",
+		"bypass",	     "secretmem.enable",  "password.x", "superusers",
+	};
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!snapshot_secret_key(yes[i]))
+			fail_msg("%s is not a secret", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (snapshot_secret_key(no[i]))
+			fail_msg("%s is a secret", no[i]);
+}
+
+static void test_redactors(void **state)
+{
+	assert_int_equal(snapshot_redactors("proc/cmdline"), CMD);
+	assert_int_equal(snapshot_redactors("boot/grub/grub.cfg"), GRUB);
+	assert_int_equal(snapshot_redactors("boot/grub2/user.cfg"), GRUB);
+	assert_int_equal(snapshot_redactors("boot/loader/entries/a.conf"), GRUB);
+	assert_int_equal(snapshot_redactors("etc/default/grub"), GRUB);
+	assert_int_equal(snapshot_redactors("etc/default/grub.d/50-x.cfg"), GRUB);
+	assert_int_equal(snapshot_redactors("etc/grub.d/40_custom"), GRUB);
+	assert_int_equal(snapshot_redactors("etc/modprobe.d/x.conf"), CMD);
+	assert_int_equal(snapshot_redactors("usr/lib/modprobe.d/x.conf"), CMD);
+	assert_int_equal(snapshot_redactors("run/hostprep/report.json"), CMD);
+	assert_int_equal(snapshot_redactors("sys/bus/pci/devices/x/config"), 0);
+	assert_int_equal(snapshot_redactors("etc/hostprep/hostprep.conf"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +347,13 @@ int main(void)
 		cmocka_unit_test(test_link_target),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_utf8_escape),
+		cmocka_unit_test(test_redact_grub),
+		cmocka_unit_test(test_redact_grub_keeps),
+		cmocka_unit_test(test_redact_cmdline),
+		cmocka_unit_test(test_redact_cmdline_keeps),
+		cmocka_unit_test(test_secret_key),
+		cmocka_unit_test(test_redactors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -303,6 +303,27 @@ static void test_writers(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* unlink: in the directory resolved inside the root; a link is removed, not its target. */
+static void test_unlink(void **state)
+{
+	struct fixture *f = *state;
+	char path[128];
+	struct stat st;
+
+	put(f, "outside/run/victim", "x\n");
+	assert_int_equal(sysroot_unlink(&f->root, SYSROOT_RUN, "hostprep/victim"), -ENOENT);
+	snprintf(path, sizeof(path), "%s/outside/run/victim", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(sysroot_unlink(&f->root, SYSROOT_SYS, "abs_out"), 0);
+	snprintf(path, sizeof(path), "%s/root/sys/abs_out", f->dir);
+	assert_int_equal(lstat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/outside/sys/class/x/attr", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(sysroot_unlink(&f->root, SYSROOT_SYS, "class/x/attr"), 0);
+	assert_int_equal(sysroot_unlink(&f->root, SYSROOT_SYS, "class/x/attr"), -ENOENT);
+	expect_attr(&f->root, "class/x/attr", -ENOENT, NULL);
+}
+
 int main(void)
 {
 #define BOTH(t)                                                    \
@@ -313,6 +334,7 @@ int main(void)
 		BOTH(test_link_out_of_subdir), BOTH(test_magic_link),
 		BOTH(test_fifo), BOTH(test_stat_readlink_canonical),
 		BOTH(test_dirs), BOTH(test_writers),
+		BOTH(test_unlink),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

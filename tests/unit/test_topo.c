@@ -29,6 +29,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "topo/topo-accel.h"
 #include "topo/topo.h"
 
 enum {
@@ -140,7 +141,7 @@ static void test_classify(void **state)
 	assert_true(topo_is_accelerator(&inv, GPU2));
 	devs[GPU2].parent = -1;
 	assert_false(topo_is_accelerator(&inv, GPU2));
-	/* Processing accelerators of any vendor (Gaudi: 1da3 class 1200). */
+	/* A processing accelerator the table lists (Gaudi: 1da3 class 1200). */
 	devs[GPU2].id.vendor = 0x1da3;
 	devs[GPU2].id.class_code = 0x120000;
 	assert_true(topo_is_accelerator(&inv, GPU2));
@@ -148,6 +149,82 @@ static void test_classify(void **state)
 	devs[GPU2].id.vendor = 0xffff;
 	devs[GPU2].id.class_code = 0xffffff;
 	assert_int_equal(topo_classify(NULL, &inv, GPU2), -1);
+}
+
+/* One function alone, as the table sees it. */
+static bool accel(uint16_t vendor, uint16_t device, uint32_t class_code)
+{
+	devs[GPU2].id.vendor = vendor;
+	devs[GPU2].id.device = device;
+	devs[GPU2].id.class_code = class_code;
+	return topo_is_accelerator(&inv, GPU2);
+}
+
+/*
+ * Co-processors (0b40) and processing accelerators (1200) are accelerators only when the
+ * table lists them, each range at both ends and one past; the Xeon's own QAT, DSA and IAA
+ * never; a listed one on a root bus (a VM's) still is.
+ */
+static void test_classify_table(void **state)
+{
+	static const uint16_t qat[] = { 0x4940, 0x4941, 0x4942, 0x4943, 0x4944,
+					0x4945, 0x4946, 0x4947, 0x0435, 0x37c8, 0x19e2 };
+
+	for (size_t i = 0; i < sizeof(qat) / sizeof(qat[0]); i++)
+		if (accel(0x8086, qat[i], 0x0b4000))
+			fail_msg("QAT 8086:%04x is an accelerator", qat[i]);
+	assert_false(accel(0x8086, 0x0b25, 0x088000)); /* DSA */
+	assert_false(accel(0x8086, 0x0cfe, 0x088000)); /* IAA */
+	assert_false(accel(0x8086, 0x2710, 0x0b4000)); /* DLB */
+	assert_false(accel(0x8086, 0x7d1d, 0x120000)); /* a client NPU */
+	/* Xeon Phi x100: 2250..225e */
+	assert_false(accel(0x8086, 0x224f, 0x0b4000));
+	assert_true(accel(0x8086, 0x2250, 0x0b4000));
+	assert_true(accel(0x8086, 0x225c, 0x0b4000));
+	assert_true(accel(0x8086, 0x225e, 0x0b4000));
+	assert_false(accel(0x8086, 0x225f, 0x0b4000));
+	/* NEC Vector Engine: 001c and 0039 only */
+	assert_true(accel(0x1bcf, 0x001c, 0x0b4000));
+	assert_false(accel(0x1bcf, 0x001b, 0x0b4000));
+	assert_false(accel(0x1bcf, 0x001d, 0x0b4000));
+	assert_true(accel(0x1bcf, 0x0039, 0x0b4000));
+	/* AMD: every processing accelerator (amdgpu's class match), no other class */
+	assert_true(accel(0x1002, 0x74a1, 0x120000));
+	assert_false(accel(0x1002, 0x74a1, 0x0b4000));
+	assert_false(accel(0x1002, 0x74a1, 0x118000));
+	assert_false(accel(0x1022, 0x1502, 0x118000)); /* Ryzen AI NPU: 1022, not 1002 */
+	/* Habana: the whole vendor */
+	assert_true(accel(0x1da3, 0x1020, 0x120000));
+	assert_true(accel(0x1da3, 0x1060, 0x120000));
+	/* Tenstorrent, Qualcomm, Graphcore */
+	assert_true(accel(0x1e52, 0x401e, 0x120000));
+	assert_true(accel(0x1e52, 0xb140, 0x120000));
+	assert_true(accel(0x1e52, 0xfaca, 0x120000));
+	assert_false(accel(0x1e52, 0x401f, 0x120000));
+	assert_true(accel(0x17cb, 0xa100, 0x120000));
+	assert_true(accel(0x17cb, 0xa080, 0x120000));
+	assert_false(accel(0x17cb, 0x1101, 0x028000)); /* a Qualcomm Wi-Fi part */
+	assert_true(accel(0x1d95, 0x0002, 0x120000));
+	assert_false(accel(0x1d95, 0x0003, 0x120000));
+	/* any other vendor's 1200 or 0b40 is no accelerator */
+	assert_false(accel(0x1234, 0x5678, 0x120000));
+	assert_false(accel(0x1234, 0x5678, 0x0b4000));
+	/* a listed one on a root bus (a VM's passed-through part) */
+	devs[GPU2].parent = -1;
+	assert_true(accel(0x1da3, 0x1020, 0x120000));
+	assert_false(accel(0x8086, 0x4940, 0x0b4000));
+	/* the table itself: every range ordered, every entry found at both ends */
+	for (size_t i = 0; i < topo_accel_ids_n; i++) {
+		const struct topo_accel_id *e = &topo_accel_ids[i];
+		struct pci_ident id = { .vendor = e->vendor,
+					.class_code = (uint32_t)(e->class_code ?: 0x1200) << 8 };
+
+		assert_true(e->device_first <= e->device_last && e->vendor != 0xffff && e->name);
+		id.device = e->device_first;
+		assert_ptr_equal(topo_accel_lookup(&id), e);
+		id.device = e->device_last;
+		assert_ptr_equal(topo_accel_lookup(&id), e);
+	}
 }
 
 /* A function of a class that is no NIC's: what sysfs shows decides (high-speed edges). */
@@ -245,10 +322,13 @@ static void test_classify_onboard_vga(void **state)
 	assert_false(topo_needs_evidence(NULL, &inv, GPU2));
 	ev.bar_max = 16ULL << 20;
 	assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &ev), TOPO_GPU);
-	devs[GPU2].id.class_code = 0x0b4000; /* NEC Vector Engine, Xeon Phi */
-	assert_true(topo_is_accelerator(&inv, GPU2));
-	devs[GPU2].id.class_code = 0x0b0000; /* a 386-class processor is not */
+	devs[GPU2].id.class_code = 0x0b4000; /* a co-processor the table does not know */
 	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.vendor = 0x1bcf, devs[GPU2].id.device = 0x001c; /* NEC Vector Engine */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.class_code = 0x0b0000; /* listed: the table decides, not the class */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.vendor = 0x1002, devs[GPU2].id.device = 0x1234;
 	/* Accelerators= set: evidence is not read for the display controller */
 	{
 		struct topo_config cfg = { .accel_set = true };
@@ -257,6 +337,66 @@ static void test_classify_onboard_vga(void **state)
 		assert_int_equal(topo_classify(&cfg, &inv, GPU2), -1);
 		assert_true(topo_needs_evidence(&cfg, &inv, GPU2)); /* could still be a NIC */
 	}
+}
+
+/*
+ * A display controller without the PCI Express capability is conventional PCI: no GPU
+ * whatever its BARs (the ES1000 behind the ICH's hub-to-PCI bridge); decided by a header
+ * without any capability list, or a whole chain read without the capability; a chain that
+ * could not be read (64 bytes, not loaded, a dead function) proves nothing. A bridge above
+ * without it is a conventional bridge.
+ */
+static void test_classify_no_pcie(void **state)
+{
+	struct topo_evidence big = { .bar_max = 256ULL << 20 }, none = {};
+	static const uint16_t vendors[] = { 0x1002, 0x8086, 0x10de };
+
+	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
+		devs[GPU2].id.vendor = vendors[i];
+		devs[GPU2].id.class_code = i == 2 ? 0x038000 : 0x030000;
+		devs[GPU2].pcie_type = 0;
+		devs[GPU2].caps_loaded = true;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), TOPO_GPU);
+		/* no capability list at all: decisive, BARs or not */
+		devs[GPU2].no_caps = true, devs[GPU2].pcie_type = -1;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), -1);
+		assert_false(topo_is_accelerator(&inv, GPU2));
+		/* ... even read without root: the header is in the 64 bytes */
+		devs[GPU2].cfg = PCI_CFG_LIMITED;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		devs[GPU2].no_caps = false;
+		/* a list that could not be read: nothing proven, the BAR rules stand */
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		/* the whole chain read without the capability (PM only): decisive */
+		devs[GPU2].cfg = PCI_CFG_FULL;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), -1);
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &big), -1);
+		/* ... but only once the chain was walked */
+		devs[GPU2].caps_loaded = false;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		/* a function that does not answer: its header proves nothing either */
+		devs[GPU2].caps_loaded = true, devs[GPU2].no_caps = true;
+		devs[GPU2].state = PCI_DEV_DEAD;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		devs[GPU2].state = PCI_DEV_GONE;
+		assert_int_equal(topo_classify_evidence(NULL, &inv, GPU2, &none), TOPO_GPU);
+		devs[GPU2].state = PCI_DEV_OK, devs[GPU2].no_caps = false, devs[GPU2].pcie_type = 0;
+	}
+	/* 3D controllers and listed accelerators are not display controllers: not asked */
+	devs[GPU2].id.class_code = 0x030200, devs[GPU2].no_caps = true, devs[GPU2].pcie_type = -1;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].no_caps = false, devs[GPU2].pcie_type = 0, devs[GPU2].id.class_code = 0x030000;
+	/* the bridge above: without the capability it is a PCI-to-PCI bridge (conventional) */
+	devs[RP_B].pcie_type = -1, devs[RP_B].caps_loaded = true;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].caps_loaded = false; /* its chain unread: not proof */
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].no_caps = true; /* its header says no capability at all */
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[RP_B].no_caps = false, devs[RP_B].pcie_type = 4;
+	assert_true(topo_is_accelerator(&inv, GPU2));
 }
 
 /* topo_evidence_read() on a directory shaped like a function's sysfs directory. */
@@ -529,8 +669,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_classify, setup),
 		cmocka_unit_test_setup(test_classify_config, setup),
+		cmocka_unit_test_setup(test_classify_table, setup),
 		cmocka_unit_test_setup(test_classify_evidence_nic, setup),
 		cmocka_unit_test_setup(test_classify_onboard_vga, setup),
+		cmocka_unit_test_setup(test_classify_no_pcie, setup),
 		cmocka_unit_test_setup(test_evidence_read, setup),
 		cmocka_unit_test_setup(test_distance, setup),
 		cmocka_unit_test_setup(test_distance_unprivileged, setup),

@@ -17,7 +17,7 @@
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
 #     `make install DESTDIR=DIR PREFIX=/usr` - instead of running make, e.g.
 #     to try a deliberately broken build).
-# A boot whose guest check made no assertion fails.
+# A boot whose guest check made no assertion fails, and so does a run of no scenario.
 # Prints one line per scenario and closes with "N passed, N failed".
 set -uo pipefail
 
@@ -339,4 +339,8 @@ for s in "${SEL[@]}"; do
 done
 echo "vm: total $(( $(date +%s) - T0 )) s (base image $TBASE s, ${#SEL[@]} scenarios)"
 echo "vm: $PASS passed, $FAIL failed"
+if [ $FAIL -eq 0 ] && [ $PASS -eq 0 ]; then
+	echo "vm: FAILED: no scenario ran: nothing was checked"
+	exit 1
+fi
 [ $FAIL -eq 0 ]

@@ -15,7 +15,11 @@ hp -v check
 expect_rc 1
 expect_grep out '^FAIL +module\.stale +mlx5_core .*the running module is not the file on disk: srcversion 3F00D1E2A3B4C5D6E7F8091 running, 7B8C9D0E1F2A3B4C5D6E7F8 on disk'
 expect_grep out '^FAIL +module\.origin +ib_core +ofed +inbox \('
-expect_grep out '^FAIL +module\.version +mlx5_core +>= 24\.10-1\.1\.4 +23\.10-1\.1\.9 \(running\)$'
+expect_grep out '^FAIL +module\.version +mlx5_core +>= 24\.10-1\.1\.4 +23\.10-1\.1\.9 \(running; the file on disk has 24\.10-1\.1\.4\)$'
+# OFED's files are on disk: the remedies reload what runs, never "install MLNX_OFED"
+expect_grep out '^  → the file on disk has a good version: reload the stack'
+expect_grep out "^  → the file on disk is OFED's \\(updates/dkms/drivers/infiniband/core/ib_core\\.ko\\): reload the stack"
+expect_no_grep out 'install MLNX_OFED'
 
 newroot ofed-gpu
 useconf kmod-ofed

@@ -26,7 +26,7 @@ RC=0
 golden ib-gpu-rdma.env
 # a second run replaces the file in place, still without temp files
 hp -v check
-[ "$(ls "$R/run/hostprep" | sort | tr '\n' ' ')" = "rdma.env report.json " ] || fail "run/hostprep: $(ls "$R/run/hostprep")"
+[ "$(ls "$R/run/hostprep" | sort | tr '\n' ' ')" = "lock rdma.env report.json " ] || fail "run/hostprep: $(ls "$R/run/hostprep")"
 # dry-run writes nothing
 rm -f "$E"
 hp -v apply --dry-run

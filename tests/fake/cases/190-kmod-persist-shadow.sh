@@ -2,8 +2,8 @@
 # (zz-site.conf sorts after hostprep.conf), a file in another modprobe.d directory, or the
 # kernel command line's erdma.compat_mode= wins at the next load (the kernel keeps the
 # last value). module.persist fails naming the file:line, at apply and at every check; an
-# earlier file, the same value in another spelling, or a file masked by the same name in
-# /etc are no override. An install line is reported. libkmod (kmod_module_get_options) is
+# earlier file, the same value in another spelling (which then makes the line needless),
+# or a file masked by the same name in /etc are no override. An install line is reported. libkmod (kmod_module_get_options) is
 # the oracle: the walk must never disagree with it (a warning on stderr if it does).
 P=etc/modprobe.d/hostprep.conf
 
@@ -20,11 +20,12 @@ hp -v check # re-evaluated every run
 expect_rc 1
 expect_grep out '^FAIL +module\.persist .* has every options line; /etc/modprobe\.d/zz-site\.conf:3: options erdma compat_mode=N overrides'
 expect_no_grep err 'libkmod passes'
-# the site file agrees (another spelling of the same bool): no override
+# the site file agrees (another spelling of the same bool): no override, and no line is
+# needed in hostprep.conf any more: the file that gives the value is named
 sed -i 's/compat_mode=N/compat_mode=1/' "$R/etc/modprobe.d/zz-site.conf"
 hp -v check
 expect_rc 0
-expect_grep out '^PASS +module\.persist .* has every options line$'
+expect_grep out '^PASS +module\.persist +/etc/modprobe\.d/hostprep\.conf +no options line needed: the next load gets the values +present, no line needed; erdma gets compat_mode=1 from /etc/modprobe\.d/zz-site\.conf:3$'
 # a file sorting before hostprep.conf is overridden by it, not the other way round
 mv "$R/etc/modprobe.d/zz-site.conf" "$R/etc/modprobe.d/aa-site.conf"
 sed -i 's/compat_mode=1/compat_mode=N/' "$R/etc/modprobe.d/aa-site.conf"

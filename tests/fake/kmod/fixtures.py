@@ -209,7 +209,11 @@ def erdma_mods(mainline):
                 parms=[("compat_mode", "bool", "compat mode support")])]
 
 
-def erdma_vm(root, *, loaded=True, compat="N", mainline=False, user=False):
+def erdma_vm(root, *, loaded=True, compat="N", mainline=False, user=False, options=None,
+             ucm=True):
+    """options: an "options erdma ..." line in the package's /etc/modprobe.d/erdma.conf.
+    ucm=False: what the package's modules-load.d loads and NCCL needs (ib_core ib_uverbs
+    erdma): no rdma_cm/rdma_ucm, so no /dev/infiniband/rdma_cm."""
     install(root, KVER, inbox_mods() + erdma_mods(mainline), BUILTIN)
     inbox = {m.name: m.srcversion for m in inbox_mods()}
     mods = []
@@ -219,22 +223,28 @@ def erdma_vm(root, *, loaded=True, compat="N", mainline=False, user=False):
         taint = "" if mainline else "OE"
         mods.append(Loaded("erdma", er.srcversion, refcnt=1 if user else 0, params=params,
                            version=er.version, taint=taint))
-    ucm_holders = ["erdma"] if loaded else []
+    users = ["erdma"] if loaded else []
+    cm = ["rdma_ucm", "rdma_cm", "iw_cm", "ib_cm"] if ucm else []
+    if ucm:
+        mods += [
+            Loaded("rdma_ucm", inbox["rdma_ucm"]),
+            Loaded("rdma_cm", inbox["rdma_cm"], refcnt=1, holders=["rdma_ucm"]),
+            Loaded("iw_cm", inbox["iw_cm"], refcnt=1, holders=["rdma_cm"]),
+            Loaded("ib_cm", inbox["ib_cm"], refcnt=1, holders=["rdma_cm"]),
+        ]
+    uverbs_holders = (["rdma_ucm"] if ucm else []) + users
     mods += [
-        Loaded("rdma_ucm", inbox["rdma_ucm"]),
-        Loaded("rdma_cm", inbox["rdma_cm"], refcnt=1, holders=["rdma_ucm"]),
-        Loaded("iw_cm", inbox["iw_cm"], refcnt=1, holders=["rdma_cm"]),
-        Loaded("ib_cm", inbox["ib_cm"], refcnt=1, holders=["rdma_cm"]),
-        Loaded("ib_uverbs", inbox["ib_uverbs"], refcnt=1 + len(ucm_holders),
-               holders=["rdma_ucm"] + ucm_holders),
-        Loaded("ib_core", inbox["ib_core"], refcnt=5 + len(ucm_holders),
-               holders=["rdma_ucm", "rdma_cm", "iw_cm", "ib_cm", "ib_uverbs"] + ucm_holders,
-               params={"netns_mode": "Y"}),
+        Loaded("ib_uverbs", inbox["ib_uverbs"], refcnt=len(uverbs_holders),
+               holders=uverbs_holders),
+        Loaded("ib_core", inbox["ib_core"], refcnt=len(cm) + 1 + len(users),
+               holders=cm + ["ib_uverbs"] + users, params={"netns_mode": "Y"}),
     ]
     load(root, mods, BUILTIN_PARAMS)
     write(os.path.join(root, "etc", "modprobe.d", "erdma.conf"),
-          "# from the Alibaba Cloud erdma package\nsoftdep erdma pre: ib_uverbs\n")
-    write(os.path.join(root, "dev", "infiniband", "rdma_cm"), "", 0o666)
+          "# from the Alibaba Cloud erdma package\nsoftdep erdma pre: ib_uverbs\n" +
+          ("options erdma %s\n" % options if options else ""))
+    if ucm:
+        write(os.path.join(root, "dev", "infiniband", "rdma_cm"), "", 0o666)
     if not loaded:
         return
     pcidir = os.path.join(root, "sys", "devices", "pci0000:00", "0000:00:05.0")
@@ -334,5 +344,8 @@ OVERLAYS = {
     "erdma-compat": ("vm-noacs", lambda r: erdma_vm(r, compat="Y")),
     "erdma-mainline": ("vm-noacs", lambda r: erdma_vm(r, mainline=True)),
     "erdma-absent": ("vm-noacs", lambda r: erdma_vm(r, loaded=False)),
+    # issue 25 §4: compat mode from the package's erdma.conf, no rdma_cm (NCCL needs none)
+    "erdma-nccl": ("vm-noacs",
+                   lambda r: erdma_vm(r, compat="Y", options="compat_mode=Y", ucm=False)),
     "virtio-nic": ("vm-noacs", virtio_nic),
 }

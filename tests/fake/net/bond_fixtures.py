@@ -13,6 +13,7 @@ bond-lacp-nocap  bond-lacp as a process without CAP_NET_ADMIN reads it: ad_partn
                  empty, /proc/net/bonding without aggregator info and LACP PDU details
 bond-ab          bond0 active-backup over the same PFs: ens2f0np0 active and up,
                  ens2f1np1 backup with mii down after 3 link failures; no LAG device
+bond-ab1         the same bond named bond1 (conf/hostprep.conf's active-backup example)
 """
 
 from bondsys import LACP_ALONE, LACP_UP, Bond, Slave, add_bond, add_rdma_lag
@@ -42,11 +43,11 @@ def lacp(root, split=False, cap=True):
     add_rdma_lag(root, "mlx5_bond_0", PF0, "bond0", GUID, ipv4="10.10.1.11")
 
 
-def active_backup(root):
+def active_backup(root, name="bond0"):
     slaves = [Slave("ens2f0np0", 4, MAC0, pci=PF0),
               Slave("ens2f1np1", 5, MAC1, pci=PF1, mii="down", state="backup",
                     link_failures=3)]
-    add_bond(root, Bond("bond0", 6, slaves, mode="active-backup", active="ens2f0np0",
+    add_bond(root, Bond(name, 6, slaves, mode="active-backup", active="ens2f0np0",
                         xmit_hash_policy="layer2 0"))
 
 
@@ -55,4 +56,5 @@ OVERLAYS = {
     "bond-lacp-split": ("l40-amd", lambda root: lacp(root, split=True)),
     "bond-lacp-nocap": ("l40-amd", lambda root: lacp(root, cap=False)),
     "bond-ab": ("l40-amd", active_backup),
+    "bond-ab1": ("l40-amd", lambda root: active_backup(root, "bond1")),
 }

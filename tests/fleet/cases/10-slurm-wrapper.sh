@@ -4,7 +4,8 @@
 # PATH: what it drains, with which reason (argv recorded one argument per
 # record, so quoting is checked byte for byte), what it resumes (only its own
 # drain), what it leaves alone (an admin's drain, Slurm's own DOWN), and what
-# it does when scontrol or hostprep fail. One case runs the real binary
+# it does when scontrol or hostprep fail, and when it asks the controller at all
+# (its state file: no scontrol call while the outcome is unchanged). One case runs the real binary
 # (build/hostprep, or $HOSTPREP_BIN) on an empty root: no report -> drained.
 # The VM tier (tests/vm 70) runs the same wrapper against real slurmctld/slurmd.
 #
@@ -16,6 +17,9 @@ WRAPPER=$TOP/fleet/slurm/slurm-health-check
 HOSTPREP_BIN=${HOSTPREP_BIN:-$TOP/build/hostprep}
 T=$(mktemp -d "${TMPDIR:-/tmp}/fleet-slurm.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# the wrapper's state file: here, never the machine's /run/hostprep
+export HOSTPREP_SLURM_STATE=$T/state/slurm-health-check.state
+unset HOSTPREP_SLURM_RECHECK_MIN
 FAILS=0
 ok() { echo "ok $1"; }
 fail() {
@@ -97,6 +101,7 @@ setup() {
 	echo "$1" >"$FAKE_SLURM/state"
 	printf '%s' "${2:-}" >"$FAKE_SLURM/reason"
 	: >"$FAKE_SLURM/calls"
+	rm -rf "$T/state"
 	unset FAKE_SCONTROL_FAIL
 }
 # run_wrapper LINE RC: the wrapper with the fakes first on PATH; sets $RC $ERR
@@ -108,6 +113,8 @@ run_wrapper() {
 }
 state() { cat "$FAKE_SLURM/state"; }
 reason() { cat "$FAKE_SLURM/reason"; }
+# the calls of one verb (show, update), one per line
+ncalls() { grep -ac "^$1" "$FAKE_SLURM/calls"; }
 # the update calls, one per line, arguments shown as [arg]
 updates() { grep -a '^update' "$FAKE_SLURM/calls" | sed 's/\x0$//; s/\x0/] [/g; s/^/[/; s/$/]/'; }
 
@@ -190,6 +197,60 @@ check_eq "$(updates)" "[update] [nodename=node01] [state=resume]" "ready, DOWN w
 setup "IDLE" "hostprep: NOT READY: x"
 run_wrapper "NOT READY: x" 1
 check_eq "$(state)" "IDLE+DRAIN" "not ready, own reason but not drained: drained again"
+
+# the state file: no scontrol call at all while the outcome is the one of the last look
+setup IDLE
+run_wrapper "NOT READY: x" 1
+check_eq "$(ncalls show) $(ncalls update)" "1 1" "state: first run reads the node and drains it"
+check_eq "$(cat "$HOSTPREP_SLURM_STATE")" "node01 hostprep: NOT READY: x" "state: records node and reason"
+run_wrapper "NOT READY: x" 1
+run_wrapper "NOT READY: x" 1
+check_eq "$RC $(ncalls show) $(ncalls update)" "0 1 1" "state: same verdict twice more: no scontrol call"
+run_wrapper "NOT READY: y" 1
+check_eq "$(ncalls show) $(ncalls update) $(reason)" "2 2 hostprep: NOT READY: y" "state: new reason: read and drained again"
+run_wrapper "READY: 1 pass" 0
+check_eq "$(ncalls show) $(ncalls update) $(state)" "3 3 IDLE" "state: READY: read and resumed"
+check_eq "$(cat "$HOSTPREP_SLURM_STATE")" "node01 READY" "state: records READY"
+run_wrapper "READY: 1 pass" 0
+check_eq "$(ncalls show) $(ncalls update)" "3 3" "state: READY again: no scontrol call"
+# a node resumed by hand while still NOT READY: drained again once the look is older than
+# HOSTPREP_SLURM_RECHECK_MIN (15 minutes), not before
+setup IDLE
+run_wrapper "NOT READY: x" 1
+echo IDLE >"$FAKE_SLURM/state" && : >"$FAKE_SLURM/reason"
+touch -d '14 minutes ago' "$HOSTPREP_SLURM_STATE"
+run_wrapper "NOT READY: x" 1
+check_eq "$(ncalls show) $(state)" "1 IDLE" "state: a look 14 minutes old is trusted"
+touch -d '16 minutes ago' "$HOSTPREP_SLURM_STATE"
+run_wrapper "NOT READY: x" 1
+check_eq "$(ncalls show) $(state)" "2 IDLE+DRAIN" "state: a look 16 minutes old is redone: resumed by hand, drained again"
+setup IDLE
+run_wrapper "NOT READY: x" 1
+HOSTPREP_SLURM_RECHECK_MIN=0 run_wrapper "NOT READY: x" 1
+HOSTPREP_SLURM_RECHECK_MIN=0 run_wrapper "NOT READY: x" 1
+check_eq "$(ncalls show) $(ncalls update)" "3 1" "state: HOSTPREP_SLURM_RECHECK_MIN=0 reads the node every run"
+# another node name: its own look
+setup IDLE
+run_wrapper "NOT READY: x" 1
+FAKE_NODE=node02 FAKE_HP_LINE="NOT READY: x" FAKE_HP_RC=1 HOSTPREP_SLURM_NODE=node02 PATH="$T/bin:$PATH" \
+	"$WRAPPER" 2>/dev/null
+check_eq "$(ncalls show)" 2 "state: another node name is looked at"
+# scontrol fails: no state kept, the next run tries again
+setup IDLE
+export FAKE_SCONTROL_FAIL=update
+run_wrapper "NOT READY: x" 1
+unset FAKE_SCONTROL_FAIL
+check_eq "$RC $([ -e "$HOSTPREP_SLURM_STATE" ] && echo kept || echo none)" "1 none" "state: scontrol failed: nothing recorded"
+run_wrapper "NOT READY: x" 1
+check_eq "$RC $(ncalls update) $(state)" "0 2 IDLE+DRAIN" "state: after a failure the next run drains"
+# a state that cannot be written: still drains, says so, asks again next time
+setup IDLE
+: >"$T/notadir"
+HOSTPREP_SLURM_STATE=$T/notadir/x run_wrapper "NOT READY: x" 1
+check_eq "$RC $(state)" "0 IDLE+DRAIN" "state: unwritable: the node is still drained"
+check_eq "$(grep -c "cannot record the node's state in $T/notadir/x" <<<"$ERR")" 1 "state: unwritable: said"
+HOSTPREP_SLURM_STATE=$T/notadir/x run_wrapper "NOT READY: x" 1
+check_eq "$(ncalls show)" 2 "state: unwritable: the next run reads the node again"
 
 # quoting: quotes, newlines, tabs, control and non-ASCII bytes, shell syntax, length
 setup IDLE

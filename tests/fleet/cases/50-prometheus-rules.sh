@@ -30,7 +30,12 @@ mutants=(
 	's/< on (instance, job) node_boot_time_seconds/<= on (instance, job) node_boot_time_seconds/'
 	's/verdict=~"fail|unknown"/verdict=~"fail"/'
 	's/(count by (version) (hostprep_info)) > 1/(count by (version) (hostprep_info)) > 2/'
-	's/(count by (config_digest) (hostprep_info)) > 1/(count by (config_digest) (hostprep_info)) > 2/'
+	's/(hostprep_info{host_class!=""})) > 1/(hostprep_info{host_class!=""})) > 2/'
+	's/(hostprep_info{host_class!=""})) > 1/(hostprep_info)) > 1/'
+	's/count by (host_class) (count by (host_class, config_digest)/count (count by (config_digest)/'
+	's/for: 30m/for: 29m/'
+	's/up{job="node"} == 1 unless/up{job="node"} >= 0 unless/'
+	's/up{job="node"} == 1 unless/up == 1 unless/'
 	's/expr: hostprep_ready == 0/expr: hostprep_ready < 0/'
 )
 survived=()

@@ -1,14 +1,19 @@
 # A newer erdma is installed on disk (a package upgrade) while the old build
 # runs: module.stale must fail "the running module is not the file on disk" (it
 # cannot know which is newer), with a remedy. erdma comes up at boot in compat mode from
-# modules-load.d + modprobe.d; hostprep only checks.
-# Oracles: /sys/module/erdma/srcversion vs `modinfo -F srcversion erdma`.
+# modules-load.d + modprobe.d; hostprep only checks. Persist=yes with the option already in
+# that modprobe.d file (as Alibaba's package ships it): module.persist passes naming
+# /etc/modprobe.d/erdma.conf:1 on a live host, where libkmod's kmod_module_get_options() is
+# the oracle of the walk (a disagreement would be a warning on stderr), and no
+# /etc/modprobe.d/hostprep.conf is needed (issue 25 §4).
+# Oracles: /sys/module/erdma/srcversion vs `modinfo -F srcversion erdma`; modprobe -c.
 HOSTPREP_CONF='# only the rules below: switch off the vendor rule (/usr/lib/hostprep/hostprep.conf)
 [ACS:gpu-paths]
 Enabled=no
 
 [Module:erdma]
-Parameter=compat_mode=Y'
+Parameter=compat_mode=Y
+Persist=yes'
 
 guest_prep() {
 	prep_file /etc/modules-load.d/erdma.conf erdma
@@ -23,6 +28,16 @@ guest_check() {
 	assert_eq "$(modinfo_field erdma srcversion)" "$loaded" "oracle: disk and kernel agree before the upgrade"
 	assert_rc 0 "hostprep check (not stale yet)" hostprep check --json
 	assert_hp "$OUT" module.stale erdma pass "check: module.stale erdma before the upgrade"
+	assert_match "$(modprobe_conf erdma)" '^options erdma compat_mode=Y$' "modprobe -c: kmod passes compat_mode=Y"
+	assert_hp "$OUT" module.persist /etc/modprobe.d/hostprep.conf pass "check: module.persist"
+	assert_hp_text "$OUT" module.persist /etc/modprobe.d/hostprep.conf actual \
+		'^absent, no line needed; erdma gets compat_mode=Y from /etc/modprobe\.d/erdma\.conf:1$' \
+		"module.persist names the file that already gives compat_mode=Y"
+	assert_no_match "$ERR" 'libkmod passes' "libkmod (the oracle) and the walk of modprobe.d agree"
+	run_cmd hostprep apply --dry-run
+	assert_match "$OUT" 'persist erdma: nothing to write: the next load gets compat_mode=Y from /etc/modprobe\.d/erdma\.conf:1' "the plan writes nothing"
+	assert_eq "$([ -e /etc/modprobe.d/hostprep.conf ] && echo present || echo absent)" absent \
+		"no /etc/modprobe.d/hostprep.conf"
 
 	# the upgrade: a rebuilt erdma replaces the file modprobe resolves
 	cp /usr/lib/vmtest/erdma-rebuilt.ko "/lib/modules/$KVER_GUEST/updates/erdma.ko"

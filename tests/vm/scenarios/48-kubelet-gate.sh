@@ -1,6 +1,6 @@
-# The readiness gate end to end (issues 9, 18): a dummy kubelet.service,
+# The readiness gate end to end (issues 9, 18, 25): a dummy kubelet.service,
 # enabled, with the shipped example drop-in (Wants= + After= hostprep.service,
-# ExecCondition=hostprep status --oneline; installed under
+# ExecCondition=+hostprep gate %n; installed under
 # /usr/share/doc/hostprep/examples) copied to /etc/systemd/system/kubelet.service.d/.
 # Boot 1, not ready (the config expects IOMMU passthrough, the guest has no
 # IOMMU): kubelet is skipped, never runs. The admin fixes the cause:
@@ -9,9 +9,14 @@
 # to run): hostprep fails, kubelet keeps running untouched (same PID, same
 # invocation), while a unit gated with Requisite= instead is stopped by the
 # same restart (why the example does not use it). A root 'check --config X'
-# leaves the published report, metrics and NFD file alone. Boot 2, ready:
-# kubelet starts at boot, after hostprep. Oracles: systemd's unit properties,
-# the kubelet's own process, sha256 of the published files.
+# leaves the published report, metrics and NFD file alone. The gate holds back
+# only the first start of a boot: with the host NOT READY again, 'systemctl
+# restart kubelet' (a package upgrade, an Ansible handler) starts it again
+# (it passed in this boot: /run/hostprep/gate/kubelet.service = this boot's
+# ID; its journal says so); with that record removed the same restart is held
+# back. Boot 2, ready: kubelet starts at boot, after hostprep, and the record
+# is boot 2's ID. Oracles: systemd's unit properties, the kubelet's own
+# process, sha256 of the published files, /proc/sys/kernel/random/boot_id.
 # No emulated IOMMU: Expect=passthrough fails on a host without one just as on
 # one that translates, and a loaded TCG guest with interrupt remapping now and
 # then panics at boot ("timer doesn't work through Interrupt-remapped IO-APIC").
@@ -21,7 +26,7 @@
 KERNEL_ARGS="no_timer_check"
 QEMU_DEVICES="$(qemu_rootport_nic 2)"
 REBOOTS=1
-TIMEOUT=360
+TIMEOUT=480
 HOSTPREP_CONF='[ACS:gpu-paths]
 Enabled=no
 
@@ -58,7 +63,7 @@ published() { cat /run/hostprep/report.json /var/lib/prometheus/node-exporter/ho
 	/etc/kubernetes/node-feature-discovery/features.d/hostprep 2>&1 | sha256sum; }
 
 guest_check() {
-	local pid inv before
+	local pid inv before t0
 	assert_booted_service
 	assert_eq "$(unit_prop hostprep.service ActiveState)" failed "hostprep.service failed at boot (not ready)"
 	assert_match "$(unit_prop kubelet.service DropInPaths)" "kubelet\.service\.d/10-hostprep\.conf" \
@@ -67,7 +72,8 @@ guest_check() {
 	assert_no_match "$(unit_prop kubelet.service Requires) $(unit_prop kubelet.service Requisite) $(unit_prop kubelet.service BindsTo)" \
 		"hostprep" "no Requires=/Requisite=/BindsTo= on hostprep (they propagate stop and restart)"
 	assert_match "$(unit_prop kubelet.service After)" "hostprep\.service" "kubelet After= hostprep.service"
-	assert_match "$(unit_prop kubelet.service ExecCondition)" "hostprep status --oneline" "kubelet ExecCondition= hostprep status"
+	assert_match "$(unit_prop kubelet.service ExecCondition)" "hostprep gate kubelet\.service" \
+		"kubelet ExecCondition= hostprep gate, %n expanded"
 
 	# (a) not ready at boot: kubelet skipped, its process never ran
 	assert_ne "$(unit_prop kubelet.service ActiveState)" active "kubelet did not start on a host that is not ready"
@@ -76,6 +82,7 @@ guest_check() {
 	if pgrep -f /usr/local/sbin/kubelet >/dev/null; then fail "a kubelet process exists"; else ok "no kubelet process"; fi
 	assert_match "$(journalctl -b -o cat -u kubelet.service)" "NOT READY: iommu\.mode host " \
 		"kubelet's journal names the failing check in one line"
+	assert_eq "$(ls -A /run/hostprep/gate 2>/dev/null)" "" "a held-back start is not recorded"
 
 	# still not ready: a manual start is skipped too (and runs hostprep again)
 	run_cmd systemctl start kubelet.service
@@ -88,6 +95,8 @@ guest_check() {
 	assert_eq "$(unit_prop hostprep.service ActiveState)" active "hostprep.service ran again (Wants=) and passed"
 	if wait_until 10 kubelet_running; then ok "kubelet is active and its process runs"; else fail "kubelet not running: $(unit_prop kubelet.service ActiveState)"; fi
 	assert_rc 0 "hostprep status says ready" hostprep status
+	assert_eq "$(cat /run/hostprep/gate/kubelet.service 2>&1)" "$(cat /proc/sys/kernel/random/boot_id)" \
+		"the gate recorded kubelet's pass with this boot's ID"
 
 	# exposure: an admin trying a config as root does not publish its verdict
 	before=$(published)
@@ -115,6 +124,31 @@ guest_check() {
 	printf '[IOMMU]\nExpect=any\n' >/etc/hostprep/hostprep.conf.d/50-site.conf
 	assert_rc 0 "systemctl restart hostprep (fixed config)" systemctl restart hostprep.service
 	assert_eq "$(unit_prop kubelet.service MainPID)" "$pid" "kubelet's MainPID unchanged after a passing restart"
+
+	# (d) NOT READY again, and kubelet is restarted (a package upgrade, an Ansible
+	# handler): it passed the gate in this boot, so it starts again, and says why
+	printf '[IOMMU]\nExpect=passthrough\n' >/etc/hostprep/hostprep.conf.d/50-site.conf
+	run_cmd systemctl restart hostprep.service
+	assert_rc 1 "hostprep status: not ready again" hostprep status
+	t0=$(date +%s)
+	sleep 1 # the journal lines of this restart only (--since has whole seconds)
+	assert_rc 0 "systemctl restart kubelet on a host that is NOT READY" systemctl restart kubelet.service
+	if wait_until 10 kubelet_running; then ok "kubelet runs after its restart while NOT READY"; else fail "kubelet not running after its restart: $(unit_prop kubelet.service ActiveState) $(unit_prop kubelet.service Result)"; fi
+	assert_ne "$(unit_prop kubelet.service MainPID)" "$pid" "kubelet was restarted (a new MainPID)"
+	assert_ne "$(unit_prop kubelet.service InvocationID)" "$inv" "kubelet was restarted (a new invocation)"
+	assert_eq "$(unit_prop kubelet.service Result)" success "kubelet's restart: Result=success"
+	run_cmd journalctl -b -o cat -u kubelet.service --since "@$((t0 + 1))"
+	assert_match "$OUT" "^NOT READY: iommu\.mode host " "the restart's gate logged the verdict"
+	assert_match "$OUT" "kubelet\.service already passed this gate in this boot" "... and why kubelet starts anyway"
+	# the record removed: the gate holds back the next start again
+	rm /run/hostprep/gate/kubelet.service
+	run_cmd systemctl restart kubelet.service
+	assert_ne "$(unit_prop kubelet.service ActiveState)" active "record removed: a restart while NOT READY is held back"
+	assert_eq "$(unit_prop kubelet.service Result)" exec-condition "record removed: skipped by its ExecCondition"
+	if pgrep -f /usr/local/sbin/kubelet >/dev/null; then fail "a kubelet process exists"; else ok "no kubelet process"; fi
+	# boot 2 starts ready (the fixed drop-in back; nothing restarted)
+	printf '[IOMMU]\nExpect=any\n' >/etc/hostprep/hostprep.conf.d/50-site.conf
+	cat /proc/sys/kernel/random/boot_id >/var/lib/vmtest-boot1-id
 }
 
 # (b) boot 2, ready at boot (the fixed drop-in stays): kubelet started at boot, after hostprep
@@ -126,4 +160,7 @@ guest_check_boot2() {
 	t_hp=$(unit_prop hostprep.service ActiveEnterTimestampMonotonic)
 	t_kube=$(unit_prop kubelet.service ExecMainStartTimestampMonotonic)
 	if [ "${t_kube:-0}" -gt "${t_hp:-0}" ]; then ok "boot 2: kubelet started after hostprep's verdict"; else fail "boot 2: kubelet $t_kube not after hostprep $t_hp"; fi
+	assert_eq "$(cat /run/hostprep/gate/kubelet.service 2>&1)" "$(cat /proc/sys/kernel/random/boot_id)" \
+		"boot 2: the gate's record is boot 2's ID"
+	assert_ne "$(cat /proc/sys/kernel/random/boot_id)" "$(cat /var/lib/vmtest-boot1-id 2>&1)" "boot 2 has another boot ID than boot 1"
 }

@@ -67,8 +67,12 @@ guest_check() {
 	assert_match "$(grep -E '^sys/kernel/iommu_groups/[0-9]+/type$' "$d/members" | head -1)" . "IOMMU groups"
 	assert_no_match "$(grep -E '^proc/[0-9]|^proc/self|shadow|journal|^var/log|^home/' "$d/members")" . \
 		"no process, secret or log in the tar"
-	assert_no_match "$(tar -tvf "$d/s.tar.zst" | grep -E '^l' | grep -E -- '-> /')" . \
+	assert_no_match "$(tar -tvf "$d/s.tar.zst" | grep -E '^l' | grep -E -- ' sys/[^ ]* -> /')" . \
 		"no absolute symlink in a snapshot of a live sysfs"
+	assert_match "$(tar -xOf "$d/s.tar.zst" hostprep-snapshot.txt | grep '^replay: ')" \
+		'hostprep --root DIR check$' "the manifest's replay line"
+	run_cmd sh -c "hostprep snapshot -o - | zstd -tq"
+	assert_eq "$RC" 0 "-o - on a pipe is one valid zstd stream"
 	grep '\.ko' "$d/members" >"$d/ko"
 	run_cmd cat "$d/ko"
 	assert_match "$(wc -l <"$d/ko")" '^([1-9]|1[0-9])$' \

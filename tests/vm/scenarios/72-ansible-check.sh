@@ -4,12 +4,16 @@
 # - check mode with a changed drop-in: the dry-run plan names the port's
 #   write, the run reports changed, --diff shows the drop-in's change, and
 #   nothing changed: the register (setpci), the drop-in, the report;
-# - a bad drop-in (an unknown key) is refused by 'hostprep config --validate'
-#   with its file:line reason: the play fails, no apply, the drop-in, the
-#   report, the registers and the drop-in directory as before.
+# - a bad drop-in (an unknown key) is refused by 'hostprep config
+#   --validate-as 50-site.conf' with its file:line reason: the play fails, no
+#   apply, the drop-in, the report, the registers and the drop-in directory as
+#   before;
+# - a new 50-site.conf that is valid only on top of its old version (its rule's
+#   Select= dropped) is refused the same way (issue 25: validated as an extra
+#   drop-in ".../source" it passed, and every later run exited 2).
 HOSTPREP_INSTALL=deb
-# (about 4 min of TCG on an idle host; each ansible-playbook run is 1-2 min)
-TIMEOUT=360
+# (about 5 min of TCG on an idle host; each ansible-playbook run is 1-2 min)
+TIMEOUT=480
 QEMU_MACHINE=kernel-irqchip=split
 QEMU_DEVICES="$QEMU_INTEL_IOMMU $(qemu_rootport_nic 2) $(qemu_rootport_nic 3)"
 # the site drop-in the role places (the vendor rule selects nothing here: no GPU)
@@ -63,4 +67,22 @@ Aply=yes'
 	assert_eq "$(sha_of /run/hostprep/report.json)" "$report" "bad drop-in: report unchanged"
 	assert_acs 0000:00:02.0 001d "bad drop-in: setpci 00:02.0 unchanged"
 	assert_acs 0000:00:03.0 0011 "bad drop-in: setpci 00:03.0 unchanged"
+
+	an_write_play site-needs-old '[Host]
+Apply=yes
+
+[ACS:nics]
+Enabled=yes'
+	an_play site-needs-old
+	assert_ne "$RC" 0 "valid only over its old version: the play fails"
+	assert_eq "$(an_recap failed)" 1 "valid only over its old version: failed=1"
+	# the role validates its rendered copy (hostprep-dropins.*/50-site.conf) as 50-site.conf
+	# before placing anything (fleet/ansible README: all or none)
+	assert_match "$OUT" "/hostprep-dropins\.[^/]*/50-site\.conf:5: \[ACS:nics\] is enabled but no file gives it a Select=" \
+		"valid only over its old version: hostprep's reason at the rendered copy's line"
+	assert_no_match "$OUT" 'RUNNING HANDLER' "valid only over its old version: no apply"
+	assert_eq "$(sha_of "$dropin")" "$conf" "valid only over its old version: the live drop-in unchanged"
+	assert_eq "$(ls -A /etc/hostprep/hostprep.conf.d)" 50-site.conf "valid only over its old version: no stray file"
+	assert_eq "$(sha_of /run/hostprep/report.json)" "$report" "valid only over its old version: report unchanged"
+	assert_rc 0 "the live configuration still loads" hostprep config
 }
