@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "acs/acs-config.h"
 #include "acs/acs-verify.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 
 /* "x0x00xx: RR,CR,EC off" */
 static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
@@ -201,16 +203,86 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 			    "0x%04x (%s)", d->acs_ctrl, bits);
 }
 
-/* A rule that matches nothing is usually a typo or the wrong host: say so. */
-static int verify_idle(const struct plan *p, struct results *rs)
+#define IDLE_IDS_MAX 6
+
+/* "1000:c030 x16, 8086:352a x5": the PCI bridges of this host by ID, most first. */
+static int bridge_ids(const struct pci_inventory *inv, struct strbuf *b)
+{
+	struct {
+		uint16_t vendor, device;
+		size_t n;
+	} ids[IDLE_IDS_MAX + 1] = {};
+	size_t n_ids = 0, more = 0;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct pci_ident *id = &inv->devs[i].id;
+		size_t k = 0;
+
+		if (id->class_code >> 8 != 0x0604)
+			continue;
+		while (k < n_ids && (ids[k].vendor != id->vendor || ids[k].device != id->device))
+			k++;
+		if (k == n_ids && n_ids == IDLE_IDS_MAX) {
+			more++;
+			continue;
+		}
+		ids[k].vendor = id->vendor;
+		ids[k].device = id->device;
+		ids[k].n++;
+		n_ids += k == n_ids;
+	}
+	if (!n_ids)
+		strbuf_printf(b, "no PCI bridge on this host");
+	for (size_t k = 0; k < n_ids; k++)
+		strbuf_printf(b, "%s%04x:%04x x%zu", k ? ", " : "PCI bridges here: ", ids[k].vendor,
+			      ids[k].device, ids[k].n);
+	if (more)
+		strbuf_printf(b, " and %zu more", more);
+	return b->oom ? -ENOMEM : 0;
+}
+
+/*
+ * A rule that selects no port: the vendor's own (its p2p: rule on a host without switches)
+ * or one that says AllowNone=yes is a skip; an admin's is a fail, never a silent no-op:
+ * a typo or the wrong host leaves P2P going through the root complex.
+ */
+static int verify_idle_one(const struct plan_idle *idle, const struct pci_inventory *inv,
+			   struct results *rs)
+{
+	_cleanup_(strbuf_done) struct strbuf b = {};
+	char object[64], actual[128];
+
+	snprintf(object, sizeof(object), "rule %s", idle->rule->name);
+	if (idle->functions)
+		snprintf(actual, sizeof(actual),
+			 "selects no port on this host: %zu function%s, none a port or with ACS",
+			 idle->functions, idle->functions == 1 ? "" : "s");
+	else
+		snprintf(actual, sizeof(actual), "selects no port on this host");
+	if (idle->rule->allow_none) {
+		if (idle->rule->allow_none_at.file)
+			strncat(actual, " (AllowNone=yes)", sizeof(actual) - strlen(actual) - 1);
+		return results_add(rs, VERDICT_SKIP, "acs", object, "selects ports", actual, NULL);
+	}
+	strbuf_printf(&b, "fix Select= of [" ACS_PREFIX "%s] (", idle->rule->name);
+	if (bridge_ids(inv, &b) < 0)
+		return -ENOMEM;
+	strbuf_printf(&b,
+		      "%s); where this config is shared with hosts it does not fit, set "
+		      "AllowNone=yes in the rule",
+		      idle->functions ? "; upstream:SELECTOR takes the ports above devices, "
+					"p2p:A~B those between pairs"
+				      : "");
+	if (b.oom)
+		return -ENOMEM;
+	return results_add(rs, VERDICT_FAIL, "acs", object, "selects ports", actual, b.s);
+}
+
+static int verify_idle(const struct plan *p, const struct pci_inventory *inv, struct results *rs)
 {
 	for (size_t i = 0; i < p->n_idle; i++) {
-		char object[64];
-		int r;
+		int r = verify_idle_one(&p->idle[i], inv, rs);
 
-		snprintf(object, sizeof(object), "rule %s", p->idle[i]->name);
-		r = results_add(rs, VERDICT_SKIP, "acs", object, "selects ports",
-				"selects no port on this host", NULL);
 		if (r < 0)
 			return r;
 	}
@@ -248,7 +320,7 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 	int r = prior_build(rs, &prior);
 
 	if (r >= 0)
-		r = verify_idle(p, rs);
+		r = verify_idle(p, inv, rs);
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++) {
 		const struct acs_target *t = &p->targets[i];
 

@@ -188,21 +188,31 @@ static int conflict(const struct acs_target *t, const struct acs_rule *r)
 	return -EINVAL;
 }
 
-static int add_idle(struct plan *p, const struct acs_rule *r)
+static int add_idle(struct plan *p, const struct acs_rule *r, size_t functions)
 {
-	const struct acs_rule **v = reallocarray(p->idle, p->n_idle + 1, sizeof(*v));
+	struct plan_idle *v = reallocarray(p->idle, p->n_idle + 1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	p->idle = v;
-	p->idle[p->n_idle++] = r;
+	p->idle[p->n_idle++] = (struct plan_idle){ .rule = r, .functions = functions };
 	return 0;
+}
+
+/*
+ * What makes a rule not idle: a port (a bridge: with or without ACS, its result says), or a
+ * function with ACS or whose ACS cannot be read. A rule that picks only endpoints without
+ * ACS (Select=10de:* for upstream:10de:*) changes nothing and checks nothing.
+ */
+static bool pick_counts(const struct pci_dev_info *d)
+{
+	return !p2p_endpoint(d) || upstream_candidate(d);
 }
 
 static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 		    struct acs_target *by_dev, struct plan *p)
 {
-	size_t picked = 0;
+	size_t picked = 0, others = 0;
 
 	_cleanup_(freep) uint8_t *sel = calloc(inv->n + 1, 1);
 	_cleanup_(freep) uint8_t *exc = calloc(inv->n + 1, 1);
@@ -217,7 +227,10 @@ static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 
 		if (!sel[i] || exc[i])
 			continue;
-		picked++;
+		if (pick_counts(&inv->devs[i]))
+			picked++;
+		else
+			others++;
 		if (!t->rules) {
 			snprintf(t->addr, sizeof(t->addr), "%s", inv->devs[i].addr);
 			t->mask = r->mask;
@@ -229,7 +242,7 @@ static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 		if (q < 0)
 			return q;
 	}
-	return picked ? 0 : add_idle(p, r);
+	return picked ? 0 : add_idle(p, r, others);
 }
 
 static int add_action(struct plan *p, const struct pci_dev_info *d, const struct acs_target *t)
@@ -448,7 +461,10 @@ int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
 				target_reason(t, doc, buf, sizeof(buf)), t->rules);
 	}
 	for (size_t i = 0; i < p->n_idle; i++)
-		fprintf(f, "  rule %s selects no port on this host\n", p->idle[i]->name);
+		fprintf(f, "  rule %s selects no port on this host%s\n", p->idle[i].rule->name,
+			p->idle[i].rule->allow_none ? ""
+						    : ": fails (an admin's Select=; AllowNone=yes "
+						      "allows none)");
 	return 0;
 }
 
@@ -529,14 +545,19 @@ static json_object *counts_json(const struct plan *p)
 	return TAKE_PTR(o);
 }
 
-static json_object *idle_json(const struct plan *p)
+/* The idle rules' names; failing: only those that may not be idle (AllowNone=no). */
+static json_object *idle_json(const struct plan *p, bool failing)
 {
 	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < p->n_idle; i++) {
-		json_object *s = json_object_new_string(p->idle[i]->name);
+		json_object *s;
+
+		if (failing && p->idle[i].rule->allow_none)
+			continue;
+		s = json_object_new_string(p->idle[i].rule->name);
 
 		if (!s || json_object_array_add(v, s) < 0) {
 			json_object_put(s);
@@ -549,18 +570,21 @@ static json_object *idle_json(const struct plan *p)
 json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-	json_object *counts = counts_json(p), *ports = ports_json(p, doc), *idle = idle_json(p);
+	json_object *counts = counts_json(p), *ports = ports_json(p, doc),
+		    *idle = idle_json(p, false);
+	json_object *failing = idle_json(p, true);
 
-	if (!o || !counts || !ports || !idle) {
+	if (!o || !counts || !ports || !idle || !failing) {
 		json_object_put(counts);
 		json_object_put(ports);
 		json_object_put(idle);
+		json_object_put(failing);
 		return NULL;
 	}
 	if (add(o, "error",
 		doc->scan_err < 0 ? json_object_new_string(strerror(-doc->scan_err)) : NULL) < 0 ||
 	    add(o, "summary", counts) < 0 || add(o, "ports", ports) < 0 ||
-	    add(o, "idle_rules", idle) < 0)
+	    add(o, "idle_rules", idle) < 0 || add(o, "idle_rules_failing", failing) < 0)
 		return NULL;
 	return TAKE_PTR(o);
 }

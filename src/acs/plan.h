@@ -39,12 +39,22 @@ struct acs_action {
 	const struct acs_target *target;
 };
 
+/*
+ * An enabled rule that selects no port on this host: none of what it picks is a PCI bridge
+ * or a function with ACS (or one whose ACS cannot be read). Its rule's allow_none says
+ * whether that is a skip or a fail.
+ */
+struct plan_idle {
+	const struct acs_rule *rule;
+	size_t functions; /* what it picks all the same: endpoints without ACS */
+};
+
 struct plan {
 	struct acs_target *targets;
 	size_t n_targets;
 	struct acs_action *actions;
 	size_t n_actions;
-	const struct acs_rule **idle; /* enabled rules that select no port on this host */
+	struct plan_idle *idle; /* enabled rules that select no port on this host */
 	size_t n_idle;
 	size_t n_state[_ACS_PORT_STATE_MAX]; /* targets per state */
 	size_t n_no_ext;		     /* of the unreadable: no extended config space */

@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
 #include "acs/acs-verify.h"
 #include "acs/plan.h"
 
@@ -78,7 +80,8 @@ struct rule_spec {
 	bool disabled;
 	const char *select[4];
 	const char *exclude[4];
-	bool vendor; /* from the vendor directory: not declared by an admin */
+	bool vendor;	 /* from the vendor directory: not declared by an admin */
+	bool allow_none; /* AllowNone= in effect (the vendor's selection, or =yes) */
 };
 
 struct fixture {
@@ -118,6 +121,7 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.at = { .file = "test.conf", .line = (unsigned)(10 * i + 1) },
 			.enabled = !specs[i].disabled,
 			.declared = !specs[i].vendor,
+			.allow_none = specs[i].allow_none,
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
@@ -227,6 +231,10 @@ static void assert_same_plan(const struct plan *a, const struct plan *b)
 	assert_int_equal(a->n_targets, b->n_targets);
 	assert_int_equal(a->n_actions, b->n_actions);
 	assert_int_equal(a->n_idle, b->n_idle);
+	for (size_t i = 0; i < a->n_idle; i++) {
+		assert_ptr_equal(a->idle[i].rule, b->idle[i].rule);
+		assert_int_equal(a->idle[i].functions, b->idle[i].functions);
+	}
 	for (size_t i = 0; i < a->n_targets; i++) {
 		assert_string_equal(a->targets[i].addr, b->targets[i].addr);
 		assert_int_equal(a->targets[i].state, b->targets[i].state);
@@ -888,22 +896,135 @@ static void test_cmdline_verify_later_config_acs_overrides(void **state)
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
 }
 
-/* A rule matching nothing is reported (a typo or the wrong host), not silent. */
-static void test_idle_rule_reported_as_skip(void **state)
+/*
+ * A rule matching nothing is reported (a typo or the wrong host), not silent: an admin's
+ * fails with the bridges of the host in the remedy; one that may be idle is a skip.
+ */
+static void test_idle_rule_fails_unless_allowed(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
 		{ .name = "gpu-paths", .select = { "upstream:class:0302" } },
 		{ .name = "typo", .select = { "upstream:10ed:*" } },
+		{ .name = "shared", .select = { "upstream:10ed:*" }, .allow_none = true },
 	};
 
-	build_ok(f, r, 2);
-	assert_int_equal(f->p.n_idle, 1);
-	assert_string_equal(f->p.idle[0]->name, "typo");
+	build_ok(f, r, 3);
+	assert_int_equal(f->p.n_idle, 2);
+	assert_string_equal(f->p.idle[0].rule->name, "typo");
+	assert_int_equal(f->p.idle[0].functions, 0);
+	assert_string_equal(f->p.idle[1].rule->name, "shared");
 	assert_int_equal(acs_verify(&f->p, &f->inv, false, "6.1.0", &f->rs), 0);
-	assert_int_equal(f->rs.n, 3);
-	result_at(&f->rs, 0, VERDICT_SKIP, "acs", "rule typo");
+	assert_int_equal(f->rs.n, 4);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule typo");
 	assert_string_equal(f->rs.items[0].actual, "selects no port on this host");
+	assert_non_null(strstr(f->rs.items[0].remedy,
+			       "PCI bridges here: 1022:14ab x1, 10b5:8796 x3"));
+	assert_non_null(strstr(f->rs.items[0].remedy, "AllowNone=yes"));
+	result_at(&f->rs, 1, VERDICT_SKIP, "acs", "rule shared");
+	assert_null(f->rs.items[1].remedy);
+}
+
+/* An idle rule is a fail even with Apply=no: it is the admin's, never advice. */
+static void test_idle_rule_fails_with_apply(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "typo", .select = { "10ed:*" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, "6.1.0", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule typo");
+}
+
+/*
+ * What makes a rule not idle: a port (a bridge, ACS or not: its own result says), or a
+ * function with ACS or whose ACS cannot be read (limited, dead, gone). Endpoints without
+ * ACS are picked (their skip says so) but leave the rule idle, counted.
+ */
+static void test_idle_counts_ports_not_endpoints(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec gpus[] = { { .name = "gpus", .select = { "class:03", "class:02" } } };
+	const struct rule_spec usp[] = { { .name = "usp", .select = { "0000:01:00.0" } } };
+
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_targets, 2);
+	assert_int_equal(f->p.n_idle, 1);
+	assert_int_equal(f->p.idle[0].functions, 2);
+	assert_int_equal(acs_verify(&f->p, &f->inv, false, "6.1.0", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule gpus");
+	assert_string_equal(f->rs.items[0].actual,
+			    "selects no port on this host: 2 functions, none a port or with ACS");
+	assert_non_null(strstr(f->rs.items[0].remedy, "upstream:SELECTOR"));
+	plan_done(&f->p);
+
+	/* a bridge without ACS is a port */
+	build_ok(f, usp, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+
+	/* an endpoint with ACS, or whose ACS cannot be read, counts */
+	dev_acs(&f->devs[GPU], 0x170, 0x005f, 0x001d);
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].has_acs = false;
+	f->devs[GPU].cfg = PCI_CFG_LIMITED;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].cfg = PCI_CFG_NO_EXT;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].cfg = PCI_CFG_FULL;
+	f->devs[GPU].state = PCI_DEV_DEAD;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].state = PCI_DEV_GONE;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	/* a semi-transparent bridge (class 0609) is a port too */
+	f->devs[GPU].state = PCI_DEV_OK;
+	f->devs[GPU].id.class_code = 0x060940;
+	build_ok(f, (const struct rule_spec[]){ { .name = "st", .select = { "class:0609" } } }, 1);
+	assert_int_equal(f->p.n_idle, 0);
+}
+
+/* The dry-run says which idle rules fail, in text and JSON. */
+static void test_plan_print_idle(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "typo", .select = { "10ed:*" } },
+		{ .name = "shared", .select = { "10ed:*" }, .allow_none = true },
+	};
+	struct plan_doc doc = { .version = "0", .host = "h", .time = "t" };
+	_cleanup_(freep) char *text = NULL;
+	size_t size = 0;
+	FILE *mf;
+	json_object *o;
+
+	build_ok(f, r, 2);
+	mf = open_memstream(&text, &size);
+	assert_non_null(mf);
+	assert_int_equal(plan_print(&f->p, &doc, mf), 0);
+	fclose(mf);
+	assert_non_null(strstr(text, "  rule typo selects no port on this host: fails (an admin's "
+				     "Select=; AllowNone=yes allows none)\n"));
+	assert_non_null(strstr(text, "  rule shared selects no port on this host\n"));
+	o = plan_json(&f->p, &doc);
+	assert_non_null(o);
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_object_get(o, "idle_rules"), JSON_C_TO_STRING_PLAIN),
+			    "[\"typo\",\"shared\"]");
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_object_get(o, "idle_rules_failing"),
+				    JSON_C_TO_STRING_PLAIN),
+			    "[\"typo\"]");
+	json_object_put(o);
 }
 
 /* Without root the ACS ports cannot be told apart: no argument rather than a wrong one. */
@@ -961,7 +1082,10 @@ int main(void)
 		T(test_cmdline_verify_skip_old_kernel),
 		T(test_cmdline_verify_6_11_is_new_enough),
 		T(test_cmdline_verify_later_config_acs_overrides),
-		T(test_idle_rule_reported_as_skip),
+		T(test_idle_rule_fails_unless_allowed),
+		T(test_idle_rule_fails_with_apply),
+		T(test_idle_counts_ports_not_endpoints),
+		T(test_plan_print_idle),
 		T(test_cmdline_format_refuses_unreadable),
 		T(test_candidates_upstream_and_explicit),
 		T(test_candidates_suffice_for_plan),
