@@ -328,11 +328,14 @@ void kacs_params_done(struct kacs_params *p)
 	*p = (struct kacs_params){};
 }
 
-/* Ports the kernel argument names: those with an ACS capability. */
+/*
+ * Ports the kernel argument names: those with an ACS capability, but not one whose write
+ * is refused (vfio-pci below it, no AllowVFIO=yes): at boot it would relax them all the same.
+ */
 static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 					       const struct pci_inventory *inv)
 {
-	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+	const struct pci_dev_info *d = t->refused ? NULL : pci_inventory_find(inv, t->addr);
 
 	return d && d->has_acs ? d : NULL;
 }

@@ -158,6 +158,9 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	if (streq(key, "AllowNone"))
 		return config_set_boolean(key, value, at, false, &rule->allow_none,
 					  &rule->allow_none_at);
+	if (streq(key, "AllowVFIO"))
+		return config_set_boolean(key, value, at, false, &rule->allow_vfio,
+					  &rule->allow_vfio_at);
 	return config_error_at(at, "unknown key '%s' in [" ACS_PREFIX "*] section", key);
 }
 
@@ -203,6 +206,7 @@ static bool rule_declared(const struct config_finish *f, const struct acs_rule *
 	return config_origin_is_admin(f, &rule->at) || config_origin_is_admin(f, &rule->mask_at) ||
 	       config_origin_is_admin(f, &rule->enabled_at) ||
 	       config_origin_is_admin(f, &rule->allow_none_at) ||
+	       config_origin_is_admin(f, &rule->allow_vfio_at) ||
 	       selectors_from_admin(f, rule->select, rule->n_select) ||
 	       selectors_from_admin(f, rule->exclude, rule->n_exclude);
 }
@@ -234,7 +238,7 @@ static size_t part_n_lines(const void *state)
 	size_t n = 0;
 
 	for (size_t i = 0; ac && i < ac->n_rules; i++)
-		n += 3 + ac->rules[i].n_select + ac->rules[i].n_exclude;
+		n += 4 + ac->rules[i].n_select + ac->rules[i].n_exclude;
 	return n;
 }
 
@@ -250,7 +254,7 @@ static int list_lines(const char *section, const char *key, const struct selecto
 	return 0;
 }
 
-/* Enabled, Mask, AllowNone, Select..., Exclude... */
+/* Enabled, Mask, AllowNone, AllowVFIO, Select..., Exclude... */
 static int rule_lines(const struct acs_rule *rule, config_line_fn fn, void *ud)
 {
 	char section[sizeof(ACS_PREFIX) + ACS_RULE_NAME_MAX];
@@ -265,6 +269,9 @@ static int rule_lines(const struct acs_rule *rule, config_line_fn fn, void *ud)
 	if (r >= 0)
 		r = fn(ud, section, "AllowNone", rule->allow_none ? "yes" : "no",
 		       &rule->allow_none_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "AllowVFIO", rule->allow_vfio ? "yes" : "no",
+		       &rule->allow_vfio_at, false);
 	if (r >= 0)
 		r = list_lines(section, "Select", rule->select, rule->n_select, fn, ud);
 	if (r >= 0)

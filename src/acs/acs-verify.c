@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "acs/acs-config.h"
 #include "acs/acs-verify.h"
+#include "acs/isolation.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
@@ -171,12 +172,55 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 			    strerror(-d->err));
 }
 
+/*
+ * A port the policy relaxes above a function bound to vfio-pci, without AllowVFIO=yes:
+ * not written (or relaxed by someone else), and a fail either way: the VM's device was
+ * isolated by these bits when its IOMMU group was formed.
+ */
+static int verify_refused(const struct acs_target *t, const struct pci_dev_info *d,
+			  const char *expected, const char *bits, struct results *rs)
+{
+	_cleanup_(freep) char *remedy = NULL;
+	char groups[256];
+
+	acs_merged_format(t, groups, sizeof(groups));
+	if (asprintf(&remedy,
+		     "relaxing ACS here lets a guest's device reach another guest's (or the "
+		     "host's) memory: unbind vfio-pci below, or Exclude= this port from rule %s; "
+		     "if the VMs below may share one IOMMU group, set AllowVFIO=yes in "
+		     "[" ACS_PREFIX "%s]",
+		     t->first->name, t->first->name) < 0)
+		return -ENOMEM;
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, remedy,
+			    "0x%04x (%s) %s: vfio-pci below (%s)%s%s%s", d->acs_ctrl, bits,
+			    acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask) ? "relaxed already"
+										: "not written",
+			    t->vfio, t->n_merged ? "; IOMMU groups " : "", groups,
+			    t->n_merged ? " would become one" : "");
+}
+
+/*
+ * "; IOMMU groups 14, 15 below become one" for a port that relaxes above several groups
+ * ("would become one" while it is not relaxed yet).
+ */
+static void merged_note(const struct acs_target *t, bool done, char *buf, size_t size)
+{
+	char groups[256];
+
+	buf[0] = '\0';
+	if (!t->n_merged)
+		return;
+	acs_merged_format(t, groups, sizeof(groups));
+	snprintf(buf, size, "; IOMMU groups %s below %s one", groups,
+		 done ? "become" : "would become");
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
 		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
 		      const struct prior *prior, struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
-	char expected[96], bits[64];
+	char expected[96], bits[64], note[300];
 
 	describe_mask(&t->mask, expected, sizeof(expected));
 	if (!d)
@@ -194,13 +238,16 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);
 	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
+	if (t->refused)
+		return verify_refused(t, d, expected, bits, rs);
+	merged_note(t, acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask), note, sizeof(note));
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
-		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
-				    d->acs_ctrl, bits);
+		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL,
+				    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
 			    port_remedy(prior, t->addr, apply_enabled,
 					kernel_has_boot_form(osrelease, &t->mask)),
-			    "0x%04x (%s)", d->acs_ctrl, bits);
+			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
 
 #define IDLE_IDS_MAX 6
@@ -312,6 +359,34 @@ static int make_advisory(struct results *rs)
 	return 0;
 }
 
+/*
+ * Next to the ports' results: where the IOMMU translates the DMA of the functions below
+ * them (DMA or DMA-FQ groups), GPUDirect RDMA and GPU peer-to-peer do not work whatever ACS
+ * allows (the NIC's and GPU's bus addresses are not each other's physical addresses). A
+ * warning: the mode is [IOMMU] Expect='s business, this only says what it costs here.
+ */
+static int verify_translated(const struct plan *p, struct results *rs)
+{
+	size_t n = 0;
+	const char *first = NULL;
+
+	for (size_t i = 0; i < p->n_targets; i++)
+		if (p->targets[i].translated) {
+			first = first ? first : p->targets[i].addr;
+			n++;
+		}
+	if (!n)
+		return 0;
+	return results_addf(
+		rs, VERDICT_WARN, "acs.iommu", "host",
+		"no IOMMU translation below the selected ports (GPUDirect RDMA)",
+		"iommu=pt on the kernel command line (or the IOMMU off) for GPUDirect RDMA and GPU "
+		"peer-to-peer; [IOMMU] Expect=passthrough checks it",
+		"translated (DMA or DMA-FQ IOMMU groups) below %zu selected port%s "
+		"(first %s): GPUDirect RDMA peer-to-peer does not work there",
+		n, n == 1 ? "" : "s", first);
+}
+
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
@@ -328,5 +403,5 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 		if (r >= 0 && !apply_enabled && !t->declared)
 			r = make_advisory(rs);
 	}
-	return r;
+	return r < 0 ? r : verify_translated(p, rs);
 }

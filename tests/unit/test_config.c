@@ -864,7 +864,8 @@ static void test_dump(void **state)
 				 "Mask=0000000\n"
 				 "# default\n"
 				 "AllowNone=no\n"
-
+				 "# default\n"
+				 "AllowVFIO=no\n"
 				 "# reset: the Select= lines below are the whole list\n"
 				 "Select=\n"
 				 "# /usr/lib/hostprep/hostprep.conf:5\n"
@@ -883,7 +884,8 @@ static void test_dump(void **state)
 				 "Mask=x0x00xx\n"
 				 "# default\n"
 				 "AllowNone=yes\n"
-);
+				 "# default\n"
+				 "AllowVFIO=no\n");
 	free(out);
 }
 
@@ -1259,6 +1261,28 @@ static void test_allow_none_default_by_origin(void **state)
 	assert_origin(f, &rule_named(f, "shared")->allow_none_at, DROPIN_ETC "50-site.conf", 13);
 }
 
+/* AllowVFIO=: no unless written; an empty one restores no; written, it declares the rule. */
+static void test_allow_vfio(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR,
+		   "[ACS:vendor]\nSelect=p2p:class:0302\n"
+		   "[ACS:vms]\nSelect=p2p:class:0302\n"
+		   "[ACS:reset]\nSelect=p2p:class:0302\nAllowVFIO=yes\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:vms]\nAllowVFIO=yes\n"
+		   "[ACS:reset]\nAllowVFIO=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_false(rule_named(f, "vendor")->allow_vfio);
+	assert_false(rule_named(f, "vendor")->declared);
+	assert_true(rule_named(f, "vms")->allow_vfio);
+	assert_true(rule_named(f, "vms")->declared);
+	assert_origin(f, &rule_named(f, "vms")->allow_vfio_at, DROPIN_ETC "50-site.conf", 2);
+	assert_false(rule_named(f, "reset")->allow_vfio);
+	assert_null(rule_named(f, "reset")->allow_vfio_at.file);
+}
+
 /* No raw control bytes or invalid UTF-8 from a config file reach stderr. */
 static void test_messages_escape_config_bytes(void **state)
 {
@@ -1526,6 +1550,7 @@ int main(void)
 		T(test_syntax_error_in_rule_does_not_cascade),
 		T(test_select_reset_names_the_reset),
 		T(test_allow_none_default_by_origin),
+		T(test_allow_vfio),
 		T(test_messages_escape_config_bytes),
 		T(test_messages_escape_file_names),
 		cmocka_unit_test(test_log_escape),

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "acs/acs-verify.h"
+#include "acs/isolation.h"
 #include "acs/plan.h"
 
 enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
@@ -82,6 +83,7 @@ struct rule_spec {
 	const char *exclude[4];
 	bool vendor;	 /* from the vendor directory: not declared by an admin */
 	bool allow_none; /* AllowNone= in effect (the vendor's selection, or =yes) */
+	bool allow_vfio; /* AllowVFIO=yes */
 };
 
 struct fixture {
@@ -122,6 +124,7 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.enabled = !specs[i].disabled,
 			.declared = !specs[i].vendor,
 			.allow_none = specs[i].allow_none,
+			.allow_vfio = specs[i].allow_vfio,
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
@@ -710,6 +713,271 @@ static void test_plan_print_json_document(void **state)
 	assert_non_null(strstr(out, "\"error\": null"));
 }
 
+
+/* ---- plan_isolation(): vfio-pci below a relaxed port, the IOMMU groups that merge ---- */
+
+/* Every function in a group of its own: RP 1, USP 2, DSP_GPU 3, DSP_NIC 4, GPU 5, NIC 6. */
+static void fn_init(struct acs_fn_iommu fn[static N_DEVS])
+{
+	for (int i = 0; i < N_DEVS; i++)
+		fn[i] = (struct acs_fn_iommu){ .group = i + 1 };
+}
+
+static const struct acs_target *target_of(const struct plan *p, const char *addr)
+{
+	for (size_t i = 0; i < p->n_targets; i++)
+		if (streq(p->targets[i].addr, addr))
+			return &p->targets[i];
+	fail_msg("no target %s", addr);
+	return NULL;
+}
+
+static void test_isolation_refuses_above_vfio(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	const struct acs_target *t;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	/* both writes above the GPU refused, kept aside in target order, nothing to write */
+	assert_int_equal(f->p.n_actions, 0);
+	assert_int_equal(f->p.n_refused, 2);
+	assert_string_equal(f->p.refused[0].addr, "0000:00:01.0");
+	assert_string_equal(f->p.refused[1].addr, "0000:02:08.0");
+	t = target_of(&f->p, "0000:00:01.0");
+	assert_true(t->relaxes && t->refused);
+	assert_string_equal(t->vfio, "0000:03:00.0");
+	/* below the root port: the switch's three ports, the GPU and the NIC */
+	assert_int_equal(t->n_merged, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(t->merged[i], (int)i + 2);
+	/* one group below the GPU's port: nothing merges */
+	t = target_of(&f->p, "0000:02:08.0");
+	assert_true(t->refused);
+	assert_int_equal(t->n_merged, 0);
+	assert_null(t->merged);
+	/* the switch upstream port has no ACS: not a port upstream: selects */
+	assert_int_equal(f->p.n_targets, 2);
+}
+
+/* vfio-pci below a port that is not relaxed, or beside it, is no refusal. */
+static void test_isolation_vfio_elsewhere(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "nic", .select = { "0000:02:10.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true; /* below 02:08.0, not below 02:10.0 */
+	fn[DSP_NIC].vfio = true; /* the port itself is not below itself */
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_int_equal(f->p.n_refused, 0);
+	assert_null(f->p.targets[0].vfio);
+	/* nothing known (the module read nothing): nothing refused, nothing merged */
+	plan_done(&f->p);
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, NULL), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_false(f->p.targets[0].relaxes);
+}
+
+/* Only a mask that turns off SV, RR, CR or UF, where the port has it, relaxes isolation. */
+static void test_isolation_which_bits_relax(void **state)
+{
+	static const struct {
+		const char *mask;
+		uint16_t cap;
+		bool relaxes;
+	} cases[] = {
+		{ "x0x00xx", 0x007f, true },  { "xxxxxx0", 0x007f, true },  /* SV */
+		{ "xxxxx0x", 0x007f, false }, /* TB */ { "xxxx0xx", 0x007f, true }, /* RR */
+		{ "xxx0xxx", 0x007f, true },  /* CR */ { "xx0xxxx", 0x007f, true }, /* UF */
+		{ "x0xxxxx", 0x007f, false }, /* EC */ { "0xxxxxx", 0x007f, false }, /* DT */
+		{ "x0x00xx", 0x0020, false }, /* only EC implemented */
+		{ "x0x00xx", 0x0008, true },  /* only CR implemented */
+		{ "1x1111x", 0x007f, false }, /* forcing on never relaxes */
+	};
+	struct fixture *f = *state;
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct rule_spec r[] = { { .name = "p", .mask = cases[i].mask,
+						 .select = { "0000:02:08.0" } } };
+
+		plan_done(&f->p);
+		f->devs[DSP_GPU].acs_cap = cases[i].cap;
+		build_ok(f, r, 1);
+		assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+		if (f->p.targets[0].relaxes != cases[i].relaxes)
+			fail_msg("mask %s cap 0x%04x: relaxes %d", cases[i].mask, cases[i].cap,
+				 f->p.targets[0].relaxes);
+		assert_int_equal(f->p.targets[0].refused, cases[i].relaxes);
+		assert_int_equal(f->p.n_refused + f->p.n_actions, f->p.n_refused ? 1 : f->p.n_actions);
+	}
+}
+
+/* AllowVFIO=yes lets it through; with two rules on one port, both must say so. */
+static void test_isolation_allow_vfio(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec one[] = {
+		{ .name = "vms", .allow_vfio = true, .select = { "upstream:class:0302" } },
+	};
+	const struct rule_spec two[] = {
+		{ .name = "vms", .allow_vfio = true, .select = { "upstream:class:0302" } },
+		{ .name = "all", .select = { "0000:02:08.0" } },
+	};
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, one, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_int_equal(f->p.n_refused, 0);
+	assert_string_equal(target_of(&f->p, "0000:02:08.0")->vfio, "0000:03:00.0");
+	plan_done(&f->p);
+	build_ok(f, two, 2);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_string_equal(f->p.actions[0].addr, "0000:00:01.0");
+	assert_int_equal(f->p.n_refused, 1);
+	assert_string_equal(f->p.refused[0].addr, "0000:02:08.0");
+}
+
+/* Groups of several members: each group once; a function without a group counts for none. */
+static void test_isolation_groups_several_members(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "rp", .select = { "0000:00:01.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	/* the switch and the GPU in group 9, the NIC in group 2: 2 and 9 */
+	fn[USP].group = fn[DSP_GPU].group = fn[DSP_NIC].group = fn[GPU].group = 9;
+	fn[NIC].group = 2;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 2);
+	assert_int_equal(f->p.targets[0].merged[0], 2);
+	assert_int_equal(f->p.targets[0].merged[1], 9);
+	/* the NIC without a group: one group left below, nothing merges */
+	plan_done(&f->p);
+	fn[NIC].group = -1;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 0);
+	/* the port's own group is not below it */
+	plan_done(&f->p);
+	fn[RP].group = 2;
+	fn[NIC].group = 9;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 0);
+}
+
+/* An endpoint with ACS (a multi-function device): its "below" is the device's other functions. */
+static void test_isolation_multifunction_endpoint(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "fn0", .select = { "0000:03:00.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	dev_acs(&f->devs[GPU], 0x180, 0x005f, 0x001d);
+	snprintf(f->devs[NIC].addr, sizeof(f->devs[NIC].addr), "0000:03:00.1");
+	fn[NIC].vfio = true;
+	fn[DSP_GPU].vfio = true; /* above the function, not beside it */
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_refused, 1);
+	assert_string_equal(f->p.targets[0].vfio, "0000:03:00.1");
+	assert_int_equal(f->p.targets[0].n_merged, 0); /* one sibling, one group */
+}
+
+/* The results: the refused port fails naming vfio-pci and AllowVFIO=; merges; the IOMMU note. */
+static void test_isolation_verify(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	struct pci_dev_info fresh[N_DEVS];
+	struct pci_inventory now;
+	const struct result *x;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	fn[NIC].translated = true;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	topo_init(fresh, &now);
+	fresh[DSP_GPU].acs_ctrl = 0x0011; /* relaxed by someone else */
+	assert_int_equal(acs_verify(&f->p, &now, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 3);
+	x = result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:00:01.0");
+	assert_string_equal(x->actual, "0x001d (SV,RR,CR,UF) not written: vfio-pci below "
+				       "(0000:03:00.0); IOMMU groups 2, 3, 4, 5, 6 would become one");
+	assert_non_null(strstr(x->remedy, "AllowVFIO=yes in [ACS:gpu]"));
+	x = result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_string_equal(x->actual,
+			    "0x0011 (SV,UF) relaxed already: vfio-pci below (0000:03:00.0)");
+	/* the NIC's translated group is below the root port only */
+	x = result_at(&f->rs, 2, VERDICT_WARN, "acs.iommu", "host");
+	assert_non_null(strstr(x->actual, "below 1 selected port (first 0000:00:01.0): GPUDirect "
+					  "RDMA peer-to-peer does not work there"));
+
+	/* without vfio-pci: written, the root port's result names the groups that merged */
+	results_done(&f->rs);
+	f->rs = (struct results){};
+	plan_done(&f->p);
+	fn[GPU].vfio = false;
+	fn[NIC].translated = false;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	fresh[RP].acs_ctrl = 0x0011;
+	assert_int_equal(acs_verify(&f->p, &now, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 2); /* no acs.iommu without a translated group */
+	x = result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
+	assert_string_equal(x->actual, "0x0011 (SV,UF); IOMMU groups 2, 3, 4, 5, 6 below become one");
+	x = result_at(&f->rs, 1, VERDICT_PASS, "acs", "0000:02:08.0");
+	assert_string_equal(x->actual, "0x0011 (SV,UF)");
+}
+
+/* apply --dry-run: refuse lines, the groups, the counts; JSON fields. */
+static void test_isolation_plan_print(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	_cleanup_(freep) char *out = NULL, *json = NULL;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	out = print_to_string(&f->p, &test_doc, false);
+	assert_non_null(strstr(out, "; 0 writes, 2 refused\n"));
+	assert_non_null(strstr(out, "\n  refuse 0000:00:01.0 ACS@0x2a0 ctrl(+0x6) 0x001d -> "
+				    "0x0011  (SV,RR,CR,UF -> SV,UF)  rule gpu\n"
+				    "    IOMMU groups 2, 3, 4, 5, 6 below become one\n"
+				    "    refused: vfio-pci below (0000:03:00.0);"));
+	assert_non_null(strstr(out, "\n  refuse 0000:02:08.0 ACS@0xf24"));
+	json = print_to_string(&f->p, &test_doc, true);
+	assert_non_null(strstr(json, "\"writes\": 0,\n      \"refused\": 2"));
+	assert_non_null(strstr(json, "\"write\": false,\n        \"refused\": true,\n        "
+				     "\"vfio\": [\n          \"0000:03:00.0\"\n        ],\n        "
+				     "\"iommu_groups_merged\": [\n          2,"));
+}
+
 static void test_verify_drift_remedy_when_apply_enabled(void **state)
 {
 	struct fixture *f = *state;
@@ -1072,6 +1340,14 @@ int main(void)
 		T(test_verify_dead_and_gone_fail),
 		T(test_plan_print_counts_by_state),
 		T(test_plan_print_json_document),
+		T(test_isolation_refuses_above_vfio),
+		T(test_isolation_vfio_elsewhere),
+		T(test_isolation_which_bits_relax),
+		T(test_isolation_allow_vfio),
+		T(test_isolation_groups_several_members),
+		T(test_isolation_multifunction_endpoint),
+		T(test_isolation_verify),
+		T(test_isolation_plan_print),
 		T(test_cmdline_format_paths),
 		T(test_cmdline_format_skips_ports_without_acs),
 		T(test_cmdline_format_only_usp_no_acs),
