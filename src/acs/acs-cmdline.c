@@ -272,10 +272,9 @@ static int keep_last(char **slot, const char *value)
 	return 0;
 }
 
-/* pci_setup(): every pci= word, options split on ',' (so no value holds one); the last wins. */
-int kacs_params_get(const struct cmdline *cmd, struct kacs_params *ret)
+/* pci_setup(): every pci= word, options split on ',' (so no value holds one), in order. */
+int kacs_params_each(const struct cmdline *cmd, int (*fn)(void *ud, const char *opt), void *ud)
 {
-	struct kacs_params k = {};
 	int r = 0;
 
 	for (size_t i = 0; i < cmd->n && r >= 0; i++) {
@@ -285,20 +284,35 @@ int kacs_params_get(const struct cmdline *cmd, struct kacs_params *ret)
 		if (!streq(cmd->params[i].key, "pci") || !cmd->params[i].value)
 			continue;
 		copy = strdup(cmd->params[i].value);
-		if (!copy) {
-			r = -ENOMEM;
-			break;
-		}
+		if (!copy)
+			return -ENOMEM;
 		for (opt = copy; opt && r >= 0; opt = next) {
 			next = strchr(opt, ',');
 			if (next)
 				*next++ = '\0';
-			if (strneq(opt, "disable_acs_redir=", 18))
-				r = keep_last(&k.disable_acs_redir, opt + 18);
-			else if (strneq(opt, "config_acs=", 11))
-				r = keep_last(&k.config_acs, opt + 11);
+			r = fn(ud, opt);
 		}
 	}
+	return r;
+}
+
+static int keep_opt(void *ud, const char *opt)
+{
+	struct kacs_params *k = ud;
+
+	if (strneq(opt, "disable_acs_redir=", 18))
+		return keep_last(&k->disable_acs_redir, opt + 18);
+	if (strneq(opt, "config_acs=", 11))
+		return keep_last(&k->config_acs, opt + 11);
+	return 0;
+}
+
+/* The last of each wins. */
+int kacs_params_get(const struct cmdline *cmd, struct kacs_params *ret)
+{
+	struct kacs_params k = {};
+	int r = kacs_params_each(cmd, keep_opt, &k);
+
 	if (r < 0) {
 		kacs_params_done(&k);
 		return r;
@@ -314,11 +328,14 @@ void kacs_params_done(struct kacs_params *p)
 	*p = (struct kacs_params){};
 }
 
-/* Ports the kernel argument names: those with an ACS capability. */
+/*
+ * Ports the kernel argument names: those with an ACS capability, but not one whose write
+ * is refused (vfio-pci below it, no AllowVFIO=yes): at boot it would relax them all the same.
+ */
 static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 					       const struct pci_inventory *inv)
 {
-	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+	const struct pci_dev_info *d = t->refused ? NULL : pci_inventory_find(inv, t->addr);
 
 	return d && d->has_acs ? d : NULL;
 }

@@ -21,6 +21,8 @@ struct kacs_params {
 };
 
 int kacs_params_get(const struct cmdline *cmd, struct kacs_params *ret);
+/* Each option of every pci= word, in order, as pci_setup() sees it; stops at fn's error. */
+int kacs_params_each(const struct cmdline *cmd, int (*fn)(void *ud, const char *opt), void *ud);
 void kacs_params_done(struct kacs_params *p);
 
 /*

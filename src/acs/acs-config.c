@@ -155,6 +155,12 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	}
 	if (streq(key, "Exclude"))
 		return parse_selector_list(key, value, at, &rule->exclude, &rule->n_exclude);
+	if (streq(key, "AllowNone"))
+		return config_set_boolean(key, value, at, false, &rule->allow_none,
+					  &rule->allow_none_at);
+	if (streq(key, "AllowVFIO"))
+		return config_set_boolean(key, value, at, false, &rule->allow_vfio,
+					  &rule->allow_vfio_at);
 	return config_error_at(at, "unknown key '%s' in [" ACS_PREFIX "*] section", key);
 }
 
@@ -199,6 +205,8 @@ static bool rule_declared(const struct config_finish *f, const struct acs_rule *
 {
 	return config_origin_is_admin(f, &rule->at) || config_origin_is_admin(f, &rule->mask_at) ||
 	       config_origin_is_admin(f, &rule->enabled_at) ||
+	       config_origin_is_admin(f, &rule->allow_none_at) ||
+	       config_origin_is_admin(f, &rule->allow_vfio_at) ||
 	       selectors_from_admin(f, rule->select, rule->n_select) ||
 	       selectors_from_admin(f, rule->exclude, rule->n_exclude);
 }
@@ -212,6 +220,14 @@ static int part_finish(void *state, const struct config_finish *f)
 		if (check_rule_select(&ac->rules[i]) < 0)
 			r = -EINVAL;
 		ac->rules[i].declared = rule_declared(f, &ac->rules[i]);
+		/*
+		 * Only the vendor's own selection may be idle: its p2p: rule selects nothing on
+		 * a host without switches. An admin's Select= that matches nothing is a typo
+		 * or the wrong host, and a silent no-op would leave the gate open.
+		 */
+		if (!ac->rules[i].allow_none_at.file)
+			ac->rules[i].allow_none = !selectors_from_admin(f, ac->rules[i].select,
+									ac->rules[i].n_select);
 	}
 	return r;
 }
@@ -222,7 +238,7 @@ static size_t part_n_lines(const void *state)
 	size_t n = 0;
 
 	for (size_t i = 0; ac && i < ac->n_rules; i++)
-		n += 2 + ac->rules[i].n_select + ac->rules[i].n_exclude;
+		n += 4 + ac->rules[i].n_select + ac->rules[i].n_exclude;
 	return n;
 }
 
@@ -238,7 +254,7 @@ static int list_lines(const char *section, const char *key, const struct selecto
 	return 0;
 }
 
-/* Enabled, Mask, Select..., Exclude... */
+/* Enabled, Mask, AllowNone, AllowVFIO, Select..., Exclude... */
 static int rule_lines(const struct acs_rule *rule, config_line_fn fn, void *ud)
 {
 	char section[sizeof(ACS_PREFIX) + ACS_RULE_NAME_MAX];
@@ -250,6 +266,12 @@ static int rule_lines(const struct acs_rule *rule, config_line_fn fn, void *ud)
 	r = fn(ud, section, "Enabled", rule->enabled ? "yes" : "no", &rule->enabled_at, false);
 	if (r >= 0)
 		r = fn(ud, section, "Mask", mask, &rule->mask_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "AllowNone", rule->allow_none ? "yes" : "no",
+		       &rule->allow_none_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "AllowVFIO", rule->allow_vfio ? "yes" : "no",
+		       &rule->allow_vfio_at, false);
 	if (r >= 0)
 		r = list_lines(section, "Select", rule->select, rule->n_select, fn, ud);
 	if (r >= 0)

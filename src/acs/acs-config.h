@@ -13,6 +13,9 @@
  *               Exclude=SELECTOR...           list; likewise
  *               Mask=xxxxxxx                  7 chars of 0/1/x, default x0x00xx
  *               Enabled=yes|no                default yes
+ *               AllowNone=yes|no              default: yes when every Select= is the
+ *                                             vendor's, no when an admin wrote one
+ *               AllowVFIO=yes|no              default no
  *
  * A rule repeated in the same file is an error (duplicate rule); in a later file it
  * extends/overrides the rule (that is what drop-ins are for). An empty assignment restores
@@ -36,6 +39,21 @@ struct acs_rule {
 	size_t n_select;
 	struct selector_entry *exclude;
 	size_t n_exclude;
+	/*
+	 * AllowNone=: may the rule select no port on a host (a skip), or is that a fail? In
+	 * effect after loading; the default is decided then: only the vendor's own selection
+	 * may be idle (an admin's Select= that matches nothing is a typo or the wrong host:
+	 * fail closed).
+	 */
+	bool allow_none;
+	struct origin allow_none_at; /* .file NULL when the default is in effect */
+	/*
+	 * AllowVFIO=: may the rule relax ACS on a port above a function bound to vfio-pci?
+	 * Its IOMMU group was formed with ACS on: relaxed, a guest's device can reach what
+	 * another guest's device (or the host) maps. Default no: the port is not written.
+	 */
+	bool allow_vfio;
+	struct origin allow_vfio_at; /* .file NULL when the default is in effect */
 	/*
 	 * The admin declared this rule: it, or one of its keys, comes from a file
 	 * outside the vendor directory /usr/lib/hostprep (or from --config). Only a

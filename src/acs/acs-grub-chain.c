@@ -364,45 +364,84 @@ static const char *dropin_arg(const struct chain *c, const struct chain_step *ou
 	return after[0] == ' ' ? after + 1 : after;
 }
 
-/* Lines of a boot file whose first word is one of words, and how many carry arg. */
-static void count_lines(const char *data, const char *const *words, const char *arg, size_t *n,
-			size_t *with)
-{
-	for (const char *l = data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *end = strchrnul(l, '\n');
-		size_t skip = strspn(l, " \t");
-
-		for (const char *const *w = words; *w; w++) {
-			size_t k = strlen(*w);
-
-			if (strneq(l + skip, *w, k) && strchr(" \t", l[skip + k]) &&
-			    l + skip + k < end) {
-				_cleanup_(freep) char *line = strndup(l, end - l);
-
-				(*n)++;
-				*with += line && strstr(line, arg);
-				break;
-			}
-		}
-	}
-}
-
 struct boot_lines {
 	size_t n, with;
 	const char *where;
+	char *bad;    /* "FILE:LINE" of the first line where another value wins over hostprep's */
+	char *winner; /* what the kernel keeps there */
 };
 
-static void boot_grub_cfg(const struct sysroot *root, const char *arg, struct boot_lines *b)
+static void boot_lines_done(struct boot_lines *b)
+{
+	free(b->bad);
+	free(b->winner);
+}
+
+/* One kernel line: the words before its arguments are skipped (linux IMAGE, options). */
+static int judge_line(const char *l, size_t len, size_t skip, const char *arg, const char *shown,
+		      unsigned no, struct boot_lines *b)
+{
+	_cleanup_(freep) char *line = strndup(l, len);
+	struct grub_judgement j;
+	int r;
+
+	if (!line)
+		return -ENOMEM;
+	r = grub_line_judge(line, skip, arg, &j);
+	if (r == -ENOMEM)
+		return r;
+	b->n++;
+	if (r < 0)
+		return 0; /* no verdict on this line: it does not carry the argument */
+	b->with += j.state == GRUB_LINE_CARRIES;
+	if (j.state == GRUB_LINE_SHADOWED && !b->bad) {
+		if (asprintf(&b->bad, "%s:%u", shown, no) < 0) {
+			grub_judgement_done(&j);
+			return -ENOMEM;
+		}
+		b->winner = TAKE_PTR(j.winner);
+	}
+	grub_judgement_done(&j);
+	return 0;
+}
+
+/* The lines of a boot file whose first word is one of words (comments are no such line). */
+static int judge_lines(const char *data, const char *shown, const char *const *words, size_t skip,
+		       const char *arg, struct boot_lines *b)
+{
+	unsigned no = 1;
+
+	for (const char *l = data; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL, no++) {
+		const char *end = strchrnul(l, '\n');
+		size_t at = strspn(l, " \t");
+
+		for (const char *const *w = words; *w; w++) {
+			size_t k = strlen(*w);
+			int r;
+
+			if (!strneq(l + at, *w, k) || !strchr(" \t", l[at + k]) ||
+			    l + at + k >= end)
+				continue;
+			r = judge_line(l + at, end - l - at, skip, arg, shown, no, b);
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int boot_grub_cfg(const struct sysroot *root, const char *arg, struct boot_lines *b)
 {
 	static const char *const words[] = { "linux", "linuxefi", NULL };
 	_cleanup_(freep) char *data = NULL;
 	size_t size;
 
-	if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size, "grub/grub.cfg") >=
-	    0) {
-		count_lines(data, words, arg, &b->n, &b->with);
-		b->where = "/boot/grub/grub.cfg";
-	}
+	if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size, "grub/grub.cfg") < 0)
+		return 0;
+	b->where = "/boot/grub/grub.cfg";
+	return judge_lines(data, b->where, words, 2, arg, b);
 }
 
 /* loader/entries/\*.conf as glob(3) matches it: not a dot file. */
@@ -413,54 +452,147 @@ static int conf_filter(const struct dirent *de)
 	return de->d_name[0] != '.' && n >= 5 && streq(de->d_name + n - 5, ".conf");
 }
 
-static void boot_bls(const struct sysroot *root, const char *arg, struct boot_lines *b)
+static int boot_bls_entry(const struct sysroot *root, const char *name, const char *arg,
+			  struct boot_lines *b)
 {
 	static const char *const words[] = { "options", NULL };
+	_cleanup_(freep) char *data = NULL, *shown = NULL;
+	size_t size;
+
+	if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size, "loader/entries/%s",
+			      name) < 0)
+		return 0;
+	if (asprintf(&shown, "/boot/loader/entries/%s", name) < 0)
+		return -ENOMEM;
+	b->where =
+		b->where ? "/boot/grub/grub.cfg and /boot/loader/entries" : "/boot/loader/entries";
+	return judge_lines(data, shown, words, 1, arg, b);
+}
+
+static int boot_bls(const struct sysroot *root, const char *arg, struct boot_lines *b)
+{
 	struct dirent **list = NULL;
-	int n = sysroot_scandir(root, SYSROOT_BOOT, &list, conf_filter, NULL, "loader/entries");
+	int n = sysroot_scandir(root, SYSROOT_BOOT, &list, conf_filter, alphasort,
+				"loader/entries");
+	int r = 0;
 
 	for (int i = 0; i < n; i++) {
-		_cleanup_(freep) char *data = NULL;
-		size_t size;
-
-		if (sysroot_read_file(root, SYSROOT_BOOT, BOOT_FILE_MAX, &data, &size,
-				      "loader/entries/%s", list[i]->d_name) >= 0) {
-			count_lines(data, words, arg, &b->n, &b->with);
-			b->where = b->where ? "/boot/grub/grub.cfg and /boot/loader/entries"
-					    : "/boot/loader/entries";
-		}
+		if (r >= 0)
+			r = boot_bls_entry(root, list[i]->d_name, arg, b);
 		free(list[i]);
 	}
 	free(list);
+	return r;
 }
 
-static int verdict_boot(const struct sysroot *root, const char *arg, struct results *rs)
+static int verdict_lines(const struct boot_lines *b, struct results *rs)
 {
-	struct boot_lines b = {};
-
-	boot_grub_cfg(root, arg, &b);
-	boot_bls(root, arg, &b);
-	if (b.n == 0)
+	if (b->bad)
+		return results_addf(
+			rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+			"remove the older argument from where grub-mkconfig takes it "
+			"(GRUB_CMDLINE_LINUX_DEFAULT or GRUB_CMDLINE_LINUX in "
+			"/etc/default/grub or /etc/default/grub.d), or from the BLS "
+			"entry; then update-grub",
+			"%s: %s comes after hostprep's argument on this kernel line and "
+			"the kernel keeps the last",
+			b->bad, strempty(b->winner));
+	if (b->n == 0)
 		return results_add(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
 				   "grub-mkconfig keeps the argument, but no /boot/grub/grub.cfg "
 				   "linux line or /boot/loader/entries options line shows it was "
 				   "generated",
 				   "update-grub (Debian, Ubuntu), then reboot");
-	if (b.with < b.n)
+	if (b->with < b->n)
 		return results_addf(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
 				    "update-grub (Debian, Ubuntu), then reboot",
 				    "installed but update-grub not run: %zu of %zu kernel lines in "
 				    "%s lack the argument",
-				    b.n - b.with, b.n, b.where);
+				    b->n - b->with, b->n, b->where);
 	return results_addf(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN, NULL,
-			    "grub-mkconfig keeps it; all %zu kernel lines in %s carry it", b.n,
-			    b.where);
+			    "grub-mkconfig keeps it; all %zu kernel lines in %s carry it", b->n,
+			    b->where);
+}
+
+/* Every kernel line of grub.cfg and the BLS entries, judged as the kernel will read it. */
+static int verdict_boot(const struct sysroot *root, const char *arg, struct results *rs)
+{
+	struct boot_lines b = {};
+	int r = boot_grub_cfg(root, arg, &b);
+
+	if (r >= 0)
+		r = boot_bls(root, arg, &b);
+	if (r >= 0)
+		r = verdict_lines(&b, rs);
+	boot_lines_done(&b);
+	return r;
+}
+
+/*
+ * What the kernel keeps from the line grub-mkconfig writes for a normal entry after step s:
+ * "${GRUB_CMDLINE_LINUX} ${GRUB_CMDLINE_LINUX_DEFAULT}" (10_linux), GRUB script text.
+ */
+static int step_judge(const struct chain_step *s, const char *arg, struct grub_judgement *j)
+{
+	_cleanup_(freep) char *text = NULL;
+
+	if (asprintf(&text, "%s %s", s->linux_args, s->default_args) < 0)
+		return -ENOMEM;
+	return grub_line_judge(text, 0, arg, j);
+}
+
+/* The step from which on every step's line has the final step's winner. */
+static int winner_from(const struct chain *c, const char *arg, const char *winner, const char **ret)
+{
+	*ret = c->steps[c->n - 1].file;
+	for (size_t i = c->n; i-- > 0;) {
+		struct grub_judgement j;
+		bool same;
+		int r = step_judge(&c->steps[i], arg, &j);
+
+		if (r < 0)
+			return r == -ENOMEM ? r : 0;
+		same = streq(strempty(j.winner), winner);
+		grub_judgement_done(&j);
+		if (!same)
+			return 0;
+		*ret = c->steps[i].file;
+	}
+	return 0;
+}
+
+/*
+ * The line grub-mkconfig will write from the whole chain, judged as the kernel reads it:
+ * an older argument in GRUB_CMDLINE_LINUX_DEFAULT (written after GRUB_CMDLINE_LINUX), or
+ * a later file's, wins over hostprep's. 1: a fail was added, naming the file from which on
+ * it wins; 0: hostprep's argument wins (or the line cannot be judged).
+ */
+static int verdict_winner(const struct chain *c, const char *arg, struct results *rs)
+{
+	_cleanup_(grub_judgement_done) struct grub_judgement last = {};
+	const char *from;
+	int r = step_judge(&c->steps[c->n - 1], arg, &last);
+
+	if (r < 0 || last.state == GRUB_LINE_CARRIES)
+		return r == -ENOMEM ? r : 0;
+	r = winner_from(c, arg, strempty(last.winner), &from);
+	if (r < 0)
+		return r;
+	r = results_addf(rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
+			 "remove the older argument there (hostprep's is the one to keep), then "
+			 "update-grub",
+			 "%s: on the kernel line grub-mkconfig writes (GRUB_CMDLINE_LINUX, then "
+			 "GRUB_CMDLINE_LINUX_DEFAULT) the kernel keeps %s, not hostprep's "
+			 "argument",
+			 from[0] ? from : "the start", last.winner ? last.winner : "none");
+	return r < 0 ? r : 1;
 }
 
 static int verdict_chain(const struct sysroot *root, const struct chain *c, struct results *rs)
 {
 	const struct chain_step *ours = find_step(c, ACS_GRUB_FILE), *last;
 	const char *arg;
+	int r;
 
 	if (!ours || ours == c->steps) {
 		const char *stop = c->n > 1 ? c->steps[c->n - 1].file : "the start";
@@ -494,6 +626,9 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 			"sourcing the GRUB defaults as grub-mkconfig does stopped after "
 			"%s",
 			last->file);
+	r = verdict_winner(c, arg, rs);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	return verdict_boot(root, arg, rs);
 }
 

@@ -44,3 +44,32 @@ int acs_grub_revert(const struct sysroot *root, struct results *rs);
 int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct results *rs);
 /* 1 when the persistent record says hostprep wrote the drop-in, 0 if not, -errno. */
 int acs_grub_recorded(const struct sysroot *root);
+
+/*
+ * The kernel command line a grub.cfg command gives the kernel (acs-grub-line.c): its text
+ * split into words by GRUB's script parser ('...' literal, "..." with \ escaping $ " \ and
+ * newline, \ escaping outside quotes, an unquoted ; & | < > ( ) or newline ending the
+ * command, # at a word's start a comment; $NAME kept as written), the first skip words
+ * dropped (the command, the kernel image), the rest joined as GRUB's linux command does
+ * (grub_create_loader_cmdline(): \ ' " escaped with \, a word holding a space in "...").
+ */
+int grub_kernel_cmdline(const char *text, size_t skip, char **ret);
+
+enum grub_line_state {
+	GRUB_LINE_LACKS,    /* hostprep's value is not on the line */
+	GRUB_LINE_CARRIES,  /* the kernel keeps hostprep's value: the last of its option */
+	GRUB_LINE_SHADOWED, /* hostprep's value is there, another one after it wins */
+};
+
+struct grub_judgement {
+	enum grub_line_state state;
+	char *winner; /* "pci=config_acs=VALUE" the kernel keeps when not hostprep's; or NULL */
+};
+
+/*
+ * Which value of hostprep's option (pci=config_acs= or pci=disable_acs_redir=, as arg,
+ * grub.cfg text, sets) the kernel keeps from the line text (grub_kernel_cmdline(text, skip)),
+ * through the parser acs.cmdline judges /proc/cmdline with. -EINVAL: arg sets neither.
+ */
+int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_judgement *ret);
+void grub_judgement_done(struct grub_judgement *j);

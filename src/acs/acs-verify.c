@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "acs/acs-config.h"
 #include "acs/acs-verify.h"
+#include "acs/isolation.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 
 /* "x0x00xx: RR,CR,EC off" */
 static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
@@ -169,12 +172,55 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 			    strerror(-d->err));
 }
 
+/*
+ * A port the policy relaxes above a function bound to vfio-pci, without AllowVFIO=yes:
+ * not written (or relaxed by someone else), and a fail either way: the VM's device was
+ * isolated by these bits when its IOMMU group was formed.
+ */
+static int verify_refused(const struct acs_target *t, const struct pci_dev_info *d,
+			  const char *expected, const char *bits, struct results *rs)
+{
+	_cleanup_(freep) char *remedy = NULL;
+	char groups[256];
+
+	acs_merged_format(t, groups, sizeof(groups));
+	if (asprintf(&remedy,
+		     "relaxing ACS here lets a guest's device reach another guest's (or the "
+		     "host's) memory: unbind vfio-pci below, or Exclude= this port from rule %s; "
+		     "if the VMs below may share one IOMMU group, set AllowVFIO=yes in "
+		     "[" ACS_PREFIX "%s]",
+		     t->first->name, t->first->name) < 0)
+		return -ENOMEM;
+	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, remedy,
+			    "0x%04x (%s) %s: vfio-pci below (%s)%s%s%s", d->acs_ctrl, bits,
+			    acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask) ? "relaxed already"
+										: "not written",
+			    t->vfio, t->n_merged ? "; IOMMU groups " : "", groups,
+			    t->n_merged ? " would become one" : "");
+}
+
+/*
+ * "; IOMMU groups 14, 15 below become one" for a port that relaxes above several groups
+ * ("would become one" while it is not relaxed yet).
+ */
+static void merged_note(const struct acs_target *t, bool done, char *buf, size_t size)
+{
+	char groups[256];
+
+	buf[0] = '\0';
+	if (!t->n_merged)
+		return;
+	acs_merged_format(t, groups, sizeof(groups));
+	snprintf(buf, size, "; IOMMU groups %s below %s one", groups,
+		 done ? "become" : "would become");
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
 		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
 		      const struct prior *prior, struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
-	char expected[96], bits[64];
+	char expected[96], bits[64], note[300];
 
 	describe_mask(&t->mask, expected, sizeof(expected));
 	if (!d)
@@ -192,25 +238,98 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
 				   "no ACS capability on this port: nothing to change", NULL);
 	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
+	if (t->refused)
+		return verify_refused(t, d, expected, bits, rs);
+	merged_note(t, acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask), note, sizeof(note));
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
-		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL, "0x%04x (%s)",
-				    d->acs_ctrl, bits);
+		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL,
+				    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
 			    port_remedy(prior, t->addr, apply_enabled,
 					kernel_has_boot_form(osrelease, &t->mask)),
-			    "0x%04x (%s)", d->acs_ctrl, bits);
+			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
 
-/* A rule that matches nothing is usually a typo or the wrong host: say so. */
-static int verify_idle(const struct plan *p, struct results *rs)
+#define IDLE_IDS_MAX 6
+
+/* "1000:c030 x16, 8086:352a x5": the PCI bridges of this host by ID, most first. */
+static int bridge_ids(const struct pci_inventory *inv, struct strbuf *b)
+{
+	struct {
+		uint16_t vendor, device;
+		size_t n;
+	} ids[IDLE_IDS_MAX + 1] = {};
+	size_t n_ids = 0, more = 0;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct pci_ident *id = &inv->devs[i].id;
+		size_t k = 0;
+
+		if (id->class_code >> 8 != 0x0604)
+			continue;
+		while (k < n_ids && (ids[k].vendor != id->vendor || ids[k].device != id->device))
+			k++;
+		if (k == n_ids && n_ids == IDLE_IDS_MAX) {
+			more++;
+			continue;
+		}
+		ids[k].vendor = id->vendor;
+		ids[k].device = id->device;
+		ids[k].n++;
+		n_ids += k == n_ids;
+	}
+	if (!n_ids)
+		strbuf_printf(b, "no PCI bridge on this host");
+	for (size_t k = 0; k < n_ids; k++)
+		strbuf_printf(b, "%s%04x:%04x x%zu", k ? ", " : "PCI bridges here: ", ids[k].vendor,
+			      ids[k].device, ids[k].n);
+	if (more)
+		strbuf_printf(b, " and %zu more", more);
+	return b->oom ? -ENOMEM : 0;
+}
+
+/*
+ * A rule that selects no port: the vendor's own (its p2p: rule on a host without switches)
+ * or one that says AllowNone=yes is a skip; an admin's is a fail, never a silent no-op:
+ * a typo or the wrong host leaves P2P going through the root complex.
+ */
+static int verify_idle_one(const struct plan_idle *idle, const struct pci_inventory *inv,
+			   struct results *rs)
+{
+	_cleanup_(strbuf_done) struct strbuf b = {};
+	char object[64], actual[128];
+
+	snprintf(object, sizeof(object), "rule %s", idle->rule->name);
+	if (idle->functions)
+		snprintf(actual, sizeof(actual),
+			 "selects no port on this host: %zu function%s, none a port or with ACS",
+			 idle->functions, idle->functions == 1 ? "" : "s");
+	else
+		snprintf(actual, sizeof(actual), "selects no port on this host");
+	if (idle->rule->allow_none) {
+		if (idle->rule->allow_none_at.file)
+			strncat(actual, " (AllowNone=yes)", sizeof(actual) - strlen(actual) - 1);
+		return results_add(rs, VERDICT_SKIP, "acs", object, "selects ports", actual, NULL);
+	}
+	strbuf_printf(&b, "fix Select= of [" ACS_PREFIX "%s] (", idle->rule->name);
+	if (bridge_ids(inv, &b) < 0)
+		return -ENOMEM;
+	strbuf_printf(&b,
+		      "%s); where this config is shared with hosts it does not fit, set "
+		      "AllowNone=yes in the rule",
+		      idle->functions ? "; upstream:SELECTOR takes the ports above devices, "
+					"p2p:A~B those between pairs"
+				      : "");
+	if (b.oom)
+		return -ENOMEM;
+	return results_add(rs, VERDICT_FAIL, "acs", object, "selects ports", actual, b.s);
+}
+
+static int verify_idle(const struct plan *p, const struct pci_inventory *inv, struct results *rs)
 {
 	for (size_t i = 0; i < p->n_idle; i++) {
-		char object[64];
-		int r;
+		int r = verify_idle_one(&p->idle[i], inv, rs);
 
-		snprintf(object, sizeof(object), "rule %s", p->idle[i]->name);
-		r = results_add(rs, VERDICT_SKIP, "acs", object, "selects ports",
-				"selects no port on this host", NULL);
 		if (r < 0)
 			return r;
 	}
@@ -240,6 +359,34 @@ static int make_advisory(struct results *rs)
 	return 0;
 }
 
+/*
+ * Next to the ports' results: where the IOMMU translates the DMA of the functions below
+ * them (DMA or DMA-FQ groups), GPUDirect RDMA and GPU peer-to-peer do not work whatever ACS
+ * allows (the NIC's and GPU's bus addresses are not each other's physical addresses). A
+ * warning: the mode is [IOMMU] Expect='s business, this only says what it costs here.
+ */
+static int verify_translated(const struct plan *p, struct results *rs)
+{
+	size_t n = 0;
+	const char *first = NULL;
+
+	for (size_t i = 0; i < p->n_targets; i++)
+		if (p->targets[i].translated) {
+			first = first ? first : p->targets[i].addr;
+			n++;
+		}
+	if (!n)
+		return 0;
+	return results_addf(
+		rs, VERDICT_WARN, "acs.iommu", "host",
+		"no IOMMU translation below the selected ports (GPUDirect RDMA)",
+		"iommu=pt on the kernel command line (or the IOMMU off) for GPUDirect RDMA and GPU "
+		"peer-to-peer; [IOMMU] Expect=passthrough checks it",
+		"translated (DMA or DMA-FQ IOMMU groups) below %zu selected port%s "
+		"(first %s): GPUDirect RDMA peer-to-peer does not work there",
+		n, n == 1 ? "" : "s", first);
+}
+
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
@@ -248,7 +395,7 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 	int r = prior_build(rs, &prior);
 
 	if (r >= 0)
-		r = verify_idle(p, rs);
+		r = verify_idle(p, inv, rs);
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++) {
 		const struct acs_target *t = &p->targets[i];
 
@@ -256,5 +403,5 @@ int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply
 		if (r >= 0 && !apply_enabled && !t->declared)
 			r = make_advisory(rs);
 	}
-	return r;
+	return r < 0 ? r : verify_translated(p, rs);
 }

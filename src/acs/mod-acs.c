@@ -4,6 +4,7 @@
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
 #include "acs/apply.h"
+#include "acs/isolation.h"
 #include "core/log.h"
 #include "core/run.h"
 
@@ -110,6 +111,7 @@ static int acs_scan(struct run *run)
 static int acs_plan(struct run *run)
 {
 	struct plan *plan = &acs_state(run)->plan;
+	_cleanup_(freep) struct acs_fn_iommu *fn = NULL;
 	int r;
 
 	plan_done(plan);
@@ -128,7 +130,14 @@ static int acs_plan(struct run *run)
 	if (r < 0)
 		log_warning_errno(r,
 				  "Failed to read the capabilities of a p2p: path, ignoring: %m");
-	return plan_build(run->cfg, &run->pci_inv, plan);
+	r = plan_build(run->cfg, &run->pci_inv, plan);
+	if (r < 0 || plan->n_targets == 0)
+		return r;
+	/* what relaxing each port does to the IOMMU groups below, and to VMs' devices */
+	r = acs_isolation_read(run->root, &run->pci_inv, &fn);
+	if (r < 0)
+		return r;
+	return plan_isolation(plan, &run->pci_inv, fn);
 }
 
 static struct apply_env acs_env(const struct run *run)

@@ -2,6 +2,7 @@
 #include <limits.h>
 
 #include "acs/acs-verify.h"
+#include "acs/isolation.h"
 #include "core/json-util.h"
 #include "core/log.h"
 #include "acs/plan.h"
@@ -188,21 +189,31 @@ static int conflict(const struct acs_target *t, const struct acs_rule *r)
 	return -EINVAL;
 }
 
-static int add_idle(struct plan *p, const struct acs_rule *r)
+static int add_idle(struct plan *p, const struct acs_rule *r, size_t functions)
 {
-	const struct acs_rule **v = reallocarray(p->idle, p->n_idle + 1, sizeof(*v));
+	struct plan_idle *v = reallocarray(p->idle, p->n_idle + 1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	p->idle = v;
-	p->idle[p->n_idle++] = r;
+	p->idle[p->n_idle++] = (struct plan_idle){ .rule = r, .functions = functions };
 	return 0;
+}
+
+/*
+ * What makes a rule not idle: a port (a bridge: with or without ACS, its result says), or a
+ * function with ACS or whose ACS cannot be read. A rule that picks only endpoints without
+ * ACS (Select=10de:* for upstream:10de:*) changes nothing and checks nothing.
+ */
+static bool pick_counts(const struct pci_dev_info *d)
+{
+	return !p2p_endpoint(d) || upstream_candidate(d);
 }
 
 static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 		    struct acs_target *by_dev, struct plan *p)
 {
-	size_t picked = 0;
+	size_t picked = 0, others = 0;
 
 	_cleanup_(freep) uint8_t *sel = calloc(inv->n + 1, 1);
 	_cleanup_(freep) uint8_t *exc = calloc(inv->n + 1, 1);
@@ -217,19 +228,24 @@ static int add_rule(const struct acs_rule *r, const struct pci_inventory *inv,
 
 		if (!sel[i] || exc[i])
 			continue;
-		picked++;
+		if (pick_counts(&inv->devs[i]))
+			picked++;
+		else
+			others++;
 		if (!t->rules) {
 			snprintf(t->addr, sizeof(t->addr), "%s", inv->devs[i].addr);
 			t->mask = r->mask;
 			t->first = r;
+			t->allow_vfio = r->allow_vfio;
 		} else if (acs_mask_merge(&t->mask, &r->mask) < 0)
 			return conflict(t, r);
 		t->declared |= r->declared;
+		t->allow_vfio &= r->allow_vfio;
 		q = append_rule_name(t, r->name);
 		if (q < 0)
 			return q;
 	}
-	return picked ? 0 : add_idle(p, r);
+	return picked ? 0 : add_idle(p, r, others);
 }
 
 static int add_action(struct plan *p, const struct pci_dev_info *d, const struct acs_target *t)
@@ -304,8 +320,11 @@ static int collect(struct plan *p, const struct pci_inventory *inv, struct acs_t
 
 static void targets_free(struct acs_target *t, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(t[i].rules);
+		free(t[i].vfio);
+		free(t[i].merged);
+	}
 	free(t);
 }
 
@@ -335,6 +354,7 @@ void plan_done(struct plan *p)
 {
 	targets_free(p->targets, p->n_targets);
 	free(p->actions);
+	free(p->refused);
 	free(p->idle);
 	*p = (struct plan){};
 }
@@ -411,24 +431,43 @@ static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE 
 		sep = ", ";
 	}
 	fprintf(f, "; %zu write%s", p->n_actions, plural(p->n_actions));
+	if (p->n_refused)
+		fprintf(f, ", %zu refused", p->n_refused);
 	if (undecided)
 		fprintf(f, " (%zu port%s could not be read)", undecided, plural(undecided));
 	fputc('\n', f);
 }
 
-static void print_action(const struct acs_action *a, FILE *f)
+static void print_action(const struct acs_action *a, const char *verb, FILE *f)
 {
 	char from[64], to[64];
 
 	acs_ctrl_describe(a->old, from, sizeof(from));
 	acs_ctrl_describe(a->new, to, sizeof(to));
-	fprintf(f, "  write %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n",
+	fprintf(f, "  %s %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n", verb,
 		a->addr, a->off, a->old, a->new, from, to, a->target->rules);
+}
+
+/* Under a port's line: what relaxing it does to the IOMMU groups, and why it is refused. */
+static void print_isolation(const struct acs_target *t, FILE *f)
+{
+	char groups[256];
+
+	acs_merged_format(t, groups, sizeof(groups));
+	if (t->n_merged)
+		fprintf(f, "    IOMMU groups %s below become one\n", groups);
+	if (t->refused)
+		fprintf(f,
+			"    refused: vfio-pci below (%s); a guest's device could reach another "
+			"guest's memory; AllowVFIO=yes in the rule allows it\n",
+			t->vfio);
+	else if (t->relaxes && t->vfio)
+		fprintf(f, "    vfio-pci below (%s): allowed by AllowVFIO=yes\n", t->vfio);
 }
 
 int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
 {
-	size_t a = 0;
+	size_t a = 0, x = 0;
 
 	if (doc->scan_err < 0) {
 		fprintf(f, "plan: cannot enumerate PCI devices (%s); nothing planned\n",
@@ -441,14 +480,25 @@ int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
 		char buf[128];
 
 		if (a < p->n_actions && p->actions[a].target == t)
-			print_action(&p->actions[a++], f);
+			print_action(&p->actions[a++], "write", f);
+		else if (x < p->n_refused && p->refused[x].target == t)
+			print_action(&p->refused[x++], "refuse", f);
+		else if (t->refused) /* relaxed already: nothing to write, nothing to allow */
+			fprintf(f,
+				"  refuse %s ACS@0x%03x ctrl(+0x6) 0x%04x: relaxed already  rule "
+				"%s\n",
+				t->addr, t->off, t->ctrl, t->rules);
 		else if (t->state != ACS_PORT_ACS)
 			fprintf(f, "  %s %s: %s  rule %s\n",
 				t->state == ACS_PORT_NO_ACS ? "skip" : "unknown", t->addr,
 				target_reason(t, doc, buf, sizeof(buf)), t->rules);
+		print_isolation(t, f);
 	}
 	for (size_t i = 0; i < p->n_idle; i++)
-		fprintf(f, "  rule %s selects no port on this host\n", p->idle[i]->name);
+		fprintf(f, "  rule %s selects no port on this host%s\n", p->idle[i].rule->name,
+			p->idle[i].rule->allow_none ? ""
+						    : ": fails (an admin's Select=; AllowNone=yes "
+						      "allows none)");
 	return 0;
 }
 
@@ -471,6 +521,37 @@ static json_object *string_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/* "0000:03:00.0 0000:04:00.0" as an array of strings. */
+static json_object *words_json(const char *s)
+{
+	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
+
+	for (const char *w = s; v && w && *w; w += strcspn(w, " "), w += strspn(w, " ")) {
+		json_object *o = json_object_new_string_len(w, (int)strcspn(w, " "));
+
+		if (!o || json_object_array_add(v, o) < 0) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return TAKE_PTR(v);
+}
+
+static json_object *groups_json(const struct acs_target *t)
+{
+	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
+
+	for (size_t i = 0; v && i < t->n_merged; i++) {
+		json_object *o = json_object_new_int(t->merged[i]);
+
+		if (!o || json_object_array_add(v, o) < 0) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return TAKE_PTR(v);
+}
+
 static json_object *port_json(const struct acs_target *t, const struct acs_action *a,
 			      const struct plan_doc *doc)
 {
@@ -482,7 +563,10 @@ static json_object *port_json(const struct acs_target *t, const struct acs_actio
 	    add(o, "state", json_object_new_string(acs_port_state_to_string(t->state))) < 0 ||
 	    add(o, "offset", acs ? hex_string(t->off, 3) : NULL) < 0 ||
 	    add(o, "control", acs ? hex_string(t->ctrl, 4) : NULL) < 0 ||
-	    add(o, "write", json_object_new_boolean(a != NULL)) < 0 ||
+	    add(o, "write", json_object_new_boolean(a != NULL && !t->refused)) < 0 ||
+	    add(o, "refused", json_object_new_boolean(t->refused)) < 0 ||
+	    add(o, "vfio", words_json(t->vfio)) < 0 ||
+	    add(o, "iommu_groups_merged", groups_json(t)) < 0 ||
 	    add(o, "old", a ? hex_string(a->old, 4) : NULL) < 0 ||
 	    add(o, "new", a ? hex_string(a->new, 4) : NULL) < 0 ||
 	    add(o, "rules", json_object_new_string(t->rules)) < 0 ||
@@ -494,7 +578,7 @@ static json_object *port_json(const struct acs_target *t, const struct acs_actio
 static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
 {
 	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
-	size_t a = 0;
+	size_t a = 0, x = 0;
 
 	if (!v)
 		return NULL;
@@ -505,6 +589,8 @@ static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
 
 		if (a < p->n_actions && p->actions[a].target == t)
 			act = &p->actions[a++];
+		else if (x < p->n_refused && p->refused[x].target == t)
+			act = &p->refused[x++]; /* old and new say what was refused */
 		o = port_json(t, act, doc);
 		if (!o || json_object_array_add(v, o) < 0) {
 			json_object_put(o);
@@ -524,19 +610,25 @@ static json_object *counts_json(const struct plan *p)
 		if (add(o, acs_port_state_to_string(s),
 			json_object_new_int64((int64_t)p->n_state[s])) < 0)
 			return NULL;
-	if (add(o, "writes", json_object_new_int64((int64_t)p->n_actions)) < 0)
+	if (add(o, "writes", json_object_new_int64((int64_t)p->n_actions)) < 0 ||
+	    add(o, "refused", json_object_new_int64((int64_t)p->n_refused)) < 0)
 		return NULL;
 	return TAKE_PTR(o);
 }
 
-static json_object *idle_json(const struct plan *p)
+/* The idle rules' names; failing: only those that may not be idle (AllowNone=no). */
+static json_object *idle_json(const struct plan *p, bool failing)
 {
 	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < p->n_idle; i++) {
-		json_object *s = json_object_new_string(p->idle[i]->name);
+		json_object *s;
+
+		if (failing && p->idle[i].rule->allow_none)
+			continue;
+		s = json_object_new_string(p->idle[i].rule->name);
 
 		if (!s || json_object_array_add(v, s) < 0) {
 			json_object_put(s);
@@ -549,18 +641,21 @@ static json_object *idle_json(const struct plan *p)
 json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-	json_object *counts = counts_json(p), *ports = ports_json(p, doc), *idle = idle_json(p);
+	json_object *counts = counts_json(p), *ports = ports_json(p, doc),
+		    *idle = idle_json(p, false);
+	json_object *failing = idle_json(p, true);
 
-	if (!o || !counts || !ports || !idle) {
+	if (!o || !counts || !ports || !idle || !failing) {
 		json_object_put(counts);
 		json_object_put(ports);
 		json_object_put(idle);
+		json_object_put(failing);
 		return NULL;
 	}
 	if (add(o, "error",
 		doc->scan_err < 0 ? json_object_new_string(strerror(-doc->scan_err)) : NULL) < 0 ||
 	    add(o, "summary", counts) < 0 || add(o, "ports", ports) < 0 ||
-	    add(o, "idle_rules", idle) < 0)
+	    add(o, "idle_rules", idle) < 0 || add(o, "idle_rules_failing", failing) < 0)
 		return NULL;
 	return TAKE_PTR(o);
 }

@@ -28,6 +28,14 @@ struct acs_target {
 	char *rules;		      /* "gpu-paths,nics": who asked */
 	const struct acs_rule *first; /* the first of them, named in conflict messages */
 	bool declared;		      /* one of them is the admin's (struct acs_rule.declared) */
+	bool allow_vfio;	      /* every one of them says AllowVFIO=yes */
+	/* Set by plan_isolation() (src/acs/isolation.h), for an ACS_PORT_ACS port: */
+	bool relaxes;	 /* the mask turns off an isolation bit (SV, RR, CR, UF) it has */
+	bool refused;	 /* relaxes above a vfio-pci function, no AllowVFIO=yes: not written */
+	bool translated; /* a function below is in a DMA or DMA-FQ IOMMU group */
+	char *vfio;	 /* "0000:03:00.0 0000:04:00.0": functions below bound to vfio-pci */
+	int *merged;	 /* relaxes: the IOMMU groups below, ascending, when 2 or more */
+	size_t n_merged;
 };
 
 struct acs_action {
@@ -39,13 +47,25 @@ struct acs_action {
 	const struct acs_target *target;
 };
 
+/*
+ * An enabled rule that selects no port on this host: none of what it picks is a PCI bridge
+ * or a function with ACS (or one whose ACS cannot be read). Its rule's allow_none says
+ * whether that is a skip or a fail.
+ */
+struct plan_idle {
+	const struct acs_rule *rule;
+	size_t functions; /* what it picks all the same: endpoints without ACS */
+};
+
 struct plan {
 	struct acs_target *targets;
 	size_t n_targets;
 	struct acs_action *actions;
 	size_t n_actions;
-	const struct acs_rule **idle; /* enabled rules that select no port on this host */
+	struct plan_idle *idle; /* enabled rules that select no port on this host */
 	size_t n_idle;
+	struct acs_action *refused; /* writes plan_isolation() took out of actions */
+	size_t n_refused;
 	size_t n_state[_ACS_PORT_STATE_MAX]; /* targets per state */
 	size_t n_no_ext;		     /* of the unreadable: no extended config space */
 };

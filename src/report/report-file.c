@@ -611,6 +611,21 @@ static char *oneline_item(const struct result *res)
 	return item;
 }
 
+/* Cut item to at most max bytes, ending "..." (UTF-8 safe): a long object and actual together. */
+static void oneline_fit(char *item, size_t max)
+{
+	size_t n = strlen(item);
+
+	if (n <= max || max < 4)
+		return;
+	n = max - 3;
+	while (n > 0 && ((unsigned char)item[n] & 0xc0) == 0x80)
+		n--;
+	while (n > 0 && item[n - 1] == ' ')
+		n--;
+	memcpy(item + n, "...", 4);
+}
+
 static bool is_problem(const struct result *res)
 {
 	return res->verdict == VERDICT_FAIL || res->verdict == VERDICT_UNKNOWN;
@@ -643,8 +658,10 @@ int summary_oneline(const struct report *rep, char **ret)
 			return -ENOMEM;
 		}
 		fflush(f);
-		/* the first always; the next while the line, "+N more" included, still fits */
-		if (shown && size + 2 + strlen(item) + (left > 1 ? 12 : 0) > SUMMARY_ONELINE_MAX)
+		/* the first always (cut to leave room for "+N more"); the next while it fits */
+		if (!shown)
+			oneline_fit(item, SUMMARY_ONELINE_MAX - size - 2 - (left > 1 ? 12 : 0));
+		else if (size + 2 + strlen(item) + (left > 1 ? 12 : 0) > SUMMARY_ONELINE_MAX)
 			break;
 		fprintf(f, "%s%s", shown ? "; " : ": ", item);
 		shown++;

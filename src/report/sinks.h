@@ -80,7 +80,8 @@ int summary_line(const struct report *r, char **ret);
  * One line for monitors (status --oneline, node-problem-detector's 80-character
  * message): the summary line when ready; else "NOT READY: CHECK OBJECT ACTUAL" for the
  * first failed or unknown result, the next ones while the line stays within
- * SUMMARY_ONELINE_MAX bytes, then "; +N more". Each ACTUAL cut at 40 bytes ("...").
+ * SUMMARY_ONELINE_MAX bytes, then "; +N more". Each ACTUAL cut at 40 bytes ("..."); the
+ * first item cut further where a long object and actual would push "+N more" past the end.
  */
 #define SUMMARY_ONELINE_MAX 80
 int summary_oneline(const struct report *r, char **ret);

@@ -114,6 +114,12 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 		if (r < 0)
 			return r;
 	}
+	/* The built-in sets may be empty; an admin's Select= that matches nothing fails. */
+	if (endpoints == 0 && links_config_get(run->cfg)->n_select)
+		return results_add(&run->results, VERDICT_FAIL, CHECK_LINK, "host",
+				   "the [Links] endpoints", "Select= matches no PCI function",
+				   "fix [Links] Select= (address, vendor:device or class:), or "
+				   "remove it to check the GPUs and NICs hostprep topology finds");
 	if (endpoints == 0)
 		return results_add(&run->results, VERDICT_SKIP, CHECK_LINK, "host",
 				   "the [Links] endpoints", "no PCI function matches", NULL);

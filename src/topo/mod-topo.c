@@ -239,14 +239,28 @@ static int expect_pair(struct pair_ctx *c, struct pci_backend *b, struct pci_inv
 	return 0;
 }
 
+/* An admin's Accelerators=/NICs= list the pair kind uses that matches no device. */
+static const char *empty_list(const struct pair_ctx *c)
+{
+	const struct topo_config *tc = topo_config_get(c->run->cfg);
+
+	if (tc->n_accel && !c->v->topo.n_kind[TOPO_GPU])
+		return "Accelerators= matches no device";
+	if (c->e->kind == TOPO_EXPECT_GPU_NIC_NEAREST && tc->n_nics && !c->v->topo.n_kind[TOPO_NIC])
+		return "NICs= matches no device";
+	return NULL;
+}
+
 static int no_pair(struct pair_ctx *c)
 {
+	const char *empty = c->e->kind == TOPO_EXPECT_PAIR ? NULL : empty_list(c);
 	const char *why = c->e->kind == TOPO_EXPECT_PAIR ? "the selectors match no pair of devices"
+			  : empty			 ? empty
 			  : c->e->kind == TOPO_EXPECT_GPU_GPU
 				  ? "no GPU pair meets below a PCIe switch"
 				  : "no GPU with a NIC";
 	/* A selector that matches nothing is a config mistake; the built-in sets may be empty. */
-	enum verdict v = c->e->kind == TOPO_EXPECT_PAIR ? VERDICT_FAIL : VERDICT_SKIP;
+	enum verdict v = c->e->kind == TOPO_EXPECT_PAIR || empty ? VERDICT_FAIL : VERDICT_SKIP;
 
 	return results_addf(&c->run->results, v, CHECK_P2P, "host", EXPECTED_P2P, NULL,
 			    "%s (ExpectP2P=%s)", why, c->e->text);

@@ -200,6 +200,7 @@ int workload_memlock_verify(struct run *run)
 	_cleanup_(sd_bus_flush_close_unrefp_dl) sd_bus *bus = NULL;
 	_cleanup_(freep) char *reason = NULL;
 	char expected[64], m[32];
+	size_t skipped = 0;
 	int r;
 
 	if (!wc->min_set || wc->n_units == 0)
@@ -219,6 +220,15 @@ int workload_memlock_verify(struct run *run)
 					expected, reason, no_bus_remedy(run));
 		if (r < 0)
 			return r;
+		skipped += run->results.items[run->results.n - 1].verdict == VERDICT_SKIP;
 	}
+	/* Declared means checked: MinMemlock= with no listed unit installed checks nothing. */
+	if (skipped == wc->n_units)
+		return results_add(&run->results, VERDICT_FAIL, "workload.memlock", "host",
+				   expected,
+				   "none of MemlockUnits= is installed (or all are masked): "
+				   "MinMemlock= checks nothing here",
+				   "name the units that start this host's containers in "
+				   "[Workload] MemlockUnits=, or remove MinMemlock=");
 	return 0;
 }

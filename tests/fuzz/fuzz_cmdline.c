@@ -5,9 +5,13 @@
  * config_acs= and disable_acs_redir= values, and the input itself as such a value, are
  * evaluated for every device of a small tree (root port, switch, GPU functions, a VMD
  * domain) the way the kernel walks them, in both parses (before and after 9cf8a952d57b).
- * module_blacklist= goes through the module parser's check as well.
+ * module_blacklist= goes through the module parser's check as well. The input is also a
+ * grub.cfg linux line (src/acs/acs-grub-line.c): the kernel line GRUB builds from it holds
+ * no NUL, and the line judged against a fixed argument (and itself as the argument) has a
+ * state, with a winner exactly when hostprep's value is not the last.
  */
 #include "acs/acs-cmdline.h"
+#include "acs/acs-grub.h"
 #include "core/cmdline.h"
 #include "fuzz.h"
 #include "kmod/kmod-parse.h"
@@ -69,6 +73,29 @@ static void evaluate(const char *param, bool config)
 	}
 }
 
+static void judge(const char *line, const char *arg)
+{
+	struct grub_judgement j;
+
+	if (grub_line_judge(line, 2, arg, &j) < 0)
+		return;
+	fuzz_assert(j.state <= GRUB_LINE_SHADOWED);
+	fuzz_assert(j.state != GRUB_LINE_CARRIES || !j.winner);
+	fuzz_assert(j.state != GRUB_LINE_SHADOWED || j.winner);
+	grub_judgement_done(&j);
+}
+
+static void grub_line(const char *s)
+{
+	_cleanup_(freep) char *line = NULL;
+
+	if (grub_kernel_cmdline(s, 1, &line) < 0)
+		return;
+	fuzz_assert(strlen(line) <= 5 * strlen(s) + 2);
+	judge(s, "pci=config_acs=\"x0x00xx@0000:00:01.0;x0x00xx@0000:00:01.0/00.0/08.0\"");
+	judge(s, s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	_cleanup_(freep) char *s = fuzz_strndup(data, size);
@@ -90,5 +117,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			evaluate(k.disable_acs_redir, false);
 	}
 	evaluate(s, true);
+	grub_line(s);
 	return 0;
 }

@@ -863,6 +863,10 @@ static void test_dump(void **state)
 				 "Enabled=yes\n"
 				 "# /usr/lib/hostprep/hostprep.conf:6\n"
 				 "Mask=0000000\n"
+				 "# default\n"
+				 "AllowNone=no\n"
+				 "# default\n"
+				 "AllowVFIO=no\n"
 				 "# reset: the Select= lines below are the whole list\n"
 				 "Select=\n"
 				 "# /usr/lib/hostprep/hostprep.conf:5\n"
@@ -878,7 +882,11 @@ static void test_dump(void **state)
 				 "# /etc/hostprep/hostprep.conf.d/50-site.conf:8\n"
 				 "Enabled=no\n"
 				 "# default\n"
-				 "Mask=x0x00xx\n");
+				 "Mask=x0x00xx\n"
+				 "# default\n"
+				 "AllowNone=yes\n"
+				 "# default\n"
+				 "AllowVFIO=no\n");
 	free(out);
 }
 
@@ -1284,6 +1292,74 @@ static void test_select_reset_names_the_reset(void **state)
 	assert_int_equal(count_lines(f->err), 1);
 }
 
+/*
+ * AllowNone='s default: only the vendor's own selection may be idle. A Select= of the
+ * admin's (a drop-in's, the /etc file's, --config's) makes the rule theirs: no. Written
+ * explicitly it is what it says, from anywhere; an empty one restores the default.
+ */
+static const struct acs_rule *rule_named(struct fixture *f, const char *name)
+{
+	for (size_t i = 0; i < acs_config_get(&f->c)->n_rules; i++)
+		if (streq(acs_config_get(&f->c)->rules[i].name, name))
+			return &acs_config_get(&f->c)->rules[i];
+	fail_msg("no rule %s", name);
+	return NULL;
+}
+
+static void test_allow_none_default_by_origin(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR,
+		   "[ACS:vendor]\nSelect=p2p:class:0302\n"
+		   "[ACS:extended]\nSelect=p2p:class:0302\n"
+		   "[ACS:declared]\nSelect=p2p:class:0302\n"
+		   "[ACS:strict]\nSelect=p2p:class:0302\n"
+		   "[ACS:reset]\nSelect=p2p:class:0302\nAllowNone=no\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:extended]\nSelect=10b5:*\n"
+		   "[ACS:declared]\nEnabled=yes\n"
+		   "[ACS:strict]\nAllowNone=no\n"
+		   "[ACS:reset]\nAllowNone=\n"
+		   "[ACS:admin]\nSelect=10b5:*\n"
+		   "[ACS:shared]\nSelect=10b5:*\nAllowNone=yes\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_true(rule_named(f, "vendor")->allow_none);
+	assert_false(rule_named(f, "vendor")->declared);
+	assert_false(rule_named(f, "extended")->allow_none);
+	assert_true(rule_named(f, "declared")->allow_none);
+	assert_true(rule_named(f, "declared")->declared);
+	assert_false(rule_named(f, "strict")->allow_none);
+	assert_true(rule_named(f, "strict")->declared);
+	assert_true(rule_named(f, "reset")->allow_none);
+	assert_null(rule_named(f, "reset")->allow_none_at.file);
+	assert_false(rule_named(f, "admin")->allow_none);
+	assert_true(rule_named(f, "shared")->allow_none);
+	assert_origin(f, &rule_named(f, "shared")->allow_none_at, DROPIN_ETC "50-site.conf", 13);
+}
+
+/* AllowVFIO=: no unless written; an empty one restores no; written, it declares the rule. */
+static void test_allow_vfio(void **state)
+{
+	struct fixture *f = *state;
+
+	write_file(f, MAIN_USR,
+		   "[ACS:vendor]\nSelect=p2p:class:0302\n"
+		   "[ACS:vms]\nSelect=p2p:class:0302\n"
+		   "[ACS:reset]\nSelect=p2p:class:0302\nAllowVFIO=yes\n");
+	write_file(f, DROPIN_ETC "50-site.conf",
+		   "[ACS:vms]\nAllowVFIO=yes\n"
+		   "[ACS:reset]\nAllowVFIO=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_false(rule_named(f, "vendor")->allow_vfio);
+	assert_false(rule_named(f, "vendor")->declared);
+	assert_true(rule_named(f, "vms")->allow_vfio);
+	assert_true(rule_named(f, "vms")->declared);
+	assert_origin(f, &rule_named(f, "vms")->allow_vfio_at, DROPIN_ETC "50-site.conf", 2);
+	assert_false(rule_named(f, "reset")->allow_vfio);
+	assert_null(rule_named(f, "reset")->allow_vfio_at.file);
+}
+
 /* No raw control bytes or invalid UTF-8 from a config file reach stderr. */
 static void test_messages_escape_config_bytes(void **state)
 {
@@ -1553,6 +1629,8 @@ int main(void)
 		T(test_bad_selector_does_not_cascade),
 		T(test_syntax_error_in_rule_does_not_cascade),
 		T(test_select_reset_names_the_reset),
+		T(test_allow_none_default_by_origin),
+		T(test_allow_vfio),
 		T(test_messages_escape_config_bytes),
 		T(test_messages_escape_file_names),
 		cmocka_unit_test(test_log_escape),

@@ -16,7 +16,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
 #include "acs/acs-verify.h"
+#include "acs/isolation.h"
 #include "acs/plan.h"
 
 enum { RP, USP, DSP_GPU, DSP_NIC, GPU, NIC, N_DEVS };
@@ -78,7 +81,9 @@ struct rule_spec {
 	bool disabled;
 	const char *select[4];
 	const char *exclude[4];
-	bool vendor; /* from the vendor directory: not declared by an admin */
+	bool vendor;	 /* from the vendor directory: not declared by an admin */
+	bool allow_none; /* AllowNone= in effect (the vendor's selection, or =yes) */
+	bool allow_vfio; /* AllowVFIO=yes */
 };
 
 struct fixture {
@@ -118,6 +123,8 @@ static void config_set(struct fixture *f, const struct rule_spec *specs, size_t 
 			.at = { .file = "test.conf", .line = (unsigned)(10 * i + 1) },
 			.enabled = !specs[i].disabled,
 			.declared = !specs[i].vendor,
+			.allow_none = specs[i].allow_none,
+			.allow_vfio = specs[i].allow_vfio,
 			.select = f->sels[i],
 			.exclude = f->sels[i] + 4,
 		};
@@ -227,6 +234,10 @@ static void assert_same_plan(const struct plan *a, const struct plan *b)
 	assert_int_equal(a->n_targets, b->n_targets);
 	assert_int_equal(a->n_actions, b->n_actions);
 	assert_int_equal(a->n_idle, b->n_idle);
+	for (size_t i = 0; i < a->n_idle; i++) {
+		assert_ptr_equal(a->idle[i].rule, b->idle[i].rule);
+		assert_int_equal(a->idle[i].functions, b->idle[i].functions);
+	}
 	for (size_t i = 0; i < a->n_targets; i++) {
 		assert_string_equal(a->targets[i].addr, b->targets[i].addr);
 		assert_int_equal(a->targets[i].state, b->targets[i].state);
@@ -702,6 +713,271 @@ static void test_plan_print_json_document(void **state)
 	assert_non_null(strstr(out, "\"error\": null"));
 }
 
+
+/* ---- plan_isolation(): vfio-pci below a relaxed port, the IOMMU groups that merge ---- */
+
+/* Every function in a group of its own: RP 1, USP 2, DSP_GPU 3, DSP_NIC 4, GPU 5, NIC 6. */
+static void fn_init(struct acs_fn_iommu fn[static N_DEVS])
+{
+	for (int i = 0; i < N_DEVS; i++)
+		fn[i] = (struct acs_fn_iommu){ .group = i + 1 };
+}
+
+static const struct acs_target *target_of(const struct plan *p, const char *addr)
+{
+	for (size_t i = 0; i < p->n_targets; i++)
+		if (streq(p->targets[i].addr, addr))
+			return &p->targets[i];
+	fail_msg("no target %s", addr);
+	return NULL;
+}
+
+static void test_isolation_refuses_above_vfio(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	const struct acs_target *t;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, r, 1);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	/* both writes above the GPU refused, kept aside in target order, nothing to write */
+	assert_int_equal(f->p.n_actions, 0);
+	assert_int_equal(f->p.n_refused, 2);
+	assert_string_equal(f->p.refused[0].addr, "0000:00:01.0");
+	assert_string_equal(f->p.refused[1].addr, "0000:02:08.0");
+	t = target_of(&f->p, "0000:00:01.0");
+	assert_true(t->relaxes && t->refused);
+	assert_string_equal(t->vfio, "0000:03:00.0");
+	/* below the root port: the switch's three ports, the GPU and the NIC */
+	assert_int_equal(t->n_merged, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(t->merged[i], (int)i + 2);
+	/* one group below the GPU's port: nothing merges */
+	t = target_of(&f->p, "0000:02:08.0");
+	assert_true(t->refused);
+	assert_int_equal(t->n_merged, 0);
+	assert_null(t->merged);
+	/* the switch upstream port has no ACS: not a port upstream: selects */
+	assert_int_equal(f->p.n_targets, 2);
+}
+
+/* vfio-pci below a port that is not relaxed, or beside it, is no refusal. */
+static void test_isolation_vfio_elsewhere(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "nic", .select = { "0000:02:10.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true; /* below 02:08.0, not below 02:10.0 */
+	fn[DSP_NIC].vfio = true; /* the port itself is not below itself */
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_int_equal(f->p.n_refused, 0);
+	assert_null(f->p.targets[0].vfio);
+	/* nothing known (the module read nothing): nothing refused, nothing merged */
+	plan_done(&f->p);
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, NULL), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_false(f->p.targets[0].relaxes);
+}
+
+/* Only a mask that turns off SV, RR, CR or UF, where the port has it, relaxes isolation. */
+static void test_isolation_which_bits_relax(void **state)
+{
+	static const struct {
+		const char *mask;
+		uint16_t cap;
+		bool relaxes;
+	} cases[] = {
+		{ "x0x00xx", 0x007f, true },  { "xxxxxx0", 0x007f, true },  /* SV */
+		{ "xxxxx0x", 0x007f, false }, /* TB */ { "xxxx0xx", 0x007f, true }, /* RR */
+		{ "xxx0xxx", 0x007f, true },  /* CR */ { "xx0xxxx", 0x007f, true }, /* UF */
+		{ "x0xxxxx", 0x007f, false }, /* EC */ { "0xxxxxx", 0x007f, false }, /* DT */
+		{ "x0x00xx", 0x0020, false }, /* only EC implemented */
+		{ "x0x00xx", 0x0008, true },  /* only CR implemented */
+		{ "1x1111x", 0x007f, false }, /* forcing on never relaxes */
+	};
+	struct fixture *f = *state;
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct rule_spec r[] = { { .name = "p", .mask = cases[i].mask,
+						 .select = { "0000:02:08.0" } } };
+
+		plan_done(&f->p);
+		f->devs[DSP_GPU].acs_cap = cases[i].cap;
+		build_ok(f, r, 1);
+		assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+		if (f->p.targets[0].relaxes != cases[i].relaxes)
+			fail_msg("mask %s cap 0x%04x: relaxes %d", cases[i].mask, cases[i].cap,
+				 f->p.targets[0].relaxes);
+		assert_int_equal(f->p.targets[0].refused, cases[i].relaxes);
+		assert_int_equal(f->p.n_refused + f->p.n_actions, f->p.n_refused ? 1 : f->p.n_actions);
+	}
+}
+
+/* AllowVFIO=yes lets it through; with two rules on one port, both must say so. */
+static void test_isolation_allow_vfio(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec one[] = {
+		{ .name = "vms", .allow_vfio = true, .select = { "upstream:class:0302" } },
+	};
+	const struct rule_spec two[] = {
+		{ .name = "vms", .allow_vfio = true, .select = { "upstream:class:0302" } },
+		{ .name = "all", .select = { "0000:02:08.0" } },
+	};
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, one, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 2);
+	assert_int_equal(f->p.n_refused, 0);
+	assert_string_equal(target_of(&f->p, "0000:02:08.0")->vfio, "0000:03:00.0");
+	plan_done(&f->p);
+	build_ok(f, two, 2);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_string_equal(f->p.actions[0].addr, "0000:00:01.0");
+	assert_int_equal(f->p.n_refused, 1);
+	assert_string_equal(f->p.refused[0].addr, "0000:02:08.0");
+}
+
+/* Groups of several members: each group once; a function without a group counts for none. */
+static void test_isolation_groups_several_members(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "rp", .select = { "0000:00:01.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	/* the switch and the GPU in group 9, the NIC in group 2: 2 and 9 */
+	fn[USP].group = fn[DSP_GPU].group = fn[DSP_NIC].group = fn[GPU].group = 9;
+	fn[NIC].group = 2;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 2);
+	assert_int_equal(f->p.targets[0].merged[0], 2);
+	assert_int_equal(f->p.targets[0].merged[1], 9);
+	/* the NIC without a group: one group left below, nothing merges */
+	plan_done(&f->p);
+	fn[NIC].group = -1;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 0);
+	/* the port's own group is not below it */
+	plan_done(&f->p);
+	fn[RP].group = 2;
+	fn[NIC].group = 9;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.targets[0].n_merged, 0);
+}
+
+/* An endpoint with ACS (a multi-function device): its "below" is the device's other functions. */
+static void test_isolation_multifunction_endpoint(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "fn0", .select = { "0000:03:00.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+
+	fn_init(fn);
+	dev_acs(&f->devs[GPU], 0x180, 0x005f, 0x001d);
+	snprintf(f->devs[NIC].addr, sizeof(f->devs[NIC].addr), "0000:03:00.1");
+	fn[NIC].vfio = true;
+	fn[DSP_GPU].vfio = true; /* above the function, not beside it */
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_int_equal(f->p.n_refused, 1);
+	assert_string_equal(f->p.targets[0].vfio, "0000:03:00.1");
+	assert_int_equal(f->p.targets[0].n_merged, 0); /* one sibling, one group */
+}
+
+/* The results: the refused port fails naming vfio-pci and AllowVFIO=; merges; the IOMMU note. */
+static void test_isolation_verify(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	struct pci_dev_info fresh[N_DEVS];
+	struct pci_inventory now;
+	const struct result *x;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	fn[NIC].translated = true;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	topo_init(fresh, &now);
+	fresh[DSP_GPU].acs_ctrl = 0x0011; /* relaxed by someone else */
+	assert_int_equal(acs_verify(&f->p, &now, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 3);
+	x = result_at(&f->rs, 0, VERDICT_FAIL, "acs", "0000:00:01.0");
+	assert_string_equal(x->actual, "0x001d (SV,RR,CR,UF) not written: vfio-pci below "
+				       "(0000:03:00.0); IOMMU groups 2, 3, 4, 5, 6 would become one");
+	assert_non_null(strstr(x->remedy, "AllowVFIO=yes in [ACS:gpu]"));
+	x = result_at(&f->rs, 1, VERDICT_FAIL, "acs", "0000:02:08.0");
+	assert_string_equal(x->actual,
+			    "0x0011 (SV,UF) relaxed already: vfio-pci below (0000:03:00.0)");
+	/* the NIC's translated group is below the root port only */
+	x = result_at(&f->rs, 2, VERDICT_WARN, "acs.iommu", "host");
+	assert_non_null(strstr(x->actual, "below 1 selected port (first 0000:00:01.0): GPUDirect "
+					  "RDMA peer-to-peer does not work there"));
+
+	/* without vfio-pci: written, the root port's result names the groups that merged */
+	results_done(&f->rs);
+	f->rs = (struct results){};
+	plan_done(&f->p);
+	fn[GPU].vfio = false;
+	fn[NIC].translated = false;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	fresh[RP].acs_ctrl = 0x0011;
+	assert_int_equal(acs_verify(&f->p, &now, true, "6.1.0-27-amd64", &f->rs), 0);
+	assert_int_equal(f->rs.n, 2); /* no acs.iommu without a translated group */
+	x = result_at(&f->rs, 0, VERDICT_PASS, "acs", "0000:00:01.0");
+	assert_string_equal(x->actual, "0x0011 (SV,UF); IOMMU groups 2, 3, 4, 5, 6 below become one");
+	x = result_at(&f->rs, 1, VERDICT_PASS, "acs", "0000:02:08.0");
+	assert_string_equal(x->actual, "0x0011 (SV,UF)");
+}
+
+/* apply --dry-run: refuse lines, the groups, the counts; JSON fields. */
+static void test_isolation_plan_print(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "gpu", .select = { "upstream:class:0302" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	_cleanup_(freep) char *out = NULL, *json = NULL;
+
+	fn_init(fn);
+	fn[GPU].vfio = true;
+	build_ok(f, r, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	out = print_to_string(&f->p, &test_doc, false);
+	assert_non_null(strstr(out, "; 0 writes, 2 refused\n"));
+	assert_non_null(strstr(out, "\n  refuse 0000:00:01.0 ACS@0x2a0 ctrl(+0x6) 0x001d -> "
+				    "0x0011  (SV,RR,CR,UF -> SV,UF)  rule gpu\n"
+				    "    IOMMU groups 2, 3, 4, 5, 6 below become one\n"
+				    "    refused: vfio-pci below (0000:03:00.0);"));
+	assert_non_null(strstr(out, "\n  refuse 0000:02:08.0 ACS@0xf24"));
+	json = print_to_string(&f->p, &test_doc, true);
+	assert_non_null(strstr(json, "\"writes\": 0,\n      \"refused\": 2"));
+	assert_non_null(strstr(json, "\"write\": false,\n        \"refused\": true,\n        "
+				     "\"vfio\": [\n          \"0000:03:00.0\"\n        ],\n        "
+				     "\"iommu_groups_merged\": [\n          2,"));
+}
+
 static void test_verify_drift_remedy_when_apply_enabled(void **state)
 {
 	struct fixture *f = *state;
@@ -888,22 +1164,135 @@ static void test_cmdline_verify_later_config_acs_overrides(void **state)
 	result_at(&f->rs, 0, VERDICT_WARN, "acs.cmdline", "host");
 }
 
-/* A rule matching nothing is reported (a typo or the wrong host), not silent. */
-static void test_idle_rule_reported_as_skip(void **state)
+/*
+ * A rule matching nothing is reported (a typo or the wrong host), not silent: an admin's
+ * fails with the bridges of the host in the remedy; one that may be idle is a skip.
+ */
+static void test_idle_rule_fails_unless_allowed(void **state)
 {
 	struct fixture *f = *state;
 	const struct rule_spec r[] = {
 		{ .name = "gpu-paths", .select = { "upstream:class:0302" } },
 		{ .name = "typo", .select = { "upstream:10ed:*" } },
+		{ .name = "shared", .select = { "upstream:10ed:*" }, .allow_none = true },
 	};
 
-	build_ok(f, r, 2);
-	assert_int_equal(f->p.n_idle, 1);
-	assert_string_equal(f->p.idle[0]->name, "typo");
+	build_ok(f, r, 3);
+	assert_int_equal(f->p.n_idle, 2);
+	assert_string_equal(f->p.idle[0].rule->name, "typo");
+	assert_int_equal(f->p.idle[0].functions, 0);
+	assert_string_equal(f->p.idle[1].rule->name, "shared");
 	assert_int_equal(acs_verify(&f->p, &f->inv, false, "6.1.0", &f->rs), 0);
-	assert_int_equal(f->rs.n, 3);
-	result_at(&f->rs, 0, VERDICT_SKIP, "acs", "rule typo");
+	assert_int_equal(f->rs.n, 4);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule typo");
 	assert_string_equal(f->rs.items[0].actual, "selects no port on this host");
+	assert_non_null(strstr(f->rs.items[0].remedy,
+			       "PCI bridges here: 1022:14ab x1, 10b5:8796 x3"));
+	assert_non_null(strstr(f->rs.items[0].remedy, "AllowNone=yes"));
+	result_at(&f->rs, 1, VERDICT_SKIP, "acs", "rule shared");
+	assert_null(f->rs.items[1].remedy);
+}
+
+/* An idle rule is a fail even with Apply=no: it is the admin's, never advice. */
+static void test_idle_rule_fails_with_apply(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = { { .name = "typo", .select = { "10ed:*" } } };
+
+	build_ok(f, r, 1);
+	assert_int_equal(acs_verify(&f->p, &f->inv, true, "6.1.0", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule typo");
+}
+
+/*
+ * What makes a rule not idle: a port (a bridge, ACS or not: its own result says), or a
+ * function with ACS or whose ACS cannot be read (limited, dead, gone). Endpoints without
+ * ACS are picked (their skip says so) but leave the rule idle, counted.
+ */
+static void test_idle_counts_ports_not_endpoints(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec gpus[] = { { .name = "gpus", .select = { "class:03", "class:02" } } };
+	const struct rule_spec usp[] = { { .name = "usp", .select = { "0000:01:00.0" } } };
+
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_targets, 2);
+	assert_int_equal(f->p.n_idle, 1);
+	assert_int_equal(f->p.idle[0].functions, 2);
+	assert_int_equal(acs_verify(&f->p, &f->inv, false, "6.1.0", &f->rs), 0);
+	result_at(&f->rs, 0, VERDICT_FAIL, "acs", "rule gpus");
+	assert_string_equal(f->rs.items[0].actual,
+			    "selects no port on this host: 2 functions, none a port or with ACS");
+	assert_non_null(strstr(f->rs.items[0].remedy, "upstream:SELECTOR"));
+	plan_done(&f->p);
+
+	/* a bridge without ACS is a port */
+	build_ok(f, usp, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+
+	/* an endpoint with ACS, or whose ACS cannot be read, counts */
+	dev_acs(&f->devs[GPU], 0x170, 0x005f, 0x001d);
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].has_acs = false;
+	f->devs[GPU].cfg = PCI_CFG_LIMITED;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].cfg = PCI_CFG_NO_EXT;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].cfg = PCI_CFG_FULL;
+	f->devs[GPU].state = PCI_DEV_DEAD;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	f->devs[GPU].state = PCI_DEV_GONE;
+	build_ok(f, gpus, 1);
+	assert_int_equal(f->p.n_idle, 0);
+	plan_done(&f->p);
+	/* a semi-transparent bridge (class 0609) is a port too */
+	f->devs[GPU].state = PCI_DEV_OK;
+	f->devs[GPU].id.class_code = 0x060940;
+	build_ok(f, (const struct rule_spec[]){ { .name = "st", .select = { "class:0609" } } }, 1);
+	assert_int_equal(f->p.n_idle, 0);
+}
+
+/* The dry-run says which idle rules fail, in text and JSON. */
+static void test_plan_print_idle(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec r[] = {
+		{ .name = "typo", .select = { "10ed:*" } },
+		{ .name = "shared", .select = { "10ed:*" }, .allow_none = true },
+	};
+	struct plan_doc doc = { .version = "0", .host = "h", .time = "t" };
+	_cleanup_(freep) char *text = NULL;
+	size_t size = 0;
+	FILE *mf;
+	json_object *o;
+
+	build_ok(f, r, 2);
+	mf = open_memstream(&text, &size);
+	assert_non_null(mf);
+	assert_int_equal(plan_print(&f->p, &doc, mf), 0);
+	fclose(mf);
+	assert_non_null(strstr(text, "  rule typo selects no port on this host: fails (an admin's "
+				     "Select=; AllowNone=yes allows none)\n"));
+	assert_non_null(strstr(text, "  rule shared selects no port on this host\n"));
+	o = plan_json(&f->p, &doc);
+	assert_non_null(o);
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_object_get(o, "idle_rules"), JSON_C_TO_STRING_PLAIN),
+			    "[\"typo\",\"shared\"]");
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_object_get(o, "idle_rules_failing"),
+				    JSON_C_TO_STRING_PLAIN),
+			    "[\"typo\"]");
+	json_object_put(o);
 }
 
 /* Without root the ACS ports cannot be told apart: no argument rather than a wrong one. */
@@ -951,6 +1340,14 @@ int main(void)
 		T(test_verify_dead_and_gone_fail),
 		T(test_plan_print_counts_by_state),
 		T(test_plan_print_json_document),
+		T(test_isolation_refuses_above_vfio),
+		T(test_isolation_vfio_elsewhere),
+		T(test_isolation_which_bits_relax),
+		T(test_isolation_allow_vfio),
+		T(test_isolation_groups_several_members),
+		T(test_isolation_multifunction_endpoint),
+		T(test_isolation_verify),
+		T(test_isolation_plan_print),
 		T(test_cmdline_format_paths),
 		T(test_cmdline_format_skips_ports_without_acs),
 		T(test_cmdline_format_only_usp_no_acs),
@@ -961,7 +1358,10 @@ int main(void)
 		T(test_cmdline_verify_skip_old_kernel),
 		T(test_cmdline_verify_6_11_is_new_enough),
 		T(test_cmdline_verify_later_config_acs_overrides),
-		T(test_idle_rule_reported_as_skip),
+		T(test_idle_rule_fails_unless_allowed),
+		T(test_idle_rule_fails_with_apply),
+		T(test_idle_counts_ports_not_endpoints),
+		T(test_plan_print_idle),
 		T(test_cmdline_format_refuses_unreadable),
 		T(test_candidates_upstream_and_explicit),
 		T(test_candidates_suffice_for_plan),

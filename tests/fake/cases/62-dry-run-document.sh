@@ -2,7 +2,7 @@
 # without ACS are not counted as ACS ports, a plan over unreadable ports does not
 # read as "0 writes" and fine, and --json is the documented dry-run document
 # (docs/report-schema.md): the report envelope plus "plan".
-PORT_KEYS='["address","state","offset","control","write","old","new","rules","reason"]'
+PORT_KEYS='["address","state","offset","control","write","refused","vfio","iommu_groups_merged","old","new","rules","reason"]'
 TOP_KEYS='["schema","version","command","host","time","apply","plan","modules"]'
 
 # every PCI bridge: 17 with ACS (root ports + switch downstream ports), 4 switch
@@ -24,7 +24,7 @@ expect_rc 0
 	"1 0.1.0 apply --dry-run dgx8-fake 2023-11-14T22:13:20Z true" ] ||
 	fail "dry-run JSON envelope: $(jqo -c '[.schema,.version,.command,.host,.time,.apply]')"
 [ "$(jqo -c '.plan.summary')" = \
-	'{"selected":21,"acs":17,"no_acs":4,"unreadable":0,"not_responding":0,"gone":0,"writes":17}' ] ||
+	'{"selected":21,"acs":17,"no_acs":4,"unreadable":0,"not_responding":0,"gone":0,"writes":17,"refused":0}' ] ||
 	fail "dry-run JSON summary: $(jqo -c '.plan.summary')"
 [ "$(jqo -c '.plan.ports[0] | keys_unsorted')" = "$PORT_KEYS" ] || fail "port keys: $(jqo -c '.plan.ports[0] | keys_unsorted')"
 [ "$(jqo -c '.plan.ports[] | select(.address=="0000:15:01.0") | [.state,.offset,.control,.write,.old,.new,.rules,.reason]')" = \

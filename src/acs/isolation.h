@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "acs/plan.h"
+#include "core/sysroot.h"
+
+/*
+ * What relaxing ACS does to isolation. The kernel forms IOMMU groups at enumeration with
+ * ACS on (SV, RR, CR and UF on every port on the way up): a device passed to a VM through
+ * vfio-pci is isolated because those bits are set above it. A port whose ACS is relaxed
+ * lets the functions below it reach each other's DMA: their groups become one (the kernel
+ * groups them so at the next enumeration; until then sysfs still shows them apart).
+ */
+#define ACS_ISOLATION_BITS 0x001du /* SV, RR, CR, UF: the kernel's REQ_ACS_FLAGS */
+
+/* One per inventory function, as read by acs_isolation_read(). */
+struct acs_fn_iommu {
+	int group;	 /* iommu_group number; -1: none (no IOMMU) or unreadable */
+	bool translated; /* its group's type is DMA or DMA-FQ */
+	bool vfio;	 /* bound to vfio-pci */
+};
+
+/*
+ * Each function's iommu_group and driver links, and its group's type (from
+ * bus/pci/devices/ADDR/ under root): *ret has inv->n entries (free() it). Never fails for
+ * a function: what cannot be read is "no group" and "not vfio-pci". -ENOMEM only.
+ */
+int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *inv,
+		       struct acs_fn_iommu **ret);
+
+/*
+ * Pure: for every selected ACS_PORT_ACS port, what is below it (a bridge: the functions
+ * under it; an endpoint with ACS: the functions of its device), whether the policy relaxes
+ * its isolation, the groups that merge, the vfio-pci functions; a relaxing write above
+ * vfio-pci without AllowVFIO=yes moves from actions to refused. fn: inv->n entries (NULL:
+ * nothing is known, nothing is refused).
+ */
+int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct acs_fn_iommu *fn);
+
+/* "14, 15, 16" (t->merged); "" when none. */
+void acs_merged_format(const struct acs_target *t, char *buf, size_t size);
