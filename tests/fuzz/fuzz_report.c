@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report.json as `hostprep status` reads it (src/report/report-file.c: report_read() is
- * read_full_file() and report_from_json_string(); the target calls the latter, since under
+ * sysroot_read_file() and report_from_json_string(); the target calls the latter, since under
  * ASan the former's 16 MiB read buffer costs 10 ms per input) and renders it
  * (text with and without colour, JSON, the summary line). A report that is accepted is
  * written back as JSON and must read back to the same JSON: status never shows less than
