@@ -184,8 +184,8 @@ int kmod_gpudirect_remedy(const struct gpudirect_facts *g, enum gpudirect_expect
 		peermem = "load nvidia_peermem (needs MLNX_OFED's peer-memory ib_core); see "
 			  "journalctl -k for 'Invalid argument'";
 	else
-		peermem = "nvidia_peermem is loaded but not registered (no "
-			  "/sys/kernel/mm/memory_peers/nv_mem): ib_core has no peer-memory support "
+		peermem = "nvidia_peermem is loaded but not registered (no nv_mem in "
+			  "the kernel's memory_peers): ib_core has no peer-memory support "
 			  "(not MLNX_OFED's); install MLNX_OFED, then reload nvidia_peermem";
 	if (g->nvidia != 1 && !g->kernel_ok)
 		dmabuf = "install NVIDIA's open kernel module (nvidia-open) and a kernel >= 5.12";
@@ -224,7 +224,7 @@ struct dev_gaps {
 	size_t no_verbs;  /* ... with no uverbs device */
 	size_t no_node;	  /* ... whose uverbs device has no /dev/infiniband node */
 	FILE *no_verbs_f; /* their names, "mlx5_0, mlx5_1" */
-	FILE *no_node_f;  /* "/dev/infiniband/uverbs0, ..." */
+	FILE *no_node_f;  /* the nodes' names, "uverbs0 ..." under dev/infiniband */
 };
 
 static void devices_list(const struct kmod_host *h, const char *module, FILE *actual,
