@@ -483,7 +483,7 @@ an_setup() {
 	mkdir -p "$AN_PLAY" /tmp/debx
 	dpkg-deb -x "$(deb_file deb)" /tmp/debx || { fail "dpkg-deb -x the package"; return 1; }
 	cp -r /tmp/debx/usr/share/doc/hostprep/examples/fleet/ansible/roles "$AN_PLAY/"
-	assert_eq "$(ls "$AN_PLAY/roles/hostprep/tasks")" main.yml "the packaged role is there"
+	assert_eq "$(ls "$AN_PLAY/roles/hostprep/tasks" | tr "\n" " ")" "main.yml preview.yml " "the packaged role is there"
 	printf 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n' \
 		>"$AN_PLAY/inventory"
 }

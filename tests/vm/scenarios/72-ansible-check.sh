@@ -12,8 +12,9 @@
 #   Select= dropped) is refused the same way (issue 25: validated as an extra
 #   drop-in ".../source" it passed, and every later run exited 2).
 HOSTPREP_INSTALL=deb
-# (about 5 min of TCG on an idle host; each ansible-playbook run is 1-2 min)
-TIMEOUT=480
+# (about 6 min of TCG on an idle host; each ansible-playbook run is 1-2 min, the
+# check-mode one with its preview (rendered drop-ins + apply --dry-run) up to 3)
+TIMEOUT=720
 QEMU_MACHINE=kernel-irqchip=split
 QEMU_DEVICES="$QEMU_INTEL_IOMMU $(qemu_rootport_nic 2) $(qemu_rootport_nic 3)"
 # the site drop-in the role places (the vendor rule selects nothing here: no GPU)
