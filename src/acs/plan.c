@@ -508,6 +508,16 @@ static int add(json_object *o, const char *key, json_object *v)
 	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
 }
 
+/* Append o to the array v, taking it: freed when it cannot be added; NULL is -ENOMEM. */
+static int push(json_object *v, json_object *o)
+{
+	if (!o || json_object_array_add(v, o) < 0) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static json_object *hex_string(unsigned v, int width)
 {
 	char buf[16];
@@ -527,12 +537,8 @@ static json_object *words_json(const char *s)
 	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 
 	for (const char *w = s; v && w && *w; w += strcspn(w, " "), w += strspn(w, " ")) {
-		json_object *o = json_object_new_string_len(w, (int)strcspn(w, " "));
-
-		if (!o || json_object_array_add(v, o) < 0) {
-			json_object_put(o);
+		if (push(v, json_object_new_string_len(w, (int)strcspn(w, " "))) < 0)
 			return NULL;
-		}
 	}
 	return TAKE_PTR(v);
 }
@@ -542,12 +548,8 @@ static json_object *groups_json(const struct acs_target *t)
 	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
 
 	for (size_t i = 0; v && i < t->n_merged; i++) {
-		json_object *o = json_object_new_int(t->merged[i]);
-
-		if (!o || json_object_array_add(v, o) < 0) {
-			json_object_put(o);
+		if (push(v, json_object_new_int(t->merged[i])) < 0)
 			return NULL;
-		}
 	}
 	return TAKE_PTR(v);
 }
@@ -585,17 +587,13 @@ static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
 	for (size_t i = 0; i < p->n_targets; i++) {
 		const struct acs_target *t = &p->targets[i];
 		const struct acs_action *act = NULL;
-		json_object *o;
 
 		if (a < p->n_actions && p->actions[a].target == t)
 			act = &p->actions[a++];
 		else if (x < p->n_refused && p->refused[x].target == t)
 			act = &p->refused[x++]; /* old and new say what was refused */
-		o = port_json(t, act, doc);
-		if (!o || json_object_array_add(v, o) < 0) {
-			json_object_put(o);
+		if (push(v, port_json(t, act, doc)) < 0)
 			return NULL;
-		}
 	}
 	return TAKE_PTR(v);
 }
