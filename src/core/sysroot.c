@@ -43,6 +43,23 @@ static void record_rel(enum sysroot_top top, const char *rel)
 		recorder(p, recorder_data);
 }
 
+static sysroot_data_recorder_t data_recorder;
+static void *data_recorder_ud;
+
+void sysroot_set_data_recorder(sysroot_data_recorder_t fn, void *userdata)
+{
+	data_recorder = fn;
+	data_recorder_ud = userdata;
+}
+
+void sysroot_note_data(enum sysroot_top top, const char *rel, const char *data, size_t size)
+{
+	_cleanup_(freep) char *p = NULL;
+
+	if (data_recorder && asprintf(&p, "%s/%s", top_dirs[top] + 1, rel) >= 0)
+		data_recorder(p, data, size, data_recorder_ud);
+}
+
 void sysroot_note_read(const struct sysroot *r, const char *path)
 {
 	const char *rel = sysroot_strip(r, path);

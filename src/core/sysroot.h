@@ -173,3 +173,12 @@ typedef void (*sysroot_recorder_t)(const char *rel, void *userdata);
 void sysroot_set_recorder(sysroot_recorder_t fn, void *userdata);
 /* path: absolute, below r's root (as sysroot_path() made it). */
 void sysroot_note_read(const struct sysroot *r, const char *path);
+/*
+ * What the run judged that no file below the root holds (NVML's answers on the live
+ * host): a snapshot stores data at top/rel, where a replay under --root reads it
+ * instead (GPU_NVML_RECORD). One data recorder per process; NULL stops it.
+ */
+typedef void (*sysroot_data_recorder_t)(const char *rel, const char *data, size_t size,
+					void *userdata);
+void sysroot_set_data_recorder(sysroot_data_recorder_t fn, void *userdata);
+void sysroot_note_data(enum sysroot_top top, const char *rel, const char *data, size_t size);

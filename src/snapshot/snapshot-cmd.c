@@ -44,6 +44,7 @@ static int record_check(const struct options *o, const struct sysroot *root, str
 	int r;
 
 	sysroot_set_recorder(snapshot_record, s);
+	sysroot_set_data_recorder(snapshot_record_data, s);
 	r = load_config(o, root, 0, &cfg);
 	if (r >= 0) {
 		run_init(&run, root, &cfg, RUN_CHECK, o->privileged);
@@ -51,6 +52,7 @@ static int record_check(const struct options *o, const struct sysroot *root, str
 		run_done(&run);
 	}
 	sysroot_set_recorder(NULL, NULL);
+	sysroot_set_data_recorder(NULL, NULL);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -161,6 +163,27 @@ static int write_manifest(const struct sysroot *root, struct snapshot *s, const 
 	return snapshot_tar_file(s, SNAPSHOT_MANIFEST, 0644, (time_t)report_time(), text, size);
 }
 
+/*
+ * What the check judged from a library (NVML on the live host): stored where a replay
+ * under --root reads it instead, a "recorded" line each in the manifest. A path the
+ * capture already holds (a root that is itself a replay) keeps the captured file.
+ */
+static int write_data(struct snapshot *s)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < s->n_data; i++) {
+		const struct snapshot_data *d = &s->data[i];
+
+		if (strset_has(&s->members, d->rel))
+			continue;
+		fprintf(s->notes, "recorded %s: what a library answered (a replay reads it)\n",
+			d->rel);
+		r = snapshot_tar_file(s, d->rel, 0644, time(NULL), d->data, d->size);
+	}
+	return r;
+}
+
 static int write_tar(const struct options *o, const struct sysroot *root, struct snapshot *s,
 		     int fd)
 {
@@ -175,6 +198,8 @@ static int write_tar(const struct options *o, const struct sysroot *root, struct
 		r = -ENOMEM;
 	if (r >= 0)
 		r = snapshot_capture(s);
+	if (r >= 0)
+		r = write_data(s);
 	if (r >= 0)
 		r = write_manifest(root, s, replay);
 	if (r >= 0)

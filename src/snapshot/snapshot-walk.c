@@ -776,8 +776,40 @@ int snapshot_init(struct snapshot *s, const struct sysroot *root)
 	return s->notes ? 0 : -ENOMEM;
 }
 
+void snapshot_record_data(const char *rel, const char *data, size_t size, void *userdata)
+{
+	struct snapshot *s = userdata;
+	struct snapshot_data *grown, d = { strdup(rel), malloc(size ? size : 1), size };
+
+	if (!d.rel || !d.data)
+		goto oom;
+	memcpy(d.data, data, size);
+	for (size_t i = 0; i < s->n_data; i++)
+		if (streq(s->data[i].rel, rel)) {
+			free(s->data[i].rel);
+			free(s->data[i].data);
+			s->data[i] = d;
+			return;
+		}
+	grown = reallocarray(s->data, s->n_data + 1, sizeof(*grown));
+	if (!grown)
+		goto oom;
+	s->data = grown;
+	s->data[s->n_data++] = d;
+	return;
+oom:
+	free(d.rel);
+	free(d.data);
+	log_oom();
+}
+
 void snapshot_done(struct snapshot *s)
 {
+	for (size_t i = 0; i < s->n_data; i++) {
+		free(s->data[i].rel);
+		free(s->data[i].data);
+	}
+	free(s->data);
 	if (s->a)
 		(void)snapshot_tar_close(s);
 	if (s->notes)

@@ -61,6 +61,13 @@ struct snapshot {
 	size_t no_value; /* sysfs attributes whose read failed: no value now */
 	size_t left_out[SNAPSHOT_LEFT_OUT_MAX]; /* sysfs files never read, by rule */
 	size_t binary_names;			/* members whose name is not UTF-8 */
+	/* what the check pass judged from a library, not a file (sysroot_note_data()) */
+	struct snapshot_data {
+		char *rel;
+		char *data;
+		size_t size;
+	} * data;
+	size_t n_data;
 };
 
 int snapshot_init(struct snapshot *s, const struct sysroot *root);
@@ -69,6 +76,8 @@ void snapshot_done(struct snapshot *s);
 int snapshot_want(struct snapshot *s, const char *rel);
 /* The recorder for sysroot_set_recorder(): snapshot_want() of each path. */
 void snapshot_record(const char *rel, void *userdata);
+/* The data recorder (sysroot_set_data_recorder()): kept for the tar, the last one per rel. */
+void snapshot_record_data(const char *rel, const char *data, size_t size, void *userdata);
 /* Capture every queued path (and what they lead to) into s->a. */
 int snapshot_capture(struct snapshot *s);
 /* "a/./b//../c" -> "a/c" in place; -EXDEV when ".." climbs above the root. */
