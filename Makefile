@@ -85,6 +85,16 @@ $(B)/tests/%: tests/unit/%.c $(LIBOBJS) | $(B)/tests
 $(B) $(B)/tests:
 	mkdir -p $@
 
+# The test tier's libnvidia-ml.so.1 (tests/nvml/shim.c): the record parser of the product
+# answers NVML's calls from a description file. test_nvml loads it through LD_LIBRARY_PATH.
+NVML_SHIM := $(B)/tests/nvml/libnvidia-ml.so.1
+$(NVML_SHIM): tests/nvml/shim.c src/gpu/nvml.c src/gpu/nvml.h src/gpu/nvml-api.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libnvidia-ml.so.1 \
+		-o $@ tests/nvml/shim.c src/gpu/nvml.c
+$(B)/tests/test_nvml: $(NVML_SHIM)
+$(B)/tests/test_nvml: ALL_CFLAGS += -DNVML_SHIM_DIR='"$(abspath $(dir $(NVML_SHIM)))"'
+
 # A plain build installs nothing (it runs inside dpkg-buildpackage and rpmbuild too);
 # it says what is missing and how to get it.
 build-deps:

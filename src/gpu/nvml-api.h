@@ -47,12 +47,12 @@ enum { NVML_VOLATILE_ECC = 0, NVML_AGGREGATE_ECC = 1 };
 
 /* 4.17 "Constants": buffer sizes */
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
-#define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE 80
-#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
-#define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
-#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE 32
-#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
-#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16
+#define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE   80
+#define NVML_DEVICE_NAME_V2_BUFFER_SIZE	       96
+#define NVML_DEVICE_UUID_V2_BUFFER_SIZE	       96
+#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE  32
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE     32
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE  16
 /* 4.18 "NvLink Methods": links per GPU (Hopper has 18, Blackwell 18) */
 #define NVML_NVLINK_MAX_LINKS 18
 
@@ -88,28 +88,29 @@ struct nvml_fabric_info {
  * Queries", 4.20.x "ECC", "Page Retirement", "Row Remapping", 4.18 "NvLink
  * Methods", "Fabric".
  */
-#define NVML_CALLS(X)                                                                              \
-	X(nvmlInit_v2, (void))                                                                     \
-	X(nvmlShutdown, (void))                                                                    \
-	X(nvmlSystemGetDriverVersion, (char *version, unsigned int length))                        \
-	X(nvmlSystemGetNVMLVersion, (char *version, unsigned int length))                          \
-	X(nvmlDeviceGetCount_v2, (unsigned int *count))                                            \
-	X(nvmlDeviceGetHandleByIndex_v2, (unsigned int index, nvml_device_t *device))              \
-	X(nvmlDeviceGetHandleByPciBusId_v2, (const char *bus_id, nvml_device_t *device))           \
-	X(nvmlDeviceGetPciInfo_v3, (nvml_device_t device, struct nvml_pci_info *pci))              \
-	X(nvmlDeviceGetName, (nvml_device_t device, char *name, unsigned int length))              \
-	X(nvmlDeviceGetUUID, (nvml_device_t device, char *uuid, unsigned int length))              \
-	X(nvmlDeviceGetPersistenceMode, (nvml_device_t device, int *mode))                         \
-	X(nvmlDeviceGetMigMode, (nvml_device_t device, unsigned int *current, unsigned int *pending)) \
-	X(nvmlDeviceGetVbiosVersion, (nvml_device_t device, char *version, unsigned int length))   \
-	X(nvmlDeviceGetEccMode, (nvml_device_t device, int *current, int *pending))                \
-	X(nvmlDeviceGetTotalEccErrors,                                                             \
-	  (nvml_device_t device, int error_type, int counter_type, unsigned long long *count))     \
-	X(nvmlDeviceGetRetiredPagesPendingStatus, (nvml_device_t device, int *pending))            \
-	X(nvmlDeviceGetRemappedRows, (nvml_device_t device, unsigned int *corrected,               \
-				      unsigned int *uncorrected, unsigned int *pending,            \
-				      unsigned int *failure))                                      \
-	X(nvmlDeviceGetGpuFabricInfo, (nvml_device_t device, struct nvml_fabric_info *info))       \
+#define NVML_CALLS(X)                                                                            \
+	X(nvmlInit_v2, (void))                                                                   \
+	X(nvmlShutdown, (void))                                                                  \
+	X(nvmlSystemGetDriverVersion, (char *version, unsigned int length))                      \
+	X(nvmlSystemGetNVMLVersion, (char *version, unsigned int length))                        \
+	X(nvmlDeviceGetCount_v2, (unsigned int *count))                                          \
+	X(nvmlDeviceGetHandleByIndex_v2, (unsigned int index, nvml_device_t *device))            \
+	X(nvmlDeviceGetHandleByPciBusId_v2, (const char *bus_id, nvml_device_t *device))         \
+	X(nvmlDeviceGetPciInfo_v3, (nvml_device_t device, struct nvml_pci_info * pci))           \
+	X(nvmlDeviceGetName, (nvml_device_t device, char *name, unsigned int length))            \
+	X(nvmlDeviceGetUUID, (nvml_device_t device, char *uuid, unsigned int length))            \
+	X(nvmlDeviceGetPersistenceMode, (nvml_device_t device, int *mode))                       \
+	X(nvmlDeviceGetMigMode,                                                                  \
+	  (nvml_device_t device, unsigned int *current, unsigned int *pending))                  \
+	X(nvmlDeviceGetVbiosVersion, (nvml_device_t device, char *version, unsigned int length)) \
+	X(nvmlDeviceGetEccMode, (nvml_device_t device, int *current, int *pending))              \
+	X(nvmlDeviceGetTotalEccErrors,                                                           \
+	  (nvml_device_t device, int error_type, int counter_type, unsigned long long *count))   \
+	X(nvmlDeviceGetRetiredPagesPendingStatus, (nvml_device_t device, int *pending))          \
+	X(nvmlDeviceGetRemappedRows,                                                             \
+	  (nvml_device_t device, unsigned int *corrected, unsigned int *uncorrected,             \
+	   unsigned int *pending, unsigned int *failure))                                        \
+	X(nvmlDeviceGetGpuFabricInfo, (nvml_device_t device, struct nvml_fabric_info * info))    \
 	X(nvmlDeviceGetNvLinkState, (nvml_device_t device, unsigned int link, int *active))
 
 #endif

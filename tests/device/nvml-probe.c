@@ -29,9 +29,9 @@ static int resolve(void)
 		printf("dlopen 12 %s\n", dlerror());
 		return -1;
 	}
-#define RESOLVE(sym, args)                                                                         \
-	p_##sym = (int(*) args)dlsym(lib, #sym);                                                   \
-	if (!p_##sym)                                                                              \
+#define RESOLVE(sym, args)                       \
+	p_##sym = (int(*) args)dlsym(lib, #sym); \
+	if (!p_##sym)                            \
 		printf("dlsym 13 %s\n", #sym);
 	NVML_CALLS(RESOLVE)
 	return 0;
@@ -81,7 +81,8 @@ static void probe_gpu(unsigned int i, nvml_device_t d)
 	rc = CALL(pre, nvmlDeviceGetEccMode, d, &x, &y);
 	printf("%snvmlDeviceGetEccMode %d %d %d\n", pre, rc, rc ? -1 : x, rc ? -1 : y);
 	for (int t = 0; t < 2; t++) {
-		rc = CALL(pre, nvmlDeviceGetTotalEccErrors, d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, t, &n);
+		rc = CALL(pre, nvmlDeviceGetTotalEccErrors, d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+			  t, &n);
 		printf("%snvmlDeviceGetTotalEccErrors %d uncorrected %s %llu\n", pre, rc,
 		       t ? "aggregate" : "volatile", rc ? 0ULL : n);
 	}

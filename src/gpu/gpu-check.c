@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * [GPU]: the judgement. The GPUs are the run's PCI inventory's NVIDIA display and 3D
+ * controllers; the driver's own files say which of them it initialised; NVML (live, or
+ * recorded under --root: nvml.h) says the rest. What could not be read is unknown.
+ */
+#include <ctype.h>
+
+#include "core/log.h"
+#include "core/run.h"
+#include "gpu/gpu.h"
+#include "gpu/nvml-api.h"
+#include "gpu/nvml.h"
+
+#define NV_VENDOR    0x10de
+#define GPU_INFO_MAX 4096
+
+struct gpu_ctx {
+	struct run *run;
+	const struct gpu_config *gc;
+	struct nvml_facts nv;
+	char source[96]; /* "NVML" or "NVML recorded in <path>" */
+	char remedy[256];
+	const char *tag; /* "NVML" or "recorded NVML": which one answered, in each actual */
+	char tagged[128];
+};
+
+static const char *tagged(struct gpu_ctx *c, const char *what)
+{
+	snprintf(c->tagged, sizeof(c->tagged), "%s (%s)", what, c->tag);
+	return c->tagged;
+}
+
+static bool is_nvidia_gpu(const struct pci_dev_info *d)
+{
+	unsigned cls = d->id.class_code >> 8;
+
+	return d->state == PCI_DEV_OK && d->id.vendor == NV_VENDOR &&
+	       (cls == 0x0300 || cls == 0x0302);
+}
+
+/* A remedy naming the GPU (fmt has one or two %s, each the address); in c's buffer. */
+static const char *remedy_for(struct gpu_ctx *c, const char *addr, const char *fmt)
+{
+	snprintf(c->remedy, sizeof(c->remedy), fmt, addr, addr);
+	return c->remedy;
+}
+
+static int add(struct gpu_ctx *c, enum verdict v, const char *check, const char *obj,
+	       const char *expected, const char *actual, const char *remedy)
+{
+	return results_add(&c->run->results, v, check, obj, expected, actual, remedy);
+}
+
+/* --- versions --------------------------------------------------------------------- */
+
+bool gpu_version_valid(const char *s, int base)
+{
+	int fields = 0;
+
+	for (const char *p = s;; p++) {
+		size_t n = 0;
+
+		while (base == 16 ? isxdigit((unsigned char)p[n]) : isdigit((unsigned char)p[n]))
+			n++;
+		if (n == 0 || n > 8 || ++fields > 8)
+			return false;
+		p += n;
+		if (*p == '\0')
+			return true;
+		if (*p != '.')
+			return false;
+	}
+}
+
+/* The next field of a version as a number; *s moves past it and its dot (to the end on junk). */
+static unsigned long version_field(const char **s, int base)
+{
+	char *end;
+	unsigned long v;
+
+	if (!**s)
+		return 0;
+	v = strtoul(*s, &end, base);
+	if (end == *s || (*end && *end != '.')) {
+		*s += strlen(*s); /* "-open" and the like: compared as the end */
+		return end == *s ? 0 : v;
+	}
+	*s = end + (*end == '.');
+	return v;
+}
+
+int gpu_version_cmp(const char *a, const char *b, int base)
+{
+	while (*a || *b) {
+		unsigned long x = version_field(&a, base), y = version_field(&b, base);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* --- the driver --------------------------------------------------------------------- */
+
+static const char *driver_expected(const struct gpu_config *gc, char *buf, size_t size)
+{
+	if (gc->driver[0])
+		snprintf(buf, size, "nvidia %s loaded", gc->driver);
+	else if (gc->min_driver[0])
+		snprintf(buf, size, "nvidia >= %s loaded", gc->min_driver);
+	else
+		snprintf(buf, size, "nvidia loaded");
+	return buf;
+}
+
+/* *loaded: whether the module is (its GPUs are judged then). */
+static int driver_result(struct gpu_ctx *c, size_t n_gpus, bool *loaded)
+{
+	const struct gpu_config *gc = c->gc;
+	_cleanup_(freep) char *ver = NULL;
+	char exp[GPU_VERSION_MAX + 24], act[512];
+	int r = sysroot_read_attr(c->run->root, SYSROOT_SYS, &ver, "module/nvidia/version");
+
+	driver_expected(gc, exp, sizeof(exp));
+	*loaded = r >= 0;
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT || r == -ENOTDIR)
+		return add(c, VERDICT_FAIL, "gpu.driver", "host", exp,
+			   n_gpus ? "the nvidia module is not loaded"
+				  : "no NVIDIA GPU on the bus, no nvidia module",
+			   n_gpus ? "load the NVIDIA driver (modprobe nvidia); dmesg | grep NVRM "
+				    "says why it did not load"
+				  : "this host has no NVIDIA GPU: a [GPU] section does not fit it "
+				    "(keep it in a drop-in for the GPU hosts only)");
+	if (r < 0)
+		return results_addf(&c->run->results, VERDICT_UNKNOWN, "gpu.driver", "host", exp,
+				    NULL, "cannot read the nvidia module's version: %s",
+				    strerror(-r));
+	if (strstr(c->nv.why, "LIB_RM_VERSION_MISMATCH")) {
+		snprintf(act, sizeof(act), "nvidia %s loaded, NVML %s: %s", ver,
+			 c->nv.driver[0] ? c->nv.driver : "of another version", c->nv.why);
+		return add(c, VERDICT_FAIL, "gpu.driver", "host", exp, act,
+			   "the driver was upgraded without a reboot: reboot (the loaded module "
+			   "and the installed libraries differ)");
+	}
+	if ((gc->driver[0] && !streq(ver, gc->driver)) ||
+	    (gc->min_driver[0] && gpu_version_cmp(ver, gc->min_driver, 10) < 0)) {
+		snprintf(act, sizeof(act), "nvidia %s loaded", ver);
+		return add(c, VERDICT_FAIL, "gpu.driver", "host", exp, act,
+			   "install the NVIDIA driver the config names, then reboot");
+	}
+	snprintf(act, sizeof(act), "nvidia %s loaded", ver);
+	return add(c, VERDICT_PASS, "gpu.driver", "host", exp, act, NULL);
+}
+
+/* --- one GPU ------------------------------------------------------------------------ */
+
+/* "Video BIOS: 96.00.da.00.0c" of /proc/driver/nvidia/gpus/ADDR/information. */
+static void info_vbios(const char *info, char *buf, size_t size)
+{
+	const char *p = strstr(info, "Video BIOS:");
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen("Video BIOS:");
+	p += strspn(p, " \t");
+	snprintf(buf, size, "%.*s", (int)strcspn(p, " \t\n"), p);
+}
+
+static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g,
+			  char *vbios, size_t vsize)
+{
+	_cleanup_(freep) char *info = NULL;
+	char act[256];
+	int r = sysroot_read_file(c->run->root, SYSROOT_PROC, GPU_INFO_MAX, &info, NULL,
+				  "driver/nvidia/gpus/%s/information", addr);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT || r == -ENOTDIR) {
+		snprintf(act, sizeof(act), "on the bus, not initialised by the driver%s",
+			 g && g->handle_rc == NVML_ERROR_GPU_IS_LOST ? " (NVML: GPU_IS_LOST)" : "");
+		return add(c, VERDICT_FAIL, "gpu.present", addr, "initialised by the driver", act,
+			   "dmesg | grep -e NVRM -e Xid names why; reset the GPU "
+			   "(nvidia-smi -r) or reboot; if it stays: service");
+	}
+	if (r < 0)
+		return results_addf(&c->run->results, VERDICT_UNKNOWN, "gpu.present", addr,
+				    "initialised by the driver", NULL,
+				    "cannot read /proc/driver/nvidia/gpus/%s: %s", addr,
+				    strerror(-r));
+	info_vbios(info, vbios, vsize);
+	return add(c, VERDICT_PASS, "gpu.present", addr, "initialised by the driver",
+		   "initialised (/proc/driver/nvidia)", NULL);
+}
+
+/* NULL: NVML has an answer for this GPU's question q; else why not (an unknown's actual). */
+static const char *nvml_missing(struct gpu_ctx *c, const struct nvml_gpu *g, const char *call,
+				int rc, char *buf, size_t size)
+{
+	char name[16];
+
+	if (!c->nv.loaded)
+		snprintf(buf, size, "needs NVML: %s", c->nv.why);
+	else if (!g)
+		snprintf(buf, size, "%s does not list this GPU", c->source);
+	else if (g->handle_rc)
+		snprintf(buf, size, "%s: nvmlDeviceGetHandleByIndex_v2: %s", c->source,
+			 nvml_rc_name(g->handle_rc, name));
+	else if (rc)
+		snprintf(buf, size, "%s: %s: %s", c->source, call, nvml_rc_name(rc, name));
+	else
+		return NULL;
+	return buf;
+}
+
+static int unknown(struct gpu_ctx *c, const char *check, const char *addr, const char *exp,
+		   const char *why, const struct nvml_gpu *g)
+{
+	/* a GPU NVML lost is a failure, not a question left open */
+	if (g && g->handle_rc == NVML_ERROR_GPU_IS_LOST)
+		return add(c, VERDICT_FAIL, check, addr, exp, why,
+			   "the GPU fell off the bus: reset it (nvidia-smi -r) or reboot; if it "
+			   "stays: service");
+	return add(c, VERDICT_UNKNOWN, check, addr, exp, why, NULL);
+}
+
+static int persistence_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_PERSISTENCE] : NULL;
+	char why[256];
+
+	if (nvml_missing(c, g, "nvmlDeviceGetPersistenceMode", a ? a->rc : 0, why, sizeof(why)))
+		return unknown(c, "gpu.persistence", addr, "on", why, g);
+	if (a->v[0] == NVML_FEATURE_ENABLED)
+		return add(c, VERDICT_PASS, "gpu.persistence", addr, "on", tagged(c, "on"), NULL);
+	return add(c, VERDICT_FAIL, "gpu.persistence", addr, "on", tagged(c, "off"),
+		   "systemctl enable --now nvidia-persistenced (each first use otherwise "
+		   "initialises the GPU again, and a job's start waits for it)");
+}
+
+static int mig_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_MIG] : NULL;
+	bool on = c->gc->mig == GPU_ON;
+	const char *exp = on ? "MIG on" : "MIG off";
+	char why[256], act[128];
+
+	if (a && a->rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)
+		return add(c, on ? VERDICT_FAIL : VERDICT_PASS, "gpu.mig", addr, exp,
+			   "this GPU has no MIG (NVML: NOT_SUPPORTED)",
+			   on ? "MIG=on needs an A100/A30/H100/H200/B200-class GPU: fix the "
+				"config's host class"
+			      : NULL);
+	if (nvml_missing(c, g, "nvmlDeviceGetMigMode", a ? a->rc : 0, why, sizeof(why)))
+		return unknown(c, "gpu.mig", addr, exp, why, g);
+	snprintf(act, sizeof(act), "MIG %s, %s after the next reset (%s)", a->v[0] ? "on" : "off",
+		 a->v[1] ? "on" : "off", c->tag);
+	if ((a->v[0] != 0) != on)
+		return add(c, VERDICT_FAIL, "gpu.mig", addr, exp, act,
+			   remedy_for(c, addr,
+				      on ? "nvidia-smi -i %s -mig 1, then nvidia-smi -r -i %s"
+					 : "nvidia-smi -i %s -mig 0, then nvidia-smi -r -i %s"));
+	if ((a->v[1] != 0) != on)
+		return add(c, VERDICT_FAIL, "gpu.mig", addr, exp, act,
+			   "a MIG change is pending: put it back (nvidia-smi -mig) or the next "
+			   "GPU reset changes the mode");
+	return add(c, VERDICT_PASS, "gpu.mig", addr, exp, act, NULL);
+}
+
+static int vbios_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g,
+			const char *info_vbios)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_VBIOS] : NULL;
+	const char *v = a && !a->rc && g && !g->handle_rc && c->nv.loaded ? a->s : info_vbios;
+	char exp[GPU_VERSION_MAX + 8], act[128];
+
+	snprintf(exp, sizeof(exp), ">= %s", c->gc->min_vbios);
+	if (!v || !v[0] || !gpu_version_valid(v, 16))
+		return add(c, VERDICT_UNKNOWN, "gpu.vbios", addr, exp,
+			   "no VBIOS version (neither NVML nor /proc/driver/nvidia gave one)",
+			   NULL);
+	snprintf(act, sizeof(act), "%s (%s)", v, v == info_vbios ? "/proc/driver/nvidia" : c->tag);
+	if (gpu_version_cmp(v, c->gc->min_vbios, 16) < 0)
+		return add(c, VERDICT_FAIL, "gpu.vbios", addr, exp, act,
+			   "update the GPU firmware with the vendor's bundle (nvfwupd on HGX), "
+			   "then reboot");
+	return add(c, VERDICT_PASS, "gpu.vbios", addr, exp, act, NULL);
+}
+
+static int ecc_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_ECC_UNC_VOL] : NULL;
+	const char *exp = "no uncorrectable ECC error";
+	char why[256], act[128];
+
+	if (a && a->rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)
+		return add(c, VERDICT_SKIP, "gpu.ecc", addr, exp,
+			   "ECC is off or not supported on this GPU (NVML: NOT_SUPPORTED)", NULL);
+	if (nvml_missing(c, g, "nvmlDeviceGetTotalEccErrors", a ? a->rc : 0, why, sizeof(why)))
+		return unknown(c, "gpu.ecc", addr, exp, why, g);
+	snprintf(act, sizeof(act), "%llu since the driver loaded (%s)", a->v[0], c->tag);
+	if (a->v[0])
+		return add(c, VERDICT_FAIL, "gpu.ecc", addr, exp, act,
+			   remedy_for(c, addr,
+				      "drain the node, reset the GPU (nvidia-smi -r -i %s) so "
+				      "the failing rows are remapped; errors that return "
+				      "after the reset: service"));
+	return add(c, VERDICT_PASS, "gpu.ecc", addr, exp, act, NULL);
+}
+
+static int remap_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_REMAP] : NULL;
+	const char *exp = "no row remap pending or failed";
+	char why[256], act[160];
+
+	if (a && a->rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)
+		return 1; /* before A100: page retirement instead */
+	if (nvml_missing(c, g, "nvmlDeviceGetRemappedRows", a ? a->rc : 0, why, sizeof(why)))
+		return unknown(c, "gpu.row-remap", addr, exp, why, g);
+	snprintf(act, sizeof(act),
+		 "%llu rows remapped (%llu correctable, %llu uncorrectable)%s%s (%s)",
+		 a->v[0] + a->v[1], a->v[0], a->v[1], a->v[2] ? ", one pending" : "",
+		 a->v[3] ? ", a remap failed" : "", c->tag);
+	if (a->v[3])
+		return add(c, VERDICT_FAIL, "gpu.row-remap", addr, exp, act,
+			   "a failed row remap is not repaired by a reset: drain the node and "
+			   "have the GPU serviced (NVIDIA's row-remapping guide)");
+	if (a->v[2])
+		return add(c, VERDICT_FAIL, "gpu.row-remap", addr, exp, act,
+			   remedy_for(c, addr,
+				      "reset the GPU (nvidia-smi -r -i %s) or reboot: the "
+				      "remap takes effect then"));
+	return add(c, VERDICT_PASS, "gpu.row-remap", addr, exp, act, NULL);
+}
+
+static int retired_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_RETIRED_PENDING] : NULL;
+	const char *exp = "no retired page pending";
+	char why[256];
+
+	if (nvml_missing(c, g, "nvmlDeviceGetRetiredPagesPendingStatus", a ? a->rc : 0, why,
+			 sizeof(why)))
+		return unknown(c, "gpu.retired-pages", addr, exp, why, g);
+	if (a->v[0] == NVML_FEATURE_ENABLED)
+		return add(c, VERDICT_FAIL, "gpu.retired-pages", addr, exp,
+			   tagged(c, "a page retirement is pending"),
+			   remedy_for(c, addr,
+				      "reset the GPU (nvidia-smi -r -i %s) or reboot: the page "
+				      "is retired then"));
+	return add(c, VERDICT_PASS, "gpu.retired-pages", addr, exp, tagged(c, "none pending"),
+		   NULL);
+}
+
+static int memory_results(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	int r = ecc_result(c, addr, g);
+
+	if (r >= 0)
+		r = remap_result(c, addr, g);
+	if (r == 1) /* no row remapping on this GPU: page retirement is its repair */
+		r = retired_result(c, addr, g);
+	return r < 0 ? r : 0;
+}
+
+static int one_gpu(struct gpu_ctx *c, const char *addr)
+{
+	const struct nvml_gpu *g = c->nv.loaded ? nvml_find(&c->nv, addr) : NULL;
+	char vbios[32] = "";
+	int r = present_result(c, addr, g, vbios, sizeof(vbios));
+
+	if (r >= 0 && c->gc->persistence)
+		r = persistence_result(c, addr, g);
+	if (r >= 0 && c->gc->mig != GPU_ANY)
+		r = mig_result(c, addr, g);
+	if (r >= 0 && c->gc->min_vbios[0])
+		r = vbios_result(c, addr, g, vbios);
+	if (r >= 0)
+		r = memory_results(c, addr, g);
+	return r;
+}
+
+/* --- NVML: live on the host, recorded under --root ------------------------------------- */
+
+static int nvml_load(struct gpu_ctx *c)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r;
+
+	if (sysroot_is_host(c->run->root)) {
+		snprintf(c->source, sizeof(c->source), "NVML");
+		c->tag = "NVML";
+		r = nvml_read_live(&c->nv, &text);
+		if (r >= 0 && text) /* what a snapshot's replay reads instead */
+			sysroot_note_data(SYSROOT_RUN, GPU_NVML_RECORD, text, strlen(text));
+		return r;
+	}
+	snprintf(c->source, sizeof(c->source), "NVML recorded in /run/%s", GPU_NVML_RECORD);
+	c->tag = "recorded NVML";
+	r = sysroot_read_file(c->run->root, SYSROOT_RUN, 1 << 20, &text, NULL, "%s",
+			      GPU_NVML_RECORD);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		c->nv = (struct nvml_facts){};
+		snprintf(c->nv.why, sizeof(c->nv.why),
+			 "under --root the host's NVML is not this tree's, and no answers are "
+			 "recorded in /run/%s (%s)",
+			 GPU_NVML_RECORD, strerror(-r));
+		return 0;
+	}
+	return nvml_parse(text, &c->nv);
+}
+
+int gpu_verify(struct run *run)
+{
+	struct gpu_ctx c = { .run = run, .gc = gpu_config_get(run->cfg) };
+	bool loaded = false;
+	size_t n_gpus = 0;
+	int r = 0;
+
+	if (!c.gc)
+		return 0; /* no [GPU] section: nothing read, nothing reported */
+	if (run->pci_err < 0)
+		return results_addf(&run->results, VERDICT_UNKNOWN, "gpu.driver", "host",
+				    "nvidia loaded", NULL, "cannot enumerate PCI devices: %s",
+				    strerror(-run->pci_err));
+	for (size_t i = 0; i < run->pci_inv.n; i++)
+		n_gpus += is_nvidia_gpu(&run->pci_inv.devs[i]);
+	if (n_gpus) /* memory health needs NVML whatever else is declared */
+		r = nvml_load(&c);
+	if (r >= 0)
+		r = driver_result(&c, n_gpus, &loaded);
+	/* without the module loaded, gpu.driver is the one cause: no line per GPU */
+	for (size_t i = 0; r >= 0 && loaded && i < run->pci_inv.n; i++)
+		if (is_nvidia_gpu(&run->pci_inv.devs[i]))
+			r = one_gpu(&c, run->pci_inv.devs[i].addr);
+	nvml_facts_done(&c.nv);
+	return r < 0 ? r : 0;
+}
