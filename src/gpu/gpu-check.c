@@ -12,8 +12,10 @@
 #include "gpu/nvml-api.h"
 #include "gpu/nvml.h"
 
-#define NV_VENDOR    0x10de
-#define GPU_INFO_MAX 4096
+#define NV_VENDOR 0x10de
+/* the driver's procfs directory, as results name it (the root's owner builds the path) */
+#define GPU_DRIVER_FILES "the nvidia driver's procfs"
+#define GPU_INFO_MAX	 4096
 
 struct gpu_ctx {
 	struct run *run;
@@ -190,11 +192,11 @@ static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml
 	if (r < 0)
 		return results_addf(&c->run->results, VERDICT_UNKNOWN, "gpu.present", addr,
 				    "initialised by the driver", NULL,
-				    "cannot read /proc/driver/nvidia/gpus/%s: %s", addr,
-				    strerror(-r));
+				    "cannot read the driver's entry (driver/nvidia/gpus/%s): %s",
+				    addr, strerror(-r));
 	info_vbios(info, vbios, vsize);
 	return add(c, VERDICT_PASS, "gpu.present", addr, "initialised by the driver",
-		   "initialised (/proc/driver/nvidia)", NULL);
+		   "initialised (" GPU_DRIVER_FILES ")", NULL);
 }
 
 /* NULL: NVML has an answer for this GPU's question q; else why not (an unknown's actual). */
@@ -281,9 +283,9 @@ static int vbios_result(struct gpu_ctx *c, const char *addr, const struct nvml_g
 	snprintf(exp, sizeof(exp), ">= %s", c->gc->min_vbios);
 	if (!v || !v[0] || !gpu_version_valid(v, 16))
 		return add(c, VERDICT_UNKNOWN, "gpu.vbios", addr, exp,
-			   "no VBIOS version (neither NVML nor /proc/driver/nvidia gave one)",
+			   "no VBIOS version (neither NVML nor " GPU_DRIVER_FILES " gave one)",
 			   NULL);
-	snprintf(act, sizeof(act), "%s (%s)", v, v == info_vbios ? "/proc/driver/nvidia" : c->tag);
+	snprintf(act, sizeof(act), "%s (%s)", v, v == info_vbios ? GPU_DRIVER_FILES : c->tag);
 	if (gpu_version_cmp(v, c->gc->min_vbios, 16) < 0)
 		return add(c, VERDICT_FAIL, "gpu.vbios", addr, exp, act,
 			   "update the GPU firmware with the vendor's bundle (nvfwupd on HGX), "
