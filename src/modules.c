@@ -52,7 +52,7 @@ const struct config_part *const config_parts[] = {
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
 _Static_assert(ARRAY_SIZE(config_parts) <= CONFIG_PARTS_MAX, "struct config has room for each");
 
-/* The pipeline's (core/run-cmd.c), then each capability's. */
+/* The pipeline's (cli/run-cmd.c), then each capability's. */
 extern const struct command apply_command;
 extern const struct command check_command;
 extern const struct command revert_command;

@@ -6,7 +6,7 @@
 #include "acs/acs-cmdline.h"
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/record.h"

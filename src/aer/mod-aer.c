@@ -10,7 +10,7 @@
 #include "aer/aer.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "core/strbuf.h"
 #include "topo/topo.h"
 

@@ -14,7 +14,7 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "core/strbuf.h"
 #include "inventory/inventory-check.h"
 #include "rdma/rdma-scan.h"

@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
-#include "core/command.h"
+#include "cli/cli.h"
+#include "cli/command.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "report/report-header.h"
 #include "snapshot/snapshot.h"
 

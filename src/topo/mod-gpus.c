@@ -9,7 +9,7 @@
  * the file and in `hostprep topology`.
  */
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "topo/gpus.h"
 
 /* An apply or revert that publishes (run->publishes: the command layer's fact). */

@@ -7,7 +7,7 @@
  */
 #include "acs/acs-verify.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "topo/topo.h"
 
 #define CHECK_P2P    "topology.p2p"

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "pci/pci.h"
 #include "pci/selector.h"
 #include "core/sysroot.h"
@@ -346,7 +346,7 @@ struct topo_view {
 /* -ENOMEM, or the PCI enumeration's error (logged by the caller). */
 int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg);
 /*
- * The same view over an inventory the caller has read already (a run's, src/core/run.h):
+ * The same view over an inventory the caller has read already (a run's, src/run/run.h):
  * it loads the capabilities it needs through b; topo_view_done() leaves b and inv alone.
  */
 int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg,

@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "report/sinks.h"
 

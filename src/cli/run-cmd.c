@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pipeline's commands, check, apply (--dry-run) and revert: one run of every module
- * (src/core/run.c); whether it publishes is decided here once (run_publishes()), what
- * it publishes goes out through the one publish step (src/core/run-publish.c).
+ * (src/run/run.c); whether it publishes is decided here once (run_publishes()), what
+ * it publishes goes out through the one publish step (src/cli/run-publish.c).
  */
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
-#include "core/command.h"
+#include "cli/cli.h"
+#include "cli/command.h"
 #include "core/json-util.h"
 #include "core/log.h"
-#include "core/run-publish.h"
-#include "core/run.h"
+#include "cli/run-publish.h"
+#include "run/run.h"
 #include "report/report-header.h"
 #include "report/sinks.h"
 

@@ -6,7 +6,7 @@
 #include "core/log.h"
 #include "modules.h"
 #include "core/record.h"
-#include "core/run.h"
+#include "run/run.h"
 
 #define modules	  run_modules /* src/modules.c */
 #define N_MODULES n_run_modules

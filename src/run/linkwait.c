@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "core/sd-dlopen.h"
 #include "report/sinks.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/run.h"
+#include "run/run.h"
 
 /*
  * The command line: main.c parses the global options into struct options and dispatches
@@ -55,7 +55,7 @@ struct command {
 	/*
 	 * Returns an exit status (EXIT_READY, EXIT_NOT_READY) or a negative errno: -EINVAL
 	 * and -EPERM exit 2 (usage, configuration), any other exits 3. The pipeline's own
-	 * (check, apply, revert) are in src/core/run-cmd.c.
+	 * (check, apply, revert) are in src/cli/run-cmd.c.
 	 */
 	int (*run)(const struct options *o);
 	const char *help; /* its line in `hostprep --help` */

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/cmdline.h"
-#include "core/config.h"
+#include "run/config.h"
 #include "core/result.h"
 #include "core/sysroot.h"
 #include "pci/pci.h"
@@ -42,7 +42,7 @@ struct run {
 	 * Decided once by the command layer and only read here and by the modules: whether
 	 * the process is privileged (euid 0: cli_set_privilege()), and whether this run
 	 * publishes its verdict (the report, the [Sinks] files and the modules' files:
-	 * src/core/run-publish.c). No module asks the kernel or decides either itself.
+	 * src/cli/run-publish.c). No module asks the kernel or decides either itself.
 	 */
 	bool privileged;
 	bool publishes;
@@ -105,7 +105,7 @@ struct run_module {
 	 * The file a module leaves for other programs, below /run (publish_file:
 	 * "hostprep/rdma.env"). The module gives its content, nothing else: the command layer
 	 * decides which runs publish and writes it with every other artifact of the verdict
-	 * (run_publish(), src/core/run-publish.c). publish: the content for this run, after
+	 * (run_publish(), src/cli/run-publish.c). publish: the content for this run, after
 	 * the verify steps (*ret malloc'd; NULL: none, an earlier file is removed), or
 	 * RUN_PUBLISH_KEEP: this kind of run does not read what the file says (gpus.json: a
 	 * check reads only what its rules need), the last one stays; publish_pending: the
@@ -126,7 +126,7 @@ struct run_module {
 
 	/*
 	 * The boot wait (apply only, [Host] Wait=): run.c waits once for every module,
-	 * woken by link events and the modules' own event sources (src/core/linkwait.h),
+	 * woken by link events and the modules' own event sources (src/run/linkwait.h),
 	 * before the verify steps. wait_setup: 1 if the module has something to wait for;
 	 * may append event sources to *sources (NULL: no time left for events, one check)
 	 * and raise *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
@@ -167,7 +167,7 @@ int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
  * Every module's file (struct run_module.publish_file), in table order: its content for
  * this run, or while pending its not-ready form; written whole (atomic, 0644) or removed:
  * a file that cannot be written goes, so no stale one stays. Only the one publish step
- * (src/core/run-publish.c) calls it. <0: -ENOMEM.
+ * (src/cli/run-publish.c) calls it. <0: -ENOMEM.
  */
 int run_publish(struct run *run, bool pending);
 /*
@@ -175,7 +175,7 @@ int run_publish(struct run *run, bool pending);
  * exits 1. The module says so; nothing matches result names.
  */
 void run_revert_incomplete(struct run *run);
-/* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
+/* apply: wait up to [Host] Wait= for what the modules wait for (src/run/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
 bool run_writes(const struct run *run);

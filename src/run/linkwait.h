@@ -12,7 +12,7 @@
  * every netdev) and the event sources the modules hand in (the RDMA module: the verbs
  * async events of its devices, src/rdma/rdma-verbs.h). Every event only wakes a
  * re-check; what "ready" means is the caller's ready() callback, which re-reads sysfs.
- * Not a module: run_wait() (src/core/run-wait.c) calls it once for every module.
+ * Not a module: run_wait() (src/run/run-wait.c) calls it once for every module.
  */
 
 /* The LACP safety re-check period (the fast LACP timer); see linkwait.c. */

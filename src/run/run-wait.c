@@ -6,10 +6,10 @@
  * covers them all. Waiting writes nothing: every apply waits, Apply=no too, since the unit
  * at boot must not call a port that is still training "down". check never waits.
  */
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "modules.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "report/sinks.h"
 
 struct waiters {
