@@ -201,7 +201,7 @@ static int exit_status(int r)
 
 int main(int argc, char **argv)
 {
-	struct options o = {};
+	struct options o = { .modules = &run_table };
 	const struct command *cmd = NULL;
 	int r;
 

@@ -29,6 +29,7 @@ const struct run_module *const run_modules[] = {
 	&run_module_sysctl, &run_module_gpus, &run_module_inventory, &run_module_aer,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
+const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };
 
 extern const struct config_part iommu_config_part;
 extern const struct config_part acs_config_part;

@@ -15,6 +15,8 @@
  * dispatch order, is commands[] in src/modules.c.
  */
 struct options {
+	/* the run modules, src/modules.c's table (main.c): a command runs the pipeline on it */
+	const struct run_table *modules;
 	const char *root;
 	char **configs; /* NULL-terminated, --config may repeat */
 	size_t n_configs;

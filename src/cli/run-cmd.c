@@ -267,6 +267,23 @@ static int run_pipeline(const struct options *o, struct run *run, const struct c
 	return r;
 }
 
+static void notify_status(const char *status)
+{
+	(void)sink_notify_status(status);
+}
+
+/* The wait's own length, plus a margin for what follows it. */
+static void notify_extend_timeout(uint64_t usec)
+{
+	(void)sink_notify_extend_timeout(usec + HOSTPREP_TIMEOUT_MARGIN_USEC);
+}
+
+/* The boot wait's news goes to the service manager through the sinks. */
+static const struct run_notify sink_notifier = {
+	.status = notify_status,
+	.extend_timeout = notify_extend_timeout,
+};
+
 static int do_run(const struct options *o, enum run_mode mode)
 {
 	_cleanup_(config_done) struct config cfg = {};
@@ -282,7 +299,8 @@ static int do_run(const struct options *o, enum run_mode mode)
 	if (o->privileged && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
 	r = load_config(o, &root, flags, &cfg); /* on failure cfg is empty: Apply=no */
-	run_init(&run, &root, &cfg, mode, o->privileged);
+	run_init(&run, o->modules, &root, &cfg, mode, o->privileged);
+	run.notify = &sink_notifier;
 	run.publishes = run_publishes(o, &run);
 	if (r < 0 && mode != RUN_REVERT) {
 		run_failure(&run, NULL, r);

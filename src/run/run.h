@@ -10,9 +10,10 @@
 /*
  * One run of the pipeline: scan (read-only inventory) → plan (pure) →
  * apply (the only writer) → verify (fresh reads) → results. Each hardware
- * kind is a module in the table in src/modules.c; a new capability is a new module
- * that declares the size of its state (struct run_module.state_size), not edits across
- * the pipeline: the run knows no module's state.
+ * kind is a module in the table the run is handed (struct run_table: src/modules.c's, or
+ * a test's stub); a new capability is a new module that declares the size of its state
+ * (struct run_module.state_size), not edits across the pipeline: the run knows no
+ * module's state, and no table but the one it was given.
  */
 enum run_mode {
 	RUN_CHECK,
@@ -26,6 +27,23 @@ enum run_mode {
 
 struct json_object;
 struct linkwait_sources;
+struct run_module;
+
+/* The modules of a run, in report order (at most RUN_MODULES_MAX). */
+struct run_table {
+	const struct run_module *const *v;
+	size_t n;
+};
+
+/*
+ * What the run tells the service manager while it waits ([Host] Wait=): the command
+ * layer's sinks, handed down so the pipeline names none. NULL (or a NULL hook): nothing.
+ * status: "waiting for mlx5_0/1 (Polling)"; extend_timeout: the wait may last usec more.
+ */
+struct run_notify {
+	void (*status)(const char *status);
+	void (*extend_timeout)(uint64_t usec);
+};
 
 struct host_info {
 	struct cmdline cmdline;
@@ -35,6 +53,8 @@ struct host_info {
 };
 
 struct run {
+	const struct run_table *modules;
+	const struct run_notify *notify;
 	const struct sysroot *root;
 	const struct config *cfg;
 	enum run_mode mode;
@@ -70,7 +90,7 @@ struct run {
 	bool pci_stale;	    /* a step wrote to PCI devices since the last read */
 
 	/*
-	 * NULL: every module of src/modules.c; else only this one takes part (its scan, plan
+	 * NULL: every module of the table; else only this one takes part (its scan, plan
 	 * and the rest): a capability's own command that needs its module's view of the host
 	 * (`acs cmdline`: the ACS plan), without reading what the other modules read.
 	 */
@@ -143,12 +163,15 @@ struct run_module {
  * when it declares none or before run_execute() allocated it. Modules wrap it typed.
  */
 void *run_state(const struct run *run, const struct run_module *m);
-/* Whether the module at index i of run_modules[] takes part in this run (see .only). */
+/* Whether the module at index i of run->modules takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 
-/* privileged: the command layer's fact (struct run.privileged); publishes starts false. */
-int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode, bool privileged);
+/*
+ * modules: the table this run drives (kept, not copied); privileged: the command layer's
+ * fact (struct run.privileged); publishes starts false, notify NULL.
+ */
+int run_init(struct run *run, const struct run_table *modules, const struct sysroot *root,
+	     const struct config *cfg, enum run_mode mode, bool privileged);
 void run_done(struct run *run);
 /*
  * The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts

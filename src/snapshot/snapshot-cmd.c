@@ -46,7 +46,7 @@ static int record_check(const struct options *o, const struct sysroot *root, str
 	sysroot_set_recorder(snapshot_record, s);
 	r = load_config(o, root, 0, &cfg);
 	if (r >= 0) {
-		run_init(&run, root, &cfg, RUN_CHECK, o->privileged);
+		run_init(&run, o->modules, root, &cfg, RUN_CHECK, o->privileged);
 		r = run_execute(&run);
 		run_done(&run);
 	}
