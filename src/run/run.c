@@ -100,6 +100,33 @@ static int states_alloc(struct run *run)
 	return 0;
 }
 
+void *run_service(struct run *run, const struct run_service *s)
+{
+	size_t i;
+
+	for (i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++)
+		if (run->services[i].s == s)
+			return run->services[i].state;
+	assert(i < RUN_SERVICES_MAX);
+	run->services[i].state = calloc(1, s->size);
+	if (!run->services[i].state)
+		return NULL;
+	run->services[i].s = s;
+	return run->services[i].state;
+}
+
+/* What the services built stands for a host that is no more: built again on next use. */
+static void services_drop(struct run *run)
+{
+	for (size_t i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++) {
+		if (run->services[i].s->done)
+			run->services[i].s->done(run->services[i].state);
+		free(run->services[i].state);
+		run->services[i].s = NULL;
+		run->services[i].state = NULL;
+	}
+}
+
 static void pci_release(struct run *run)
 {
 	pci_inventory_done(&run->pci_inv);
@@ -140,6 +167,7 @@ static int pci_scan(struct run *run)
 	}
 	if (!any)
 		return 0;
+	services_drop(run);
 	pci_release(run);
 	run->pci_scans++;
 	run->pci_stale = false;
@@ -171,6 +199,7 @@ void run_done(struct run *run)
 		free(run->state[i]);
 		run->state[i] = NULL;
 	}
+	services_drop(run);
 	pci_release(run);
 	host_done(&run->host);
 	results_done(&run->results);
@@ -248,6 +277,7 @@ static int run_steps(struct run *run)
 	if (run->mode == RUN_REVERT) {
 		FOR_EACH_STEP (revert)
 			;
+		services_drop(run);
 		r = pci_refresh(run);
 		if (r < 0)
 			return r;
@@ -260,6 +290,7 @@ static int run_steps(struct run *run)
 	if (run_writes(run) && run->mode == RUN_APPLY) {
 		FOR_EACH_STEP (apply)
 			;
+		services_drop(run);
 		/* verify what the hardware says now, not what we meant */
 		r = pci_refresh(run);
 		if (r < 0)

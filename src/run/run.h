@@ -23,11 +23,25 @@ enum run_mode {
 };
 
 #define RUN_MODULES_MAX	 16
+#define RUN_SERVICES_MAX 8
 #define RUN_PUBLISH_KEEP 1 /* struct run_module.publish: no content from this run, keep */
 
 struct json_object;
 struct linkwait_sources;
 struct run_module;
+
+/*
+ * A view of the host that several modules read (the topology's endpoints, ...), owned by
+ * the folder that builds it: the run keeps its state (size zeroed bytes, allocated on
+ * first use: run_service()) and drops it (done(), which releases what the state points to,
+ * then free) when the PCI inventory is read again or a write step (apply, revert) ran, so
+ * it is built once per state of the host, like the PCI inventory.
+ */
+struct run_service {
+	const char *name;
+	size_t size;
+	void (*done)(void *state);
+};
 
 /* The modules of a run, in report order (at most RUN_MODULES_MAX). */
 struct run_table {
@@ -98,6 +112,11 @@ struct run {
 
 	/* each module's state, state_size zeroed bytes (NULL for 0), by table index */
 	void *state[RUN_MODULES_MAX];
+	/* the services in use, in order of first use (struct run_service) */
+	struct {
+		const struct run_service *s;
+		void *state;
+	} services[RUN_SERVICES_MAX];
 
 	struct results results;
 };
@@ -163,6 +182,11 @@ struct run_module {
  * when it declares none or before run_execute() allocated it. Modules wrap it typed.
  */
 void *run_state(const struct run *run, const struct run_module *m);
+/*
+ * The state of service s in this run, size zeroed bytes on the first call after the run
+ * started or dropped it (the owner builds it then); NULL when out of memory.
+ */
+void *run_service(struct run *run, const struct run_service *s);
 /* Whether the module at index i of run->modules takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 

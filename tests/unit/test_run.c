@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pipeline alone: a run handed a table of one stub module runs that module's steps,
- * in order, for each mode, and nothing of src/modules.c (linked into this binary too).
+ * in order, for each mode, and nothing of src/modules.c (linked into this binary too); a
+ * per-run service lives until a write step or the end of the run.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,23 @@ static void step(const char *name)
 
 extern const struct run_module stub_module;
 
+/* A per-run service: built by the scan, seen again by verify unless a write step ran. */
+struct stub_view {
+	bool built;
+};
+static int view_drops;
+
+static void view_done(void *state)
+{
+	view_drops++;
+}
+
+static const struct run_service stub_service = {
+	.name = "stub-view",
+	.size = sizeof(struct stub_view),
+	.done = view_done,
+};
+
 static int stub_scan(struct run *run)
 {
 	struct stub_state *s = run_state(run, &stub_module);
@@ -38,6 +56,7 @@ static int stub_scan(struct run *run)
 	assert_int_equal(s->scans, 0);
 	s->scans++;
 	step("scan");
+	((struct stub_view *)run_service(run, &stub_service))->built = true;
 	return 0;
 }
 
@@ -61,7 +80,9 @@ static int stub_revert(struct run *run)
 
 static int stub_verify(struct run *run)
 {
-	step("verify");
+	struct stub_view *v = run_service(run, &stub_service);
+
+	step(v->built ? "verify(kept)" : "verify(rebuilt)");
 	return 0;
 }
 
@@ -110,6 +131,7 @@ static int setup(void **state)
 	free(proc);
 	trace[0] = '\0';
 	plan_ret = 0;
+	view_drops = 0;
 	*state = f;
 	return 0;
 }
@@ -150,8 +172,9 @@ static void test_check(void **state)
 	size_t n;
 
 	assert_int_equal(run_stub(*state, RUN_CHECK, &n), 0);
-	assert_string_equal(trace, "scan plan verify done ");
+	assert_string_equal(trace, "scan plan verify(kept) done ");
 	assert_int_equal(n, 0);
+	assert_int_equal(view_drops, 1); /* by run_done() */
 }
 
 static void test_dry_run(void **state)
@@ -169,7 +192,9 @@ static void test_apply(void **state)
 
 	f->cfg.apply = true;
 	assert_int_equal(run_stub(f, RUN_APPLY, &n), 0);
-	assert_string_equal(trace, "scan plan apply verify done ");
+	/* what was built before the writes is dropped, built again on next use */
+	assert_string_equal(trace, "scan plan apply verify(rebuilt) done ");
+	assert_int_equal(view_drops, 2);
 }
 
 /* Apply=no: an apply that does not write judges the host as it is. */
@@ -178,7 +203,7 @@ static void test_apply_no(void **state)
 	size_t n;
 
 	assert_int_equal(run_stub(*state, RUN_APPLY, &n), 0);
-	assert_string_equal(trace, "scan plan verify done ");
+	assert_string_equal(trace, "scan plan verify(kept) done ");
 }
 
 /* A plan conflict stops a check (-EINVAL) before any verify. */
@@ -207,7 +232,7 @@ static void test_revert(void **state)
 	size_t n;
 
 	assert_int_equal(run_stub(*state, RUN_REVERT, &n), 0);
-	assert_string_equal(trace, "scan revert plan verify done ");
+	assert_string_equal(trace, "scan revert plan verify(rebuilt) done ");
 	assert_int_equal(n, 0);
 }
 
