@@ -50,7 +50,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_DL) 2>/dev/null)
 PKG_OK     := $(shell pkg-config --exists $(PKGS) $(PKGS_DL) 2>/dev/null && echo yes)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# Includes name their folder ("core/run.h", "acs/plan.h"). -iquote, not -I: src/pci/pci.h
+# Includes name their folder ("run/run.h", "acs/plan.h"). -iquote, not -I: src/pci/pci.h
 # must not shadow libpci's <pci/pci.h>.
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DHOSTPREP_VERSION=\"$(VERSION)\" \
 	      -iquote src $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)

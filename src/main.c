@@ -4,13 +4,13 @@
  * and say exactly what is wrong when it is not.
  *
  * The global options and the dispatch to one command: src/modules.c lists them, each
- * capability's in its folder, the pipeline's (check, apply, revert) in src/core/run-cmd.c.
+ * capability's in its folder, the pipeline's (check, apply, revert) in src/cli/run-cmd.c.
  */
 #include <getopt.h>
 #include <sys/stat.h>
 
-#include "core/cli.h"
-#include "core/config.h"
+#include "cli/cli.h"
+#include "run/config.h"
 #include "core/log.h"
 #include "modules.h"
 #include "core/sysroot.h"
@@ -201,7 +201,7 @@ static int exit_status(int r)
 
 int main(int argc, char **argv)
 {
-	struct options o = {};
+	struct options o = { .modules = &run_table };
 	const struct command *cmd = NULL;
 	int r;
 

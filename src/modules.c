@@ -31,6 +31,7 @@ const struct run_module *const run_modules[] = {
 	&run_module_aer,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
+const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };
 
 extern const struct config_part iommu_config_part;
 extern const struct config_part acs_config_part;
@@ -56,7 +57,7 @@ const struct config_part *const config_parts[] = {
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
 _Static_assert(ARRAY_SIZE(config_parts) <= CONFIG_PARTS_MAX, "struct config has room for each");
 
-/* The pipeline's (core/run-cmd.c), then each capability's. */
+/* The pipeline's (cli/run-cmd.c), then each capability's. */
 extern const struct command apply_command;
 extern const struct command check_command;
 extern const struct command revert_command;

@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # --- Debian 12 ---
 apt_build=(gcc libc6-dev make pkg-config # cc, the C library's headers, pkg-config --cflags/--libs
 	   libpci-dev libkmod-dev libibverbs-dev libsystemd-dev libinih-dev libjson-c-dev zlib1g-dev
-	   nettle-dev # SHA-256 of the config files (src/core/config.c: config_digest)
+	   nettle-dev # SHA-256 of the config files (src/run/config.c: config_digest)
 	   libarchive-dev # hostprep snapshot writes its tar with libarchive (src/snapshot/)
 	   scdoc) # the man pages (make man, make install, both packages)
 apt_test=(libcmocka-dev # tests/unit

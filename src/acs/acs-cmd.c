@@ -6,7 +6,7 @@
 #include "acs/acs-cmdline.h"
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/record.h"
@@ -167,7 +167,7 @@ static int cmd_acs(const struct options *o)
 	r = load_config(o, &root, o->install ? CONFIG_REQUIRE_ROOT_OWNED : 0, &cfg);
 	if (r < 0)
 		return r;
-	run_init(&run, &root, &cfg, RUN_DRY_RUN, o->privileged);
+	run_init(&run, o->modules, &root, &cfg, RUN_DRY_RUN, o->privileged);
 	run.only = &run_module_acs;
 	r = run_execute(&run);
 	if (r >= 0) {

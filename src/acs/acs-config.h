@@ -2,7 +2,7 @@
 #pragma once
 
 #include "acs/acs.h"
-#include "core/config.h"
+#include "run/config.h"
 #include "pci/selector.h"
 
 /*

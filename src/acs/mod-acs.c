@@ -6,7 +6,7 @@
 #include "acs/apply.h"
 #include "acs/isolation.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 
 /*
  * The acs module's state in a run: the plan, built from the run's PCI inventory, and why

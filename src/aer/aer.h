@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "core/result.h"
 
 /*

@@ -10,7 +10,7 @@
 #include "aer/aer.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "core/strbuf.h"
 #include "topo/topo.h"
 
@@ -231,26 +231,24 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 /* The GPUs and NICs and every bridge above them (want[], by device index). */
 static int mark_functions(struct run *run, bool *want, size_t *n_want)
 {
-	const struct topo_config *tc = topo_config_get(run->cfg);
 	const struct pci_inventory *inv = &run->pci_inv;
-	struct topology t;
+	const struct topology *t;
 	int r;
 
-	r = topo_build(&t, run->root, tc, inv);
+	r = topo_run_endpoints(run, &t);
 	if (r < 0)
 		return r;
-	for (size_t e = 0; e < t.n; e++) {
-		int p = (int)t.eps[e].dev;
+	for (size_t e = 0; e < t->n; e++) {
+		int p = (int)t->eps[e].dev;
 
 		/* the PCIe types tell a root port (a missing one leaves the guess by place) */
-		(void)topo_load_path_caps(run->pci, &run->pci_inv, t.eps[e].dev);
+		(void)topo_load_path_caps(run->pci, &run->pci_inv, t->eps[e].dev);
 		for (size_t depth = 0; p >= 0 && depth < 64; depth++) {
 			*n_want += !want[p];
 			want[p] = true;
 			p = inv->devs[p].parent;
 		}
 	}
-	topo_done(&t);
 	return 0;
 }
 

@@ -35,7 +35,7 @@ int bond_evaluate(const struct bond_seen *b, struct results *rs);
 bool bond_slave_lacp_up(const struct bond_slave_seen *s);
 
 /*
- * The bond module's wait predicate (src/core/run-wait.c). Re-reads every declared bond of
+ * The bond module's wait predicate (src/run/run-wait.c). Re-reads every declared bond of
  * bc from sysfs into b (verify then judges that fresh state; b NULL: 1) and returns
  * 1 when nothing is left that time can fix, else 0 with *status "bond0 (1 of 2 slaves up)"
  * (malloc'd, ", "-joined); <0 on ENOMEM. Waited for: the bond appearing, slaves up to

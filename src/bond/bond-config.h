@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bond/bond-parse.h"
-#include "core/config.h"
+#include "run/config.h"
 
 /*
  * The bonding part of the configuration: [Bond:IFNAME], one section per bond.

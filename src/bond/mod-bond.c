@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The bonding module: [Bond:IFNAME] rules, checked in check/verify from one scan. It never
- * writes; `apply` only waits for the bonds (bond_wait_ready(), hooked into src/core/linkwait.h).
+ * writes; `apply` only waits for the bonds (bond_wait_ready(), hooked into src/run/linkwait.h).
  */
 #include "bond/bond-check.h"
-#include "core/linkwait.h"
-#include "core/run.h"
+#include "run/linkwait.h"
+#include "run/run.h"
 
 /* The bond module's state in a run: the declared bonds, once a run with bond rules scans. */
 struct bond_mod {
@@ -60,7 +60,7 @@ static void bond_done_step(struct run *run)
 	*m = (struct bond_mod){};
 }
 
-/* The boot wait (src/core/run-wait.c): bonds come up on link events; LACP needs a re-check. */
+/* The boot wait (src/run/run-wait.c): bonds come up on link events; LACP needs a re-check. */
 static int bond_wait_setup(struct run *run, struct linkwait_sources *sources,
 			   uint64_t *recheck_usec)
 {

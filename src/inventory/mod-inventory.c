@@ -3,10 +3,10 @@
  * The inventory module ([Inventory]): counts what a host of this kind must have and names
  * what is missing (src/inventory/inventory-check.h). Check only; it reads at verify time,
  * after the other modules wrote (a module load may have made RDMA devices appear). The
- * GPUs and NICs are the topology's (topo_build()), the RDMA devices and ports the rdma
- * module's scan (rdma_scan()): no second reader of the same sysfs. Each is still run again
- * here (and topo_build() once more by [AER]) when those modules run too: one build per run,
- * shared like the PCI inventory (run_pci_*), is left to do.
+ * GPUs and NICs are the run's topology (topo_run_endpoints(): built once per run, shared
+ * with [Topology], the GPU map and [AER]), the RDMA devices and ports the rdma module's
+ * scan (rdma_scan()): no second reader of the same sysfs. The RDMA scan is still run again
+ * here when the rdma module runs too: sharing it like the topology is left to do.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "core/strbuf.h"
 #include "inventory/inventory-check.h"
 #include "rdma/rdma-scan.h"
@@ -32,8 +32,8 @@ static const char remedy_ports[] =
 struct inventory_view {
 	const struct inventory_config *ic;
 	const struct pci_inventory *inv;
-	struct topology topo;
-	struct inventory_fn *fns; /* one per topology endpoint, same order */
+	const struct topology *topo; /* the run's (topo_run_endpoints()) */
+	struct inventory_fn *fns;    /* one per topology endpoint, same order */
 	size_t n_fns;
 	struct rdma_inventory rdma;
 	enum inventory_rdma_role *roles; /* per RDMA device: does it count */
@@ -96,7 +96,7 @@ static int read_driver(const struct sysroot *root, const char *addr, char *buf, 
 
 static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 {
-	const struct topo_endpoint *ep = &v->topo.eps[e];
+	const struct topo_endpoint *ep = &v->topo->eps[e];
 	const struct pci_dev_info *d = &v->inv->devs[ep->dev];
 	struct inventory_fn *f = &v->fns[e];
 
@@ -152,7 +152,7 @@ static int rdma_open(const struct run *run, struct inventory_view *v)
 	return 0;
 }
 
-static int view_open(const struct run *run, struct inventory_view *v)
+static int view_open(struct run *run, struct inventory_view *v)
 {
 	int r;
 
@@ -164,13 +164,13 @@ static int view_open(const struct run *run, struct inventory_view *v)
 	}
 	if (run->pci_err < 0)
 		return 0;
-	r = topo_build(&v->topo, run->root, topo_config_get(run->cfg), v->inv);
+	r = topo_run_endpoints(run, &v->topo);
 	if (r < 0)
 		return r;
-	v->fns = calloc(v->topo.n ? v->topo.n : 1, sizeof(*v->fns));
+	v->fns = calloc(v->topo->n ? v->topo->n : 1, sizeof(*v->fns));
 	if (!v->fns)
 		return -ENOMEM;
-	v->n_fns = v->topo.n;
+	v->n_fns = v->topo->n;
 	for (size_t e = 0; e < v->n_fns; e++)
 		fn_read(run, v, e);
 	return 0;
@@ -180,7 +180,6 @@ static void view_done(struct inventory_view *v)
 {
 	free(v->fns);
 	free(v->roles);
-	topo_done(&v->topo);
 	if (v->rdma_scanned)
 		rdma_inventory_done(&v->rdma);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "iommu/iommu.h"
 
 /* The iommu module's state in a run: what the scan read, or why it could not. */

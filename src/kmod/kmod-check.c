@@ -5,7 +5,7 @@
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 
 /* ---- scan -------------------------------------------------------------- */
 

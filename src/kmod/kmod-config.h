@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/config.h"
+#include "run/config.h"
 #include "kmod/kmod-parse.h"
 
 /*

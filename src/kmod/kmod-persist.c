@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/persist-file.h"
 #include "core/record.h"
-#include "core/run.h"
+#include "run/run.h"
 
 #define PERSIST_REL "modprobe.d/hostprep.conf" /* below /etc */
 #define PERSIST_HEAD                                                                            \

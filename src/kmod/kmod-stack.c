@@ -3,7 +3,7 @@
 
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-stack.h"
-#include "core/run.h"
+#include "run/run.h"
 
 #define STACK_SEE "see module.stack: the whole RDMA stack must be swapped, not this module"
 

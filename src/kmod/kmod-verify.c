@@ -4,7 +4,7 @@
 #include "kmod/kmod-net.h"
 #include "kmod/kmod-persist.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 
 /* ---- users ------------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #include "kmod/kmod-check.h"
 #include "kmod/kmod-persist.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 
 /* The kmod module's state in a run: NULL until a run with kmod rules scans. */
 struct kmod_mod {

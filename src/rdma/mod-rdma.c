@@ -7,7 +7,7 @@
 #include "core/log.h"
 #include "rdma/rdma-check.h"
 #include "rdma/rdma-verbs.h"
-#include "core/run.h"
+#include "run/run.h"
 
 /* The rdma module's state in a run: the selected ports, once a run with port rules scans. */
 struct rdma_mod {
@@ -50,7 +50,7 @@ static int rdma_scan_step(struct run *run)
 }
 
 /*
- * The boot wait (src/core/run-wait.c): the selected ports not ACTIVE yet; their devices'
+ * The boot wait (src/run/run-wait.c): the selected ports not ACTIVE yet; their devices'
  * verbs async events wake it (sources NULL: no time left, nothing to open).
  */
 static int rdma_wait_setup(struct run *run, struct linkwait_sources *sources,

@@ -2,7 +2,7 @@
 /* `hostprep rdma` and `hostprep env`: the RDMA ports as they are now. */
 #include <json-c/json.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 #include "rdma/rdma-check.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/config.h"
+#include "run/config.h"
 #include "rdma/rdma-parse.h"
 #include "rdma/rdma-scan.h"
 #include "pci/selector.h"

@@ -3,7 +3,7 @@
 #include <sys/epoll.h>
 #include <syslog.h>
 
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "rdma/rdma-verbs.h"
 

@@ -55,7 +55,7 @@ int dlopen_libibverbs(void);
 
 struct linkwait_sources;
 /*
- * The boot wait's event sources (src/core/linkwait.h) for the named RDMA devices: one per
+ * The boot wait's event sources (src/run/linkwait.h) for the named RDMA devices: one per
  * device verbs can open, its async fd non-blocking; an event that can change a port's
  * state (PORT_ACTIVE, PORT_ERR, GID_CHANGE, ...) wakes a re-check, a fatal one or a hangup
  * drops the source. A device verbs cannot open (or no libibverbs) is left to the link

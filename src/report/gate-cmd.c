@@ -4,7 +4,7 @@
  * 1 (or 2, 3) makes systemd skip it. The first start of UNIT in a boot waits for READY;
  * a later one in the same boot passes (gate.h says why and how it is recorded).
  */
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 #include "report/gate.h"
 #include "report/status.h"

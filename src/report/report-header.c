@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <time.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "core/fileio.h"
 #include "report/report-header.h"
 #include "report/sinks.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `hostprep status`: the last report, as the last run that decides the host wrote it. */
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 #include "report/sinks.h"
 #include "report/status.h"

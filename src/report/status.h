@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/command.h"
+#include "cli/command.h"
 #include "core/sysroot.h"
 
 /*

@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
-#include "core/command.h"
+#include "cli/cli.h"
+#include "cli/command.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "report/report-header.h"
 #include "snapshot/snapshot.h"
 
@@ -47,7 +47,7 @@ static int record_check(const struct options *o, const struct sysroot *root, str
 	sysroot_set_data_recorder(snapshot_record_data, s);
 	r = load_config(o, root, 0, &cfg);
 	if (r >= 0) {
-		run_init(&run, root, &cfg, RUN_CHECK, o->privileged);
+		run_init(&run, o->modules, root, &cfg, RUN_CHECK, o->privileged);
 		r = run_execute(&run);
 		run_done(&run);
 	}

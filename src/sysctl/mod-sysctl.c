@@ -3,7 +3,7 @@
  * The sysctl module: expectations only. hostprep never writes /proc/sys: a setting made
  * at runtime is lost at reboot, the sysctl.d drop-in the remedy names is what lasts.
  */
-#include "core/run.h"
+#include "run/run.h"
 #include "sysctl/sysctl.h"
 
 const struct run_module run_module_sysctl = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [Sysctl]: read each setting under <root>/proc/sys and compare. */
 #include "core/fileio.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "sysctl/sysctl.h"
 
 #define CHECK_SYSCTL	"sysctl"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/config.h"
+#include "run/config.h"
 
 /*
  * [Sysctl]: kernel settings P2P and RDMA guides ask for, checked only (never written).

@@ -9,7 +9,7 @@
  * the file and in `hostprep topology`.
  */
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "topo/gpus.h"
 
 /* An apply or revert that publishes (run->publishes: the command layer's fact). */
@@ -26,17 +26,14 @@ static unsigned gpus_pci_wants_caps(const struct run *run, const struct pci_dev_
 /* From the run's PCI inventory: as the host is after the apply. NULL: no map to give. */
 static int gpus_publish(struct run *run, char **ret)
 {
-	struct topo_view v;
+	struct topo_view *v;
 	struct gpu_map m;
 	int r;
 
 	*ret = NULL;
 	if (!gpus_wanted(run))
 		return RUN_PUBLISH_KEEP;
-	r = run->pci_err;
-	if (r >= 0)
-		r = topo_view_borrow(&v, run->root, topo_config_get(run->cfg), run->pci,
-				     &run->pci_inv);
+	r = topo_run_view(run, &v);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -44,12 +41,11 @@ static int gpus_publish(struct run *run, char **ret)
 				  "Failed to read the PCI topology for gpus.json, removing it: %m");
 		return 0;
 	}
-	r = gpu_map_build(&m, run->root, &v);
+	r = gpu_map_build(&m, run->root, v);
 	if (r >= 0) {
-		r = gpu_map_text(&m, &v, ret);
+		r = gpu_map_text(&m, v, ret);
 		gpu_map_done(&m);
 	}
-	topo_view_done(&v);
 	return r;
 }
 

@@ -5,7 +5,7 @@
  * modules wrote, like a fresh `check` would.
  */
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "topo/links-config.h"
 #include "topo/links.h"
 #include "topo/topo.h"

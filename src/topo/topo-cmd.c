@@ -2,7 +2,7 @@
 /* `hostprep topology`: GPUs/NICs, distance classes and the ACS verdict of each P2P path. */
 #include <json-c/json.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 #include "topo/topo.h"
 

@@ -14,22 +14,25 @@
 
 #define TOPO_SCHEMA_VERSION 1
 
+int topo_view_complete(struct topo_view *v)
+{
+	/* A port whose capabilities cannot be read stays "unknown" in the verdicts. */
+	int r = topo_load_caps(v->pci, &v->inv, &v->topo);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		log_debug_errno(r, "Failed to read some capabilities, ignoring: %m");
+	return topo_paths_build(&v->topo, &v->inv);
+}
+
 /* The topology, its capabilities and paths over the inventory in v. */
-static int view_build(struct topo_view *v, const struct topo_config *cfg)
+static int view_build(struct topo_view *v, const struct topo_config *cfg, bool complete)
 {
 	int r = topo_build(&v->topo, v->root, cfg, &v->inv);
 
-	if (r >= 0) {
-		/* A port whose capabilities cannot be read stays "unknown" in the verdicts. */
-		int k = topo_load_caps(v->pci, &v->inv, &v->topo);
-
-		if (k == -ENOMEM)
-			r = k;
-		else if (k < 0)
-			log_debug_errno(k, "Failed to read some capabilities, ignoring: %m");
-	}
-	if (r >= 0)
-		r = topo_paths_build(&v->topo, &v->inv);
+	if (r >= 0 && complete)
+		r = topo_view_complete(v);
 	if (r < 0)
 		topo_view_done(v);
 	return r;
@@ -47,14 +50,14 @@ int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct
 		topo_view_done(v);
 		return r;
 	}
-	return view_build(v, cfg);
+	return view_build(v, cfg, true);
 }
 
 int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg,
-		     struct pci_backend *b, const struct pci_inventory *inv)
+		     struct pci_backend *b, const struct pci_inventory *inv, bool complete)
 {
 	*v = (struct topo_view){ .root = root, .pci = b, .inv = *inv, .borrowed = true };
-	return view_build(v, cfg);
+	return view_build(v, cfg, complete);
 }
 
 void topo_view_done(struct topo_view *v)

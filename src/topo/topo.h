@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "pci/pci.h"
 #include "pci/selector.h"
 #include "core/sysroot.h"
@@ -346,12 +346,27 @@ struct topo_view {
 /* -ENOMEM, or the PCI enumeration's error (logged by the caller). */
 int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg);
 /*
- * The same view over an inventory the caller has read already (a run's, src/core/run.h):
+ * The same view over an inventory the caller has read already (a run's, src/run/run.h):
  * it loads the capabilities it needs through b; topo_view_done() leaves b and inv alone.
+ * complete false: the endpoints only (topo_build()), topo_view_complete() adds the rest.
  */
 int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const struct topo_config *cfg,
-		     struct pci_backend *b, const struct pci_inventory *inv);
+		     struct pci_backend *b, const struct pci_inventory *inv, bool complete);
+/* The capabilities of the ports on the endpoints' paths, and the paths. */
+int topo_view_complete(struct topo_view *v);
 void topo_view_done(struct topo_view *v);
+
+struct run;
+/*
+ * The run's topology (topo-run.c), a per-run service like the PCI inventory: built over
+ * the run's inventory on first use and shared by every module that reads it (topology,
+ * GPU map, inventory, AER), dropped by the run when its inventory is read again or a
+ * write step ran. topo_run_endpoints(): the classification only; topo_run_view(): with
+ * the ports' capabilities and the paths, added once. <0: the PCI inventory's error
+ * (run->pci_err), or -ENOMEM; tried again on the next call.
+ */
+int topo_run_endpoints(struct run *run, const struct topology **ret);
+int topo_run_view(struct run *run, struct topo_view **ret);
 /* "GPU0 (0000:03:00.0)", "NIC1 (mlx5_2)". */
 void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
 			 size_t size);

@@ -3,7 +3,7 @@
  * The workload module: checks only, nothing to plan or write. It reads at verify time,
  * so a check after an apply sees what the other modules left.
  */
-#include "core/run.h"
+#include "run/run.h"
 #include "workload/workload.h"
 
 static int workload_verify_step(struct run *run)

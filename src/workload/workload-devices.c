@@ -17,7 +17,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/fileio.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "workload/workload.h"
 
 #define CHECK "workload.devices"

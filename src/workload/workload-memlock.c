@@ -6,7 +6,7 @@
  * below what it registers. Read from systemd over the system bus, never from unit files:
  * drop-ins, presets and the manager's DefaultLimitMEMLOCK= all end up in the property.
  */
-#include "core/run.h"
+#include "run/run.h"
 #include "core/sd-dlopen.h"
 #include "workload/workload.h"
 

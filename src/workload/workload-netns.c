@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/fileio.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "workload/workload.h"
 
 #define CHECK "workload.netns"

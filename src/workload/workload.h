@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "core/result.h"
 
 /*

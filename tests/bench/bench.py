@@ -48,6 +48,7 @@ LOOP = os.environ.get("BENCH_LOOP", "0" if QUICK else "1") == "1"
 RUNS = {512: 3, 4096: 3} if QUICK else {512: 11, 4096: 7}
 LOOP_RUNS = {512: 1 if QUICK else 3}           # at 4096 the loop takes minutes: one run, not traced
 CONF = os.path.join(HERE, "bench.conf")
+CONF_ALL = os.path.join(HERE, "bench-all.conf")  # every section that reads the topology
 ENV = dict(os.environ, SOURCE_DATE_EPOCH="1700000000", LC_ALL="C")
 
 # Part 1: (name, fixture, argv after --root/--config, median ms over /bin/true,
@@ -174,6 +175,7 @@ def has_topology(binary):
 def tools(binary, floor, root, topology):
     t = [("floor", [floor, root]),
          ("check", hp(binary, root, "check")),
+         ("check-all", [binary, "--root", root, "--config", CONF_ALL, "--no-color", "check"]),
          ("status", hp(binary, root, "status")),
          ("config", hp(binary, root, "config"))]
     if topology:                 # issue 10's command, once it is on main

@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "..", "fake")
 KILLED = -9  # subprocess's returncode for a process killed by SIGKILL
 
-# What a run publishes (the one publish step, src/core/run-publish.c): the report, the
+# What a run publishes (the one publish step, src/cli/run-publish.c): the report, the
 # [Sinks] files at their default paths (their directories made by every scenario's
 # setup), the modules' files.
 REPORT = "run/hostprep/report.json"
@@ -635,7 +635,7 @@ def durability(calls, scen, revert):
 # ---- what a run publishes, at every crash point
 #
 # Before its first hardware write a run that writes puts every artifact in its not-ready
-# form (src/core/run-publish.c), and replaces it with its verdict at the end: a kill in
+# form (src/cli/run-publish.c), and replaces it with its verdict at the end: a kill in
 # between leaves NOT READY everywhere, never the previous READY of a host it has changed.
 
 

@@ -202,6 +202,22 @@ if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_ho
 got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
 
+# --- the house drawn from the includes: no arrow up, no folder cycle (tests/doc/layers.py);
+# and the drawing can fail: an upward include and a cycle put into a copy of src/.
+if out=$(python3 "$top/tests/doc/layers.py" "$top/src"); then ok; else fail "$out"; fi
+house=$(mktemp -d)
+cp -r "$top/src" "$house/src"
+printf '#include "run/run.h"\n' >>"$house/src/core/strbuf.h"
+out=$(python3 "$top/tests/doc/layers.py" "$house/src")
+case $out in *'core/strbuf.h'*'an arrow up, core -> run'*) ok ;;
+*) fail "layers.py does not see core/ include run/: $out" ;; esac
+cp "$top/src/core/strbuf.h" "$house/src/core/strbuf.h"
+printf '#include "acs/plan.h"\n' >>"$house/src/topo/topo.h"
+out=$(python3 "$top/tests/doc/layers.py" "$house/src")
+case $out in *'a folder cycle: acs <-> topo'*) ok ;;
+*) fail "layers.py does not see the cycle acs <-> topo: $out" ;; esac
+rm -rf "$house"
+
 echo "doc: $passed passed, $failed failed"
 if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
 	echo "doc: FAILED: no check passed: nothing was checked"

@@ -7,7 +7,7 @@
  * A config that loads is dumped, read back with --config and dumped again: the two dumps
  * must say the same (config.h promises the dump reads back to the same config).
  */
-#include "core/config.h"
+#include "run/config.h"
 #include "fuzz.h"
 
 static const char *const slots[] = {

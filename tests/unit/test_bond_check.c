@@ -11,7 +11,7 @@
 
 #include "bond/bond-check.h"
 #include "core/fileio.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "scratch.h"
 
 static struct bond_rule rule(const char *name, int mode, unsigned min)

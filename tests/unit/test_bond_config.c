@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "core/fileio.h"
 #include "bond/bond-config.h"
 #include "scratch.h"

@@ -15,7 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "acs/acs-config.h"
-#include "core/config.h"
+#include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
 

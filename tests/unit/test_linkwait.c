@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "report/sinks.h"
 
@@ -202,8 +202,9 @@ static void test_bad_sources(void **state)
 
 	/* a source that never fires: waited for on link events alone, to the deadline */
 	src_open(&x, 1);
-	t.sources = &(struct linkwait_source){ .name = "quiet", .fd = x.fds[0], .drain = src_drain,
-					       .userdata = &x };
+	t.sources = &(struct linkwait_source){
+		.name = "quiet", .fd = x.fds[0], .drain = src_drain, .userdata = &x
+	};
 	t0 = linkwait_now_usec();
 	assert_int_equal(linkwait(&root, &t, t0 + 200 * MSEC), 0);
 	assert_true(linkwait_now_usec() - t0 >= 200 * MSEC);
@@ -226,13 +227,14 @@ static void test_source_wakes(void **state)
 
 	(void)private_netns();
 	src_open(&x, 1);
-	assert_int_equal(linkwait_sources_add(&list, &(struct linkwait_source){
-							     .name = "x",
-							     .fd = x.fds[0],
-							     .drain = src_drain,
-							     .close = src_close,
-							     .userdata = &x,
-						     }),
+	assert_int_equal(linkwait_sources_add(&list,
+					      &(struct linkwait_source){
+						      .name = "x",
+						      .fd = x.fds[0],
+						      .drain = src_drain,
+						      .close = src_close,
+						      .userdata = &x,
+					      }),
 			 0);
 	t.sources = list.v;
 	t.n_sources = list.n;
@@ -252,8 +254,9 @@ static void test_source_wakes(void **state)
 
 	src_open(&gone, -ENODEV);
 	p = (struct pred){ .ready_at = 2 };
-	t.sources = &(struct linkwait_source){ .name = "gone", .fd = gone.fds[0],
-					       .drain = src_drain, .userdata = &gone };
+	t.sources = &(struct linkwait_source){
+		.name = "gone", .fd = gone.fds[0], .drain = src_drain, .userdata = &gone
+	};
 	t.n_sources = 1;
 	assert_int_equal(pthread_create(&th, NULL, poke, &gone), 0);
 	assert_int_equal(linkwait(&root, &t, linkwait_now_usec() + 10000 * MSEC), 1);
@@ -291,13 +294,21 @@ static int bind_dgram(const char *path)
 	return fd;
 }
 
+/* What the command layer hands the wait (src/cli/run-cmd.c): STATUS= through the sinks. */
+static void notify_status(const char *status)
+{
+	(void)sink_notify_status(status);
+}
+
 /* A link event ends the wait at once, and the wait is published as STATUS=. */
 static void test_link_event_wakes(void **state)
 {
 	char tmpl[] = "/tmp/test_linkwait.XXXXXX", path[64], msg[256] = "";
 	struct sysroot root = host_root();
 	struct pred p = { .lo_up = true, .status = "lo (down)" };
-	struct linkwait_target t = { .ready = pred_ready, .userdata = &p };
+	struct linkwait_target t = { .ready = pred_ready,
+				     .userdata = &p,
+				     .notify_status = notify_status };
 	pthread_t th;
 	uint64_t t0, dt;
 	ssize_t n;
@@ -375,8 +386,8 @@ int main(void)
 		cmocka_unit_test(test_ready_at_once),	 cmocka_unit_test(test_deadline_past),
 		cmocka_unit_test(test_deadline_short),	 cmocka_unit_test(test_predicate_error),
 		cmocka_unit_test(test_bad_sources),	 cmocka_unit_test(test_source_wakes),
-		cmocka_unit_test(test_link_event_wakes),
-		cmocka_unit_test(test_recheck_period),	 cmocka_unit_test(test_fake_root),
+		cmocka_unit_test(test_link_event_wakes), cmocka_unit_test(test_recheck_period),
+		cmocka_unit_test(test_fake_root),
 	};
 
 	log_set_max_level(LOG_WARNING);

@@ -17,10 +17,9 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
 #include "core/sd-dlopen.h"
-#include "report/sinks.h"
 
 /* The deadline fires after pending io: an event that came in time counts. */
 #define PRIORITY_EVENTS	  0
@@ -98,8 +97,8 @@ static void publish_status(struct waiter *w, char *status)
 		return;
 	/* notice, not info: a boot held up is news in the journal at the default level */
 	log_notice("Waiting for %s", s);
-	if (asprintf(&line, "waiting for %s", s) >= 0)
-		(void)sink_notify_status(line);
+	if (w->t->notify_status && asprintf(&line, "waiting for %s", s) >= 0)
+		w->t->notify_status(line);
 	free(w->status);
 	w->status = TAKE_PTR(s);
 }

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/cmdline.h"
-#include "core/config.h"
+#include "run/config.h"
 #include "core/result.h"
 #include "core/sysroot.h"
 #include "pci/pci.h"
@@ -10,9 +10,10 @@
 /*
  * One run of the pipeline: scan (read-only inventory) → plan (pure) →
  * apply (the only writer) → verify (fresh reads) → results. Each hardware
- * kind is a module in the table in src/modules.c; a new capability is a new module
- * that declares the size of its state (struct run_module.state_size), not edits across
- * the pipeline: the run knows no module's state.
+ * kind is a module in the table the run is handed (struct run_table: src/modules.c's, or
+ * a test's stub); a new capability is a new module that declares the size of its state
+ * (struct run_module.state_size), not edits across the pipeline: the run knows no
+ * module's state, and no table but the one it was given.
  */
 enum run_mode {
 	RUN_CHECK,
@@ -22,10 +23,41 @@ enum run_mode {
 };
 
 #define RUN_MODULES_MAX	 16
+#define RUN_SERVICES_MAX 8
 #define RUN_PUBLISH_KEEP 1 /* struct run_module.publish: no content from this run, keep */
 
 struct json_object;
 struct linkwait_sources;
+struct run_module;
+
+/*
+ * A view of the host that several modules read (the topology's endpoints, ...), owned by
+ * the folder that builds it: the run keeps its state (size zeroed bytes, allocated on
+ * first use: run_service()) and drops it (done(), which releases what the state points to,
+ * then free) when the PCI inventory is read again or a write step (apply, revert) ran, so
+ * it is built once per state of the host, like the PCI inventory.
+ */
+struct run_service {
+	const char *name;
+	size_t size;
+	void (*done)(void *state);
+};
+
+/* The modules of a run, in report order (at most RUN_MODULES_MAX). */
+struct run_table {
+	const struct run_module *const *v;
+	size_t n;
+};
+
+/*
+ * What the run tells the service manager while it waits ([Host] Wait=): the command
+ * layer's sinks, handed down so the pipeline names none. NULL (or a NULL hook): nothing.
+ * status: "waiting for mlx5_0/1 (Polling)"; extend_timeout: the wait may last usec more.
+ */
+struct run_notify {
+	void (*status)(const char *status);
+	void (*extend_timeout)(uint64_t usec);
+};
 
 struct host_info {
 	struct cmdline cmdline;
@@ -35,6 +67,8 @@ struct host_info {
 };
 
 struct run {
+	const struct run_table *modules;
+	const struct run_notify *notify;
 	const struct sysroot *root;
 	const struct config *cfg;
 	enum run_mode mode;
@@ -42,7 +76,7 @@ struct run {
 	 * Decided once by the command layer and only read here and by the modules: whether
 	 * the process is privileged (euid 0: cli_set_privilege()), and whether this run
 	 * publishes its verdict (the report, the [Sinks] files and the modules' files:
-	 * src/core/run-publish.c). No module asks the kernel or decides either itself.
+	 * src/cli/run-publish.c). No module asks the kernel or decides either itself.
 	 */
 	bool privileged;
 	bool publishes;
@@ -70,7 +104,7 @@ struct run {
 	bool pci_stale;	    /* a step wrote to PCI devices since the last read */
 
 	/*
-	 * NULL: every module of src/modules.c; else only this one takes part (its scan, plan
+	 * NULL: every module of the table; else only this one takes part (its scan, plan
 	 * and the rest): a capability's own command that needs its module's view of the host
 	 * (`acs cmdline`: the ACS plan), without reading what the other modules read.
 	 */
@@ -78,6 +112,11 @@ struct run {
 
 	/* each module's state, state_size zeroed bytes (NULL for 0), by table index */
 	void *state[RUN_MODULES_MAX];
+	/* the services in use, in order of first use (struct run_service) */
+	struct {
+		const struct run_service *s;
+		void *state;
+	} services[RUN_SERVICES_MAX];
 
 	struct results results;
 };
@@ -105,7 +144,7 @@ struct run_module {
 	 * The file a module leaves for other programs, below /run (publish_file:
 	 * "hostprep/rdma.env"). The module gives its content, nothing else: the command layer
 	 * decides which runs publish and writes it with every other artifact of the verdict
-	 * (run_publish(), src/core/run-publish.c). publish: the content for this run, after
+	 * (run_publish(), src/cli/run-publish.c). publish: the content for this run, after
 	 * the verify steps (*ret malloc'd; NULL: none, an earlier file is removed), or
 	 * RUN_PUBLISH_KEEP: this kind of run does not read what the file says (gpus.json: a
 	 * check reads only what its rules need), the last one stays; publish_pending: the
@@ -126,7 +165,7 @@ struct run_module {
 
 	/*
 	 * The boot wait (apply only, [Host] Wait=): run.c waits once for every module,
-	 * woken by link events and the modules' own event sources (src/core/linkwait.h),
+	 * woken by link events and the modules' own event sources (src/run/linkwait.h),
 	 * before the verify steps. wait_setup: 1 if the module has something to wait for;
 	 * may append event sources to *sources (NULL: no time left for events, one check)
 	 * and raise *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
@@ -143,12 +182,20 @@ struct run_module {
  * when it declares none or before run_execute() allocated it. Modules wrap it typed.
  */
 void *run_state(const struct run *run, const struct run_module *m);
-/* Whether the module at index i of run_modules[] takes part in this run (see .only). */
+/*
+ * The state of service s in this run, size zeroed bytes on the first call after the run
+ * started or dropped it (the owner builds it then); NULL when out of memory.
+ */
+void *run_service(struct run *run, const struct run_service *s);
+/* Whether the module at index i of run->modules takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 
-/* privileged: the command layer's fact (struct run.privileged); publishes starts false. */
-int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode, bool privileged);
+/*
+ * modules: the table this run drives (kept, not copied); privileged: the command layer's
+ * fact (struct run.privileged); publishes starts false, notify NULL.
+ */
+int run_init(struct run *run, const struct run_table *modules, const struct sysroot *root,
+	     const struct config *cfg, enum run_mode mode, bool privileged);
 void run_done(struct run *run);
 /*
  * The whole pipeline for run->mode; returns <0 on internal error, -EINVAL on plan conflicts
@@ -167,7 +214,7 @@ int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
  * Every module's file (struct run_module.publish_file), in table order: its content for
  * this run, or while pending its not-ready form; written whole (atomic, 0644) or removed:
  * a file that cannot be written goes, so no stale one stays. Only the one publish step
- * (src/core/run-publish.c) calls it. <0: -ENOMEM.
+ * (src/cli/run-publish.c) calls it. <0: -ENOMEM.
  */
 int run_publish(struct run *run, bool pending);
 /*
@@ -175,7 +222,7 @@ int run_publish(struct run *run, bool pending);
  * exits 1. The module says so; nothing matches result names.
  */
 void run_revert_incomplete(struct run *run);
-/* apply: wait up to [Host] Wait= for what the modules wait for (src/core/run-wait.c). */
+/* apply: wait up to [Host] Wait= for what the modules wait for (src/run/run-wait.c). */
 int run_wait(struct run *run);
 /* Whether this run changes the host ([Host] Apply=yes and mode apply/revert). */
 bool run_writes(const struct run *run);

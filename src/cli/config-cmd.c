@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `hostprep config`: the merged configuration, or --validate FILE..., --validate-as NAME FILE */
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 
 /* What the operator passed, safe for the terminal. */

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/run.h"
+#include "run/run.h"
 
 /*
  * The command line: main.c parses the global options into struct options and dispatches
@@ -15,6 +15,8 @@
  * dispatch order, is commands[] in src/modules.c.
  */
 struct options {
+	/* the run modules, src/modules.c's table (main.c): a command runs the pipeline on it */
+	const struct run_table *modules;
 	const char *root;
 	char **configs; /* NULL-terminated, --config may repeat */
 	size_t n_configs;
@@ -55,7 +57,7 @@ struct command {
 	/*
 	 * Returns an exit status (EXIT_READY, EXIT_NOT_READY) or a negative errno: -EINVAL
 	 * and -EPERM exit 2 (usage, configuration), any other exits 3. The pipeline's own
-	 * (check, apply, revert) are in src/core/run-cmd.c.
+	 * (check, apply, revert) are in src/cli/run-cmd.c.
 	 */
 	int (*run)(const struct options *o);
 	const char *help; /* its line in `hostprep --help` */

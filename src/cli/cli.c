@@ -2,7 +2,7 @@
 #include <json-c/json.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/log.h"
 #include "pci/pci.h"
 #include "report/sinks.h"

@@ -6,11 +6,9 @@
  * covers them all. Waiting writes nothing: every apply waits, Apply=no too, since the unit
  * at boot must not call a port that is still training "down". check never waits.
  */
-#include "core/linkwait.h"
+#include "run/linkwait.h"
 #include "core/log.h"
-#include "modules.h"
-#include "core/run.h"
-#include "report/sinks.h"
+#include "run/run.h"
 
 struct waiters {
 	struct run *run;
@@ -33,22 +31,23 @@ static int append_status(char **all, const char *one)
 static int all_ready(void *userdata, char **ret_status)
 {
 	struct waiters *w = userdata;
+	const struct run *run = w->run;
 	_cleanup_(freep) char *all = NULL;
 	bool ready = true;
 
-	for (size_t i = 0; i < n_run_modules; i++) {
+	for (size_t i = 0; i < run->modules->n; i++) {
 		_cleanup_(freep) char *status = NULL;
 		int r;
 
 		if (!w->waits[i])
 			continue;
-		r = run_modules[i]->wait_ready(w->run, &status);
+		r = run->modules->v[i]->wait_ready(w->run, &status);
 		if (r < 0)
 			return r;
 		if (r > 0)
 			continue;
 		ready = false;
-		r = append_status(&all, status ? status : run_modules[i]->name);
+		r = append_status(&all, status ? status : run->modules->v[i]->name);
 		if (r < 0)
 			return r;
 	}
@@ -58,14 +57,15 @@ static int all_ready(void *userdata, char **ret_status)
 
 static int setup(struct waiters *w, struct linkwait_sources *sources, uint64_t *recheck)
 {
+	const struct run *run = w->run;
 	bool any = false;
 
-	for (size_t i = 0; i < n_run_modules; i++) {
+	for (size_t i = 0; i < run->modules->n; i++) {
 		int r;
 
-		if (!run_modules[i]->wait_setup || !run_has_module(w->run, i))
+		if (!run->modules->v[i]->wait_setup || !run_has_module(w->run, i))
 			continue;
-		r = run_modules[i]->wait_setup(w->run, sources, recheck);
+		r = run->modules->v[i]->wait_setup(w->run, sources, recheck);
 		if (r < 0)
 			return r;
 		w->waits[i] = r > 0;
@@ -76,21 +76,26 @@ static int setup(struct waiters *w, struct linkwait_sources *sources, uint64_t *
 
 /*
  * hostprep.service's TimeoutStartSec= covers a run with the default Wait=; a longer Wait=
- * moves the unit's deadline to the end of the wait plus a margin for what follows it.
+ * moves the unit's deadline to the end of the wait (the command layer adds a margin for
+ * what follows it).
  */
-static void extend_timeout(uint64_t deadline)
+static void extend_timeout(const struct run *run, uint64_t deadline)
 {
 	uint64_t now = linkwait_now_usec();
 
-	(void)sink_notify_extend_timeout((deadline > now ? deadline - now : 0) +
-					 HOSTPREP_TIMEOUT_MARGIN_USEC);
+	if (run->notify && run->notify->extend_timeout)
+		run->notify->extend_timeout(deadline > now ? deadline - now : 0);
 }
 
 int run_wait(struct run *run)
 {
 	_cleanup_(linkwait_sources_done) struct linkwait_sources sources = {};
 	struct waiters w = { .run = run };
-	struct linkwait_target t = { .ready = all_ready, .userdata = &w };
+	struct linkwait_target t = {
+		.ready = all_ready,
+		.userdata = &w,
+		.notify_status = run->notify ? run->notify->status : NULL,
+	};
 	uint64_t deadline;
 	int r;
 
@@ -104,7 +109,7 @@ int run_wait(struct run *run)
 	if (r > 0) {
 		t.sources = sources.v;
 		t.n_sources = sources.n;
-		extend_timeout(deadline);
+		extend_timeout(run, deadline);
 		r = linkwait(run->root, &t, deadline);
 	}
 	if (r < 0) {
@@ -114,8 +119,8 @@ int run_wait(struct run *run)
 	}
 	if (r > 0)
 		return 0;
-	for (size_t i = 0; i < n_run_modules; i++)
-		if (w.waits[i] && run_modules[i]->wait_done)
-			run_modules[i]->wait_done(run, linkwait_now_usec() - run->started_usec);
+	for (size_t i = 0; i < run->modules->n; i++)
+		if (w.waits[i] && run->modules->v[i]->wait_done)
+			run->modules->v[i]->wait_done(run, linkwait_now_usec() - run->started_usec);
 	return 0;
 }

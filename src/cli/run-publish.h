@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/run.h"
+#include "run/run.h"
 
 /*
- * The one publish step of check, apply and revert (src/core/run-publish.c): every file
+ * The one publish step of check, apply and revert (src/cli/run-publish.c): every file
  * that tells other programs what hostprep found is written from one report, by one
  * piece of code, in one order: the modules' files (rdma.env, gpus.json: their content
  * from run_publish()), the [Sinks] files (metrics, NFD), report.json last. Only a run

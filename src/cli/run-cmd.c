@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pipeline's commands, check, apply (--dry-run) and revert: one run of every module
- * (src/core/run.c); whether it publishes is decided here once (run_publishes()), what
- * it publishes goes out through the one publish step (src/core/run-publish.c).
+ * (src/run/run.c); whether it publishes is decided here once (run_publishes()), what
+ * it publishes goes out through the one publish step (src/cli/run-publish.c).
  */
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
-#include "core/command.h"
+#include "cli/cli.h"
+#include "cli/command.h"
 #include "core/json-util.h"
 #include "core/log.h"
-#include "core/run-publish.h"
-#include "core/run.h"
+#include "cli/run-publish.h"
+#include "run/run.h"
 #include "report/report-header.h"
 #include "report/sinks.h"
 
@@ -267,6 +267,23 @@ static int run_pipeline(const struct options *o, struct run *run, const struct c
 	return r;
 }
 
+static void notify_status(const char *status)
+{
+	(void)sink_notify_status(status);
+}
+
+/* The wait's own length, plus a margin for what follows it. */
+static void notify_extend_timeout(uint64_t usec)
+{
+	(void)sink_notify_extend_timeout(usec + HOSTPREP_TIMEOUT_MARGIN_USEC);
+}
+
+/* The boot wait's news goes to the service manager through the sinks. */
+static const struct run_notify sink_notifier = {
+	.status = notify_status,
+	.extend_timeout = notify_extend_timeout,
+};
+
 static int do_run(const struct options *o, enum run_mode mode)
 {
 	_cleanup_(config_done) struct config cfg = {};
@@ -282,7 +299,8 @@ static int do_run(const struct options *o, enum run_mode mode)
 	if (o->privileged && (mode == RUN_APPLY || mode == RUN_DRY_RUN))
 		flags |= CONFIG_REQUIRE_ROOT_OWNED;
 	r = load_config(o, &root, flags, &cfg); /* on failure cfg is empty: Apply=no */
-	run_init(&run, &root, &cfg, mode, o->privileged);
+	run_init(&run, o->modules, &root, &cfg, mode, o->privileged);
+	run.notify = &sink_notifier;
 	run.publishes = run_publishes(o, &run);
 	if (r < 0 && mode != RUN_REVERT) {
 		run_failure(&run, NULL, r);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The one publish step: every artifact of a verdict written from one report, in one
- * order, under the run lock's rules (src/core/run-publish.h says which and why).
+ * order, under the run lock's rules (src/cli/run-publish.h says which and why).
  */
 #include <sys/file.h>
 
 #include "core/log.h"
 #include "core/record.h"
-#include "core/run-publish.h"
+#include "cli/run-publish.h"
 #include "report/sink-config.h"
 #include "report/sinks.h"
 

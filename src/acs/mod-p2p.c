@@ -7,7 +7,7 @@
  */
 #include "acs/acs-verify.h"
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "topo/topo.h"
 
 #define CHECK_P2P    "topology.p2p"
@@ -301,22 +301,19 @@ static unsigned topo_pci_wants_caps(const struct run *run, const struct pci_dev_
 static int topo_verify_step(struct run *run)
 {
 	const struct topo_config *tc = topo_config_get(run->cfg);
-	struct topo_view v;
+	struct topo_view *v;
 	int r;
 
 	if (!topo_wants_pci(run))
 		return 0; /* no expectation: nothing read, nothing reported */
-	r = run->pci_err;
-	if (r >= 0)
-		r = topo_view_borrow(&v, run->root, tc, run->pci, &run->pci_inv);
+	r = topo_run_view(run, &v);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
 		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_P2P, "host", EXPECTED_P2P,
 				    NULL, "cannot enumerate PCI devices: %s", strerror(-r));
 	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
-		r = expect_one(run, &v, &tc->expect[i]);
-	topo_view_done(&v);
+		r = expect_one(run, v, &tc->expect[i]);
 	return r;
 }
 

@@ -4,12 +4,11 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
-#include "modules.h"
 #include "core/record.h"
-#include "core/run.h"
+#include "run/run.h"
 
-#define modules	  run_modules /* src/modules.c */
-#define N_MODULES n_run_modules
+/* Module i of the run's table. */
+#define MOD(run, i) ((run)->modules->v[i])
 
 #define CMDLINE_MAX (64 * 1024)
 
@@ -64,12 +63,15 @@ static void host_done(struct host_info *h)
 	free(h->lockdown);
 }
 
-int run_init(struct run *run, const struct sysroot *root, const struct config *cfg,
-	     enum run_mode mode, bool privileged)
+int run_init(struct run *run, const struct run_table *modules, const struct sysroot *root,
+	     const struct config *cfg, enum run_mode mode, bool privileged)
 {
-	*run = (struct run){
-		.root = root, .cfg = cfg, .mode = mode, .privileged = privileged, .lock_fd = -1
-	};
+	*run = (struct run){ .modules = modules,
+			     .root = root,
+			     .cfg = cfg,
+			     .mode = mode,
+			     .privileged = privileged,
+			     .lock_fd = -1 };
 	return 0;
 }
 
@@ -80,22 +82,49 @@ void run_revert_incomplete(struct run *run)
 
 void *run_state(const struct run *run, const struct run_module *m)
 {
-	for (size_t i = 0; i < N_MODULES; i++)
-		if (modules[i] == m)
+	for (size_t i = 0; i < run->modules->n; i++)
+		if (MOD(run, i) == m)
 			return run->state[i];
 	return NULL;
 }
 
 static int states_alloc(struct run *run)
 {
-	for (size_t i = 0; i < N_MODULES; i++) {
-		if (!modules[i]->state_size || run->state[i])
+	for (size_t i = 0; i < run->modules->n; i++) {
+		if (!MOD(run, i)->state_size || run->state[i])
 			continue;
-		run->state[i] = calloc(1, modules[i]->state_size);
+		run->state[i] = calloc(1, MOD(run, i)->state_size);
 		if (!run->state[i])
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+void *run_service(struct run *run, const struct run_service *s)
+{
+	size_t i;
+
+	for (i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++)
+		if (run->services[i].s == s)
+			return run->services[i].state;
+	assert(i < RUN_SERVICES_MAX);
+	run->services[i].state = calloc(1, s->size);
+	if (!run->services[i].state)
+		return NULL;
+	run->services[i].s = s;
+	return run->services[i].state;
+}
+
+/* What the services built stands for a host that is no more: built again on next use. */
+static void services_drop(struct run *run)
+{
+	for (size_t i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++) {
+		if (run->services[i].s->done)
+			run->services[i].s->done(run->services[i].state);
+		free(run->services[i].state);
+		run->services[i].s = NULL;
+		run->services[i].state = NULL;
+	}
 }
 
 static void pci_release(struct run *run)
@@ -115,9 +144,9 @@ static unsigned pci_wants_caps(const struct pci_dev_info *info, void *userdata)
 	const struct pci_wants *w = userdata;
 	unsigned want = 0;
 
-	for (size_t i = 0; i < N_MODULES; i++)
-		if (w->want[i] && modules[i]->pci_wants_caps)
-			want |= modules[i]->pci_wants_caps(w->run, info);
+	for (size_t i = 0; i < w->run->modules->n; i++)
+		if (w->want[i] && MOD(w->run, i)->pci_wants_caps)
+			want |= MOD(w->run, i)->pci_wants_caps(w->run, info);
 	return want;
 }
 
@@ -131,13 +160,14 @@ static int pci_scan(struct run *run)
 	bool any = false;
 	int r;
 
-	for (size_t i = 0; i < N_MODULES; i++) {
-		w.want[i] = run_has_module(run, i) && modules[i]->wants_pci &&
-			    modules[i]->wants_pci(run);
+	for (size_t i = 0; i < run->modules->n; i++) {
+		w.want[i] = run_has_module(run, i) && MOD(run, i)->wants_pci &&
+			    MOD(run, i)->wants_pci(run);
 		any |= w.want[i];
 	}
 	if (!any)
 		return 0;
+	services_drop(run);
 	pci_release(run);
 	run->pci_scans++;
 	run->pci_stale = false;
@@ -162,13 +192,14 @@ void run_pci_changed(struct run *run)
 
 void run_done(struct run *run)
 {
-	for (size_t i = 0; i < N_MODULES; i++)
-		if (modules[i]->done && (run->state[i] || !modules[i]->state_size))
-			modules[i]->done(run);
-	for (size_t i = 0; i < N_MODULES; i++) {
+	for (size_t i = 0; i < run->modules->n; i++)
+		if (MOD(run, i)->done && (run->state[i] || !MOD(run, i)->state_size))
+			MOD(run, i)->done(run);
+	for (size_t i = 0; i < run->modules->n; i++) {
 		free(run->state[i]);
 		run->state[i] = NULL;
 	}
+	services_drop(run);
 	pci_release(run);
 	host_done(&run->host);
 	results_done(&run->results);
@@ -184,17 +215,17 @@ bool run_writes(const struct run *run)
 /* Whether module i takes part in this run (all of them, or run->only). */
 bool run_has_module(const struct run *run, size_t i)
 {
-	return !run->only || modules[i] == run->only;
+	return !run->only || MOD(run, i) == run->only;
 }
 
-#define FOR_EACH_STEP(step)                                                  \
-	for (size_t i = 0; i < N_MODULES; i++) {                             \
-		int _r;                                                      \
-		if (!modules[i]->step || skip[i] || !run_has_module(run, i)) \
-			continue;                                            \
-		_r = modules[i]->step(run);                                  \
-		if (_r < 0)                                                  \
-			return _r;                                           \
+#define FOR_EACH_STEP(step)                                                   \
+	for (size_t i = 0; i < run->modules->n; i++) {                        \
+		int _r;                                                       \
+		if (!MOD(run, i)->step || skip[i] || !run_has_module(run, i)) \
+			continue;                                             \
+		_r = MOD(run, i)->step(run);                                  \
+		if (_r < 0)                                                   \
+			return _r;                                            \
 	}
 
 /*
@@ -204,6 +235,7 @@ bool run_has_module(const struct run *run, size_t i)
  */
 static int plan_for_revert(struct run *run, size_t i, bool *skip)
 {
+	const struct run_module *const *modules = run->modules->v;
 	int r = modules[i]->plan(run);
 
 	if (r != -EINVAL)
@@ -218,13 +250,13 @@ static int plan_for_revert(struct run *run, size_t i, bool *skip)
 
 static int run_plan(struct run *run, bool *skip)
 {
-	for (size_t i = 0; i < N_MODULES; i++) {
+	for (size_t i = 0; i < run->modules->n; i++) {
 		int r;
 
-		if (!modules[i]->plan || !run_has_module(run, i))
+		if (!MOD(run, i)->plan || !run_has_module(run, i))
 			continue;
 		r = run->mode == RUN_REVERT ? plan_for_revert(run, i, &skip[i])
-					    : modules[i]->plan(run);
+					    : MOD(run, i)->plan(run);
 		if (r < 0)
 			return r;
 	}
@@ -245,6 +277,7 @@ static int run_steps(struct run *run)
 	if (run->mode == RUN_REVERT) {
 		FOR_EACH_STEP (revert)
 			;
+		services_drop(run);
 		r = pci_refresh(run);
 		if (r < 0)
 			return r;
@@ -257,6 +290,7 @@ static int run_steps(struct run *run)
 	if (run_writes(run) && run->mode == RUN_APPLY) {
 		FOR_EACH_STEP (apply)
 			;
+		services_drop(run);
 		/* verify what the hardware says now, not what we meant */
 		r = pci_refresh(run);
 		if (r < 0)
@@ -272,12 +306,12 @@ static int run_steps(struct run *run)
 
 int run_print_plan(const struct run *run, FILE *f, struct json_object *doc)
 {
-	for (size_t i = 0; i < N_MODULES; i++) {
+	for (size_t i = 0; i < run->modules->n; i++) {
 		int r;
 
-		if (!modules[i]->print_plan || !run_has_module(run, i))
+		if (!MOD(run, i)->print_plan || !run_has_module(run, i))
 			continue;
-		r = modules[i]->print_plan(run, f, doc);
+		r = MOD(run, i)->print_plan(run, f, doc);
 		if (r < 0)
 			return r;
 	}
@@ -331,12 +365,12 @@ static int module_file(struct run *run, const struct run_module *m, bool pending
 
 int run_publish(struct run *run, bool pending)
 {
-	for (size_t i = 0; i < N_MODULES; i++) {
+	for (size_t i = 0; i < run->modules->n; i++) {
 		int r;
 
-		if (!modules[i]->publish_file || !run_has_module(run, i))
+		if (!MOD(run, i)->publish_file || !run_has_module(run, i))
 			continue;
-		r = module_file(run, modules[i], pending);
+		r = module_file(run, MOD(run, i), pending);
 		if (r < 0)
 			return r;
 	}
@@ -349,7 +383,7 @@ int run_execute(struct run *run)
 
 	struct timespec ts;
 
-	assert(N_MODULES <= RUN_MODULES_MAX);
+	assert(run->modules->n <= RUN_MODULES_MAX);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	run->started_usec = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 	/*

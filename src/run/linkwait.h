@@ -12,7 +12,7 @@
  * every netdev) and the event sources the modules hand in (the RDMA module: the verbs
  * async events of its devices, src/rdma/rdma-verbs.h). Every event only wakes a
  * re-check; what "ready" means is the caller's ready() callback, which re-reads sysfs.
- * Not a module: run_wait() (src/core/run-wait.c) calls it once for every module.
+ * Not a module: run_wait() (src/run/run-wait.c) calls it once for every module.
  */
 
 /* The LACP safety re-check period (the fast LACP timer); see linkwait.c. */
@@ -59,17 +59,18 @@ struct linkwait_target {
 	 * some LACP state changes send no rtnetlink message (linkwait.c).
 	 */
 	uint64_t recheck_usec;
+	/* Told "waiting for <status>" whenever the status text changes; NULL: nobody. */
+	void (*notify_status)(const char *line);
 };
 
 /*
  * Wait until t->ready() says 1 or CLOCK_MONOTONIC reaches deadline_usec.
- * Publishes "STATUS=waiting for <status>" through sd_notify (and logs it at
- * notice) whenever the status text changes. The event sources are set up
- * before the first check, so nothing that happens after it is missed.
- * Returns 1 ready, 0 at the deadline (a deadline already past: one check),
- * <0 on error (the caller then evaluates what it sees; -EINVAL: a source
- * without fd or drain(), before any check). A root other than the host's has
- * no events to wait for: one check, as at the deadline.
+ * Tells t->notify_status "waiting for <status>" (the command layer sends it as
+ * STATUS= through sd_notify) and logs it at notice whenever the status text changes. The event
+ * sources are set up before the first check, so nothing that happens after it is missed. Returns 1
+ * ready, 0 at the deadline (a deadline already past: one check), <0 on error (the caller then
+ * evaluates what it sees; -EINVAL: a source without fd or drain(), before any check). A root other
+ * than the host's has no events to wait for: one check, as at the deadline.
  */
 int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64_t deadline_usec);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/command.h"
-#include "core/config.h"
+#include "cli/command.h"
+#include "run/config.h"
 #include "core/result.h"
 #include "core/sysroot.h"
 

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "core/config.h"
+#include "run/config.h"
 #include "core/log.h"
 
 #define MAIN_NAME  "hostprep/hostprep.conf"
