@@ -7,7 +7,7 @@
 #include <ctype.h>
 
 #include "core/log.h"
-#include "core/run.h"
+#include "run/run.h"
 #include "gpu/gpu.h"
 #include "gpu/nvml-api.h"
 #include "gpu/nvml.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/config.h"
+#include "run/config.h"
 
 /*
  * [GPU]: the NVIDIA driver and GPUs, checked only (hostprep never loads the driver nor

@@ -3,7 +3,7 @@
  * The GPU module: expectations only. hostprep never loads the NVIDIA driver, changes a
  * GPU's mode nor resets one: the remedies say what the admin does.
  */
-#include "core/run.h"
+#include "run/run.h"
 #include "gpu/gpu.h"
 
 static bool gpu_wants_pci(const struct run *run)

@@ -23,7 +23,7 @@ LAYERS = [
     ("commands", ["*/*-cmd.c", "report/status.h"]),
     ("cli", ["cli/*"]),
     # The capabilities and the report model with its sinks: peers, no folder cycle.
-    ("capabilities", ["acs/*", "aer/*", "bond/*", "inventory/*", "iommu/*", "kmod/*",
+    ("capabilities", ["acs/*", "aer/*", "bond/*", "gpu/*", "inventory/*", "iommu/*", "kmod/*",
                       "rdma/*", "report/*", "snapshot/*", "sysctl/*", "topo/*",
                       "workload/*"]),
     ("run", ["run/*"]),
