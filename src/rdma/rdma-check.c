@@ -647,8 +647,9 @@ static void env_body(const struct env *e, struct strbuf *b)
 	else
 		strbuf_printf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
 				 "ACTIVE and passes its rule\n");
+	/* NCCL matches a bare name as a prefix (ib1 is ib10 too); a leading '=' is exact */
 	if (e->ifname.s)
-		strbuf_printf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
+		strbuf_printf(b, "NCCL_SOCKET_IFNAME==%s\n", e->ifname.s);
 	if (e->roce && e->gid_index >= 0)
 		strbuf_printf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
 	else if (e->roce)
