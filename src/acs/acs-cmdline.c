@@ -697,7 +697,7 @@ static char *remedy_for(enum kernel_acs_param kind, const struct kacs_params *k,
 int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		       const struct cmdline *cmd, const char *osrelease, struct results *rs)
 {
-	enum kernel_acs_param kind = kernel_acs_param(osrelease);
+	enum kernel_acs_param kind = kernel_acs_param_assumed(osrelease);
 	_cleanup_(freep) char *arg = NULL, *remedy = NULL, *actual = NULL;
 	_cleanup_(kacs_params_done) struct kacs_params k = {};
 	struct reasons why = {};

@@ -43,7 +43,7 @@ const char *acs_write_refused_remedy(const char *osrelease)
 {
 	/* Any boot-time form at all (config_acs 6.11+, disable_acs_redir 4.19+): acs cmdline says
 	 * which. */
-	if (kernel_acs_param(osrelease) != KERNEL_ACS_NONE)
+	if (kernel_acs_param_assumed(osrelease) != KERNEL_ACS_NONE)
 		return "config space cannot be written at runtime here: boot with the argument "
 		       "from 'hostprep acs cmdline' (it says when this kernel has no boot-time "
 		       "form for the policy), or boot without kernel lockdown";

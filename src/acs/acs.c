@@ -119,7 +119,7 @@ enum kernel_acs_param kernel_acs_param(const char *osrelease)
 	int n = osrelease ? sscanf(osrelease, "%u.%u.%u", &major, &minor, &sub) : 0;
 
 	if (n < 2)
-		return KERNEL_ACS_CONFIG;
+		return KERNEL_ACS_UNKNOWN;
 	if (major != 6)
 		return major > 6				   ? KERNEL_ACS_CONFIG
 		       : major == 5 || (major == 4 && minor >= 19) ? KERNEL_ACS_REDIR
@@ -133,9 +133,16 @@ enum kernel_acs_param kernel_acs_param(const char *osrelease)
 	return KERNEL_ACS_CONFIG;
 }
 
+enum kernel_acs_param kernel_acs_param_assumed(const char *osrelease)
+{
+	enum kernel_acs_param k = kernel_acs_param(osrelease);
+
+	return k == KERNEL_ACS_UNKNOWN ? KERNEL_ACS_CONFIG : k;
+}
+
 bool kernel_has_boot_form(const char *osrelease, const struct acs_mask *m)
 {
-	switch (kernel_acs_param(osrelease)) {
+	switch (kernel_acs_param_assumed(osrelease)) {
 	case KERNEL_ACS_NONE:
 		return false;
 	case KERNEL_ACS_REDIR:

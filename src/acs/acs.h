@@ -62,9 +62,12 @@ bool acs_mask_is_redir(const struct acs_mask *m);
  * parameter", in 6.12.23, 6.13.11, 6.14.2 and 6.15) the kernel parsed the
  * flags of the first entry only, so a second device failed to parse, and
  * took a '0' flag (and disable_acs_redir's clears) from the firmware's value.
- * An unparsable release is taken as a current kernel.
+ * A release that is unknown (unreadable) or unparsable is KERNEL_ACS_UNKNOWN: what the
+ * kernel takes at boot cannot be said, and 'acs cmdline' refuses to guess; the checks
+ * (kernel_acs_param_assumed()) judge it as a current kernel.
  */
 enum kernel_acs_param {
+	KERNEL_ACS_UNKNOWN,	 /* no release, or one that does not parse */
 	KERNEL_ACS_NONE,	 /* < 4.19: neither parameter */
 	KERNEL_ACS_REDIR,	 /* 4.19 - 6.10: pci=disable_acs_redir= only */
 	KERNEL_ACS_CONFIG_BUGGY, /* 6.11 - 6.14.1 without the 2025 fix (as far as the release says)
@@ -73,5 +76,7 @@ enum kernel_acs_param {
 };
 
 enum kernel_acs_param kernel_acs_param(const char *osrelease);
+/* As kernel_acs_param(), an unknown release taken as a current kernel (the checks). */
+enum kernel_acs_param kernel_acs_param_assumed(const char *osrelease);
 /* Can this kernel be given mask m at boot (config_acs, or disable_acs_redir for x0x00xx)? */
 bool kernel_has_boot_form(const char *osrelease, const struct acs_mask *m);

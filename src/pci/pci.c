@@ -579,9 +579,12 @@ static int list_entries(struct pci_backend *b, struct dev_entry **ret, size_t *r
 	struct dirent *de;
 	int r;
 
+	/* The results only say "cannot enumerate PCI devices": name the path once, here */
 	if (b->devices_fd < 0)
-		return log_debug_errno(b->devices_fd, "Failed to open %s/devices: %m",
-				       b->sysfs_path);
+		return log_warning_errno(b->devices_fd,
+					 "Cannot enumerate PCI devices: %s/devices: %m (--root "
+					 "must hold a sysfs-shaped sys/)",
+					 b->sysfs_path);
 	/* A new open file description per scan: its own position, the backend keeps its fd. */
 	r = sysroot_opendir_at(b->root, b->devices_fd, ".", &dir);
 	if (r < 0)

@@ -265,6 +265,11 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 			strerror(-(d->err ? d->err : p->err)));
 		return;
 	}
+	if (r->select_layer && !p->link_layer)
+		problem(j, VERDICT_UNKNOWN, "read the port's link_layer (ibstat DEV PORT)",
+			"link layer unreadable: SelectLinkLayer=%s cannot tell whether the rule "
+			"selects this port",
+			rdma_link_layer_to_string(r->select_layer));
 	if (r->link_layer != RDMA_LL_UNKNOWN && p->link_layer != r->link_layer)
 		problem(j, VERDICT_FAIL,
 			"set the port's link type (mlxconfig LINK_TYPE_P1) or fix the rule",
@@ -368,7 +373,7 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 		for (size_t k = 0; k < d->n_ports; k++) {
 			int ret;
 
-			if (!port_rule_selects_port(r, d->ports[k].num))
+			if (!port_rule_selects_port(r, &d->ports[k]))
 				continue;
 			tally_port(t, d, &d->ports[k]);
 			ret = add_port_result(r, d, &d->ports[k], rs);
@@ -456,7 +461,7 @@ static bool port_awaited(const struct port_config *pc, const struct rdma_device 
 {
 	for (size_t i = 0; pc && i < pc->n_rules; i++)
 		if (!pc->rules[i].allow_down && port_rule_selects_device(&pc->rules[i], d) &&
-		    port_rule_selects_port(&pc->rules[i], p->num))
+		    port_rule_selects_port(&pc->rules[i], p))
 			return true;
 	return false;
 }
@@ -579,8 +584,7 @@ static bool port_in_env(const struct port_config *pc, const struct rdma_device *
 	for (size_t i = 0; pc && i < pc->n_rules; i++) {
 		const struct port_rule *r = &pc->rules[i];
 
-		if (!r->env || !port_rule_selects_device(r, d) ||
-		    !port_rule_selects_port(r, p->num))
+		if (!r->env || !port_rule_selects_device(r, d) || !port_rule_selects_port(r, p))
 			continue;
 		if (port_verdict(r, d, p) != VERDICT_PASS)
 			return false;
@@ -643,8 +647,9 @@ static void env_body(const struct env *e, struct strbuf *b)
 	else
 		strbuf_printf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
 				 "ACTIVE and passes its rule\n");
+	/* NCCL matches a bare name as a prefix (ib1 is ib10 too); a leading '=' is exact */
 	if (e->ifname.s)
-		strbuf_printf(b, "NCCL_SOCKET_IFNAME=%s\n", e->ifname.s);
+		strbuf_printf(b, "NCCL_SOCKET_IFNAME==%s\n", e->ifname.s);
 	if (e->roce && e->gid_index >= 0)
 		strbuf_printf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
 	else if (e->roce)

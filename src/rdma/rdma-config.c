@@ -186,7 +186,8 @@ static int assign_bool(bool *ret, struct origin *ret_at, const char *key, const 
 	return config_set_boolean(key, value, at, false, ret, ret_at);
 }
 
-static int assign_link_layer(struct port_rule *rule, const char *value, const struct origin *at)
+static int assign_link_layer(enum rdma_link_layer *ret, struct origin *ret_at, const char *key,
+			     const char *value, const struct origin *at)
 {
 	enum rdma_link_layer ll = RDMA_LL_UNKNOWN;
 
@@ -196,11 +197,11 @@ static int assign_link_layer(struct port_rule *rule, const char *value, const st
 		ll = RDMA_LL_ETHERNET;
 	else if (*value && !config_enum_eq(value, "any"))
 		return config_error_at(at,
-				       "LinkLayer=: unknown link layer '%s' (any, InfiniBand or "
+				       "%s=: unknown link layer '%s' (any, InfiniBand or "
 				       "Ethernet)",
-				       value);
-	rule->link_layer = ll;
-	rule->link_layer_at = *value ? *at : (struct origin){};
+				       key, value);
+	*ret = ll;
+	*ret_at = *value ? *at : (struct origin){};
 	return 0;
 }
 
@@ -208,12 +209,12 @@ static int assign_min_rate(struct port_rule *rule, const char *value, const stru
 {
 	uint32_t v = 0;
 
-	if (*value && rdma_parse_gbps(value, &v) < 0)
-		return config_error_at(
-			at,
-			"MinRate=: impossible rate '%s' (Gb/s between 1 and 3200, e.g. "
-			"200 or 400)",
-			value);
+	if (*value && rdma_parse_min_rate(value, &v) < 0)
+		return config_error_at(at,
+				       "MinRate=: impossible rate '%s' (Gb/s between 1 and 3200, "
+				       "e.g. 200 or 400, or a link name: SDR DDR QDR FDR10 FDR "
+				       "EDR HDR NDR XDR, HDR100 NDR200)",
+				       value);
 	rule->min_rate_mbps = v;
 	rule->min_rate_at = *value ? *at : (struct origin){};
 	return 0;
@@ -271,7 +272,10 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 	if (streq(key, "Env"))
 		return config_set_boolean(key, value, at, true, &rule->env, &rule->env_at);
 	if (streq(key, "LinkLayer"))
-		return assign_link_layer(rule, value, at);
+		return assign_link_layer(&rule->link_layer, &rule->link_layer_at, key, value, at);
+	if (streq(key, "SelectLinkLayer"))
+		return assign_link_layer(&rule->select_layer, &rule->select_layer_at, key, value,
+					 at);
 	if (streq(key, "MinRate"))
 		return assign_min_rate(rule, value, at);
 	if (streq(key, "MinWidth"))
@@ -352,6 +356,8 @@ static int check_contradiction(const struct port_rule *a, const struct port_rule
 	if (a->link_layer == RDMA_LL_UNKNOWN || b->link_layer == RDMA_LL_UNKNOWN ||
 	    a->link_layer == b->link_layer || !ports_overlap(a, b))
 		return 0;
+	if (a->select_layer && b->select_layer && a->select_layer != b->select_layer)
+		return 0; /* the two rules select disjoint ports */
 	s = same_select(a, b);
 	if (!s)
 		return 0;
@@ -374,6 +380,12 @@ static int check_rule(const struct port_rule *r)
 				       "RoCEv2=yes cannot hold on LinkLayer=InfiniBand ports "
 				       "([" PORT_PREFIX "%s])",
 				       r->name);
+	if (r->select_layer && r->link_layer && r->select_layer != r->link_layer)
+		return config_error_at(&r->link_layer_at,
+				       "LinkLayer=%s cannot hold on the SelectLinkLayer=%s ports "
+				       "([" PORT_PREFIX "%s] selects only those)",
+				       rdma_link_layer_to_string(r->link_layer),
+				       rdma_link_layer_to_string(r->select_layer), r->name);
 	return check_min_active(r);
 }
 
@@ -432,19 +444,26 @@ bool port_rule_selects_device(const struct port_rule *r, const struct rdma_devic
 	return in;
 }
 
-bool port_rule_selects_port(const struct port_rule *r, unsigned port)
+/*
+ * A port whose link layer could not be read stays selected: its rdma.port result says
+ * unknown, where leaving it out would hide it.
+ */
+bool port_rule_selects_port(const struct port_rule *r, const struct rdma_port *p)
 {
+	if (r->select_layer && p->link_layer && p->link_layer != r->select_layer)
+		return false;
 	if (!r->n_ports)
 		return true;
 	for (size_t i = 0; i < r->n_ports; i++)
-		if (r->ports[i].num == port)
+		if (r->ports[i].num == p->num)
 			return true;
 	return false;
 }
 
 /* ---- dump ---- */
 
-#define RULE_SCALARS 8 /* AllowDown LinkLayer MinRate MinWidth MinMTU RoCEv2 MinActive Env */
+/* AllowDown SelectLinkLayer LinkLayer MinRate MinWidth MinMTU RoCEv2 MinActive Env */
+#define RULE_SCALARS 9
 
 static size_t part_n_lines(const void *state)
 {
@@ -482,6 +501,10 @@ static int scalar_lines(const char *section, const struct port_rule *rl, config_
 	if (rl->min_active)
 		snprintf(act, sizeof(act), "%u", rl->min_active);
 	r = fn(ud, section, "AllowDown", rl->allow_down ? "yes" : "no", &rl->allow_down_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "SelectLinkLayer",
+		       rl->select_layer ? rdma_link_layer_to_string(rl->select_layer) : "any",
+		       &rl->select_layer_at, false);
 	if (r >= 0)
 		r = fn(ud, section, "LinkLayer",
 		       rl->link_layer ? rdma_link_layer_to_string(rl->link_layer) : "any",

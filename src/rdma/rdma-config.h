@@ -56,6 +56,9 @@ struct port_rule {
 	struct origin env_at;
 	enum rdma_link_layer link_layer; /* RDMA_LL_UNKNOWN = any */
 	struct origin link_layer_at;
+	/* SelectLinkLayer=: only ports of this layer are selected; RDMA_LL_UNKNOWN = any */
+	enum rdma_link_layer select_layer;
+	struct origin select_layer_at;
 	uint32_t min_rate_mbps; /* 0 = no minimum */
 	struct origin min_rate_at;
 	unsigned min_width, min_mtu, min_active; /* 0 = no minimum */
@@ -85,4 +88,4 @@ void port_config_free(struct port_config *pc);
 
 /* Does the rule select this device (Select matches, no Exclude matches)? */
 bool port_rule_selects_device(const struct port_rule *r, const struct rdma_device *d);
-bool port_rule_selects_port(const struct port_rule *r, unsigned port);
+bool port_rule_selects_port(const struct port_rule *r, const struct rdma_port *p);

@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdint.h>
+#include <strings.h>
 
 #include "rdma/rdma-parse.h"
 
@@ -422,23 +423,50 @@ unsigned rdma_width_from_ibv(unsigned code)
 	}
 }
 
+/* The kernel's ib_speed codes, per-lane rates and names (drivers/infiniband/core/sysfs.c). */
+static const struct {
+	unsigned code;
+	uint32_t mbps;
+	const char *name;
+} ib_speeds[] = {
+	{ 1, 2500, "SDR" },    { 2, 5000, "DDR" },     { 4, 10000, "QDR" },
+	{ 8, 10000, "FDR10" }, { 16, 14000, "FDR" },   { 32, 25000, "EDR" },
+	{ 64, 50000, "HDR" },  { 128, 100000, "NDR" }, { 256, 200000, "XDR" },
+};
+
 int rdma_speed_from_ibv(unsigned code, uint32_t *lane_mbps, const char **name)
 {
-	static const struct {
-		unsigned code;
-		uint32_t mbps;
-		const char *name;
-	} speeds[] = {
-		{ 1, 2500, "SDR" },    { 2, 5000, "DDR" },     { 4, 10000, "QDR" },
-		{ 8, 10000, "FDR10" }, { 16, 14000, "FDR" },   { 32, 25000, "EDR" },
-		{ 64, 50000, "HDR" },  { 128, 100000, "NDR" }, { 256, 200000, "XDR" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(speeds); i++)
-		if (speeds[i].code == code) {
-			*lane_mbps = speeds[i].mbps;
-			*name = speeds[i].name;
+	for (size_t i = 0; i < ARRAY_SIZE(ib_speeds); i++)
+		if (ib_speeds[i].code == code) {
+			*lane_mbps = ib_speeds[i].mbps;
+			*name = ib_speeds[i].name;
 			return 0;
 		}
 	return -EINVAL;
+}
+
+/*
+ * A link name is the rate the kernel reports for a 4X port at that speed (ports/N/rate:
+ * "400 Gb/sec (4X NDR)"), the width of every HCA and switch port but split ones; those
+ * have their own names: HDR100 and NDR200 are 2X HDR and 2X NDR.
+ */
+static int parse_link_name(const char *s, uint32_t *ret_mbps)
+{
+	if (!strcasecmp(s, "HDR100") || !strcasecmp(s, "NDR200")) {
+		*ret_mbps = !strcasecmp(s, "HDR100") ? 100000 : 200000;
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ib_speeds); i++)
+		if (!strcasecmp(s, ib_speeds[i].name)) {
+			*ret_mbps = 4 * ib_speeds[i].mbps;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int rdma_parse_min_rate(const char *s, uint32_t *ret_mbps)
+{
+	if (s && isalpha((unsigned char)*s))
+		return parse_link_name(s, ret_mbps);
+	return rdma_parse_gbps(s, ret_mbps);
 }

@@ -121,6 +121,12 @@ int rdma_parse_width_ok(unsigned w);
 int rdma_parse_width(const char *s, unsigned *ret);
 /* "400", "53.125" Gb/s -> Mb/s (config MinRate=): 1..3200 Gb/s, at most 3 decimals. */
 int rdma_parse_gbps(const char *s, uint32_t *ret_mbps);
+/*
+ * MinRate=: Gb/s as rdma_parse_gbps(), or a link name (any case) as the rate of a 4X port
+ * at that speed: SDR 10, DDR 20, QDR 40, FDR10 40, FDR 56, EDR 100, HDR 200, NDR 400,
+ * XDR 800; the split ports' names HDR100 and NDR200 are 100 and 200.
+ */
+int rdma_parse_min_rate(const char *s, uint32_t *ret_mbps);
 /* "400 Gb/sec (4X NDR)" back from a struct (verbs path, display) */
 void rdma_rate_format(const struct rdma_rate *r, char *buf, size_t size);
 /* "400" / "53.125" */

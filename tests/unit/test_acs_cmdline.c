@@ -222,7 +222,13 @@ static void test_kernel_versions(void **state)
 	assert_int_equal(kernel_acs_param("6.14.2"), KERNEL_ACS_CONFIG);
 	assert_int_equal(kernel_acs_param("6.15.0"), KERNEL_ACS_CONFIG);
 	assert_int_equal(kernel_acs_param("7.0.0"), KERNEL_ACS_CONFIG);
-	assert_int_equal(kernel_acs_param("garbage"), KERNEL_ACS_CONFIG);
+	/* unknown: 'acs cmdline' refuses; the checks take a current kernel */
+	assert_int_equal(kernel_acs_param("garbage"), KERNEL_ACS_UNKNOWN);
+	assert_int_equal(kernel_acs_param("6"), KERNEL_ACS_UNKNOWN);
+	assert_int_equal(kernel_acs_param(NULL), KERNEL_ACS_UNKNOWN);
+	assert_int_equal(kernel_acs_param_assumed(NULL), KERNEL_ACS_CONFIG);
+	assert_int_equal(kernel_acs_param_assumed("garbage"), KERNEL_ACS_CONFIG);
+	assert_int_equal(kernel_acs_param_assumed("6.1.0"), KERNEL_ACS_REDIR);
 }
 
 /* ---- acs.cmdline verdicts ---- */

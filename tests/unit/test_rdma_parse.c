@@ -205,6 +205,33 @@ static void test_gbps(void **s)
 	assert_int_equal(rdma_parse_gbps("", &v), -EINVAL);
 }
 
+/* MinRate=: a link name is the rate the kernel reports for a 4X port at that speed */
+static void test_min_rate_names(void **s)
+{
+	static const struct {
+		const char *name;
+		uint32_t mbps;
+	} names[] = {
+		{ "SDR", 10000 },  { "DDR", 20000 },  { "QDR", 40000 },	  { "FDR10", 40000 },
+		{ "FDR", 56000 },  { "EDR", 100000 }, { "HDR", 200000 },  { "NDR", 400000 },
+		{ "XDR", 800000 }, { "ndr", 400000 }, { "HDR100", 100000 }, { "NDR200", 200000 },
+		{ "400", 400000 }, { "53.125", 53125 },
+	};
+	uint32_t v;
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		v = 0;
+		assert_int_equal(rdma_parse_min_rate(names[i].name, &v), 0);
+		assert_int_equal(v, names[i].mbps);
+	}
+	assert_int_equal(rdma_parse_min_rate("NDR400", &v), -EINVAL);
+	assert_int_equal(rdma_parse_min_rate("4X NDR", &v), -EINVAL);
+	assert_int_equal(rdma_parse_min_rate("NDRX", &v), -EINVAL);
+	assert_int_equal(rdma_parse_min_rate("0", &v), -ERANGE);
+	assert_int_equal(rdma_parse_min_rate("", &v), -EINVAL);
+}
+
 static void test_guid_mac(void **s)
 {
 	uint8_t guid[8], mac[6];
@@ -226,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_rate),  cmocka_unit_test(test_link_layer_and_types),
 		cmocka_unit_test(test_gid),   cmocka_unit_test(test_mtu_width_speed),
 		cmocka_unit_test(test_gbps),  cmocka_unit_test(test_guid_mac),
+		cmocka_unit_test(test_min_rate_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,7 @@ E=$R/run/hostprep/rdma.env
 expect_grep "$E" '^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_bond_0:1$'
 expect_no_grep "$E" 'mlx5_3'
 expect_grep "$E" '^NCCL_IB_GID_INDEX=3$'
-expect_grep "$E" '^NCCL_SOCKET_IFNAME=bond0$'
+expect_grep "$E" '^NCCL_SOCKET_IFNAME==bond0$' # exact match: NCCL takes a bare name as a prefix
 [ -z "$(find "$R/run/hostprep" -name '*.tmp*')" ] || fail "temp file left: $(ls "$R/run/hostprep")"
 [ "$(stat -c %a "$E")" = 644 ] || fail "rdma.env mode $(stat -c %a "$E")"
 cp "$E" "$T/env.file"
