@@ -71,11 +71,31 @@ static int judge_add(struct results *rs, const struct judge *j, const char *chec
 		     const char *object, const char *expected)
 {
 	if (!j->problems[0])
-		return results_add(rs, j->v, check, object, expected, j->facts, NULL);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = j->v,
+					       .check = check,
+					       .object = object,
+					       .expected = expected,
+					       .actual = j->facts,
+				       });
 	if (!j->facts[0])
-		return results_add(rs, j->v, check, object, expected, j->problems, j->remedy);
-	return results_addf(rs, j->v, check, object, expected, j->remedy, "%s (%s)", j->problems,
-			    j->facts);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = j->v,
+					       .check = check,
+					       .object = object,
+					       .expected = expected,
+					       .actual = j->problems,
+					       .remedy = j->remedy,
+				       });
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = j->v,
+				    .check = check,
+				    .object = object,
+				    .expected = expected,
+				    .remedy = j->remedy,
+			    },
+			    "%s (%s)", j->problems, j->facts);
 }
 
 static const char *err_text(int err)
@@ -559,17 +579,36 @@ static int evaluate_missing(const struct bond_seen *b, struct results *rs, const
 	const char *n = b->rule->name;
 
 	if (b->err == -ENOENT)
-		return results_addf(rs, VERDICT_FAIL, "bond", n, expected,
-				    "create the bond (systemd-networkd .netdev Kind=bond, "
-				    "NetworkManager or ifupdown) or remove the [Bond:] rule",
-				    "no interface %s", n);
+		return results_addf(
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "bond",
+				.object = n,
+				.expected = expected,
+				.remedy = "create the bond (systemd-networkd .netdev Kind=bond, "
+					  "NetworkManager or ifupdown) or remove the [Bond:] rule",
+			},
+			"no interface %s", n);
 	if (b->err == -ENOTDIR)
-		return results_addf(rs, VERDICT_FAIL, "bond", n, expected,
-				    "name the bond itself in [Bond:IFNAME], not one of its slaves "
-				    "or a plain NIC",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "bond",
+					    .object = n,
+					    .expected = expected,
+					    .remedy = "name the bond itself in [Bond:IFNAME], not "
+						      "one of its slaves or a plain NIC",
+				    },
 				    "%s is not a bond (no bonding/ directory)", n);
-	return results_addf(rs, VERDICT_UNKNOWN, "bond", n, expected, NULL, "%s unreadable: %s", n,
-			    err_text(b->err));
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_UNKNOWN,
+				    .check = "bond",
+				    .object = n,
+				    .expected = expected,
+			    },
+			    "%s unreadable: %s", n, err_text(b->err));
 }
 
 int bond_evaluate(const struct bond_seen *b, struct results *rs)

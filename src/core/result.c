@@ -84,8 +84,7 @@ static int share_or_dup(const char *s, const char *prev, uint8_t bit, struct res
 	return *ret ? 0 : -ENOMEM;
 }
 
-int results_add(struct results *rs, enum verdict v, const char *check, const char *object,
-		const char *expected, const char *actual, const char *remedy)
+int results_add(struct results *rs, const struct result_spec *spec)
 {
 	const struct result *p;
 	struct result *r;
@@ -102,16 +101,17 @@ int results_add(struct results *rs, enum verdict v, const char *check, const cha
 	}
 	p = rs->n ? &rs->items[rs->n - 1] : &(const struct result){};
 	r = &rs->items[rs->n];
-	*r = (struct result){ .verdict = v };
-	k = share_or_dup(strempty(check), p->check, SHARED_CHECK, r, &r->check);
+	*r = (struct result){ .verdict = spec->verdict };
+	k = share_or_dup(strempty(spec->check), p->check, SHARED_CHECK, r, &r->check);
 	if (k >= 0)
-		k = share_or_dup(strempty(object), p->object, SHARED_OBJECT, r, &r->object);
+		k = share_or_dup(strempty(spec->object), p->object, SHARED_OBJECT, r, &r->object);
 	if (k >= 0)
-		k = share_or_dup(strempty(expected), p->expected, SHARED_EXPECTED, r, &r->expected);
+		k = share_or_dup(strempty(spec->expected), p->expected, SHARED_EXPECTED, r,
+				 &r->expected);
 	if (k >= 0)
-		k = share_or_dup(strempty(actual), p->actual, SHARED_ACTUAL, r, &r->actual);
+		k = share_or_dup(strempty(spec->actual), p->actual, SHARED_ACTUAL, r, &r->actual);
 	if (k >= 0)
-		k = share_or_dup(remedy, p->remedy, SHARED_REMEDY, r, &r->remedy);
+		k = share_or_dup(spec->remedy, p->remedy, SHARED_REMEDY, r, &r->remedy);
 	if (k < 0) {
 		result_done(r);
 		return k;
@@ -129,10 +129,10 @@ void results_set_last_remedy(struct results *rs, char *remedy)
 	r->shared &= ~SHARED_REMEDY;
 }
 
-int results_addf(struct results *rs, enum verdict v, const char *check, const char *object,
-		 const char *expected, const char *remedy, const char *actual_fmt, ...)
+int results_addf(struct results *rs, const struct result_spec *spec, const char *actual_fmt, ...)
 {
 	_cleanup_(freep) char *actual = NULL;
+	struct result_spec s = *spec;
 	va_list ap;
 	int n;
 
@@ -141,7 +141,8 @@ int results_addf(struct results *rs, enum verdict v, const char *check, const ch
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	return results_add(rs, v, check, object, expected, actual, remedy);
+	s.actual = actual;
+	return results_add(rs, &s);
 }
 
 void results_done(struct results *rs)

@@ -85,18 +85,29 @@ int verdict_from_string(const char *s); /* -EINVAL if unknown */
 int verdict_to_syslog_priority(enum verdict v);
 
 /*
- * Copies every string; remedy may be NULL. A string equal to the same field of the
- * previous result is shared with it, not copied (a check of 1400 ports repeats its
- * remedy 1400 times): the strings are read-only and freed by results_done() only.
+ * What a check found, as the module says it: designated initialisers name each string, so
+ * no call can swap two of them. remedy may be NULL (no next step).
  */
-int results_add(struct results *rs, enum verdict v, const char *check, const char *object,
-		const char *expected, const char *actual, const char *remedy);
+struct result_spec {
+	enum verdict verdict;
+	const char *check;
+	const char *object;
+	const char *expected;
+	const char *actual; /* results_addf(): made from the format instead */
+	const char *remedy;
+};
+
+/*
+ * Copies every string. A string equal to the same field of the previous result is
+ * shared with it, not copied (a check of 1400 ports repeats its remedy 1400 times): the
+ * strings are read-only and freed by results_done() only.
+ */
+int results_add(struct results *rs, const struct result_spec *spec);
 /* Replace the last result's remedy (n > 0; takes remedy): no later result shares it yet. */
 void results_set_last_remedy(struct results *rs, char *remedy);
-/* Same, actual as printf format. */
-int results_addf(struct results *rs, enum verdict v, const char *check, const char *object,
-		 const char *expected, const char *remedy, const char *actual_fmt, ...)
-	_printf_(7, 8);
+/* Same, actual as printf format (spec->actual is ignored). */
+int results_addf(struct results *rs, const struct result_spec *spec, const char *actual_fmt, ...)
+	_printf_(3, 4);
 void results_done(struct results *rs);
 void results_summarize(const struct results *rs, struct summary *s);
 /* The worst verdict of the results from index from on (VERDICT_PASS when there is none). */

@@ -61,8 +61,14 @@ static int run_report(const struct run *run, bool applied, const struct result *
 		r = report_set_config(rep, run->cfg);
 	if (r < 0)
 		return r;
-	return results_add(&rep->results, res->verdict, res->check, res->object, res->expected,
-			   res->actual, res->remedy);
+	return results_add(&rep->results, &(const struct result_spec){
+						  .verdict = res->verdict,
+						  .check = res->check,
+						  .object = res->object,
+						  .expected = res->expected,
+						  .actual = res->actual,
+						  .remedy = res->remedy,
+					  });
 }
 
 static uint64_t now_usec(void)

@@ -330,7 +330,14 @@ static int add_port_result(const struct port_rule *r, const struct rdma_device *
 	if (strbuf_take(&exp, &e) < 0 || strbuf_take(&act, &a) < 0)
 		return -ENOMEM;
 	snprintf(object, sizeof(object), "%s/%u", d->name, p->num);
-	ret = results_add(rs, j.v, "rdma.port", object, e, a, j.remedy);
+	ret = results_add(rs, &(const struct result_spec){
+				      .verdict = j.v,
+				      .check = "rdma.port",
+				      .object = object,
+				      .expected = e,
+				      .actual = a,
+				      .remedy = j.remedy,
+			      });
 	return ret;
 }
 
@@ -403,13 +410,26 @@ static int rule_empty(const struct rdma_run *rr, const struct port_rule *r, stru
 
 	snprintf(object, sizeof(object), PORT_PREFIX "%s", r->name);
 	if (rr->inv.err)
-		return results_addf(rs, VERDICT_UNKNOWN, "rdma.rule", object, "selects a port",
-				    "check permissions on the RDMA class directory",
-				    "RDMA devices unreadable: %s", strerror(-rr->inv.err));
+		return results_addf(
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_UNKNOWN,
+				.check = "rdma.rule",
+				.object = object,
+				.expected = "selects a port",
+				.remedy = "check permissions on the RDMA class directory",
+			},
+			"RDMA devices unreadable: %s", strerror(-rr->inv.err));
 	if (device_list(&rr->inv, &remedy) < 0)
 		return -ENOMEM;
-	return results_add(rs, VERDICT_FAIL, "rdma.rule", object, "selects a port",
-			   "selects no RDMA port", remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_FAIL,
+				       .check = "rdma.rule",
+				       .object = object,
+				       .expected = "selects a port",
+				       .actual = "selects no RDMA port",
+				       .remedy = remedy,
+			       });
 }
 
 static int rule_tally(const struct port_rule *r, const struct tally *t, struct results *rs)
@@ -423,11 +443,19 @@ static int rule_tally(const struct port_rule *r, const struct tally *t, struct r
 	snprintf(expected, sizeof(expected), "at least %u active (MinActive=)", r->min_active);
 	if (t->active < r->min_active)
 		v = t->active + t->unknown >= r->min_active ? VERDICT_UNKNOWN : VERDICT_FAIL;
-	return results_addf(rs, v, "rdma.ports", object, expected,
-			    v == VERDICT_PASS ? NULL
-					      : "bring the down ports up (see the rdma.port lines)",
-			    "%u of %u selected ports active%s%s%s", t->active, t->selected,
-			    t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
+	return results_addf(
+		rs,
+		&(const struct result_spec){
+			.verdict = v,
+			.check = "rdma.ports",
+			.object = object,
+			.expected = expected,
+			.remedy = v == VERDICT_PASS
+					  ? NULL
+					  : "bring the down ports up (see the rdma.port lines)",
+		},
+		"%u of %u selected ports active%s%s%s", t->active, t->selected,
+		t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
 }
 
 int rdma_run_check(const struct rdma_run *rr, struct results *rs)

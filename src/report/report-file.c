@@ -289,7 +289,14 @@ static int result_from_json(struct json_object *o, size_t i, struct results *rs)
 		return log_error_errno(EBADMSG,
 				       "Report field '%sverdict' has unknown verdict '%s'.", where,
 				       verdict);
-	return results_add(rs, v, check, object, expected, actual, remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = v,
+				       .check = check,
+				       .object = object,
+				       .expected = expected,
+				       .actual = actual,
+				       .remedy = remedy,
+			       });
 }
 
 static int results_from_json(struct json_object *o, struct results *rs)

@@ -158,8 +158,15 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup(unknown_remedy(&p))))
 		return -ENOMEM;
 	c->n_pairs++;
-	return results_addf(&c->run->results, p2p_verdict(p.p2p), CHECK_P2P, object, EXPECTED_P2P,
-			    remedy, "%s (%s, from ExpectP2P=%s)", verdict,
+	return results_addf(&c->run->results,
+			    &(const struct result_spec){
+				    .verdict = p2p_verdict(p.p2p),
+				    .check = CHECK_P2P,
+				    .object = object,
+				    .expected = EXPECTED_P2P,
+				    .remedy = remedy,
+			    },
+			    "%s (%s, from ExpectP2P=%s)", verdict,
 			    topo_dist_to_string(pair_distance(c->v, a, b)), c->e->text);
 }
 
@@ -262,7 +269,13 @@ static int no_pair(struct pair_ctx *c)
 	/* A selector that matches nothing is a config mistake; the built-in sets may be empty. */
 	enum verdict v = c->e->kind == TOPO_EXPECT_PAIR || empty ? VERDICT_FAIL : VERDICT_SKIP;
 
-	return results_addf(&c->run->results, v, CHECK_P2P, "host", EXPECTED_P2P, NULL,
+	return results_addf(&c->run->results,
+			    &(const struct result_spec){
+				    .verdict = v,
+				    .check = CHECK_P2P,
+				    .object = "host",
+				    .expected = EXPECTED_P2P,
+			    },
 			    "%s (ExpectP2P=%s)", why, c->e->text);
 }
 
@@ -312,8 +325,14 @@ static int topo_verify_step(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_P2P, "host", EXPECTED_P2P,
-				    NULL, "cannot enumerate PCI devices: %s", strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_P2P,
+					    .object = "host",
+					    .expected = EXPECTED_P2P,
+				    },
+				    "cannot enumerate PCI devices: %s", strerror(-r));
 	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
 		r = expect_one(run, &v, &tc->expect[i]);
 	topo_view_done(&v);

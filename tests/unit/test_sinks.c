@@ -43,7 +43,7 @@ static void report_init(struct report *r, const char *command)
 static void add(struct report *r, enum verdict v, const char *check, const char *object,
 		const char *expected, const char *actual, const char *remedy)
 {
-	assert_int_equal(results_add(&r->results, v, check, object, expected, actual, remedy), 0);
+	assert_int_equal(results_add(&r->results, &(const struct result_spec){ .verdict = v, .check = check, .object = object, .expected = expected, .actual = actual, .remedy = remedy, }), 0);
 }
 
 /* A not-ready run with every column and a pass that carries a (never shown) remedy. */
