@@ -637,6 +637,7 @@ static int verdict_unreadable(struct results *rs, const char *expected, int err)
 				       .expected = expected,
 				       .actual = t->actual,
 				       .remedy = t->remedy,
+				       .action = ACTION_INSPECT,
 			       });
 }
 
@@ -656,6 +657,7 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 					    .check = "acs.cmdline",
 					    .object = "host",
 					    .expected = "ACS at boot",
+					    .action = ACTION_NONE,
 				    },
 				    "kernel %s has neither pci=disable_acs_redir= (4.19) nor "
 				    "pci=config_acs= (6.11): no boot-time form",
@@ -673,6 +675,7 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 			.check = "acs.cmdline",
 			.object = "host",
 			.expected = "ACS at boot",
+			.action = ACTION_NONE,
 		},
 		"kernel %s predates pci=config_acs= (6.11) and pci=disable_acs_redir= only clears "
 		"RR,CR,EC (x0x00xx), but %s wants %s: no boot-time form for this policy",
@@ -798,6 +801,7 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 						    .expected = expected,
 						    .actual = actual,
 						    .remedy = remedy,
+						    .action = ACTION_CONFIG,
 					    });
 	}
 	reasons_done(&why);

@@ -500,6 +500,7 @@ static int verdict_lines(const struct boot_lines *b, struct results *rs)
 					"it (GRUB_CMDLINE_LINUX_DEFAULT or GRUB_CMDLINE_LINUX in "
 					"/etc/default/grub or /etc/default/grub.d), or from the "
 					"BLS entry; then update-grub",
+				.action = ACTION_CONFIG,
 			},
 			"%s: %s comes after hostprep's argument on this kernel line and the kernel "
 			"keeps the last",
@@ -516,6 +517,7 @@ static int verdict_lines(const struct boot_lines *b, struct results *rs)
 					  "/boot/grub/grub.cfg linux line or /boot/loader/entries "
 					  "options line shows it was generated",
 				.remedy = "update-grub (Debian, Ubuntu), then reboot",
+				.action = ACTION_CONFIG,
 			});
 	if (b->with < b->n)
 		return results_addf(rs,
@@ -525,6 +527,7 @@ static int verdict_lines(const struct boot_lines *b, struct results *rs)
 					    .object = ACS_GRUB_FILE,
 					    .expected = EXPECTED_CHAIN,
 					    .remedy = "update-grub (Debian, Ubuntu), then reboot",
+					    .action = ACTION_CONFIG,
 				    },
 				    "installed but update-grub not run: %zu of %zu kernel lines in "
 				    "%s lack the argument",
@@ -612,6 +615,7 @@ static int verdict_winner(const struct chain *c, const char *arg, struct results
 				 .expected = EXPECTED_CHAIN,
 				 .remedy = "remove the older argument there (hostprep's is the one "
 					   "to keep), then update-grub",
+				 .action = ACTION_CONFIG,
 			 },
 			 "%s: on the kernel line grub-mkconfig writes (GRUB_CMDLINE_LINUX, then "
 			 "GRUB_CMDLINE_LINUX_DEFAULT) the kernel keeps %s, not hostprep's argument",
@@ -637,6 +641,7 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 				.expected = EXPECTED_CHAIN,
 				.remedy = "read the files with 'sh -x' as grub-mkconfig would: a "
 					  "file that fails or exits stops it",
+				.action = ACTION_INSPECT,
 			},
 			"sourcing the GRUB defaults as grub-mkconfig does stopped after %s, before "
 			"the drop-in",
@@ -656,6 +661,7 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 						  "(GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX "
 						  "...\"), or give it a name that sorts before "
 						  "50-hostprep-acs.cfg; then update-grub",
+					.action = ACTION_CONFIG,
 				},
 				"shadowed: %s, sourced after the drop-in, assigns "
 				"GRUB_CMDLINE_LINUX/GRUB_CMDLINE_LINUX_DEFAULT without keeping the "
@@ -671,6 +677,7 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 				.object = ACS_GRUB_FILE,
 				.expected = EXPECTED_CHAIN,
 				.remedy = "read the files with 'sh -x' as grub-mkconfig would",
+				.action = ACTION_INSPECT,
 			},
 			"sourcing the GRUB defaults as grub-mkconfig does stopped after %s",
 			last->file);
@@ -698,6 +705,7 @@ int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct re
 					 .check = "acs.grub",
 					 .object = ACS_GRUB_FILE,
 					 .expected = EXPECTED_CHAIN,
+					 .action = ACTION_INSPECT,
 				 },
 				 "cannot source the GRUB defaults as grub-mkconfig does: %s",
 				 r == -ETIMEDOUT ? "no end within 5 s" : strerror(-r));

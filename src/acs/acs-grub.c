@@ -64,6 +64,7 @@ static int install_refused(struct results *rs, const char *actual, const char *r
 				       .expected = EXPECTED,
 				       .actual = actual,
 				       .remedy = remedy,
+				       .action = ACTION_CONFIG,
 			       });
 }
 
@@ -98,6 +99,7 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 					    .check = "acs.grub",
 					    .object = ACS_GRUB_FILE,
 					    .expected = EXPECTED,
+					    .action = ACTION_CONFIG,
 				    },
 				    "not written: cannot read it: %s", strerror(-r));
 	if (pfile_now_is(&now, want, size)) {

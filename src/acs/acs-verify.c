@@ -172,6 +172,7 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 				    .actual = "device not responding: config space reads 0xffff "
 					      "(surprise removal, link down or powered off)",
 				    .remedy = remedy,
+				    .action = ACTION_HARDWARE,
 			    });
 	return results_addf(rs,
 			    &(const struct result_spec){
@@ -180,6 +181,7 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 				    .object = d->addr,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_HARDWARE,
 			    },
 			    "device gone: listed in sysfs but its config space cannot be read (%s)",
 			    strerror(-d->err));
@@ -211,6 +213,7 @@ static int verify_refused(const struct acs_target *t, const struct pci_dev_info 
 				    .object = t->addr,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_CONFIG,
 			    },
 			    "0x%04x (%s) %s: vfio-pci below (%s)%s%s%s", d->acs_ctrl, bits,
 			    acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask) ? "relaxed already"
@@ -251,6 +254,7 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 				    .object = t->addr,
 				    .expected = expected,
 				    .actual = "device gone (removed or renumbered since the plan)",
+				    .action = ACTION_INSPECT,
 			    });
 	if (d->state != PCI_DEV_OK)
 		return verify_broken(d, expected, rs);
@@ -262,6 +266,7 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 					       .expected = expected,
 					       .actual = pci_limited_text(why)->actual,
 					       .remedy = pci_limited_text(why)->remedy,
+					       .action = ACTION_INSPECT,
 				       });
 	if (d->cfg == PCI_CFG_NO_EXT)
 		return results_add(rs, &(const struct result_spec){
@@ -271,6 +276,7 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 					       .expected = expected,
 					       .actual = pci_no_ext_text()->actual,
 					       .remedy = pci_no_ext_text()->remedy,
+					       .action = ACTION_INSPECT,
 				       });
 	if (!d->has_acs)
 		return results_add(
@@ -280,6 +286,7 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 				    .object = t->addr,
 				    .expected = expected,
 				    .actual = "no ACS capability on this port: nothing to change",
+				    .action = ACTION_NONE,
 			    });
 	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
 	if (t->refused)
@@ -303,6 +310,7 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 			.expected = expected,
 			.remedy = port_remedy(prior, t->addr, apply_enabled,
 					      kernel_has_boot_form(osrelease, &t->mask)),
+			.action = ACTION_APPLY,
 		},
 		"0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
@@ -372,6 +380,7 @@ static int verify_idle_one(const struct plan_idle *idle, const struct pci_invent
 					       .object = object,
 					       .expected = "selects ports",
 					       .actual = actual,
+					       .action = ACTION_NONE,
 				       });
 	}
 	strbuf_printf(&b, "fix Select= of [" ACS_PREFIX "%s] (", idle->rule->name);
@@ -392,6 +401,7 @@ static int verify_idle_one(const struct plan_idle *idle, const struct pci_invent
 				       .expected = "selects ports",
 				       .actual = actual,
 				       .remedy = b.s,
+				       .action = ACTION_APPLY,
 			       });
 }
 
@@ -458,6 +468,7 @@ static int verify_translated(const struct plan *p, struct results *rs)
 			.remedy = "iommu=pt on the kernel command line (or the IOMMU off) for "
 				  "GPUDirect RDMA and GPU peer-to-peer; [IOMMU] Expect=passthrough "
 				  "checks it",
+			.action = ACTION_CONFIG,
 		},
 		"translated (DMA or DMA-FQ IOMMU groups) below %zu selected port%s (first %s): "
 		"GPUDirect RDMA peer-to-peer does not work there",

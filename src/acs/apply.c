@@ -264,6 +264,7 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 					    .object = addr,
 					    .expected = expected,
 					    .remedy = refused,
+					    .action = ACTION_CONFIG,
 				    },
 				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val,
 				    off, strerror(-r), write_hint(env, r), old);
@@ -275,6 +276,7 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 					    .check = check,
 					    .object = addr,
 					    .expected = expected,
+					    .action = ACTION_CONFIG,
 				    },
 				    "read-back after writing 0x%04x failed: %s", val, strerror(-r));
 	if (back != val)
@@ -285,6 +287,7 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 					    .object = addr,
 					    .expected = expected,
 					    .remedy = refused,
+					    .action = ACTION_CONFIG,
 				    },
 				    "wrote 0x%04x, read back 0x%04x", val, back);
 	return results_addf(rs,
@@ -326,6 +329,7 @@ static int apply_unrecorded(const struct acs_record *ar, int load_err, const cha
 					    .remedy = "look at /run/hostprep/acs-originals: "
 						      "hostprep never writes that much; restore "
 						      "what it names by hand, then remove it",
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: record too large (%" PRIu64
 				    " bytes): not touched",
@@ -336,6 +340,7 @@ static int apply_unrecorded(const struct acs_record *ar, int load_err, const cha
 				    .check = "acs.write",
 				    .object = addr,
 				    .expected = "original recorded",
+				    .action = ACTION_INSPECT,
 			    },
 			    "not written: cannot read the originals record: %s",
 			    strerror(-load_err));
@@ -357,6 +362,7 @@ static int record_refused(const struct acs_record *ar, const char *addr, int err
 					    .object = addr,
 					    .expected = "original recorded",
 					    .remedy = cut_remedy,
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: the originals record is cut (%s): a lost line "
 				    "may hold this port's original",
@@ -370,6 +376,7 @@ static int record_refused(const struct acs_record *ar, const char *addr, int err
 					    .expected = "original recorded",
 					    .remedy = "look at /run/hostprep/acs-originals: "
 						      "hostprep never needs that many lines",
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: record full: its line would take the record past "
 				    "%u bytes, more than revert reads",
@@ -380,6 +387,7 @@ static int record_refused(const struct acs_record *ar, const char *addr, int err
 				    .check = "acs.write",
 				    .object = addr,
 				    .expected = "original recorded",
+				    .action = ACTION_INSPECT,
 			    },
 			    "not written: cannot record the original: %s", strerror(-err));
 }
@@ -398,6 +406,7 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 					    .check = "acs.write",
 					    .object = a->addr,
 					    .expected = "ACS readable",
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written, nothing recorded: %s", why);
 	want = acs_ctrl_target(cur, cap, &a->target->mask);
@@ -422,6 +431,7 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 					    .check = "acs.write",
 					    .object = a->addr,
 					    .expected = "ACS readable",
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: %s", why);
 	if (cur2 != cur || cap2 != cap)
@@ -431,6 +441,7 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 					    .check = "acs.write",
 					    .object = a->addr,
 					    .expected = "ACS unchanged",
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: ACS Control changed from 0x%04x to 0x%04x while "
 				    "the original was recorded",
@@ -478,6 +489,7 @@ static int check_identity(const struct apply_env *env, const struct original *o,
 					    .object = o->addr,
 					    .expected = expected,
 					    .remedy = gone_remedy,
+					    .action = ACTION_INSPECT,
 				    },
 				    "not restored: device %s is gone (%s)", o->addr,
 				    o->devpath[0] ? o->devpath : "no such address");
@@ -489,6 +501,7 @@ static int check_identity(const struct apply_env *env, const struct original *o,
 					    .object = o->addr,
 					    .expected = expected,
 					    .remedy = gone_remedy,
+					    .action = ACTION_INSPECT,
 				    },
 				    "not restored: recorded device %s, now %s", o->devpath, now);
 	return 1;
@@ -511,6 +524,7 @@ static int revert_one(const struct apply_env *env, const struct original *o, str
 					    .check = "acs.revert",
 					    .object = o->addr,
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "not restored: %s", why);
 	if (o->ctrl & ~ctrl_allowed(cap))
@@ -520,6 +534,7 @@ static int revert_one(const struct apply_env *env, const struct original *o, str
 					    .check = "acs.revert",
 					    .object = o->addr,
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "not restored: the recorded 0x%04x has bits the capability "
 				    "0x%04x does not have",
@@ -556,6 +571,7 @@ static int report_legacy(const struct original *o, unsigned no, struct results *
 				    .object = o->addr,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    "not restored: record line %u has no checksum (written by hostprep "
 			    "0.1.0 or by hand); kept in the record",
@@ -578,6 +594,7 @@ static int report_unusable(const struct acs_record *ar, size_t i, struct results
 				    .remedy = "restore that port by hand (setpci) once you know "
 					      "its original, then delete the line (and line 1, the "
 					      "header that counts the lines)",
+				    .action = ACTION_INSPECT,
 			    },
 			    "line %u %s; kept byte-exact, never restored: '%s'", l->no,
 			    ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line", text);
@@ -625,6 +642,7 @@ static int report_ambiguous(const struct acs_record *ar, size_t a, size_t b, str
 				    .object = o->addr,
 				    .expected = "one original",
 				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    "not restored: record lines %u and %u hold different originals "
 			    "(0x%04x, 0x%04x) for 0x%03x; both kept in the record",
@@ -699,6 +717,7 @@ static int revert_record_unreadable(const struct acs_record *ar, int err, struct
 					    .remedy = "look at /run/hostprep/acs-originals: "
 						      "hostprep never writes that much; restore "
 						      "what it names by hand, then remove it",
+					    .action = ACTION_INSPECT,
 				    },
 				    "record too large (%" PRIu64 " bytes): not touched",
 				    ar->rec.size);
@@ -708,6 +727,7 @@ static int revert_record_unreadable(const struct acs_record *ar, int err, struct
 				    .check = "acs.revert",
 				    .object = "record",
 				    .expected = "originals restored",
+				    .action = ACTION_INSPECT,
 			    },
 			    "cannot read the originals record: %s; nothing restored",
 			    strerror(-err));
@@ -723,6 +743,7 @@ static int report_cut(const struct acs_record *ar, struct results *rs)
 				    .object = "record",
 				    .expected = "a whole record",
 				    .remedy = cut_remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    "the record is cut (%s): the originals of lost lines are unknown; "
 			    "intact lines restored, the file kept as it is",
@@ -751,6 +772,7 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 					       .expected = "originals restored",
 					       .actual = "nothing recorded: hostprep has not "
 							 "changed ACS on this host",
+					       .action = ACTION_NONE,
 				       });
 	drop = calloc(ar.rec.n + 1, sizeof(bool));
 	if (!drop)

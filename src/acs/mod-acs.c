@@ -181,6 +181,7 @@ static int acs_revert_all(struct run *run)
 					    .check = "acs.revert",
 					    .object = "host",
 					    .expected = "restored",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s",
 				    strerror(-acs_state(run)->err));
@@ -219,6 +220,7 @@ static int acs_grub_step(struct run *run)
 					    .check = "acs.grub",
 					    .object = ACS_GRUB_FILE,
 					    .expected = "hostprep's record of the drop-in readable",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot read /var/lib/hostprep/originals: %s", strerror(-r));
 	return r > 0 ? acs_grub_chain_verify(run->root, run->privileged, &run->results) : 0;
@@ -246,6 +248,7 @@ static int acs_verify_step(struct run *run)
 					    .check = "acs",
 					    .object = "host",
 					    .expected = "readable",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s",
 				    strerror(-acs_state(run)->err));

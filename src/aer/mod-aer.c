@@ -205,6 +205,7 @@ static int partial_result(struct run *run, const struct pci_dev_info *d, const c
 						  .expected = expected,
 						  .actual = actual,
 						  .remedy = remedy_partial,
+						  .action = ACTION_INSPECT,
 					  });
 }
 
@@ -225,6 +226,7 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 					    .check = CHECK_AER,
 					    .object = d->addr,
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "%s unreadable: %s", f->err_what,
 				    f->err == -EINVAL ? "not in the kernel's format"
@@ -242,6 +244,7 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 						  .expected = expected,
 						  .actual = actual,
 						  .remedy = bad ? remedy : NULL,
+						  .action = ACTION_HARDWARE,
 					  });
 }
 
@@ -282,6 +285,7 @@ static int absent_result(struct run *run, size_t absent, size_t total)
 				    .object = "host",
 				    .expected = "AER counters",
 				    .remedy = remedy_absent,
+				    .action = ACTION_NONE,
 			    },
 			    absent == total ? "no AER counters on any of the %zu functions"
 					    : "no AER counters on %zu of the %zu functions",
@@ -308,6 +312,7 @@ static int aer_judge(struct run *run, const struct aer_config *ac)
 					   .object = "host",
 					   .expected = "the GPUs and NICs and their ports",
 					   .actual = "no GPU or NIC on PCI",
+					   .action = ACTION_NONE,
 				   });
 	for (size_t i = 0; i < inv->n; i++) {
 		struct aer_fn f;
@@ -344,6 +349,7 @@ static int aer_verify(struct run *run)
 					    .check = CHECK_AER,
 					    .object = "host",
 					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	return aer_judge(run, ac);

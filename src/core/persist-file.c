@@ -326,6 +326,7 @@ static int write_fail(const struct pfile_desc *d, struct results *rs, const char
 				       .expected = expected,
 				       .actual = actual,
 				       .remedy = remedy,
+				       .action = ACTION_INSPECT,
 			       });
 }
 
@@ -476,6 +477,7 @@ static int revert_fail(const struct pfile_desc *d, struct results *rs, const cha
 				    .object = object,
 				    .expected = "as before hostprep",
 				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    fmt, arg);
 }

@@ -220,6 +220,7 @@ static int plan_for_revert(struct run *run, size_t i, bool *skip)
 				  "the error above); the revert itself does not depend on them",
 			.remedy =
 				"narrow a Select= or add an Exclude= (hostprep config --validate)",
+			.action = ACTION_CONFIG,
 		});
 }
 

@@ -330,6 +330,7 @@ static int count_result(struct run *run, const struct inventory_view *v, enum to
 				   .expected = expected,
 				   .actual = actual,
 				   .remedy = verdict == VERDICT_PASS ? NULL : remedy_missing,
+				   .action = ACTION_HARDWARE,
 			   });
 }
 
@@ -350,6 +351,7 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 					   .expected = expected,
 					   .actual = "absent: no PCI function at this address",
 					   .remedy = remedy_missing,
+					   .action = ACTION_HARDWARE,
 				   });
 	if (d->state != PCI_DEV_OK)
 		return results_addf(&run->results,
@@ -359,6 +361,7 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 					    .object = addr,
 					    .expected = expected,
 					    .remedy = remedy_missing,
+					    .action = ACTION_HARDWARE,
 				    },
 				    "%s",
 				    d->state == PCI_DEV_DEAD
@@ -375,6 +378,7 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 					    .check = "inventory.address",
 					    .object = addr,
 					    .expected = expected,
+					    .action = ACTION_HARDWARE,
 				    },
 				    "not a %s (%04x:%04x class %06x)",
 				    k == TOPO_GPU ? "GPU" : "NIC", d->id.vendor, d->id.device,
@@ -404,6 +408,7 @@ static int probe_result(struct run *run, const struct inventory_view *v,
 							  .expected = "a driver bound",
 							  .actual = "no driver bound",
 							  .remedy = remedy,
+							  .action = ACTION_DRIVER,
 						  });
 	case INVENTORY_FN_NO_DEVICE:
 		return results_addf(&run->results,
@@ -413,6 +418,7 @@ static int probe_result(struct run *run, const struct inventory_view *v,
 					    .object = addr,
 					    .expected = "an RDMA device or netdev",
 					    .remedy = remedy,
+					    .action = ACTION_DRIVER,
 				    },
 				    "%s bound, but no RDMA device and no netdev (a failed probe?)",
 				    f->driver);
@@ -423,6 +429,7 @@ static int probe_result(struct run *run, const struct inventory_view *v,
 					    .check = "inventory.probe",
 					    .object = addr,
 					    .expected = "a driver bound",
+					    .action = ACTION_INSPECT,
 				    },
 				    "driver link unreadable: %s", strerror(-f->driver_err));
 	default:
@@ -443,6 +450,7 @@ static int pci_results(struct run *run, const struct inventory_view *v)
 					    .check = "inventory.pci",
 					    .object = "host",
 					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	for (int k = TOPO_GPU; r >= 0 && k <= TOPO_NIC; k++) {
@@ -520,6 +528,7 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 					  ? NULL
 					  : "rdma dev; lsmod | grep _ib (the RDMA driver of the "
 					    "NIC: mlx5_ib, irdma, bnxt_re...); dmesg",
+			.action = ACTION_DRIVER,
 		});
 }
 
@@ -555,6 +564,7 @@ static int ports_result(struct run *run, const struct inventory_view *v, enum in
 				   .expected = expected,
 				   .actual = actual,
 				   .remedy = verdict == VERDICT_PASS ? NULL : remedy_ports,
+				   .action = ACTION_HARDWARE,
 			   });
 }
 
@@ -574,6 +584,7 @@ static int rdma_results(struct run *run, const struct inventory_view *v)
 							  .object = "host",
 							  .expected = "a readable RDMA class",
 							  .actual = "the RDMA class cannot be read",
+							  .action = ACTION_INSPECT,
 						  });
 	r = rdma_count_result(run, v);
 	if (r >= 0)

@@ -752,6 +752,7 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 					    .expected = "any",
 					    .remedy = "declare the mode: [IOMMU] "
 						      "Expect=off|passthrough|translated",
+					    .action = ACTION_NONE,
 				    },
 				    "not declared (Expect=any): %s", actual);
 	if (mode_satisfies(m, expect))
@@ -771,5 +772,6 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 				       .expected = iommu_expect_to_string(expect),
 				       .actual = actual,
 				       .remedy = v == VERDICT_PASS ? NULL : strempty(b.s),
+				       .action = ACTION_CONFIG,
 			       });
 }

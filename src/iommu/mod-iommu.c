@@ -39,6 +39,7 @@ static int iommu_mod_verify(struct run *run)
 					    .object = "host",
 					    .expected = iommu_expect_to_string(
 						    iommu_config_get(run->cfg)->expect),
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot read the IOMMU state: %s", strerror(-m->err));
 	return iommu_verify(&m->iommu, &run->host.cmdline, iommu_config_get(run->cfg)->expect,

@@ -555,6 +555,7 @@ static int persist_result(const struct run *run, struct results *rs, const char 
 				    .object = PERSIST_FILE,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_APPLY,
 			    },
 			    "%s%s%s", actual, shadow ? sh->text : "", note ? n->text : "");
 }
@@ -669,6 +670,7 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 					    .object = PERSIST_FILE,
 					    .expected = c.expected,
 					    .remedy = read_remedy(r),
+					    .action = ACTION_INSPECT,
 				    },
 				    "not written: cannot read it: %s", strerror(-r));
 	same = nothing_to_write(&c) || pfile_now_is(&c.now, c.want, c.want_size);
@@ -733,6 +735,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 					    .object = PERSIST_FILE,
 					    .expected = c.expected,
 					    .remedy = read_remedy(r),
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot read it: %s", strerror(-r));
 	if (lines_missing(&c, &missing) < 0)
@@ -746,6 +749,7 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 				.object = PERSIST_FILE,
 				.expected = c.expected,
 				.remedy = APPLY_REMEDY,
+				.action = ACTION_APPLY,
 			},
 			"%s; lacks %s", c.now.exists ? "present" : "absent", missing);
 	r = judge(&c, &c.now, false, &n, &sh);

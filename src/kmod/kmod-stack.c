@@ -120,6 +120,7 @@ int kmod_stack_verify(struct kmod_run *k, struct run *run)
 				    .object = "rdma",
 				    .expected = "the RDMA stack on disk is the one running",
 				    .remedy = stack_remedy(run),
+				    .action = ACTION_DRIVER,
 			    },
 			    "the running RDMA stack is the kernel's own; OFED %s is installed but "
 			    "not loaded (running: %s, the kernel's builds: not the files on disk, "

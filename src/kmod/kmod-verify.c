@@ -70,6 +70,7 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 					    .check = "module.load",
 					    .object = name,
 					    .expected = "loaded",
+					    .action = ACTION_INSPECT,
 				    },
 				    "no module index: %s", strerror(-k->backend_err));
 	if (k->backend->ops != &kmod_backend_real)
@@ -80,6 +81,7 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 				.check = "module.load",
 				.object = name,
 				.expected = "loaded",
+				.action = ACTION_NONE,
 			},
 			"not loaded under --root (not the running kernel); would run: %s",
 			a->would);
@@ -95,6 +97,7 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 				.object = name,
 				.expected = "loaded",
 				.remedy = "see the kernel log (journalctl -k) for the reason",
+				.action = ACTION_INSPECT,
 			},
 			"failed (%s)", errno_label(r));
 	r = read_state(run, name, &state);
@@ -107,6 +110,7 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 			.check = "module.load",
 			.object = name,
 			.expected = "loaded",
+			.action = ACTION_INSPECT,
 		},
 		"ran %s; now %s", *acts ? acts : a->would,
 		r >= 0 ? state : "not in the module list");
@@ -153,6 +157,7 @@ static int reload_refused(struct run *run, const struct kmod_seen *s, const char
 				    .object = s->rule->name,
 				    .expected = "reloaded with the wanted parameters",
 				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    "refused: in use by %s; nothing unloaded", users);
 }
@@ -175,6 +180,7 @@ static int reload_cuts_network(struct run *run, const struct kmod_seen *s, const
 				    .object = s->rule->name,
 				    .expected = "reloaded with the wanted parameters",
 				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
 			    },
 			    "refused: %s; nothing unloaded", why);
 }
@@ -196,6 +202,7 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 					    .object = name,
 					    .expected = "reloaded with the wanted parameters",
 					    .remedy = "see the kernel log (journalctl -k)",
+					    .action = ACTION_INSPECT,
 				    },
 				    "unload failed (%s)", errno_label(r));
 	r = k->backend->ops->probe(k->backend, name, a->options, &acts);
@@ -209,6 +216,7 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 					    .object = name,
 					    .expected = "reloaded with the wanted parameters",
 					    .remedy = "modprobe it by hand and read journalctl -k",
+					    .action = ACTION_INSPECT,
 				    },
 				    "unloaded, but loading again failed (%s): %s is not loaded now",
 				    errno_label(r), name);
@@ -247,6 +255,7 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 					    .check = "module.reload",
 					    .object = s->rule->name,
 					    .expected = "reloaded with the wanted parameters",
+					    .action = ACTION_NONE,
 				    },
 				    "unused, but not reloaded under --root (not the running "
 				    "kernel); would run: %s",
@@ -349,6 +358,7 @@ static int verify_state(struct run *run, const struct kmod_seen *s)
 			.expected = expected_state(s->rule),
 			.actual = actual,
 			.remedy = v == VERDICT_FAIL || v == VERDICT_UNKNOWN ? remedy : NULL,
+			.action = ACTION_APPLY,
 		});
 }
 
@@ -460,6 +470,7 @@ static int verify_origin(struct kmod_run *k, struct run *run, const struct kmod_
 				    .object = s->rule->name,
 				    .expected = kmod_origin_to_string(want),
 				    .remedy = remedy,
+				    .action = ACTION_DRIVER,
 			    },
 			    "%s (%s)",
 			    got == KMOD_ORIGIN_ANY ? (oot ? "out-of-tree, not OFED" : "unknown")
@@ -488,6 +499,7 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 				.object = s->rule->name,
 				.expected = expected,
 				.remedy = kmod_version_remedy(s, kmod_stack_has(k, s), live),
+				.action = ACTION_DRIVER,
 			},
 			"no version field (%s%s%s%s)", what,
 			live && s->file.version ? "; the file on disk has " : "",
@@ -509,6 +521,7 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 				    .object = s->rule->name,
 				    .expected = expected,
 				    .remedy = kmod_version_remedy(s, kmod_stack_has(k, s), live),
+				    .action = ACTION_DRIVER,
 			    },
 			    "%s (%s%s%s)", have, what,
 			    live && s->file.version ? "; the file on disk has " : "",
@@ -558,6 +571,7 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 					    .check = "module.stale",
 					    .object = s->rule->name,
 					    .expected = "the running module is the file on disk",
+					    .action = ACTION_INSPECT,
 				    },
 				    "running srcversion %s; no module index to compare with: %s",
 				    s->srcversion, strerror(-k->backend_err));
@@ -569,6 +583,7 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 					    .object = s->rule->name,
 					    .expected = "the running module is the file on disk",
 					    .remedy = kmod_stack_see(),
+					    .action = ACTION_REBOOT,
 				    },
 				    "running: the kernel's own build (srcversion %s); on disk: "
 				    "OFED's (srcversion %s, %s)",
@@ -583,6 +598,7 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 					    .object = s->rule->name,
 					    .expected = "the running module is the file on disk",
 					    .remedy = remedy,
+					    .action = ACTION_REBOOT,
 				    },
 				    "running srcversion %s, but no file for it on disk now",
 				    s->srcversion);
@@ -593,6 +609,7 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 				    .object = s->rule->name,
 				    .expected = "the running module is the file on disk",
 				    .remedy = remedy,
+				    .action = ACTION_REBOOT,
 			    },
 			    "the running module is not the file on disk: srcversion %s running, %s "
 			    "on disk (%s)",
@@ -628,6 +645,7 @@ static int param_missing(struct run *run, const struct kmod_seen *s, const char 
 				    .object = object,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_REBOOT,
 			    },
 			    "%s has no parameter %s (modinfo of %s declares %s)", n, key,
 			    s->file_err == 0 ? "the file" : "the module",
@@ -698,6 +716,7 @@ static int param_unreadable(struct run *run, const struct kmod_seen *s, size_t i
 					  : "none from hostprep: the module does not show the "
 					    "parameter in sysfs (a parameter with permission 0); "
 					    "check it with the driver's own tools",
+			.action = ACTION_INSPECT,
 		},
 		"cannot read %s/parameters/%s: %s", s->rule->name, w->key, strerror(-err));
 }
@@ -717,6 +736,7 @@ static int verify_param(struct kmod_run *k, struct run *run, const struct kmod_s
 							  .object = object,
 							  .expected = w->value,
 							  .actual = "module not loaded",
+							  .action = ACTION_NONE,
 						  });
 	case KP_MISSING:
 		return param_missing(run, s, object, w->value);
@@ -742,6 +762,7 @@ static int verify_param(struct kmod_run *k, struct run *run, const struct kmod_s
 						  .expected = w->value,
 						  .actual = s->param_have[i],
 						  .remedy = remedy,
+						  .action = ACTION_REBOOT,
 					  });
 }
 
@@ -758,6 +779,7 @@ static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod
 					   .object = s->rule->name,
 					   .expected = kmod_devices_expected(s->rule),
 					   .actual = "module not loaded",
+					   .action = ACTION_NONE,
 				   });
 	r = kmod_devices_judge(&k->host, s->rule, &j);
 	if (r >= 0)
@@ -768,6 +790,7 @@ static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod
 						       .expected = j.expected,
 						       .actual = j.actual,
 						       .remedy = j.remedy,
+						       .action = ACTION_DRIVER,
 					       });
 	kmod_judgement_done(&j);
 	return r;
@@ -878,6 +901,7 @@ static int verify_gpudirect(struct kmod_run *k, struct run *run)
 						  .expected = gpudirect_expect_to_string(e),
 						  .actual = actual,
 						  .remedy = remedy,
+						  .action = ACTION_DRIVER,
 					  });
 }
 

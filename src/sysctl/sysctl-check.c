@@ -41,6 +41,7 @@ static int expect_one(struct run *run, const struct sysctl_expect *e)
 					   .expected = e->value,
 					   .actual = "no such setting in this kernel (or its "
 						     "module is not loaded)",
+					   .action = ACTION_APPLY,
 				   });
 	if (r == -ENOMEM)
 		return r;
@@ -51,6 +52,7 @@ static int expect_one(struct run *run, const struct sysctl_expect *e)
 					    .check = CHECK_SYSCTL,
 					    .object = e->name,
 					    .expected = e->value,
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot read it: %s", strerror(-r));
 	seen = sysctl_normalize(raw);
@@ -71,6 +73,7 @@ static int expect_one(struct run *run, const struct sysctl_expect *e)
 						  .expected = e->value,
 						  .actual = seen,
 						  .remedy = remedy,
+						  .action = ACTION_APPLY,
 					  });
 }
 

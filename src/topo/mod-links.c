@@ -82,6 +82,7 @@ static int hop_result(struct run *run, const struct pci_inventory *inv, const st
 						  .expected = expected,
 						  .actual = text,
 						  .remedy = fmt ? remedy : NULL,
+						  .action = ACTION_HARDWARE,
 					  });
 }
 
@@ -132,6 +133,7 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 					   .remedy = "fix [Links] Select= (address, vendor:device "
 						     "or class:), or remove it to check the GPUs "
 						     "and NICs hostprep topology finds",
+					   .action = ACTION_CONFIG,
 				   });
 	if (endpoints == 0)
 		return results_add(&run->results, &(const struct result_spec){
@@ -140,6 +142,7 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 							  .object = "host",
 							  .expected = "the [Links] endpoints",
 							  .actual = "no PCI function matches",
+							  .action = ACTION_NONE,
 						  });
 	link_hops_sort(hops, n);
 	for (size_t i = 0; i < n; i++) {
@@ -167,6 +170,7 @@ static int links_verify(struct run *run)
 					    .check = CHECK_LINK,
 					    .object = "host",
 					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	return links_judge(run, run->pci, &run->pci_inv);

@@ -92,6 +92,7 @@ static int judge_mode(struct run *run, const struct node_want *w, const char *ob
 					    .remedy = "restore mode 0666 (look for a local rule in "
 						      "/etc/udev/rules.d that overrides it), then "
 						      "udevadm trigger",
+					    .action = ACTION_CONFIG,
 				    },
 				    "mode %04o: a pod that does not run as root cannot open it",
 				    (unsigned)m);
@@ -105,6 +106,7 @@ static int judge_mode(struct run *run, const struct node_want *w, const char *ob
 					    .remedy = "unless unprivileged fabric management is "
 						      "wanted, restore root-only 0600 (remove the "
 						      "local udev rule), then udevadm trigger",
+					    .action = ACTION_CONFIG,
 				    },
 				    "mode %04o owner uid %u: users other than root can send "
 				    "management datagrams",
@@ -141,6 +143,7 @@ static int judge_node(struct run *run, const struct node_want *w, const char *ob
 					.actual = "missing: udev did not create it",
 					.remedy = "is rdma-core installed? then: udevadm trigger "
 						  "--action=add && udevadm settle",
+					.action = ACTION_DRIVER,
 				});
 		return results_addf(&run->results,
 				    &(const struct result_spec){
@@ -148,6 +151,7 @@ static int judge_node(struct run *run, const struct node_want *w, const char *ob
 					    .check = CHECK,
 					    .object = obj,
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot stat it: %s", strerror(err));
 	}
@@ -160,6 +164,7 @@ static int judge_node(struct run *run, const struct node_want *w, const char *ob
 				.object = obj,
 				.expected = expected,
 				.remedy = "remove it, then: udevadm trigger --action=add",
+				.action = ACTION_CONFIG,
 			},
 			"%s, not a character device", file_kind(st.st_mode));
 	if (major(st.st_rdev) != ma || minor(st.st_rdev) != mi)
@@ -172,6 +177,7 @@ static int judge_node(struct run *run, const struct node_want *w, const char *ob
 				.expected = expected,
 				.remedy =
 					"remove the stale node, then: udevadm trigger --action=add",
+				.action = ACTION_CONFIG,
 			},
 			"c %u:%u, but the kernel's device is %u:%u (a stale node)",
 			major(st.st_rdev), minor(st.st_rdev), ma, mi);
@@ -197,6 +203,7 @@ static int check_node(struct run *run, const struct node_want *w)
 							  .object = obj,
 							  .expected = "a character device",
 							  .actual = reason,
+							  .action = ACTION_INSPECT,
 						  });
 	snprintf(expected, sizeof(expected), "c %u:%u mode %04o%s", ma, mi, (unsigned)w->mode,
 		 w->strict_open ? "" : " root");
@@ -302,6 +309,7 @@ static int check_class(struct run *run, const char *class, const char *const *pr
 						       .check = CHECK,
 						       .object = obj,
 						       .expected = "a character device",
+						       .action = ACTION_INSPECT,
 					       },
 					       "cannot tell which RDMA device it belongs to: %s",
 					       strerror(-r))
@@ -341,6 +349,7 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 						      .check = CHECK,
 						      .object = obj,
 						      .expected = "one per RDMA device",
+						      .action = ACTION_INSPECT,
 					      },
 					      "cannot list the verbs devices: %s", strerror(-r));
 	for (size_t i = 0; ibdevs[i]; i++) {
@@ -354,6 +363,7 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 					 .expected = "one per RDMA device",
 					 .remedy = "modprobe ib_uverbs (rdma-core loads it at boot "
 						   "through rdma-load-modules@rdma.service)",
+					 .action = ACTION_DRIVER,
 				 },
 				 "%s has no verbs device: ib_uverbs is not loaded", ibdevs[i]);
 		if (r < 0)
@@ -382,6 +392,7 @@ static int check_mad(struct run *run, char **ibdevs, unsigned *found)
 				.expected = "umadN and issmN",
 				.actual = "ib_umad is not loaded: no management datagram devices "
 					  "(only ibstat, opensm and other fabric tools need them)",
+				.action = ACTION_NONE,
 			});
 	if (r < 0 && r != -ENOMEM)
 		return results_addf(&run->results,
@@ -390,6 +401,7 @@ static int check_mad(struct run *run, char **ibdevs, unsigned *found)
 					    .check = CHECK,
 					    .object = obj,
 					    .expected = "umadN and issmN",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot list the MAD devices: %s", strerror(-r));
 	return r;
@@ -414,6 +426,7 @@ static int rdma_cm_absent(struct run *run, const char *obj)
 					"rdma_ucm is not loaded: the kernel has no rdma_cm device",
 				.remedy = "modprobe rdma_ucm (rdma-core loads it at boot through "
 					  "rdma-load-modules@rdma.service)",
+				.action = ACTION_DRIVER,
 			});
 	return results_add(
 		&run->results,
@@ -423,6 +436,7 @@ static int rdma_cm_absent(struct run *run, const char *obj)
 			.object = obj,
 			.expected = "a character device",
 			.actual = "rdma_ucm is loaded, but sysfs has no class/misc/rdma_cm",
+			.action = ACTION_INSPECT,
 		});
 }
 
@@ -464,6 +478,7 @@ int workload_devices_verify(struct run *run)
 					    .check = CHECK,
 					    .object = top,
 					    .expected = "nodes for every RDMA device",
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot list the RDMA devices: %s", strerror(-r));
 	while (r >= 0 && ibdevs[n])
@@ -476,6 +491,7 @@ int workload_devices_verify(struct run *run)
 							  .object = top,
 							  .expected = "nodes for every RDMA device",
 							  .actual = "no RDMA device",
+							  .action = ACTION_NONE,
 						  });
 	}
 	strv_sort(ibdevs);

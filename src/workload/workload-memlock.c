@@ -144,6 +144,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 							  .object = unit,
 							  .expected = expected,
 							  .actual = "not installed",
+							  .action = ACTION_NONE,
 						  });
 	if (streq(u->load_state, "masked"))
 		return results_add(&run->results, &(const struct result_spec){
@@ -152,6 +153,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 							  .object = unit,
 							  .expected = expected,
 							  .actual = "masked: it does not run",
+							  .action = ACTION_NONE,
 						  });
 	if (!streq(u->load_state, "loaded"))
 		return results_addf(&run->results,
@@ -161,6 +163,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 					    .object = unit,
 					    .expected = expected,
 					    .remedy = "fix the unit (systemctl status %s)",
+					    .action = ACTION_CONFIG,
 				    },
 				    "systemd cannot load the unit (LoadState=%s)", u->load_state);
 	limit_text(u, limit, sizeof(limit));
@@ -186,6 +189,7 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 				    .object = unit,
 				    .expected = expected,
 				    .remedy = remedy,
+				    .action = ACTION_CONFIG,
 			    },
 			    "%s: pods get %s, below MinMemlock=%s; RDMA in them fails with "
 			    "\"Couldn't allocate MR\"",
@@ -213,6 +217,7 @@ static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t m
 					 .expected = expected,
 					 .remedy = "check that systemd answers on the system bus "
 						   "(busctl status)",
+					 .action = ACTION_INSPECT,
 				 },
 				 "cannot read it over D-Bus: %s",
 				 sym_sd_bus_error_is_set(&e) ? e.message : strerror(-r));
@@ -259,6 +264,7 @@ int workload_memlock_verify(struct run *run)
 							       .expected = expected,
 							       .actual = reason,
 							       .remedy = no_bus_remedy(run),
+							       .action = ACTION_INSPECT,
 						       });
 		if (r < 0)
 			return r;
@@ -277,6 +283,7 @@ int workload_memlock_verify(struct run *run)
 					  "MinMemlock= checks nothing here",
 				.remedy = "name the units that start this host's containers in "
 					  "[Workload] MemlockUnits=, or remove MinMemlock=",
+				.action = ACTION_CONFIG,
 			});
 	return 0;
 }

@@ -56,6 +56,7 @@ int workload_netns_verify(struct run *run)
 							  .object = "rdma",
 							  .expected = expected,
 							  .actual = missing_reason(run),
+							  .action = ACTION_INSPECT,
 						  });
 	if (r < 0)
 		return results_addf(&run->results,
@@ -64,6 +65,7 @@ int workload_netns_verify(struct run *run)
 					    .check = CHECK,
 					    .object = "rdma",
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "cannot read %s: %s", sysroot_strip(run->root, path),
 				    strerror(-r));
@@ -75,6 +77,7 @@ int workload_netns_verify(struct run *run)
 					    .check = CHECK,
 					    .object = "rdma",
 					    .expected = expected,
+					    .action = ACTION_INSPECT,
 				    },
 				    "%s holds '%s', not Y or N", sysroot_strip(run->root, path),
 				    line);
@@ -86,6 +89,7 @@ int workload_netns_verify(struct run *run)
 					    .object = "rdma",
 					    .expected = expected,
 					    .remedy = remedy_for(want),
+					    .action = ACTION_CONFIG,
 				    },
 				    "%s (ib_core netns_mode=%s)", netns_expect_to_string(mode),
 				    line);

@@ -202,6 +202,15 @@ if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_ho
 got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
 
+# --- the result model: every result that may not pass names its action, and
+# docs/report-schema.md documents every action and severity the program writes.
+if out=$(python3 "$top/tests/doc/result-actions.py" "$top"); then ok; else fail "$out"; fi
+for name in $(grep -o '\[\(ACTION\|SEVERITY\)_[A-Z_]*\] = "[a-z-]*"' "$top/src/core/result.c" |
+	sed 's/.*= "\(.*\)"/\1/'); do
+	grep -q "^| \`$name\` |" "$top/docs/report-schema.md" && ok ||
+		fail "docs/report-schema.md does not document action/severity '$name'"
+done
+
 echo "doc: $passed passed, $failed failed"
 if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
 	echo "doc: FAILED: no check passed: nothing was checked"
