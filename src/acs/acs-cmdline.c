@@ -630,8 +630,15 @@ static int verdict_unreadable(struct results *rs, const char *expected, int err)
 	const struct pci_limited_text *t =
 		err == -ENOMEDIUM ? pci_no_ext_text() : pci_limited_text(pci_limited_cause());
 
-	return results_add(rs, VERDICT_UNKNOWN, "acs.cmdline", "host", expected, t->actual,
-			   t->remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_UNKNOWN,
+				       .check = "acs.cmdline",
+				       .object = "host",
+				       .expected = expected,
+				       .actual = t->actual,
+				       .remedy = t->remedy,
+				       .action = ACTION_INSPECT,
+			       });
 }
 
 /* Old kernels: say which boot-time form exists for this policy, if any. */
@@ -644,7 +651,14 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 	int r;
 
 	if (kind == KERNEL_ACS_NONE)
-		return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host", "ACS at boot", NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_SKIP,
+					    .check = "acs.cmdline",
+					    .object = "host",
+					    .expected = "ACS at boot",
+					    .action = ACTION_NONE,
+				    },
 				    "kernel %s has neither pci=disable_acs_redir= (4.19) nor "
 				    "pci=config_acs= (6.11): no boot-time form",
 				    osrelease);
@@ -654,11 +668,18 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 	if (r != -EDOM)
 		return r;
 	acs_mask_format(&bad->mask, mask);
-	return results_addf(rs, VERDICT_SKIP, "acs.cmdline", "host", "ACS at boot", NULL,
-			    "kernel %s predates pci=config_acs= (6.11) and pci=disable_acs_redir= "
-			    "only clears RR,CR,EC (x0x00xx), but %s wants %s: no boot-time form "
-			    "for this policy",
-			    osrelease, bad->addr, mask);
+	return results_addf(
+		rs,
+		&(const struct result_spec){
+			.verdict = VERDICT_SKIP,
+			.check = "acs.cmdline",
+			.object = "host",
+			.expected = "ACS at boot",
+			.action = ACTION_NONE,
+		},
+		"kernel %s predates pci=config_acs= (6.11) and pci=disable_acs_redir= only clears "
+		"RR,CR,EC (x0x00xx), but %s wants %s: no boot-time form for this policy",
+		osrelease, bad->addr, mask);
 }
 
 static char *remedy_for(enum kernel_acs_param kind, const struct kacs_params *k, const char *arg)
@@ -748,7 +769,13 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		r = reasons_add(&why, v.d->addr, reason);
 	}
 	if (r >= 0 && why.n == 0)
-		r = results_addf(rs, VERDICT_PASS, "acs.cmdline", "host", expected, NULL,
+		r = results_addf(rs,
+				 &(const struct result_spec){
+					 .verdict = VERDICT_PASS,
+					 .check = "acs.cmdline",
+					 .object = "host",
+					 .expected = expected,
+				 },
 				 "the kernel applies the policy to all %zu ports at boot", ports);
 	else if (r >= 0) {
 		size_t off = 0;
@@ -767,8 +794,15 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		if (!actual || !remedy)
 			r = -ENOMEM;
 		else
-			r = results_add(rs, VERDICT_WARN, "acs.cmdline", "host", expected, actual,
-					remedy);
+			r = results_add(rs, &(const struct result_spec){
+						    .verdict = VERDICT_WARN,
+						    .check = "acs.cmdline",
+						    .object = "host",
+						    .expected = expected,
+						    .actual = actual,
+						    .remedy = remedy,
+						    .action = ACTION_CONFIG,
+					    });
 	}
 	reasons_done(&why);
 	return r;

@@ -489,27 +489,56 @@ static int verdict_lines(const struct boot_lines *b, struct results *rs)
 {
 	if (b->bad)
 		return results_addf(
-			rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-			"remove the older argument from where grub-mkconfig takes it "
-			"(GRUB_CMDLINE_LINUX_DEFAULT or GRUB_CMDLINE_LINUX in "
-			"/etc/default/grub or /etc/default/grub.d), or from the BLS "
-			"entry; then update-grub",
-			"%s: %s comes after hostprep's argument on this kernel line and "
-			"the kernel keeps the last",
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "acs.grub",
+				.object = ACS_GRUB_FILE,
+				.expected = EXPECTED_CHAIN,
+				.remedy =
+					"remove the older argument from where grub-mkconfig takes "
+					"it (GRUB_CMDLINE_LINUX_DEFAULT or GRUB_CMDLINE_LINUX in "
+					"/etc/default/grub or /etc/default/grub.d), or from the "
+					"BLS entry; then update-grub",
+				.action = ACTION_CONFIG,
+			},
+			"%s: %s comes after hostprep's argument on this kernel line and the kernel "
+			"keeps the last",
 			b->bad, strempty(b->winner));
 	if (b->n == 0)
-		return results_add(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-				   "grub-mkconfig keeps the argument, but no /boot/grub/grub.cfg "
-				   "linux line or /boot/loader/entries options line shows it was "
-				   "generated",
-				   "update-grub (Debian, Ubuntu), then reboot");
+		return results_add(
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_WARN,
+				.check = "acs.grub",
+				.object = ACS_GRUB_FILE,
+				.expected = EXPECTED_CHAIN,
+				.actual = "grub-mkconfig keeps the argument, but no "
+					  "/boot/grub/grub.cfg linux line or /boot/loader/entries "
+					  "options line shows it was generated",
+				.remedy = "update-grub (Debian, Ubuntu), then reboot",
+				.action = ACTION_CONFIG,
+			});
 	if (b->with < b->n)
-		return results_addf(rs, VERDICT_WARN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-				    "update-grub (Debian, Ubuntu), then reboot",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_WARN,
+					    .check = "acs.grub",
+					    .object = ACS_GRUB_FILE,
+					    .expected = EXPECTED_CHAIN,
+					    .remedy = "update-grub (Debian, Ubuntu), then reboot",
+					    .action = ACTION_CONFIG,
+				    },
 				    "installed but update-grub not run: %zu of %zu kernel lines in "
 				    "%s lack the argument",
 				    b->n - b->with, b->n, b->where);
-	return results_addf(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN, NULL,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = "acs.grub",
+				    .object = ACS_GRUB_FILE,
+				    .expected = EXPECTED_CHAIN,
+			    },
 			    "grub-mkconfig keeps it; all %zu kernel lines in %s carry it", b->n,
 			    b->where);
 }
@@ -578,12 +607,18 @@ static int verdict_winner(const struct chain *c, const char *arg, struct results
 	r = winner_from(c, arg, strempty(last.winner), &from);
 	if (r < 0)
 		return r;
-	r = results_addf(rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-			 "remove the older argument there (hostprep's is the one to keep), then "
-			 "update-grub",
+	r = results_addf(rs,
+			 &(const struct result_spec){
+				 .verdict = VERDICT_FAIL,
+				 .check = "acs.grub",
+				 .object = ACS_GRUB_FILE,
+				 .expected = EXPECTED_CHAIN,
+				 .remedy = "remove the older argument there (hostprep's is the one "
+					   "to keep), then update-grub",
+				 .action = ACTION_CONFIG,
+			 },
 			 "%s: on the kernel line grub-mkconfig writes (GRUB_CMDLINE_LINUX, then "
-			 "GRUB_CMDLINE_LINUX_DEFAULT) the kernel keeps %s, not hostprep's "
-			 "argument",
+			 "GRUB_CMDLINE_LINUX_DEFAULT) the kernel keeps %s, not hostprep's argument",
 			 from[0] ? from : "the start", last.winner ? last.winner : "none");
 	return r < 0 ? r : 1;
 }
@@ -598,22 +633,36 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 		const char *stop = c->n > 1 ? c->steps[c->n - 1].file : "the start";
 
 		return results_addf(
-			rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-			"read the files with 'sh -x' as grub-mkconfig would: a file "
-			"that fails or exits stops it",
-			"sourcing the GRUB defaults as grub-mkconfig does stopped after "
-			"%s, before the drop-in",
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_UNKNOWN,
+				.check = "acs.grub",
+				.object = ACS_GRUB_FILE,
+				.expected = EXPECTED_CHAIN,
+				.remedy = "read the files with 'sh -x' as grub-mkconfig would: a "
+					  "file that fails or exits stops it",
+				.action = ACTION_INSPECT,
+			},
+			"sourcing the GRUB defaults as grub-mkconfig does stopped after %s, before "
+			"the drop-in",
 			stop[0] ? stop : "the start");
 	}
 	arg = dropin_arg(c, ours);
 	for (const struct chain_step *s = ours + 1; s < c->steps + c->n; s++)
 		if (!carries(s, arg))
 			return results_addf(
-				rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-				"keep the old value where it assigns them "
-				"(GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ...\"), or give it a "
-				"name "
-				"that sorts before 50-hostprep-acs.cfg; then update-grub",
+				rs,
+				&(const struct result_spec){
+					.verdict = VERDICT_FAIL,
+					.check = "acs.grub",
+					.object = ACS_GRUB_FILE,
+					.expected = EXPECTED_CHAIN,
+					.remedy = "keep the old value where it assigns them "
+						  "(GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX "
+						  "...\"), or give it a name that sorts before "
+						  "50-hostprep-acs.cfg; then update-grub",
+					.action = ACTION_CONFIG,
+				},
 				"shadowed: %s, sourced after the drop-in, assigns "
 				"GRUB_CMDLINE_LINUX/GRUB_CMDLINE_LINUX_DEFAULT without keeping the "
 				"old value: grub-mkconfig drops %s",
@@ -621,10 +670,16 @@ static int verdict_chain(const struct sysroot *root, const struct chain *c, stru
 	last = &c->steps[c->n - 1];
 	if (!c->complete)
 		return results_addf(
-			rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-			"read the files with 'sh -x' as grub-mkconfig would",
-			"sourcing the GRUB defaults as grub-mkconfig does stopped after "
-			"%s",
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_UNKNOWN,
+				.check = "acs.grub",
+				.object = ACS_GRUB_FILE,
+				.expected = EXPECTED_CHAIN,
+				.remedy = "read the files with 'sh -x' as grub-mkconfig would",
+				.action = ACTION_INSPECT,
+			},
+			"sourcing the GRUB defaults as grub-mkconfig does stopped after %s",
 			last->file);
 	r = verdict_winner(c, arg, rs);
 	if (r != 0)
@@ -644,8 +699,15 @@ int acs_grub_chain_verify(const struct sysroot *root, bool privileged, struct re
 		return r;
 	}
 	if (r < 0)
-		r = results_addf(rs, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE, EXPECTED_CHAIN,
-				 NULL, "cannot source the GRUB defaults as grub-mkconfig does: %s",
+		r = results_addf(rs,
+				 &(const struct result_spec){
+					 .verdict = VERDICT_UNKNOWN,
+					 .check = "acs.grub",
+					 .object = ACS_GRUB_FILE,
+					 .expected = EXPECTED_CHAIN,
+					 .action = ACTION_INSPECT,
+				 },
+				 "cannot source the GRUB defaults as grub-mkconfig does: %s",
 				 r == -ETIMEDOUT ? "no end within 5 s" : strerror(-r));
 	else
 		r = verdict_chain(root, &c, rs);

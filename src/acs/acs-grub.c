@@ -57,7 +57,15 @@ static int grub_default_present(const struct sysroot *root)
 
 static int install_refused(struct results *rs, const char *actual, const char *remedy)
 {
-	return results_add(rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED, actual, remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_FAIL,
+				       .check = "acs.grub",
+				       .object = ACS_GRUB_FILE,
+				       .expected = EXPECTED,
+				       .actual = actual,
+				       .remedy = remedy,
+				       .action = ACTION_CONFIG,
+			       });
 }
 
 int acs_grub_install(const struct sysroot *root, const char *arg, struct results *rs)
@@ -85,18 +93,35 @@ int acs_grub_install(const struct sysroot *root, const char *arg, struct results
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(rs, VERDICT_FAIL, "acs.grub", ACS_GRUB_FILE, EXPECTED, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.grub",
+					    .object = ACS_GRUB_FILE,
+					    .expected = EXPECTED,
+					    .action = ACTION_CONFIG,
+				    },
 				    "not written: cannot read it: %s", strerror(-r));
 	if (pfile_now_is(&now, want, size)) {
-		r = results_add(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED,
-				"already up to date", NULL);
+		r = results_add(rs, &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "acs.grub",
+					    .object = ACS_GRUB_FILE,
+					    .expected = EXPECTED,
+					    .actual = "already up to date",
+				    });
 		return r < 0 ? r : acs_grub_chain_verify(root, true, rs);
 	}
 	r = pfile_write(&acs_grub_desc, root, &now, want, size, EXPECTED, rs);
 	if (r <= 0)
 		return r;
-	r = results_add(rs, VERDICT_PASS, "acs.grub", ACS_GRUB_FILE, EXPECTED, "written, read back",
-			NULL);
+	r = results_add(rs, &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = "acs.grub",
+				    .object = ACS_GRUB_FILE,
+				    .expected = EXPECTED,
+				    .actual = "written, read back",
+			    });
 	/* Written is not kept: a later drop-in may assign the variable again. */
 	return r < 0 ? r : acs_grub_chain_verify(root, true, rs);
 }

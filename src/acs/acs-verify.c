@@ -163,11 +163,26 @@ static int verify_broken(const struct pci_dev_info *d, const char *expected, str
 		     d->addr, d->addr) < 0)
 		return -ENOMEM;
 	if (d->state == PCI_DEV_DEAD)
-		return results_add(rs, VERDICT_FAIL, "acs", d->addr, expected,
-				   "device not responding: config space reads 0xffff (surprise "
-				   "removal, link down or powered off)",
-				   remedy);
-	return results_addf(rs, VERDICT_FAIL, "acs", d->addr, expected, remedy,
+		return results_add(
+			rs, &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs",
+				    .object = d->addr,
+				    .expected = expected,
+				    .actual = "device not responding: config space reads 0xffff "
+					      "(surprise removal, link down or powered off)",
+				    .remedy = remedy,
+				    .action = ACTION_HARDWARE,
+			    });
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs",
+				    .object = d->addr,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_HARDWARE,
+			    },
 			    "device gone: listed in sysfs but its config space cannot be read (%s)",
 			    strerror(-d->err));
 }
@@ -191,7 +206,15 @@ static int verify_refused(const struct acs_target *t, const struct pci_dev_info 
 		     "[" ACS_PREFIX "%s]",
 		     t->first->name, t->first->name) < 0)
 		return -ENOMEM;
-	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected, remedy,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs",
+				    .object = t->addr,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_CONFIG,
+			    },
 			    "0x%04x (%s) %s: vfio-pci below (%s)%s%s%s", d->acs_ctrl, bits,
 			    acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask) ? "relaxed already"
 										: "not written",
@@ -224,30 +247,72 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 
 	describe_mask(&t->mask, expected, sizeof(expected));
 	if (!d)
-		return results_add(rs, VERDICT_FAIL, "acs", t->addr, expected,
-				   "device gone (removed or renumbered since the plan)", NULL);
+		return results_add(
+			rs, &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs",
+				    .object = t->addr,
+				    .expected = expected,
+				    .actual = "device gone (removed or renumbered since the plan)",
+				    .action = ACTION_INSPECT,
+			    });
 	if (d->state != PCI_DEV_OK)
 		return verify_broken(d, expected, rs);
 	if (d->cfg == PCI_CFG_LIMITED)
-		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-				   pci_limited_text(why)->actual, pci_limited_text(why)->remedy);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = VERDICT_UNKNOWN,
+					       .check = "acs",
+					       .object = t->addr,
+					       .expected = expected,
+					       .actual = pci_limited_text(why)->actual,
+					       .remedy = pci_limited_text(why)->remedy,
+					       .action = ACTION_INSPECT,
+				       });
 	if (d->cfg == PCI_CFG_NO_EXT)
-		return results_add(rs, VERDICT_UNKNOWN, "acs", t->addr, expected,
-				   pci_no_ext_text()->actual, pci_no_ext_text()->remedy);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = VERDICT_UNKNOWN,
+					       .check = "acs",
+					       .object = t->addr,
+					       .expected = expected,
+					       .actual = pci_no_ext_text()->actual,
+					       .remedy = pci_no_ext_text()->remedy,
+					       .action = ACTION_INSPECT,
+				       });
 	if (!d->has_acs)
-		return results_add(rs, VERDICT_SKIP, "acs", t->addr, expected,
-				   "no ACS capability on this port: nothing to change", NULL);
+		return results_add(
+			rs, &(const struct result_spec){
+				    .verdict = VERDICT_SKIP,
+				    .check = "acs",
+				    .object = t->addr,
+				    .expected = expected,
+				    .actual = "no ACS capability on this port: nothing to change",
+				    .action = ACTION_NONE,
+			    });
 	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
 	if (t->refused)
 		return verify_refused(t, d, expected, bits, rs);
 	merged_note(t, acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask), note, sizeof(note));
 	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
-		return results_addf(rs, VERDICT_PASS, "acs", t->addr, expected, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "acs",
+					    .object = t->addr,
+					    .expected = expected,
+				    },
 				    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
-	return results_addf(rs, VERDICT_FAIL, "acs", t->addr, expected,
-			    port_remedy(prior, t->addr, apply_enabled,
-					kernel_has_boot_form(osrelease, &t->mask)),
-			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
+	return results_addf(
+		rs,
+		&(const struct result_spec){
+			.verdict = VERDICT_FAIL,
+			.check = "acs",
+			.object = t->addr,
+			.expected = expected,
+			.remedy = port_remedy(prior, t->addr, apply_enabled,
+					      kernel_has_boot_form(osrelease, &t->mask)),
+			.action = ACTION_APPLY,
+		},
+		"0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
 
 #define IDLE_IDS_MAX 6
@@ -309,7 +374,14 @@ static int verify_idle_one(const struct plan_idle *idle, const struct pci_invent
 	if (idle->rule->allow_none) {
 		if (idle->rule->allow_none_at.file)
 			strncat(actual, " (AllowNone=yes)", sizeof(actual) - strlen(actual) - 1);
-		return results_add(rs, VERDICT_SKIP, "acs", object, "selects ports", actual, NULL);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = VERDICT_SKIP,
+					       .check = "acs",
+					       .object = object,
+					       .expected = "selects ports",
+					       .actual = actual,
+					       .action = ACTION_NONE,
+				       });
 	}
 	strbuf_printf(&b, "fix Select= of [" ACS_PREFIX "%s] (", idle->rule->name);
 	if (bridge_ids(inv, &b) < 0)
@@ -322,7 +394,15 @@ static int verify_idle_one(const struct plan_idle *idle, const struct pci_invent
 				      : "");
 	if (b.oom)
 		return -ENOMEM;
-	return results_add(rs, VERDICT_FAIL, "acs", object, "selects ports", actual, b.s);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_FAIL,
+				       .check = "acs",
+				       .object = object,
+				       .expected = "selects ports",
+				       .actual = actual,
+				       .remedy = b.s,
+				       .action = ACTION_APPLY,
+			       });
 }
 
 static int verify_idle(const struct plan *p, const struct pci_inventory *inv, struct results *rs)
@@ -378,12 +458,20 @@ static int verify_translated(const struct plan *p, struct results *rs)
 	if (!n)
 		return 0;
 	return results_addf(
-		rs, VERDICT_WARN, "acs.iommu", "host",
-		"no IOMMU translation below the selected ports (GPUDirect RDMA)",
-		"iommu=pt on the kernel command line (or the IOMMU off) for GPUDirect RDMA and GPU "
-		"peer-to-peer; [IOMMU] Expect=passthrough checks it",
-		"translated (DMA or DMA-FQ IOMMU groups) below %zu selected port%s "
-		"(first %s): GPUDirect RDMA peer-to-peer does not work there",
+		rs,
+		&(const struct result_spec){
+			.verdict = VERDICT_WARN,
+			.check = "acs.iommu",
+			.object = "host",
+			.expected =
+				"no IOMMU translation below the selected ports (GPUDirect RDMA)",
+			.remedy = "iommu=pt on the kernel command line (or the IOMMU off) for "
+				  "GPUDirect RDMA and GPU peer-to-peer; [IOMMU] Expect=passthrough "
+				  "checks it",
+			.action = ACTION_CONFIG,
+		},
+		"translated (DMA or DMA-FQ IOMMU groups) below %zu selected port%s (first %s): "
+		"GPUDirect RDMA peer-to-peer does not work there",
 		n, n == 1 ? "" : "s", first);
 }
 

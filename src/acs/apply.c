@@ -257,17 +257,46 @@ static int write_checked(const struct apply_env *env, const char *check, const c
 	snprintf(expected, sizeof(expected), "0x%04x", val);
 	r = pcib_write16(env->pci, addr, off, val);
 	if (r < 0)
-		return results_addf(rs, VERDICT_FAIL, check, addr, expected, refused,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = check,
+					    .object = addr,
+					    .expected = expected,
+					    .remedy = refused,
+					    .action = ACTION_CONFIG,
+				    },
 				    "write of 0x%04x at 0x%03x failed: %s%s; still 0x%04x", val,
 				    off, strerror(-r), write_hint(env, r), old);
 	r = pcib_read16(env->pci, addr, off, &back);
 	if (r < 0)
-		return results_addf(rs, VERDICT_FAIL, check, addr, expected, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = check,
+					    .object = addr,
+					    .expected = expected,
+					    .action = ACTION_CONFIG,
+				    },
 				    "read-back after writing 0x%04x failed: %s", val, strerror(-r));
 	if (back != val)
-		return results_addf(rs, VERDICT_FAIL, check, addr, expected, refused,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = check,
+					    .object = addr,
+					    .expected = expected,
+					    .remedy = refused,
+					    .action = ACTION_CONFIG,
+				    },
 				    "wrote 0x%04x, read back 0x%04x", val, back);
-	return results_addf(rs, VERDICT_PASS, check, addr, expected, NULL,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = check,
+				    .object = addr,
+				    .expected = expected,
+			    },
 			    "0x%04x -> 0x%04x, read back", old, back);
 }
 
@@ -291,13 +320,28 @@ static int apply_unrecorded(const struct acs_record *ar, int load_err, const cha
 			    struct results *rs)
 {
 	if (ar->rec.too_large)
-		return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded",
-				    "look at /run/hostprep/acs-originals: hostprep never writes "
-				    "that much; restore what it names by hand, then remove it",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = addr,
+					    .expected = "original recorded",
+					    .remedy = "look at /run/hostprep/acs-originals: "
+						      "hostprep never writes that much; restore "
+						      "what it names by hand, then remove it",
+					    .action = ACTION_INSPECT,
+				    },
 				    "not written: record too large (%" PRIu64
 				    " bytes): not touched",
 				    ar->rec.size);
-	return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded", NULL,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.write",
+				    .object = addr,
+				    .expected = "original recorded",
+				    .action = ACTION_INSPECT,
+			    },
 			    "not written: cannot read the originals record: %s",
 			    strerror(-load_err));
 }
@@ -311,20 +355,40 @@ static int record_refused(const struct acs_record *ar, const char *addr, int err
 			  struct results *rs)
 {
 	if (err == -EUCLEAN)
-		return results_addf(
-			rs, VERDICT_FAIL, "acs.write", addr, "original recorded", cut_remedy,
-			"not written: the originals record is cut (%s): a lost line may "
-			"hold this port's original",
-			ar->rec.cut_why);
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = addr,
+					    .expected = "original recorded",
+					    .remedy = cut_remedy,
+					    .action = ACTION_INSPECT,
+				    },
+				    "not written: the originals record is cut (%s): a lost line "
+				    "may hold this port's original",
+				    ar->rec.cut_why);
 	if (err == -EFBIG)
-		return results_addf(
-			rs, VERDICT_FAIL, "acs.write", addr, "original recorded",
-			"look at /run/hostprep/acs-originals: hostprep never needs that "
-			"many lines",
-			"not written: record full: its line would take the record past "
-			"%u bytes, more than revert reads",
-			RECORD_MAX_SIZE);
-	return results_addf(rs, VERDICT_FAIL, "acs.write", addr, "original recorded", NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = addr,
+					    .expected = "original recorded",
+					    .remedy = "look at /run/hostprep/acs-originals: "
+						      "hostprep never needs that many lines",
+					    .action = ACTION_INSPECT,
+				    },
+				    "not written: record full: its line would take the record past "
+				    "%u bytes, more than revert reads",
+				    RECORD_MAX_SIZE);
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.write",
+				    .object = addr,
+				    .expected = "original recorded",
+				    .action = ACTION_INSPECT,
+			    },
 			    "not written: cannot record the original: %s", strerror(-err));
 }
 
@@ -336,7 +400,14 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 
 	/* Re-read: the plan may be seconds old and the kernel may have moved. */
 	if (port_check(env, a->addr, a->off, &cap, &cur, why, sizeof(why)) < 0)
-		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS readable", NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = a->addr,
+					    .expected = "ACS readable",
+					    .action = ACTION_INSPECT,
+				    },
 				    "not written, nothing recorded: %s", why);
 	want = acs_ctrl_target(cur, cap, &a->target->mask);
 	if (want == cur)
@@ -354,10 +425,24 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 			return record_refused(ar, a->addr, r, rs);
 	}
 	if (port_check(env, a->addr, a->off, &cap2, &cur2, why, sizeof(why)) < 0)
-		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS readable", NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = a->addr,
+					    .expected = "ACS readable",
+					    .action = ACTION_INSPECT,
+				    },
 				    "not written: %s", why);
 	if (cur2 != cur || cap2 != cap)
-		return results_addf(rs, VERDICT_FAIL, "acs.write", a->addr, "ACS unchanged", NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.write",
+					    .object = a->addr,
+					    .expected = "ACS unchanged",
+					    .action = ACTION_INSPECT,
+				    },
 				    "not written: ACS Control changed from 0x%04x to 0x%04x while "
 				    "the original was recorded",
 				    cur, cur2);
@@ -397,11 +482,27 @@ static int check_identity(const struct apply_env *env, const struct original *o,
 
 	device_path(env->root, o->addr, now);
 	if (!now[0])
-		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, gone_remedy,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = o->addr,
+					    .expected = expected,
+					    .remedy = gone_remedy,
+					    .action = ACTION_INSPECT,
+				    },
 				    "not restored: device %s is gone (%s)", o->addr,
 				    o->devpath[0] ? o->devpath : "no such address");
 	if (o->devpath[0] && !streq(now, o->devpath))
-		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, gone_remedy,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = o->addr,
+					    .expected = expected,
+					    .remedy = gone_remedy,
+					    .action = ACTION_INSPECT,
+				    },
 				    "not restored: recorded device %s, now %s", o->devpath, now);
 	return 1;
 }
@@ -417,15 +518,35 @@ static int revert_one(const struct apply_env *env, const struct original *o, str
 	if (r <= 0)
 		return r;
 	if (port_check(env, o->addr, o->off, &cap, &cur, why, sizeof(why)) < 0)
-		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = o->addr,
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
 				    "not restored: %s", why);
 	if (o->ctrl & ~ctrl_allowed(cap))
-		return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = o->addr,
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
 				    "not restored: the recorded 0x%04x has bits the capability "
 				    "0x%04x does not have",
 				    o->ctrl, cap);
 	if (cur == o->ctrl)
-		return results_addf(rs, VERDICT_PASS, "acs.revert", o->addr, expected, NULL,
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "acs.revert",
+					    .object = o->addr,
+					    .expected = expected,
+				    },
 				    "0x%04x already", cur);
 	return write_checked(env, "acs.revert", o->addr, o->off + 6, cur, o->ctrl, rs);
 }
@@ -443,7 +564,15 @@ static int report_legacy(const struct original *o, unsigned no, struct results *
 		     "(and line 1 if it is the header that counts the lines)",
 		     o->ctrl, o->addr, o->ctrl, no) < 0)
 		return -ENOMEM;
-	return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, expected, remedy,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.revert",
+				    .object = o->addr,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    "not restored: record line %u has no checksum (written by hostprep "
 			    "0.1.0 or by hand); kept in the record",
 			    no);
@@ -456,9 +585,17 @@ static int report_unusable(const struct acs_record *ar, size_t i, struct results
 
 	if (!text)
 		return -ENOMEM;
-	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "an intact record line",
-			    "restore that port by hand (setpci) once you know its original, "
-			    "then delete the line (and line 1, the header that counts the lines)",
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.revert",
+				    .object = "record",
+				    .expected = "an intact record line",
+				    .remedy = "restore that port by hand (setpci) once you know "
+					      "its original, then delete the line (and line 1, the "
+					      "header that counts the lines)",
+				    .action = ACTION_INSPECT,
+			    },
 			    "line %u %s; kept byte-exact, never restored: '%s'", l->no,
 			    ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line", text);
 }
@@ -498,7 +635,15 @@ static int report_ambiguous(const struct acs_record *ar, size_t a, size_t b, str
 		     "(setpci -s %s ECAP_ACS+0x6.w=VALUE)",
 		     o->ctrl, ar->o[b].ctrl, o->addr, o->addr) < 0)
 		return -ENOMEM;
-	return results_addf(rs, VERDICT_FAIL, "acs.revert", o->addr, "one original", remedy,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.revert",
+				    .object = o->addr,
+				    .expected = "one original",
+				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    "not restored: record lines %u and %u hold different originals "
 			    "(0x%04x, 0x%04x) for 0x%03x; both kept in the record",
 			    ar->rec.lines[a].no, ar->rec.lines[b].no, o->ctrl, ar->o[b].ctrl,
@@ -563,12 +708,27 @@ static size_t acs_lines(const struct acs_record *ar)
 static int revert_record_unreadable(const struct acs_record *ar, int err, struct results *rs)
 {
 	if (ar->rec.too_large)
-		return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "originals restored",
-				    "look at /run/hostprep/acs-originals: hostprep never writes "
-				    "that much; restore what it names by hand, then remove it",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = "record",
+					    .expected = "originals restored",
+					    .remedy = "look at /run/hostprep/acs-originals: "
+						      "hostprep never writes that much; restore "
+						      "what it names by hand, then remove it",
+					    .action = ACTION_INSPECT,
+				    },
 				    "record too large (%" PRIu64 " bytes): not touched",
 				    ar->rec.size);
-	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "originals restored", NULL,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.revert",
+				    .object = "record",
+				    .expected = "originals restored",
+				    .action = ACTION_INSPECT,
+			    },
 			    "cannot read the originals record: %s; nothing restored",
 			    strerror(-err));
 }
@@ -576,7 +736,15 @@ static int revert_record_unreadable(const struct acs_record *ar, int err, struct
 /* Lines are lost: what they held is unknown, and the file stays as it is. */
 static int report_cut(const struct acs_record *ar, struct results *rs)
 {
-	return results_addf(rs, VERDICT_FAIL, "acs.revert", "record", "a whole record", cut_remedy,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.revert",
+				    .object = "record",
+				    .expected = "a whole record",
+				    .remedy = cut_remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    "the record is cut (%s): the originals of lost lines are unknown; "
 			    "intact lines restored, the file kept as it is",
 			    ar->rec.cut_why);
@@ -597,9 +765,15 @@ int revert_acs(const struct apply_env *env, struct results *rs)
 	if (r < 0)
 		log_warning_errno(r, "Failed to remove the empty %s, ignoring: %m", ar.rec.path);
 	if (acs_lines(&ar) == 0 && ar.rec.whole != RECORD_CUT)
-		return results_add(rs, VERDICT_SKIP, "acs.revert", "record", "originals restored",
-				   "nothing recorded: hostprep has not changed ACS on this host",
-				   NULL);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = VERDICT_SKIP,
+					       .check = "acs.revert",
+					       .object = "record",
+					       .expected = "originals restored",
+					       .actual = "nothing recorded: hostprep has not "
+							 "changed ACS on this host",
+					       .action = ACTION_NONE,
+				       });
 	drop = calloc(ar.rec.n + 1, sizeof(bool));
 	if (!drop)
 		return -ENOMEM;

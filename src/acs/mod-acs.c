@@ -175,8 +175,15 @@ static int acs_revert_all(struct run *run)
 	if (r < 0)
 		return r;
 	if (acs_state(run)->err < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "acs.revert", "host", "restored",
-				    NULL, "cannot enumerate PCI devices: %s",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "acs.revert",
+					    .object = "host",
+					    .expected = "restored",
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot enumerate PCI devices: %s",
 				    strerror(-acs_state(run)->err));
 	r = revert_acs(&env, &run->results);
 	if (r < 0)
@@ -207,8 +214,14 @@ static int acs_grub_step(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "acs.grub", ACS_GRUB_FILE,
-				    "hostprep's record of the drop-in readable", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "acs.grub",
+					    .object = ACS_GRUB_FILE,
+					    .expected = "hostprep's record of the drop-in readable",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot read /var/lib/hostprep/originals: %s", strerror(-r));
 	return r > 0 ? acs_grub_chain_verify(run->root, run->privileged, &run->results) : 0;
 }
@@ -229,7 +242,14 @@ static int acs_verify_step(struct run *run)
 	if (r < 0)
 		return r;
 	if (acs_state(run)->err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "acs", "host", "readable", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "acs",
+					    .object = "host",
+					    .expected = "readable",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot enumerate PCI devices: %s",
 				    strerror(-acs_state(run)->err));
 	r = acs_verify(plan, &run->pci_inv, run->cfg->apply, run->host.osrelease, &run->results);

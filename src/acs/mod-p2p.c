@@ -103,11 +103,14 @@ static void redirecting_ports(const struct pair_ctx *c, const struct topo_path *
  * One cause, one message: a port a rule selects already has its own "acs" result; point
  * at it instead of asking to select it again. Only unselected ports get the selection advice.
  */
-static int redirected_remedy(const struct pair_ctx *c, const struct topo_path *p, char **ret)
+static int redirected_remedy(const struct pair_ctx *c, const struct topo_path *p, char **ret,
+			     enum action *action)
 {
 	char sel[128], other[128];
 
 	redirecting_ports(c, p, sel, other, sizeof(sel));
+	/* a port no rule selects is the config's to add; a selected one is apply's to write */
+	*action = other[0] ? ACTION_CONFIG : ACTION_APPLY;
 	if (sel[0] && other[0])
 		return asprintf(ret,
 				"see the acs result of %s; select %s in an [ACS:NAME] rule (its "
@@ -142,6 +145,9 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 {
 	_cleanup_(freep) char *verdict = NULL, *object = NULL, *remedy = NULL;
 	char la[TOPO_NAME_MAX + 24], lb[TOPO_NAME_MAX + 24];
+	/* across host bridges: where the cards sit decides, not ACS */
+	enum action action = ACTION_HARDWARE;
+	const char *cause = "placement";
 	struct topo_path p;
 	int r;
 
@@ -153,13 +159,30 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	dev_label(c->v, b, lb, sizeof(lb));
 	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
 		return -ENOMEM;
-	if (p.p2p == TOPO_P2P_REDIRECTED && redirected_remedy(c, &p, &remedy) < 0)
-		return -ENOMEM;
-	if (p.p2p == TOPO_P2P_UNKNOWN && !(remedy = strdup(unknown_remedy(&p))))
-		return -ENOMEM;
+	if (p.p2p == TOPO_P2P_REDIRECTED) {
+		cause = "redirected";
+		if (redirected_remedy(c, &p, &remedy, &action) < 0)
+			return -ENOMEM;
+	}
+	if (p.p2p == TOPO_P2P_UNKNOWN) {
+		action = ACTION_INSPECT;
+		cause = "unreadable";
+		remedy = strdup(unknown_remedy(&p));
+		if (!remedy)
+			return -ENOMEM;
+	}
 	c->n_pairs++;
-	return results_addf(&c->run->results, p2p_verdict(p.p2p), CHECK_P2P, object, EXPECTED_P2P,
-			    remedy, "%s (%s, from ExpectP2P=%s)", verdict,
+	return results_addf(&c->run->results,
+			    &(const struct result_spec){
+				    .verdict = p2p_verdict(p.p2p),
+				    .check = CHECK_P2P,
+				    .object = object,
+				    .expected = EXPECTED_P2P,
+				    .remedy = remedy,
+				    .action = action,
+				    .cause = cause,
+			    },
+			    "%s (%s, from ExpectP2P=%s)", verdict,
 			    topo_dist_to_string(pair_distance(c->v, a, b)), c->e->text);
 }
 
@@ -262,7 +285,14 @@ static int no_pair(struct pair_ctx *c)
 	/* A selector that matches nothing is a config mistake; the built-in sets may be empty. */
 	enum verdict v = c->e->kind == TOPO_EXPECT_PAIR || empty ? VERDICT_FAIL : VERDICT_SKIP;
 
-	return results_addf(&c->run->results, v, CHECK_P2P, "host", EXPECTED_P2P, NULL,
+	return results_addf(&c->run->results,
+			    &(const struct result_spec){
+				    .verdict = v,
+				    .check = CHECK_P2P,
+				    .object = "host",
+				    .expected = EXPECTED_P2P,
+				    .action = ACTION_INSPECT,
+			    },
 			    "%s (ExpectP2P=%s)", why, c->e->text);
 }
 
@@ -310,8 +340,15 @@ static int topo_verify_step(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_P2P, "host", EXPECTED_P2P,
-				    NULL, "cannot enumerate PCI devices: %s", strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_P2P,
+					    .object = "host",
+					    .expected = EXPECTED_P2P,
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot enumerate PCI devices: %s", strerror(-r));
 	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
 		r = expect_one(run, v, &tc->expect[i]);
 	return r;

@@ -198,8 +198,15 @@ static int partial_result(struct run *run, const struct pci_dev_info *d, const c
 	names_text(&b, f, totals, true);
 	if (strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected, actual,
-			   remedy_partial);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = VERDICT_UNKNOWN,
+						  .check = CHECK_AER,
+						  .object = d->addr,
+						  .expected = expected,
+						  .actual = actual,
+						  .remedy = remedy_partial,
+						  .action = ACTION_INSPECT,
+					  });
 }
 
 static int fn_result(struct run *run, const struct aer_config *ac, const struct pci_dev_info *d,
@@ -213,19 +220,32 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 	if (f->set == AER_SET_PARTIAL)
 		return partial_result(run, d, expected, f);
 	if (f->err)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, d->addr, expected,
-				    NULL, "%s unreadable: %s", f->err_what,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_AER,
+					    .object = d->addr,
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
+				    "%s unreadable: %s", f->err_what,
 				    f->err == -EINVAL ? "not in the kernel's format"
 						      : strerror(-f->err));
 	if (counts_text(f, &actual) < 0)
 		return -ENOMEM;
 	bad = fn_exceeds(ac, f);
 	snprintf(remedy, sizeof(remedy), remedy_exceeded, d->addr);
-	return results_add(&run->results,
-			   !bad	      ? VERDICT_PASS
-			   : ac->fail ? VERDICT_FAIL
-				      : VERDICT_WARN,
-			   CHECK_AER, d->addr, expected, actual, bad ? remedy : NULL);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = !bad	? VERDICT_PASS
+							     : ac->fail ? VERDICT_FAIL
+									: VERDICT_WARN,
+						  .check = CHECK_AER,
+						  .object = d->addr,
+						  .expected = expected,
+						  .actual = actual,
+						  .remedy = bad ? remedy : NULL,
+						  .action = ACTION_HARDWARE,
+					  });
 }
 
 /* The GPUs and NICs and every bridge above them (want[], by device index). */
@@ -256,8 +276,15 @@ static int absent_result(struct run *run, size_t absent, size_t total)
 {
 	if (!absent)
 		return 0;
-	return results_addf(&run->results, VERDICT_SKIP, CHECK_AER, "host", "AER counters",
-			    remedy_absent,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_SKIP,
+				    .check = CHECK_AER,
+				    .object = "host",
+				    .expected = "AER counters",
+				    .remedy = remedy_absent,
+				    .action = ACTION_NONE,
+			    },
 			    absent == total ? "no AER counters on any of the %zu functions"
 					    : "no AER counters on %zu of the %zu functions",
 			    absent, total);
@@ -276,9 +303,15 @@ static int aer_judge(struct run *run, const struct aer_config *ac)
 	if (r < 0)
 		return r;
 	if (n_want == 0)
-		return results_add(&run->results, VERDICT_SKIP, CHECK_AER, "host",
-				   "the GPUs and NICs and their ports", "no GPU or NIC on PCI",
-				   NULL);
+		return results_add(&run->results,
+				   &(const struct result_spec){
+					   .verdict = VERDICT_SKIP,
+					   .check = CHECK_AER,
+					   .object = "host",
+					   .expected = "the GPUs and NICs and their ports",
+					   .actual = "no GPU or NIC on PCI",
+					   .action = ACTION_NONE,
+				   });
 	for (size_t i = 0; i < inv->n; i++) {
 		struct aer_fn f;
 
@@ -308,8 +341,14 @@ static int aer_verify(struct run *run)
 	if (!ac)
 		return 0;
 	if (run->pci_err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_AER, "host",
-				    "readable PCI devices", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_AER,
+					    .object = "host",
+					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	return aer_judge(run, ac);
 }

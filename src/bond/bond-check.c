@@ -8,6 +8,7 @@
 /* One result being judged: the worst verdict so far, its remedy, every problem in order. */
 struct judge {
 	enum verdict v;
+	enum action action; /* of the problem whose remedy is shown */
 	char problems[TEXT_MAX];
 	char facts[TEXT_MAX];
 	const char *remedy;
@@ -34,8 +35,8 @@ _printf_(2, 3) static void fact(struct judge *j, const char *fmt, ...)
 }
 
 /* A problem; the remedy of the first problem of the worst verdict is the one shown. */
-_printf_(4, 5) static void problem(struct judge *j, enum verdict v, const char *remedy,
-				   const char *fmt, ...)
+_printf_(5, 6) static void problem(struct judge *j, enum verdict v, enum action action,
+				   const char *remedy, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,6 +45,7 @@ _printf_(4, 5) static void problem(struct judge *j, enum verdict v, const char *
 	va_end(ap);
 	if (v > j->v || (v == j->v && !j->remedy)) {
 		j->v = v;
+		j->action = action;
 		j->remedy = NULL;
 		if (remedy) {
 			snprintf(j->remedy_buf, sizeof(j->remedy_buf), "%s", remedy);
@@ -71,11 +73,34 @@ static int judge_add(struct results *rs, const struct judge *j, const char *chec
 		     const char *object, const char *expected)
 {
 	if (!j->problems[0])
-		return results_add(rs, j->v, check, object, expected, j->facts, NULL);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = j->v,
+					       .check = check,
+					       .object = object,
+					       .expected = expected,
+					       .actual = j->facts,
+					       .action = j->action,
+				       });
 	if (!j->facts[0])
-		return results_add(rs, j->v, check, object, expected, j->problems, j->remedy);
-	return results_addf(rs, j->v, check, object, expected, j->remedy, "%s (%s)", j->problems,
-			    j->facts);
+		return results_add(rs, &(const struct result_spec){
+					       .verdict = j->v,
+					       .check = check,
+					       .object = object,
+					       .expected = expected,
+					       .actual = j->problems,
+					       .remedy = j->remedy,
+					       .action = j->action,
+				       });
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = j->v,
+				    .check = check,
+				    .object = object,
+				    .expected = expected,
+				    .remedy = j->remedy,
+				    .action = j->action,
+			    },
+			    "%s (%s)", j->problems, j->facts);
 }
 
 static const char *err_text(int err)
@@ -105,7 +130,7 @@ static void judge_mode(struct judge *j, const struct bond_seen *b)
 	char remedy[128];
 
 	if (b->mode_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "bonding/mode unreadable: %s",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "bonding/mode unreadable: %s",
 			err_text(b->mode_err));
 		return;
 	}
@@ -115,21 +140,21 @@ static void judge_mode(struct judge *j, const struct bond_seen *b)
 	snprintf(remedy, sizeof(remedy),
 		 "set mode %s in %s's network configuration (the bond must be re-created)",
 		 bond_mode_to_string(r->mode), r->name);
-	problem(j, VERDICT_FAIL, remedy, "mode %s, want %s", bond_mode_to_string(b->mode),
-		bond_mode_to_string(r->mode));
+	problem(j, VERDICT_FAIL, ACTION_CONFIG, remedy, "mode %s, want %s",
+		bond_mode_to_string(b->mode), bond_mode_to_string(r->mode));
 }
 
 static void judge_miimon(struct judge *j, const struct bond_seen *b)
 {
 	if (b->miimon_err < 0) {
 		if (b->rule->miimon)
-			problem(j, VERDICT_UNKNOWN, NULL, "bonding/miimon unreadable: %s",
-				err_text(b->miimon_err));
+			problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+				"bonding/miimon unreadable: %s", err_text(b->miimon_err));
 		return;
 	}
 	fact(j, "miimon %u", b->miimon);
 	if (b->rule->miimon && b->miimon == 0)
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CONFIG,
 			"set miimon=100 on the bond (networkd MIIMonitorSec=100ms, "
 			"NetworkManager bond.options miimon=100)",
 			"miimon 0: a dead link is not noticed");
@@ -161,18 +186,25 @@ static void judge_slaves(struct judge *j, const struct bond_seen *b)
 	enum verdict v;
 
 	if (b->slaves_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "bonding/slaves unreadable: %s",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "bonding/slaves unreadable: %s",
 			err_text(b->slaves_err));
 		return;
 	}
 	fact(j, "%zu of %zu slaves up", up, b->n_slaves);
 	if (b->n_slaves == 0) {
-		problem(j, VERDICT_FAIL, "enslave the bond's NICs (ip link set DEV master BOND)",
-			"no slaves");
+		char remedy[128];
+
+		/* the NICs are the admin's choice; the bond is this one */
+		snprintf(
+			remedy, sizeof(remedy),
+			"enslave the bond's NICs (ip link set <nic> down; ip link set <nic> master "
+			"%s)",
+			b->rule->name);
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, remedy, "no slaves");
 		return;
 	}
 	if (b->rule->min_slaves_up > b->n_slaves) {
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CONFIG,
 			"enslave more NICs, or lower MinSlavesUp=", "%zu slaves, MinSlavesUp=%u",
 			b->n_slaves, b->rule->min_slaves_up);
 		return;
@@ -180,7 +212,7 @@ static void judge_slaves(struct judge *j, const struct bond_seen *b)
 	if (up >= want)
 		return;
 	v = up + unknown >= want ? VERDICT_UNKNOWN : VERDICT_FAIL;
-	problem(j, v, "bring the slaves' links up (see the bond.slave results)",
+	problem(j, v, ACTION_CABLE, "bring the slaves' links up (see the bond.slave results)",
 		"%zu of %zu slaves up, want %zu (down: %s)", up, b->n_slaves, want,
 		down_slaves(b, down, sizeof(down)));
 }
@@ -198,19 +230,21 @@ static void judge_active_backup(struct judge *j, const struct bond_seen *b)
 	const struct bond_slave_seen *s;
 
 	if (b->active_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "bonding/active_slave unreadable: %s",
-			err_text(b->active_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"bonding/active_slave unreadable: %s", err_text(b->active_err));
 		return;
 	}
 	if (!b->active) {
-		problem(j, VERDICT_FAIL, "bring a slave's link up: the bond elects it then",
+		problem(j, VERDICT_FAIL, ACTION_CABLE,
+			"bring a slave's link up: the bond elects it then",
 			"no active slave: no traffic flows");
 		return;
 	}
 	fact(j, "active %s", b->active);
 	s = find_slave(b, b->active);
 	if (s && s->mii_err == 0 && s->mii != BOND_MII_UP)
-		problem(j, VERDICT_FAIL, "check the active slave's link (ip link, ethtool)",
+		problem(j, VERDICT_FAIL, ACTION_CABLE,
+			"check the active slave's link (ip link, ethtool)",
 			"active slave %s is mii %s", b->active, bond_mii_to_string(s->mii));
 }
 
@@ -241,26 +275,27 @@ static void judge_lacp(struct judge *j, const struct bond_seen *b)
 	size_t in = 0, up = 0, unknown = 0, n = 0;
 
 	if (b->agg_err == -ENODATA) {
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CABLE,
 			"configure the switch ports of the slaves as one LACP port-channel",
 			"no active aggregator: LACP not negotiated");
 		return;
 	}
 	if (b->agg_err < 0)
-		problem(j, VERDICT_UNKNOWN, NULL, "bonding/ad_aggregator unreadable: %s",
-			err_text(b->agg_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"bonding/ad_aggregator unreadable: %s", err_text(b->agg_err));
 	else
 		fact(j, "aggregator %u (%u port%s)", b->ad_aggregator, b->ad_num_ports,
 		     b->ad_num_ports == 1 ? "" : "s");
 	if (b->partner_err == -EACCES)
-		problem(j, VERDICT_UNKNOWN, "run hostprep as root (it needs CAP_NET_ADMIN)",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT,
+			"run hostprep as root (it needs CAP_NET_ADMIN)",
 			"LACP partner MAC unreadable: sysfs ad_partner_mac and /proc/net/bonding "
 			"show it only with CAP_NET_ADMIN");
 	else if (b->partner_err < 0)
-		problem(j, VERDICT_UNKNOWN, NULL, "LACP partner MAC unreadable: %s",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "LACP partner MAC unreadable: %s",
 			err_text(b->partner_err));
 	else if (bond_mac_is_zero(&b->partner_mac))
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CABLE,
 			"configure the switch ports of the slaves as one LACP port-channel",
 			"partner MAC 00:00:00:00:00:00: no LACP partner answered");
 	else
@@ -280,7 +315,8 @@ static void judge_lacp(struct judge *j, const struct bond_seen *b)
 			n += snprintf(out + n, sizeof(out) - n, "%s%s", n ? ", " : "", s->name);
 	}
 	if (b->agg_err == 0 && in + unknown < up)
-		problem(j, VERDICT_FAIL, "see the bond.slave results for the slaves that are out",
+		problem(j, VERDICT_FAIL, ACTION_CABLE,
+			"see the bond.slave results for the slaves that are out",
 			"%s out of aggregator %u (%zu of %zu up slaves aggregated and "
 			"distributing)",
 			out, b->ad_aggregator, in, up);
@@ -357,7 +393,8 @@ static void judge_slave_partner(struct judge *j, const struct bond_slave_seen *s
 	if (s->agg_err == -ENODATA || s->actor_err < 0 || (s->actor_state & LACP_STATE_DEFAULTED))
 		return;
 	if (s->partner_state_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "ad_partner_oper_port_state unreadable: %s",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"ad_partner_oper_port_state unreadable: %s",
 			err_text(s->partner_state_err));
 		return;
 	}
@@ -368,7 +405,8 @@ static void judge_slave_partner(struct judge *j, const struct bond_slave_seen *s
 		 "check the switch port of %s: its LACP member state (suspended, individual "
 		 "or still negotiating) and the port-channel's configuration",
 		 s->name);
-	problem(j, VERDICT_FAIL, remedy, "the switch's side is not %s%s%s (partner state %s)%s",
+	problem(j, VERDICT_FAIL, ACTION_CABLE, remedy,
+		"the switch's side is not %s%s%s (partner state %s)%s",
 		missing & LACP_STATE_SYNCHRONIZATION ? "in sync" : "",
 		missing & LACP_STATE_SYNCHRONIZATION && missing & LACP_STATE_COLL_DIST ? ", " : "",
 		(missing & LACP_STATE_COLL_DIST) == LACP_STATE_COLL_DIST
@@ -395,21 +433,21 @@ static void judge_slave_lacp(struct judge *j, const struct bond_seen *b,
 		 "slaves of %s",
 		 s->name, b->rule->name);
 	if (s->agg_err == -ENODATA)
-		problem(j, VERDICT_FAIL, remedy, "in no aggregator — LACP not negotiated on it%s",
-			partner);
+		problem(j, VERDICT_FAIL, ACTION_CABLE, remedy,
+			"in no aggregator — LACP not negotiated on it%s", partner);
 	else if (s->agg_err < 0)
-		problem(j, VERDICT_UNKNOWN, NULL, "ad_aggregator_id unreadable: %s",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "ad_aggregator_id unreadable: %s",
 			err_text(s->agg_err));
 	else if (b->agg_err == 0 && s->aggregator != b->ad_aggregator)
-		problem(j, VERDICT_FAIL, remedy,
+		problem(j, VERDICT_FAIL, ACTION_CABLE, remedy,
 			"in aggregator %u, the bond uses %u — its switch port is not in the "
 			"same LAG / LACP not negotiated on it%s",
 			s->aggregator, b->ad_aggregator, partner);
 	if (s->actor_err < 0)
-		problem(j, VERDICT_UNKNOWN, NULL, "ad_actor_oper_port_state unreadable: %s",
-			err_text(s->actor_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"ad_actor_oper_port_state unreadable: %s", err_text(s->actor_err));
 	else if ((s->actor_state & LACP_STATE_COLL_DIST) != LACP_STATE_COLL_DIST)
-		problem(j, VERDICT_FAIL, remedy, "not %s%s",
+		problem(j, VERDICT_FAIL, ACTION_CABLE, remedy, "not %s%s",
 			s->actor_state & LACP_STATE_COLLECTING ? "distributing"
 							       : "collecting and distributing",
 			s->actor_state & LACP_STATE_DEFAULTED
@@ -425,8 +463,8 @@ static void judge_slave_mii(struct judge *j, const struct bond_seen *b,
 	bool tolerated = bond_slaves_up(b) >= slaves_wanted(b);
 
 	if (s->mii_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "bonding_slave/mii_status unreadable: %s",
-			err_text(s->mii_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"bonding_slave/mii_status unreadable: %s", err_text(s->mii_err));
 		return;
 	}
 	if (s->mii == BOND_MII_UP)
@@ -438,12 +476,12 @@ static void judge_slave_mii(struct judge *j, const struct bond_seen *b,
 		snprintf(keeps, sizeof(keeps), "; %s keeps %zu of %zu up, MinSlavesUp=%u",
 			 b->rule->name, bond_slaves_up(b), b->n_slaves, b->rule->min_slaves_up);
 	if (s->failures_err == 0)
-		problem(j, tolerated ? VERDICT_WARN : VERDICT_FAIL, remedy,
+		problem(j, tolerated ? VERDICT_WARN : VERDICT_FAIL, ACTION_CABLE, remedy,
 			"mii %s, %u link failure%s — no carrier%s", bond_mii_to_string(s->mii),
 			s->link_failures, s->link_failures == 1 ? "" : "s", keeps);
 	else
-		problem(j, tolerated ? VERDICT_WARN : VERDICT_FAIL, remedy, "mii %s — no carrier%s",
-			bond_mii_to_string(s->mii), keeps);
+		problem(j, tolerated ? VERDICT_WARN : VERDICT_FAIL, ACTION_CABLE, remedy,
+			"mii %s — no carrier%s", bond_mii_to_string(s->mii), keeps);
 }
 
 static int evaluate_slave(const struct bond_seen *b, const struct bond_slave_seen *s,
@@ -455,7 +493,7 @@ static int evaluate_slave(const struct bond_seen *b, const struct bond_slave_see
 
 	snprintf(object, sizeof(object), "%s/%s", b->rule->name, s->name);
 	if (s->err < 0) {
-		problem(&j, VERDICT_UNKNOWN, NULL, "vanished while being read (%s)",
+		problem(&j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "vanished while being read (%s)",
 			err_text(s->err));
 	} else {
 		slave_facts(&j, b, s);
@@ -489,16 +527,17 @@ static void judge_lag_ndev(struct judge *j, const struct bond_seen *b)
 		return;
 	}
 	if (l->ndev)
-		problem(j, VERDICT_FAIL, "name the RDMA device of this bond's LAG in RDMA=",
+		problem(j, VERDICT_FAIL, ACTION_CONFIG,
+			"name the RDMA device of this bond's LAG in RDMA=",
 			"%s's GIDs name %s, not %s: not this bond's LAG device", rdma, l->ndev,
 			b->rule->name);
 	else if (l->ndev_err == -ENODATA)
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CONFIG,
 			"give the bond an address (RoCE GIDs follow the bond's IP addresses)",
 			"%s has no GID with a netdev (gid_attrs/ndevs all empty)", rdma);
 	else
-		problem(j, VERDICT_UNKNOWN, NULL, "%s: gid_attrs/ndevs unreadable: %s", rdma,
-			err_text(l->ndev_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"%s: gid_attrs/ndevs unreadable: %s", rdma, err_text(l->ndev_err));
 }
 
 static void judge_lag_pci(struct judge *j, const struct bond_seen *b)
@@ -509,8 +548,8 @@ static void judge_lag_pci(struct judge *j, const struct bond_seen *b)
 	size_t n = 0;
 
 	if (l->pci_err < 0) {
-		problem(j, VERDICT_UNKNOWN, NULL, "%s: device link unreadable: %s", b->rule->rdma,
-			err_text(l->pci_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "%s: device link unreadable: %s",
+			b->rule->rdma, err_text(l->pci_err));
 		return;
 	}
 	s = slave_of_pci(b, l->pci);
@@ -521,7 +560,7 @@ static void judge_lag_pci(struct judge *j, const struct bond_seen *b)
 	for (size_t i = 0; i < b->n_slaves && n < sizeof(pcis); i++)
 		n += snprintf(pcis + n, sizeof(pcis) - n, "%s%s", n ? ", " : "",
 			      b->slave[i].pci[0] ? b->slave[i].pci : "none");
-	problem(j, VERDICT_FAIL, "name the RDMA device of this bond's LAG in RDMA=",
+	problem(j, VERDICT_FAIL, ACTION_CONFIG, "name the RDMA device of this bond's LAG in RDMA=",
 		"%s is on PCI %s, none of %s's slaves (%s)", b->rule->rdma, l->pci, b->rule->name,
 		pcis);
 }
@@ -536,15 +575,15 @@ static int evaluate_lag(const struct bond_seen *b, struct results *rs)
 	snprintf(expected, sizeof(expected), "RDMA LAG device on %s, on a slave's PCI function",
 		 b->rule->name);
 	if (b->mode_err == 0 && !bond_mode_lag_capable(b->mode))
-		problem(&j, VERDICT_FAIL, lagfix,
+		problem(&j, VERDICT_FAIL, ACTION_CONFIG, lagfix,
 			"%s is %s: mlx5 RoCE LAG needs active-backup, balance-xor or 802.3ad",
 			b->rule->name, bond_mode_to_string(b->mode));
 	if (b->lag.err == -ENOENT)
-		problem(&j, VERDICT_FAIL, lagfix, "no RDMA device %s: the mlx5 LAG is not formed",
-			b->rule->rdma);
+		problem(&j, VERDICT_FAIL, ACTION_CONFIG, lagfix,
+			"no RDMA device %s: the mlx5 LAG is not formed", b->rule->rdma);
 	else if (b->lag.err < 0)
-		problem(&j, VERDICT_UNKNOWN, NULL, "%s unreadable: %s", b->rule->rdma,
-			err_text(b->lag.err));
+		problem(&j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL, "%s unreadable: %s",
+			b->rule->rdma, err_text(b->lag.err));
 	else {
 		judge_lag_ndev(&j, b);
 		judge_lag_pci(&j, b);
@@ -559,17 +598,39 @@ static int evaluate_missing(const struct bond_seen *b, struct results *rs, const
 	const char *n = b->rule->name;
 
 	if (b->err == -ENOENT)
-		return results_addf(rs, VERDICT_FAIL, "bond", n, expected,
-				    "create the bond (systemd-networkd .netdev Kind=bond, "
-				    "NetworkManager or ifupdown) or remove the [Bond:] rule",
-				    "no interface %s", n);
+		return results_addf(
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "bond",
+				.object = n,
+				.expected = expected,
+				.remedy = "create the bond (systemd-networkd .netdev Kind=bond, "
+					  "NetworkManager or ifupdown) or remove the [Bond:] rule",
+				.action = ACTION_CONFIG,
+			},
+			"no interface %s", n);
 	if (b->err == -ENOTDIR)
-		return results_addf(rs, VERDICT_FAIL, "bond", n, expected,
-				    "name the bond itself in [Bond:IFNAME], not one of its slaves "
-				    "or a plain NIC",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "bond",
+					    .object = n,
+					    .expected = expected,
+					    .remedy = "name the bond itself in [Bond:IFNAME], not "
+						      "one of its slaves or a plain NIC",
+					    .action = ACTION_CONFIG,
+				    },
 				    "%s is not a bond (no bonding/ directory)", n);
-	return results_addf(rs, VERDICT_UNKNOWN, "bond", n, expected, NULL, "%s unreadable: %s", n,
-			    err_text(b->err));
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_UNKNOWN,
+				    .check = "bond",
+				    .object = n,
+				    .expected = expected,
+				    .action = ACTION_INSPECT,
+			    },
+			    "%s unreadable: %s", n, err_text(b->err));
 }
 
 int bond_evaluate(const struct bond_seen *b, struct results *rs)

@@ -48,7 +48,8 @@ int load_config(const struct options *o, const struct sysroot *root, unsigned fl
 int render(const struct options *o, const struct report *rep)
 {
 	int r = o->json ? render_json(rep, stdout)
-			: render_text(rep, stdout, use_color(o), o->verbose ? 0 : TABLE_WIDTH_MAX);
+			: render_text(rep, stdout, use_color(o),
+				      o->verbose ? 0 : render_width(STDOUT_FILENO));
 
 	fflush(stdout);
 	return r;

@@ -47,7 +47,7 @@ static int build_report(struct run *run, struct report *rep)
  * (config error, internal error), or is still changing it. Published, it replaces the
  * last report, so `status` never serves a verdict that a later run has overtaken.
  */
-static int run_report(const struct run *run, bool applied, const struct result *res,
+static int run_report(const struct run *run, bool applied, const struct result_spec *res,
 		      struct report *rep)
 {
 	_cleanup_(freep) char *host = root_hostname(run->root);
@@ -61,8 +61,7 @@ static int run_report(const struct run *run, bool applied, const struct result *
 		r = report_set_config(rep, run->cfg);
 	if (r < 0)
 		return r;
-	return results_add(&rep->results, res->verdict, res->check, res->object, res->expected,
-			   res->actual, res->remedy);
+	return results_add(&rep->results, res);
 }
 
 static uint64_t now_usec(void)
@@ -89,8 +88,9 @@ static void run_failure(struct run *run, const struct config *cfg, int err)
 	const char *why = log_first_error();
 	unsigned more = log_error_count() > 1 ? log_error_count() - 1 : 0;
 	bool config = err == -EINVAL || err == -EPERM;
-	struct result res = {
+	struct result_spec res = {
 		.verdict = config ? VERDICT_FAIL : VERDICT_UNKNOWN,
+		.action = config ? ACTION_CONFIG : ACTION_INSPECT,
 		.check = config ? "config" : "run",
 		.object = config ? "configuration" : "host",
 		.expected = config ? "valid" : "finished",
@@ -116,8 +116,10 @@ static void run_failure(struct run *run, const struct config *cfg, int err)
 static int in_progress_report(const struct run *run, struct report *rep)
 {
 	_cleanup_(freep) char *actual = NULL;
-	struct result res = {
+	struct result_spec res = {
 		.verdict = VERDICT_UNKNOWN,
+		.action = ACTION_INSPECT,
+		.cause = "unfinished",
 		.check = "run",
 		.object = "host",
 		.expected = "finished",

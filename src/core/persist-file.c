@@ -319,7 +319,15 @@ static int write_fail(const struct pfile_desc *d, struct results *rs, const char
 
 	if (asprintf(&actual, fmt, arg) < 0)
 		return -ENOMEM;
-	return results_add(rs, VERDICT_FAIL, d->check, d->shown, expected, actual, remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_FAIL,
+				       .check = d->check,
+				       .object = d->shown,
+				       .expected = expected,
+				       .actual = actual,
+				       .remedy = remedy,
+				       .action = ACTION_INSPECT,
+			       });
 }
 
 static int record_original(struct pfile_rec *p, const struct sysroot *root,
@@ -462,7 +470,15 @@ int pfile_write(const struct pfile_desc *d, const struct sysroot *root, const st
 static int revert_fail(const struct pfile_desc *d, struct results *rs, const char *object,
 		       const char *remedy, const char *fmt, const char *arg)
 {
-	return results_addf(rs, VERDICT_FAIL, d->revert_check, object, "as before hostprep", remedy,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = d->revert_check,
+				    .object = object,
+				    .expected = "as before hostprep",
+				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    fmt, arg);
 }
 
@@ -500,7 +516,13 @@ static int restore_bytes(const struct pfile_rec *p, const struct sysroot *root, 
 		return r == -ENOMEM ? r
 				    : revert_fail(d, rs, d->shown, NULL,
 						  "not restored: write failed: %s", strerror(-r));
-	return results_addf(rs, VERDICT_PASS, d->revert_check, d->shown, "as before hostprep", NULL,
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = d->revert_check,
+				    .object = d->shown,
+				    .expected = "as before hostprep",
+			    },
 			    "restored the original %zu bytes, read back", p->orig_size);
 }
 
@@ -515,8 +537,13 @@ static int remove_file(const struct pfile_desc *d, const struct sysroot *root, s
 		r = -errno;
 	if (r < 0)
 		return revert_fail(d, rs, d->shown, NULL, "not removed: %s", strerror(-r));
-	return results_add(rs, VERDICT_PASS, d->revert_check, d->shown, "as before hostprep",
-			   "removed (there was no such file before hostprep)", NULL);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_PASS,
+				       .check = d->revert_check,
+				       .object = d->shown,
+				       .expected = "as before hostprep",
+				       .actual = "removed (there was no such file before hostprep)",
+			       });
 }
 
 /* Returns 1 when the file is as before hostprep (its record lines can go). */
@@ -534,8 +561,14 @@ static int revert_file(const struct pfile_rec *p, const struct sysroot *root, st
 		return revert_fail(d, rs, d->shown, NULL, "not restored: cannot read it: %s",
 				   strerror(-r));
 	if (is_original(p, &now))
-		r = results_add(rs, VERDICT_PASS, d->revert_check, d->shown, "as before hostprep",
-				p->orig_absent ? "absent already" : "the original already", NULL);
+		r = results_add(rs, &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = d->revert_check,
+					    .object = d->shown,
+					    .expected = "as before hostprep",
+					    .actual = p->orig_absent ? "absent already"
+								     : "the original already",
+				    });
 	else if (!is_ours(p, &now))
 		r = revert_fail(d, rs, d->shown, d->changed_remedy, "not restored: %s",
 				"changed since hostprep wrote it; left as it is");

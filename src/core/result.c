@@ -26,6 +26,61 @@ int verdict_from_string(const char *s)
 	return -EINVAL;
 }
 
+static const char *const action_names[_ACTION_MAX] = {
+	[ACTION_NONE] = "none",		  [ACTION_APPLY] = "apply",
+	[ACTION_CONFIG] = "config",	  [ACTION_REBOOT] = "reboot",
+	[ACTION_DRIVER] = "driver",	  [ACTION_CABLE] = "cable",
+	[ACTION_HARDWARE] = "hardware",	  [ACTION_INSPECT] = "inspect",
+	[ACTION_RESET_GPU] = "reset-gpu",
+};
+
+static const char *const severity_names[_SEVERITY_MAX] = {
+	[SEVERITY_NONE] = "none",	  [SEVERITY_INFO] = "info",
+	[SEVERITY_WARNING] = "warning",	  [SEVERITY_ERROR] = "error",
+	[SEVERITY_CRITICAL] = "critical",
+};
+
+const char *action_to_string(enum action a)
+{
+	if (a < 0 || a >= _ACTION_MAX)
+		return "invalid";
+	return action_names[a];
+}
+
+int action_from_string(const char *s)
+{
+	for (int a = 0; a < _ACTION_MAX; a++)
+		if (streq(s, action_names[a]))
+			return a;
+	return -EINVAL;
+}
+
+const char *severity_to_string(enum severity s)
+{
+	if (s < 0 || s >= _SEVERITY_MAX)
+		return "invalid";
+	return severity_names[s];
+}
+
+int severity_from_string(const char *s)
+{
+	for (int v = 0; v < _SEVERITY_MAX; v++)
+		if (streq(s, severity_names[v]))
+			return v;
+	return -EINVAL;
+}
+
+enum severity severity_of_verdict(enum verdict v)
+{
+	static const enum severity of[_VERDICT_MAX] = {
+		[VERDICT_PASS] = SEVERITY_NONE,	    [VERDICT_SKIP] = SEVERITY_INFO,
+		[VERDICT_WARN] = SEVERITY_WARNING,  [VERDICT_UNKNOWN] = SEVERITY_ERROR,
+		[VERDICT_FAIL] = SEVERITY_CRITICAL,
+	};
+
+	return v >= 0 && v < _VERDICT_MAX ? of[v] : SEVERITY_CRITICAL;
+}
+
 int verdict_to_syslog_priority(enum verdict v)
 {
 	switch (v) {
@@ -48,6 +103,7 @@ enum {
 	SHARED_EXPECTED = 1 << 2,
 	SHARED_ACTUAL = 1 << 3,
 	SHARED_REMEDY = 1 << 4,
+	SHARED_CAUSE = 1 << 5,
 };
 
 static void free_own(char *s, uint8_t shared, uint8_t bit)
@@ -63,6 +119,7 @@ static void result_done(struct result *r)
 	free_own(r->expected, r->shared, SHARED_EXPECTED);
 	free_own(r->actual, r->shared, SHARED_ACTUAL);
 	free_own(r->remedy, r->shared, SHARED_REMEDY);
+	free_own(r->cause, r->shared, SHARED_CAUSE);
 }
 
 /*
@@ -84,8 +141,28 @@ static int share_or_dup(const char *s, const char *prev, uint8_t bit, struct res
 	return *ret ? 0 : -ENOMEM;
 }
 
-int results_add(struct results *rs, enum verdict v, const char *check, const char *object,
-		const char *expected, const char *actual, const char *remedy)
+/*
+ * "check:reason", the id that groups results of one cause: the module's word for it, else
+ * the action's name (one check, one fix: one cause). A pass has none. -ENOMEM.
+ */
+static int result_cause(const struct result *r, const char *word, const char *prev, char **ret)
+{
+	_cleanup_(freep) char *id = NULL;
+
+	*ret = NULL;
+	if (r->verdict == VERDICT_PASS)
+		return 0;
+	if (asprintf(&id, "%s:%s", r->check, word ?: action_to_string(r->action)) < 0)
+		return -ENOMEM;
+	if (prev && streq(id, prev)) {
+		*ret = (char *)prev;
+		return 1;
+	}
+	*ret = TAKE_PTR(id);
+	return 0;
+}
+
+int results_add(struct results *rs, const struct result_spec *spec)
 {
 	const struct result *p;
 	struct result *r;
@@ -102,16 +179,26 @@ int results_add(struct results *rs, enum verdict v, const char *check, const cha
 	}
 	p = rs->n ? &rs->items[rs->n - 1] : &(const struct result){};
 	r = &rs->items[rs->n];
-	*r = (struct result){ .verdict = v };
-	k = share_or_dup(strempty(check), p->check, SHARED_CHECK, r, &r->check);
+	*r = (struct result){
+		.verdict = spec->verdict,
+		/* a pass needs nothing done, whatever a module attached */
+		.action = spec->verdict == VERDICT_PASS ? ACTION_NONE : spec->action,
+		.severity = severity_of_verdict(spec->verdict),
+	};
+	k = share_or_dup(strempty(spec->check), p->check, SHARED_CHECK, r, &r->check);
 	if (k >= 0)
-		k = share_or_dup(strempty(object), p->object, SHARED_OBJECT, r, &r->object);
+		k = share_or_dup(strempty(spec->object), p->object, SHARED_OBJECT, r, &r->object);
 	if (k >= 0)
-		k = share_or_dup(strempty(expected), p->expected, SHARED_EXPECTED, r, &r->expected);
+		k = share_or_dup(strempty(spec->expected), p->expected, SHARED_EXPECTED, r,
+				 &r->expected);
 	if (k >= 0)
-		k = share_or_dup(strempty(actual), p->actual, SHARED_ACTUAL, r, &r->actual);
+		k = share_or_dup(strempty(spec->actual), p->actual, SHARED_ACTUAL, r, &r->actual);
 	if (k >= 0)
-		k = share_or_dup(remedy, p->remedy, SHARED_REMEDY, r, &r->remedy);
+		k = share_or_dup(spec->remedy, p->remedy, SHARED_REMEDY, r, &r->remedy);
+	if (k >= 0)
+		k = result_cause(r, spec->cause, p->cause, &r->cause);
+	if (k > 0)
+		r->shared |= SHARED_CAUSE;
 	if (k < 0) {
 		result_done(r);
 		return k;
@@ -129,10 +216,10 @@ void results_set_last_remedy(struct results *rs, char *remedy)
 	r->shared &= ~SHARED_REMEDY;
 }
 
-int results_addf(struct results *rs, enum verdict v, const char *check, const char *object,
-		 const char *expected, const char *remedy, const char *actual_fmt, ...)
+int results_addf(struct results *rs, const struct result_spec *spec, const char *actual_fmt, ...)
 {
 	_cleanup_(freep) char *actual = NULL;
+	struct result_spec s = *spec;
 	va_list ap;
 	int n;
 
@@ -141,7 +228,8 @@ int results_addf(struct results *rs, enum verdict v, const char *check, const ch
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	return results_add(rs, v, check, object, expected, actual, remedy);
+	s.actual = actual;
+	return results_add(rs, &s);
 }
 
 void results_done(struct results *rs)
@@ -285,6 +373,44 @@ enum verdict results_worst_from(const struct results *rs, size_t from)
 		if (rs->items[i].verdict > worst)
 			worst = rs->items[i].verdict;
 	return worst;
+}
+
+static struct result_area *area_find(struct result_area *a, size_t n, const char *check, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].len == len && strneq(a[i].name, check, len))
+			return &a[i];
+	return NULL;
+}
+
+int results_areas(const struct results *rs, struct result_area **ret, size_t *n)
+{
+	_cleanup_(freep) struct result_area *a = NULL;
+	size_t k = 0;
+
+	*ret = NULL;
+	*n = 0;
+	if (!rs->n)
+		return 0;
+	a = calloc(rs->n, sizeof(*a)); /* at most one area per result */
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct result *r = &rs->items[i];
+		size_t len = strcspn(r->check, ".");
+		struct result_area *e = area_find(a, k, r->check, len);
+
+		if (!e) {
+			e = &a[k++];
+			*e = (struct result_area){ .name = r->check,
+						   .len = len,
+						   .worst = r->verdict };
+		} else if (r->verdict > e->worst)
+			e->worst = r->verdict;
+	}
+	*ret = TAKE_PTR(a);
+	*n = k;
+	return 0;
 }
 
 void report_done(struct report *r)

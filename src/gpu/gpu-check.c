@@ -49,9 +49,17 @@ static const char *remedy_for(struct gpu_ctx *c, const char *addr, const char *f
 }
 
 static int add(struct gpu_ctx *c, enum verdict v, const char *check, const char *obj,
-	       const char *expected, const char *actual, const char *remedy)
+	       const char *expected, const char *actual, const char *remedy, enum action action)
 {
-	return results_add(&c->run->results, v, check, obj, expected, actual, remedy);
+	return results_add(&c->run->results, &(const struct result_spec){
+						     .verdict = v,
+						     .check = check,
+						     .object = obj,
+						     .expected = expected,
+						     .actual = actual,
+						     .remedy = remedy,
+						     .action = action,
+					     });
 }
 
 /* --- versions --------------------------------------------------------------------- */
@@ -135,26 +143,33 @@ static int driver_result(struct gpu_ctx *c, size_t n_gpus, bool *loaded)
 			   n_gpus ? "load the NVIDIA driver (modprobe nvidia); dmesg | grep NVRM "
 				    "says why it did not load"
 				  : "this host has no NVIDIA GPU: a [GPU] section does not fit it "
-				    "(keep it in a drop-in for the GPU hosts only)");
+				    "(keep it in a drop-in for the GPU hosts only)",
+			   n_gpus ? ACTION_DRIVER : ACTION_CONFIG);
 	if (r < 0)
-		return results_addf(&c->run->results, VERDICT_UNKNOWN, "gpu.driver", "host", exp,
-				    NULL, "cannot read the nvidia module's version: %s",
-				    strerror(-r));
+		return results_addf(&c->run->results,
+				    &(const struct result_spec){ .verdict = VERDICT_UNKNOWN,
+								 .check = "gpu.driver",
+								 .object = "host",
+								 .expected = exp,
+								 .action = ACTION_INSPECT },
+				    "cannot read the nvidia module's version: %s", strerror(-r));
 	if (strstr(c->nv.why, "LIB_RM_VERSION_MISMATCH")) {
 		snprintf(act, sizeof(act), "nvidia %s loaded, NVML %s: %s", ver,
 			 c->nv.driver[0] ? c->nv.driver : "of another version", c->nv.why);
 		return add(c, VERDICT_FAIL, "gpu.driver", "host", exp, act,
 			   "the driver was upgraded without a reboot: reboot (the loaded module "
-			   "and the installed libraries differ)");
+			   "and the installed libraries differ)",
+			   ACTION_REBOOT);
 	}
 	if ((gc->driver[0] && !streq(ver, gc->driver)) ||
 	    (gc->min_driver[0] && gpu_version_cmp(ver, gc->min_driver, 10) < 0)) {
 		snprintf(act, sizeof(act), "nvidia %s loaded", ver);
 		return add(c, VERDICT_FAIL, "gpu.driver", "host", exp, act,
-			   "install the NVIDIA driver the config names, then reboot");
+			   "install the NVIDIA driver the config names, then reboot",
+			   ACTION_DRIVER);
 	}
 	snprintf(act, sizeof(act), "nvidia %s loaded", ver);
-	return add(c, VERDICT_PASS, "gpu.driver", "host", exp, act, NULL);
+	return add(c, VERDICT_PASS, "gpu.driver", "host", exp, act, NULL, ACTION_NONE);
 }
 
 /* --- one GPU ------------------------------------------------------------------------ */
@@ -187,16 +202,22 @@ static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml
 			 g && g->handle_rc == NVML_ERROR_GPU_IS_LOST ? " (NVML: GPU_IS_LOST)" : "");
 		return add(c, VERDICT_FAIL, "gpu.present", addr, "initialised by the driver", act,
 			   "dmesg | grep -e NVRM -e Xid names why; reset the GPU "
-			   "(nvidia-smi -r) or reboot; if it stays: service");
+			   "(nvidia-smi -r) or reboot; if it stays: service",
+			   ACTION_RESET_GPU);
 	}
 	if (r < 0)
-		return results_addf(&c->run->results, VERDICT_UNKNOWN, "gpu.present", addr,
-				    "initialised by the driver", NULL,
-				    "cannot read the driver's entry (driver/nvidia/gpus/%s): %s",
-				    addr, strerror(-r));
+		return results_addf(
+			&c->run->results,
+			&(const struct result_spec){ .verdict = VERDICT_UNKNOWN,
+						     .check = "gpu.present",
+						     .object = addr,
+						     .expected = "initialised by the driver",
+						     .action = ACTION_INSPECT },
+			"cannot read the driver's entry (driver/nvidia/gpus/%s): %s", addr,
+			strerror(-r));
 	info_vbios(info, vbios, vsize);
 	return add(c, VERDICT_PASS, "gpu.present", addr, "initialised by the driver",
-		   "initialised (" GPU_DRIVER_FILES ")", NULL);
+		   "initialised (" GPU_DRIVER_FILES ")", NULL, ACTION_NONE);
 }
 
 /* NULL: NVML has an answer for this GPU's question q; else why not (an unknown's actual). */
@@ -226,8 +247,9 @@ static int unknown(struct gpu_ctx *c, const char *check, const char *addr, const
 	if (g && g->handle_rc == NVML_ERROR_GPU_IS_LOST)
 		return add(c, VERDICT_FAIL, check, addr, exp, why,
 			   "the GPU fell off the bus: reset it (nvidia-smi -r) or reboot; if it "
-			   "stays: service");
-	return add(c, VERDICT_UNKNOWN, check, addr, exp, why, NULL);
+			   "stays: service",
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_UNKNOWN, check, addr, exp, why, NULL, ACTION_INSPECT);
 }
 
 static int persistence_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -238,10 +260,12 @@ static int persistence_result(struct gpu_ctx *c, const char *addr, const struct 
 	if (nvml_missing(c, g, "nvmlDeviceGetPersistenceMode", a ? a->rc : 0, why, sizeof(why)))
 		return unknown(c, "gpu.persistence", addr, "on", why, g);
 	if (a->v[0] == NVML_FEATURE_ENABLED)
-		return add(c, VERDICT_PASS, "gpu.persistence", addr, "on", tagged(c, "on"), NULL);
+		return add(c, VERDICT_PASS, "gpu.persistence", addr, "on", tagged(c, "on"), NULL,
+			   ACTION_NONE);
 	return add(c, VERDICT_FAIL, "gpu.persistence", addr, "on", tagged(c, "off"),
 		   "systemctl enable --now nvidia-persistenced (each first use otherwise "
-		   "initialises the GPU again, and a job's start waits for it)");
+		   "initialises the GPU again, and a job's start waits for it)",
+		   ACTION_CONFIG);
 }
 
 static int mig_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -256,7 +280,8 @@ static int mig_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu
 			   "this GPU has no MIG (NVML: NOT_SUPPORTED)",
 			   on ? "MIG=on needs an A100/A30/H100/H200/B200-class GPU: fix the "
 				"config's host class"
-			      : NULL);
+			      : NULL,
+			   ACTION_CONFIG);
 	if (nvml_missing(c, g, "nvmlDeviceGetMigMode", a ? a->rc : 0, why, sizeof(why)))
 		return unknown(c, "gpu.mig", addr, exp, why, g);
 	snprintf(act, sizeof(act), "MIG %s, %s after the next reset (%s)", a->v[0] ? "on" : "off",
@@ -265,12 +290,14 @@ static int mig_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu
 		return add(c, VERDICT_FAIL, "gpu.mig", addr, exp, act,
 			   remedy_for(c, addr,
 				      on ? "nvidia-smi -i %s -mig 1, then nvidia-smi -r -i %s"
-					 : "nvidia-smi -i %s -mig 0, then nvidia-smi -r -i %s"));
+					 : "nvidia-smi -i %s -mig 0, then nvidia-smi -r -i %s"),
+			   ACTION_CONFIG);
 	if ((a->v[1] != 0) != on)
 		return add(c, VERDICT_FAIL, "gpu.mig", addr, exp, act,
 			   "a MIG change is pending: put it back (nvidia-smi -mig) or the next "
-			   "GPU reset changes the mode");
-	return add(c, VERDICT_PASS, "gpu.mig", addr, exp, act, NULL);
+			   "GPU reset changes the mode",
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_PASS, "gpu.mig", addr, exp, act, NULL, ACTION_NONE);
 }
 
 static int vbios_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g,
@@ -284,13 +311,14 @@ static int vbios_result(struct gpu_ctx *c, const char *addr, const struct nvml_g
 	if (!v || !v[0] || !gpu_version_valid(v, 16))
 		return add(c, VERDICT_UNKNOWN, "gpu.vbios", addr, exp,
 			   "no VBIOS version (neither NVML nor " GPU_DRIVER_FILES " gave one)",
-			   NULL);
+			   NULL, ACTION_INSPECT);
 	snprintf(act, sizeof(act), "%s (%s)", v, v == info_vbios ? GPU_DRIVER_FILES : c->tag);
 	if (gpu_version_cmp(v, c->gc->min_vbios, 16) < 0)
 		return add(c, VERDICT_FAIL, "gpu.vbios", addr, exp, act,
 			   "update the GPU firmware with the vendor's bundle (nvfwupd on HGX), "
-			   "then reboot");
-	return add(c, VERDICT_PASS, "gpu.vbios", addr, exp, act, NULL);
+			   "then reboot",
+			   ACTION_DRIVER);
+	return add(c, VERDICT_PASS, "gpu.vbios", addr, exp, act, NULL, ACTION_NONE);
 }
 
 static int ecc_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -301,7 +329,8 @@ static int ecc_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu
 
 	if (a && a->rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)
 		return add(c, VERDICT_SKIP, "gpu.ecc", addr, exp,
-			   "ECC is off or not supported on this GPU (NVML: NOT_SUPPORTED)", NULL);
+			   "ECC is off or not supported on this GPU (NVML: NOT_SUPPORTED)", NULL,
+			   ACTION_NONE);
 	if (nvml_missing(c, g, "nvmlDeviceGetTotalEccErrors", a ? a->rc : 0, why, sizeof(why)))
 		return unknown(c, "gpu.ecc", addr, exp, why, g);
 	snprintf(act, sizeof(act), "%llu since the driver loaded (%s)", a->v[0], c->tag);
@@ -310,8 +339,9 @@ static int ecc_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu
 			   remedy_for(c, addr,
 				      "drain the node, reset the GPU (nvidia-smi -r -i %s) so "
 				      "the failing rows are remapped; errors that return "
-				      "after the reset: service"));
-	return add(c, VERDICT_PASS, "gpu.ecc", addr, exp, act, NULL);
+				      "after the reset: service"),
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_PASS, "gpu.ecc", addr, exp, act, NULL, ACTION_NONE);
 }
 
 static int remap_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -331,13 +361,15 @@ static int remap_result(struct gpu_ctx *c, const char *addr, const struct nvml_g
 	if (a->v[3])
 		return add(c, VERDICT_FAIL, "gpu.row-remap", addr, exp, act,
 			   "a failed row remap is not repaired by a reset: drain the node and "
-			   "have the GPU serviced (NVIDIA's row-remapping guide)");
+			   "have the GPU serviced (NVIDIA's row-remapping guide)",
+			   ACTION_HARDWARE);
 	if (a->v[2])
 		return add(c, VERDICT_FAIL, "gpu.row-remap", addr, exp, act,
 			   remedy_for(c, addr,
 				      "reset the GPU (nvidia-smi -r -i %s) or reboot: the "
-				      "remap takes effect then"));
-	return add(c, VERDICT_PASS, "gpu.row-remap", addr, exp, act, NULL);
+				      "remap takes effect then"),
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_PASS, "gpu.row-remap", addr, exp, act, NULL, ACTION_NONE);
 }
 
 static int retired_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -354,9 +386,10 @@ static int retired_result(struct gpu_ctx *c, const char *addr, const struct nvml
 			   tagged(c, "a page retirement is pending"),
 			   remedy_for(c, addr,
 				      "reset the GPU (nvidia-smi -r -i %s) or reboot: the page "
-				      "is retired then"));
-	return add(c, VERDICT_PASS, "gpu.retired-pages", addr, exp, tagged(c, "none pending"),
-		   NULL);
+				      "is retired then"),
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_PASS, "gpu.retired-pages", addr, exp, tagged(c, "none pending"), NULL,
+		   ACTION_NONE);
 }
 
 static int memory_results(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
@@ -429,9 +462,13 @@ int gpu_verify(struct run *run)
 	if (!c.gc)
 		return 0; /* no [GPU] section: nothing read, nothing reported */
 	if (run->pci_err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "gpu.driver", "host",
-				    "nvidia loaded", NULL, "cannot enumerate PCI devices: %s",
-				    strerror(-run->pci_err));
+		return results_addf(&run->results,
+				    &(const struct result_spec){ .verdict = VERDICT_UNKNOWN,
+								 .check = "gpu.driver",
+								 .object = "host",
+								 .expected = "nvidia loaded",
+								 .action = ACTION_INSPECT },
+				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	for (size_t i = 0; i < run->pci_inv.n; i++)
 		n_gpus += is_nvidia_gpu(&run->pci_inv.devs[i]);
 	if (n_gpus) /* memory health needs NVML whatever else is declared */

@@ -321,8 +321,16 @@ static int count_result(struct run *run, const struct inventory_view *v, enum to
 	}
 	if (r < 0 || strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, verdict, check, "host", expected, actual,
-			   verdict == VERDICT_PASS ? NULL : remedy_missing);
+	return results_add(&run->results,
+			   &(const struct result_spec){
+				   .verdict = verdict,
+				   .check = check,
+				   .object = "host",
+				   .expected = expected,
+				   .actual = actual,
+				   .remedy = verdict == VERDICT_PASS ? NULL : remedy_missing,
+				   .action = ACTION_HARDWARE,
+			   });
 }
 
 static int address_result(struct run *run, const struct inventory_view *v, enum topo_kind k,
@@ -334,25 +342,53 @@ static int address_result(struct run *run, const struct inventory_view *v, enum 
 
 	snprintf(expected, sizeof(expected), "a %s at this address", k == TOPO_GPU ? "GPU" : "NIC");
 	if (!d)
-		return results_add(&run->results, VERDICT_FAIL, "inventory.address", addr, expected,
-				   "absent: no PCI function at this address", remedy_missing);
+		return results_add(&run->results,
+				   &(const struct result_spec){
+					   .verdict = VERDICT_FAIL,
+					   .check = "inventory.address",
+					   .object = addr,
+					   .expected = expected,
+					   .actual = "absent: no PCI function at this address",
+					   .remedy = remedy_missing,
+					   .action = ACTION_HARDWARE,
+				   });
 	if (d->state != PCI_DEV_OK)
-		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
-				    expected, remedy_missing, "%s",
-				    d->state == PCI_DEV_DEAD ? "not responding (config space "
-							       "reads all-ones)"
-							     : "unreadable config space");
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "inventory.address",
+					    .object = addr,
+					    .expected = expected,
+					    .remedy = remedy_missing,
+					    .action = ACTION_HARDWARE,
+				    },
+				    "%s",
+				    d->state == PCI_DEV_DEAD
+					    ? "not responding (config space reads all-ones)"
+					    : "unreadable config space");
 	kind = topo_classify_at(run->root, topo_config_get(run->cfg), v->inv,
 				(size_t)(d - v->inv->devs));
 	if (kind == -ENOMEM)
 		return kind;
 	if (kind != (int)k) /* the topology's judgement, evidence included */
-		return results_addf(&run->results, VERDICT_FAIL, "inventory.address", addr,
-				    expected, NULL, "not a %s (%04x:%04x class %06x)",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "inventory.address",
+					    .object = addr,
+					    .expected = expected,
+					    .action = ACTION_HARDWARE,
+				    },
+				    "not a %s (%04x:%04x class %06x)",
 				    k == TOPO_GPU ? "GPU" : "NIC", d->id.vendor, d->id.device,
 				    d->id.class_code);
-	return results_add(&run->results, VERDICT_PASS, "inventory.address", addr, expected,
-			   "present", NULL);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = VERDICT_PASS,
+						  .check = "inventory.address",
+						  .object = addr,
+						  .expected = expected,
+						  .actual = "present",
+					  });
 }
 
 static int probe_result(struct run *run, const struct inventory_view *v,
@@ -364,17 +400,37 @@ static int probe_result(struct run *run, const struct inventory_view *v,
 	snprintf(remedy, sizeof(remedy), remedy_probe, addr, addr);
 	switch (f->state) {
 	case INVENTORY_FN_NO_DRIVER:
-		return results_add(&run->results, VERDICT_FAIL, "inventory.probe", addr,
-				   "a driver bound", "no driver bound", remedy);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_FAIL,
+							  .check = "inventory.probe",
+							  .object = addr,
+							  .expected = "a driver bound",
+							  .actual = "no driver bound",
+							  .remedy = remedy,
+							  .action = ACTION_DRIVER,
+						  });
 	case INVENTORY_FN_NO_DEVICE:
-		return results_addf(&run->results, VERDICT_FAIL, "inventory.probe", addr,
-				    "an RDMA device or netdev", remedy,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "inventory.probe",
+					    .object = addr,
+					    .expected = "an RDMA device or netdev",
+					    .remedy = remedy,
+					    .action = ACTION_DRIVER,
+				    },
 				    "%s bound, but no RDMA device and no netdev (a failed probe?)",
 				    f->driver);
 	case INVENTORY_FN_UNKNOWN:
-		return results_addf(&run->results, VERDICT_UNKNOWN, "inventory.probe", addr,
-				    "a driver bound", NULL, "driver link unreadable: %s",
-				    strerror(-f->driver_err));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "inventory.probe",
+					    .object = addr,
+					    .expected = "a driver bound",
+					    .action = ACTION_INSPECT,
+				    },
+				    "driver link unreadable: %s", strerror(-f->driver_err));
 	default:
 		return 0; /* present and bound, or not on the bus: the count says so */
 	}
@@ -387,8 +443,14 @@ static int pci_results(struct run *run, const struct inventory_view *v)
 	if (!kind_wanted(v->ic, TOPO_GPU) && !kind_wanted(v->ic, TOPO_NIC))
 		return 0;
 	if (run->pci_err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "inventory.pci", "host",
-				    "readable PCI devices", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "inventory.pci",
+					    .object = "host",
+					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	for (int k = TOPO_GPU; r >= 0 && k <= TOPO_NIC; k++) {
 		r = count_result(run, v, k);
@@ -453,11 +515,20 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 		hint_rdma(v, &b);
 	if (strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, verdict, "inventory.rdma", "host", expected, actual,
-			   verdict == VERDICT_PASS
-				   ? NULL
-				   : "rdma dev; lsmod | grep _ib (the RDMA driver "
-				     "of the NIC: mlx5_ib, irdma, bnxt_re...); dmesg");
+	return results_add(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = verdict,
+			.check = "inventory.rdma",
+			.object = "host",
+			.expected = expected,
+			.actual = actual,
+			.remedy = verdict == VERDICT_PASS
+					  ? NULL
+					  : "rdma dev; lsmod | grep _ib (the RDMA driver of the "
+					    "NIC: mlx5_ib, irdma, bnxt_re...); dmesg",
+			.action = ACTION_DRIVER,
+		});
 }
 
 static int ports_result(struct run *run, const struct inventory_view *v, enum inventory_count c)
@@ -484,8 +555,16 @@ static int ports_result(struct run *run, const struct inventory_view *v, enum in
 		strbuf_printf(&b, "%s", down.s);
 	if (down.oom || strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, verdict, "inventory.ports", inventory_count_name(c),
-			   expected, actual, verdict == VERDICT_PASS ? NULL : remedy_ports);
+	return results_add(&run->results,
+			   &(const struct result_spec){
+				   .verdict = verdict,
+				   .check = "inventory.ports",
+				   .object = inventory_count_name(c),
+				   .expected = expected,
+				   .actual = actual,
+				   .remedy = verdict == VERDICT_PASS ? NULL : remedy_ports,
+				   .action = ACTION_HARDWARE,
+			   });
 }
 
 static int rdma_results(struct run *run, const struct inventory_view *v)
@@ -498,8 +577,14 @@ static int rdma_results(struct run *run, const struct inventory_view *v)
 	if (!any)
 		return 0;
 	if (!v->have_rdma)
-		return results_add(&run->results, VERDICT_UNKNOWN, "inventory.rdma", "host",
-				   "a readable RDMA class", "the RDMA class cannot be read", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_UNKNOWN,
+							  .check = "inventory.rdma",
+							  .object = "host",
+							  .expected = "a readable RDMA class",
+							  .actual = "the RDMA class cannot be read",
+							  .action = ACTION_INSPECT,
+						  });
 	r = rdma_count_result(run, v);
 	if (r >= 0)
 		r = ports_result(run, v, INVENTORY_PORTS_IB);

@@ -744,8 +744,16 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 
 	describe(s, cmd, actual, sizeof(actual));
 	if (expect == IOMMU_EXPECT_ANY) /* nothing declared, nothing checked: never a pass */
-		return results_addf(rs, VERDICT_SKIP, "iommu.mode", "host", "any",
-				    "declare the mode: [IOMMU] Expect=off|passthrough|translated",
+		return results_addf(rs,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_SKIP,
+					    .check = "iommu.mode",
+					    .object = "host",
+					    .expected = "any",
+					    .remedy = "declare the mode: [IOMMU] "
+						      "Expect=off|passthrough|translated",
+					    .action = ACTION_NONE,
+				    },
 				    "not declared (Expect=any): %s", actual);
 	if (mode_satisfies(m, expect))
 		v = VERDICT_PASS;
@@ -757,6 +765,13 @@ int iommu_verify(const struct iommu_state *s, const struct cmdline *cmd, enum io
 		remedy(s, cmd, expect, m, &b);
 	if (b.oom)
 		return -ENOMEM;
-	return results_add(rs, v, "iommu.mode", "host", iommu_expect_to_string(expect), actual,
-			   v == VERDICT_PASS ? NULL : strempty(b.s));
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = v,
+				       .check = "iommu.mode",
+				       .object = "host",
+				       .expected = iommu_expect_to_string(expect),
+				       .actual = actual,
+				       .remedy = v == VERDICT_PASS ? NULL : strempty(b.s),
+				       .action = ACTION_CONFIG,
+			       });
 }

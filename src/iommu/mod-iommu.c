@@ -32,9 +32,16 @@ static int iommu_mod_verify(struct run *run)
 	struct iommu_mod *m = iommu_mod(run);
 
 	if (m->err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "iommu.mode", "host",
-				    iommu_expect_to_string(iommu_config_get(run->cfg)->expect),
-				    NULL, "cannot read the IOMMU state: %s", strerror(-m->err));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "iommu.mode",
+					    .object = "host",
+					    .expected = iommu_expect_to_string(
+						    iommu_config_get(run->cfg)->expect),
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot read the IOMMU state: %s", strerror(-m->err));
 	return iommu_verify(&m->iommu, &run->host.cmdline, iommu_config_get(run->cfg)->expect,
 			    &run->results);
 }

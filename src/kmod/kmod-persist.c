@@ -548,8 +548,16 @@ static int persist_result(const struct run *run, struct results *rs, const char 
 		v = VERDICT_WARN;
 	if (note && v == VERDICT_WARN && !remedy)
 		remedy = notes_remedy(n);
-	return results_addf(rs, v, "module.persist", PERSIST_FILE, expected, remedy, "%s%s%s",
-			    actual, shadow ? sh->text : "", note ? n->text : "");
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = v,
+				    .check = "module.persist",
+				    .object = PERSIST_FILE,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_APPLY,
+			    },
+			    "%s%s%s", actual, shadow ? sh->text : "", note ? n->text : "");
 }
 
 /* ---- apply ------------------------------------------------------------- */
@@ -655,9 +663,16 @@ int kmod_persist_apply(struct kmod_run *k, struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "module.persist", PERSIST_FILE,
-				    c.expected, read_remedy(r), "not written: cannot read it: %s",
-				    strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "module.persist",
+					    .object = PERSIST_FILE,
+					    .expected = c.expected,
+					    .remedy = read_remedy(r),
+					    .action = ACTION_INSPECT,
+				    },
+				    "not written: cannot read it: %s", strerror(-r));
 	same = nothing_to_write(&c) || pfile_now_is(&c.now, c.want, c.want_size);
 	if (!same) {
 		r = pfile_write(&persist_desc, run->root, &c.now, c.want, c.want_size, c.expected,
@@ -713,14 +728,30 @@ int kmod_persist_verify(struct kmod_run *k, struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "module.persist", PERSIST_FILE,
-				    c.expected, read_remedy(r), "cannot read it: %s", strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "module.persist",
+					    .object = PERSIST_FILE,
+					    .expected = c.expected,
+					    .remedy = read_remedy(r),
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot read it: %s", strerror(-r));
 	if (lines_missing(&c, &missing) < 0)
 		return -ENOMEM;
 	if (*missing)
-		return results_addf(&run->results, run->cfg->apply ? VERDICT_FAIL : VERDICT_WARN,
-				    "module.persist", PERSIST_FILE, c.expected, APPLY_REMEDY,
-				    "%s; lacks %s", c.now.exists ? "present" : "absent", missing);
+		return results_addf(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = run->cfg->apply ? VERDICT_FAIL : VERDICT_WARN,
+				.check = "module.persist",
+				.object = PERSIST_FILE,
+				.expected = c.expected,
+				.remedy = APPLY_REMEDY,
+				.action = ACTION_APPLY,
+			},
+			"%s; lacks %s", c.now.exists ? "present" : "absent", missing);
 	r = judge(&c, &c.now, false, &n, &sh);
 	if (r >= 0)
 		r = persist_result(run, &run->results, c.expected, &n, &sh,

@@ -113,14 +113,20 @@ int kmod_stack_verify(struct kmod_run *k, struct run *run)
 {
 	if (!k->stack.inbox_running)
 		return 0;
-	return results_addf(
-		&run->results, VERDICT_FAIL, "module.stack", "rdma",
-		"the RDMA stack on disk is the one running", stack_remedy(run),
-		"the running RDMA stack is the kernel's own; OFED %s is installed but not "
-		"loaded (running: %s, the kernel's builds: not the files on disk, not "
-		"out-of-tree; mlx_compat not loaded)",
-		k->stack.ofed_version ? k->stack.ofed_version : "(version unknown)",
-		k->stack.running);
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.stack",
+				    .object = "rdma",
+				    .expected = "the RDMA stack on disk is the one running",
+				    .remedy = stack_remedy(run),
+				    .action = ACTION_DRIVER,
+			    },
+			    "the running RDMA stack is the kernel's own; OFED %s is installed but "
+			    "not loaded (running: %s, the kernel's builds: not the files on disk, "
+			    "not out-of-tree; mlx_compat not loaded)",
+			    k->stack.ofed_version ? k->stack.ofed_version : "(version unknown)",
+			    k->stack.running);
 }
 
 const char *kmod_stack_see(void)

@@ -64,27 +64,56 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 	int r;
 
 	if (!k->backend)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "module.load", name, "loaded",
-				    NULL, "no module index: %s", strerror(-k->backend_err));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "module.load",
+					    .object = name,
+					    .expected = "loaded",
+					    .action = ACTION_INSPECT,
+				    },
+				    "no module index: %s", strerror(-k->backend_err));
 	if (k->backend->ops != &kmod_backend_real)
 		return results_addf(
-			&run->results, VERDICT_SKIP, "module.load", name, "loaded", NULL,
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_SKIP,
+				.check = "module.load",
+				.object = name,
+				.expected = "loaded",
+				.action = ACTION_NONE,
+			},
 			"not loaded under --root (not the running kernel); would run: %s",
 			a->would);
 	r = k->backend->ops->probe(k->backend, name, a->options, &acts);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "module.load", name, "loaded",
-				    "see the kernel log (journalctl -k) for the reason",
-				    "failed (%s)", errno_label(r));
+		return results_addf(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "module.load",
+				.object = name,
+				.expected = "loaded",
+				.remedy = "see the kernel log (journalctl -k) for the reason",
+				.action = ACTION_INSPECT,
+			},
+			"failed (%s)", errno_label(r));
 	r = read_state(run, name, &state);
 	if (r == -ENOMEM)
 		return r;
-	return results_addf(&run->results,
-			    r >= 0 && streq(state, "live") ? VERDICT_PASS : VERDICT_FAIL,
-			    "module.load", name, "loaded", NULL, "ran %s; now %s",
-			    *acts ? acts : a->would, r >= 0 ? state : "not in the module list");
+	return results_addf(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = r >= 0 && streq(state, "live") ? VERDICT_PASS : VERDICT_FAIL,
+			.check = "module.load",
+			.object = name,
+			.expected = "loaded",
+			.action = ACTION_INSPECT,
+		},
+		"ran %s; now %s", *acts ? acts : a->would,
+		r >= 0 ? state : "not in the module list");
 }
 
 /*
@@ -121,8 +150,15 @@ static int reload_refused(struct run *run, const struct kmod_seen *s, const char
 	    asprintf(&remedy, "stop what uses %s (%s), then hostprep apply; %s", s->rule->name,
 		     users, boot) < 0)
 		return -ENOMEM;
-	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
-			    "reloaded with the wanted parameters", remedy,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.reload",
+				    .object = s->rule->name,
+				    .expected = "reloaded with the wanted parameters",
+				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    "refused: in use by %s; nothing unloaded", users);
 }
 
@@ -137,8 +173,15 @@ static int reload_cuts_network(struct run *run, const struct kmod_seen *s, const
 		     "%s",
 		     s->rule->name, boot) < 0)
 		return -ENOMEM;
-	return results_addf(&run->results, VERDICT_FAIL, "module.reload", s->rule->name,
-			    "reloaded with the wanted parameters", remedy,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.reload",
+				    .object = s->rule->name,
+				    .expected = "reloaded with the wanted parameters",
+				    .remedy = remedy,
+				    .action = ACTION_INSPECT,
+			    },
 			    "refused: %s; nothing unloaded", why);
 }
 
@@ -152,21 +195,38 @@ static int reload_real(struct kmod_run *k, struct run *run, const struct kmod_ac
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "module.reload", name,
-				    "reloaded with the wanted parameters",
-				    "see the kernel log (journalctl -k)", "unload failed (%s)",
-				    errno_label(r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "module.reload",
+					    .object = name,
+					    .expected = "reloaded with the wanted parameters",
+					    .remedy = "see the kernel log (journalctl -k)",
+					    .action = ACTION_INSPECT,
+				    },
+				    "unload failed (%s)", errno_label(r));
 	r = k->backend->ops->probe(k->backend, name, a->options, &acts);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "module.reload", name,
-				    "reloaded with the wanted parameters",
-				    "modprobe it by hand and read journalctl -k",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "module.reload",
+					    .object = name,
+					    .expected = "reloaded with the wanted parameters",
+					    .remedy = "modprobe it by hand and read journalctl -k",
+					    .action = ACTION_INSPECT,
+				    },
 				    "unloaded, but loading again failed (%s): %s is not loaded now",
 				    errno_label(r), name);
-	return results_addf(&run->results, VERDICT_PASS, "module.reload", name,
-			    "reloaded with the wanted parameters", NULL,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = "module.reload",
+				    .object = name,
+				    .expected = "reloaded with the wanted parameters",
+			    },
 			    "reloaded with %s (%s); module.param reads it back", a->options,
 			    a->would);
 }
@@ -189,12 +249,17 @@ static int apply_reload(struct kmod_run *k, struct run *run, const struct kmod_a
 	if (*net)
 		return reload_cuts_network(run, s, net, a->options);
 	if (!k->backend || k->backend->ops != &kmod_backend_real)
-		return results_addf(
-			&run->results, VERDICT_SKIP, "module.reload", s->rule->name,
-			"reloaded with the wanted parameters", NULL,
-			"unused, but not reloaded under --root (not the running kernel); "
-			"would run: %s",
-			a->would);
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_SKIP,
+					    .check = "module.reload",
+					    .object = s->rule->name,
+					    .expected = "reloaded with the wanted parameters",
+					    .action = ACTION_NONE,
+				    },
+				    "unused, but not reloaded under --root (not the running "
+				    "kernel); would run: %s",
+				    a->would);
 	return reload_real(k, run, a);
 }
 
@@ -284,8 +349,17 @@ static int verify_state(struct run *run, const struct kmod_seen *s)
 
 	if (!actual || state_remedy(run, s, &remedy) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, v, "module.state", s->rule->name, expected_state(s->rule),
-			   actual, v == VERDICT_FAIL || v == VERDICT_UNKNOWN ? remedy : NULL);
+	return results_add(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = v,
+			.check = "module.state",
+			.object = s->rule->name,
+			.expected = expected_state(s->rule),
+			.actual = actual,
+			.remedy = v == VERDICT_FAIL || v == VERDICT_UNKNOWN ? remedy : NULL,
+			.action = ACTION_APPLY,
+		});
 }
 
 /* Path of the file below lib/modules/KVER (the part that says updates/, extra/, kernel/). */
@@ -375,17 +449,30 @@ static int verify_origin(struct kmod_run *k, struct run *run, const struct kmod_
 	if (r < 0)
 		return r;
 	if (got == want)
-		return results_addf(&run->results, VERDICT_PASS, "module.origin", s->rule->name,
-				    kmod_origin_to_string(want), NULL, "%s (%s)",
-				    kmod_origin_to_string(got), ev);
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "module.origin",
+					    .object = s->rule->name,
+					    .expected = kmod_origin_to_string(want),
+				    },
+				    "%s (%s)", kmod_origin_to_string(got), ev);
 	if (kmod_stack_has(k, s))
 		remedy = strdup(kmod_stack_see());
 	else if (kmod_origin_remedy(s, strempty(rel), want, &remedy) < 0)
 		remedy = NULL;
 	if (!remedy)
 		return -ENOMEM;
-	return results_addf(&run->results, VERDICT_FAIL, "module.origin", s->rule->name,
-			    kmod_origin_to_string(want), remedy, "%s (%s)",
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.origin",
+				    .object = s->rule->name,
+				    .expected = kmod_origin_to_string(want),
+				    .remedy = remedy,
+				    .action = ACTION_DRIVER,
+			    },
+			    "%s (%s)",
 			    got == KMOD_ORIGIN_ANY ? (oot ? "out-of-tree, not OFED" : "unknown")
 						   : kmod_origin_to_string(got),
 			    ev);
@@ -404,18 +491,40 @@ static int verify_version(struct kmod_run *k, struct run *run, const struct kmod
 	if (asprintf(&expected, ">= %s", s->rule->min_version) < 0)
 		return -ENOMEM;
 	if (!have)
-		return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name,
-				    expected, kmod_version_remedy(s, kmod_stack_has(k, s), live),
-				    "no version field (%s%s%s%s)", what,
-				    live && s->file.version ? "; the file on disk has " : "",
-				    live && s->file.version ? s->file.version : "",
-				    !live || s->file.version ? "" : ", nor has the file on disk");
+		return results_addf(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "module.version",
+				.object = s->rule->name,
+				.expected = expected,
+				.remedy = kmod_version_remedy(s, kmod_stack_has(k, s), live),
+				.action = ACTION_DRIVER,
+			},
+			"no version field (%s%s%s%s)", what,
+			live && s->file.version ? "; the file on disk has " : "",
+			live && s->file.version ? s->file.version : "",
+			!live || s->file.version ? "" : ", nor has the file on disk");
 	if (ofed_version_cmp(have, s->rule->min_version) >= 0)
-		return results_addf(&run->results, VERDICT_PASS, "module.version", s->rule->name,
-				    expected, NULL, "%s (%s)", have, what);
-	return results_addf(&run->results, VERDICT_FAIL, "module.version", s->rule->name, expected,
-			    kmod_version_remedy(s, kmod_stack_has(k, s), live), "%s (%s%s%s)", have,
-			    what, live && s->file.version ? "; the file on disk has " : "",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "module.version",
+					    .object = s->rule->name,
+					    .expected = expected,
+				    },
+				    "%s (%s)", have, what);
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.version",
+				    .object = s->rule->name,
+				    .expected = expected,
+				    .remedy = kmod_version_remedy(s, kmod_stack_has(k, s), live),
+				    .action = ACTION_DRIVER,
+			    },
+			    "%s (%s%s%s)", have, what,
+			    live && s->file.version ? "; the file on disk has " : "",
 			    live && s->file.version ? s->file.version : "");
 }
 
@@ -446,33 +555,64 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 	if (s->file_err == 0 && !s->file.srcversion)
 		return 0; /* a file without srcversion cannot be compared */
 	if (s->file_err == 0 && running_is_file(s))
-		return results_addf(&run->results, VERDICT_PASS, "module.stale", s->rule->name,
-				    "the running module is the file on disk", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "module.stale",
+					    .object = s->rule->name,
+					    .expected = "the running module is the file on disk",
+				    },
 				    "same srcversion %s as %s", s->srcversion, rel);
 	/* No index (libkmod missing, unreadable modules.dep): not evidence of a stale module. */
 	if (!k->backend)
-		return results_addf(&run->results, VERDICT_UNKNOWN, "module.stale", s->rule->name,
-				    "the running module is the file on disk", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "module.stale",
+					    .object = s->rule->name,
+					    .expected = "the running module is the file on disk",
+					    .action = ACTION_INSPECT,
+				    },
 				    "running srcversion %s; no module index to compare with: %s",
 				    s->srcversion, strerror(-k->backend_err));
 	if (kmod_stack_has(k, s))
-		return results_addf(
-			&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
-			"the running module is the file on disk", kmod_stack_see(),
-			"running: the kernel's own build (srcversion %s); on disk: OFED's "
-			"(srcversion %s, %s)",
-			s->srcversion, s->file.srcversion, rel);
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "module.stale",
+					    .object = s->rule->name,
+					    .expected = "the running module is the file on disk",
+					    .remedy = kmod_stack_see(),
+					    .action = ACTION_REBOOT,
+				    },
+				    "running: the kernel's own build (srcversion %s); on disk: "
+				    "OFED's (srcversion %s, %s)",
+				    s->srcversion, s->file.srcversion, rel);
 	if (stale_remedy(k, s, &remedy) < 0)
 		return -ENOMEM;
 	if (s->file_err < 0)
-		return results_addf(&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
-				    "the running module is the file on disk", remedy,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = "module.stale",
+					    .object = s->rule->name,
+					    .expected = "the running module is the file on disk",
+					    .remedy = remedy,
+					    .action = ACTION_REBOOT,
+				    },
 				    "running srcversion %s, but no file for it on disk now",
 				    s->srcversion);
-	return results_addf(&run->results, VERDICT_FAIL, "module.stale", s->rule->name,
-			    "the running module is the file on disk", remedy,
-			    "the running module is not the file on disk: srcversion %s running, "
-			    "%s on disk (%s)",
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.stale",
+				    .object = s->rule->name,
+				    .expected = "the running module is the file on disk",
+				    .remedy = remedy,
+				    .action = ACTION_REBOOT,
+			    },
+			    "the running module is not the file on disk: srcversion %s running, %s "
+			    "on disk (%s)",
 			    s->srcversion, s->file.srcversion, rel);
 }
 
@@ -498,7 +638,15 @@ static int param_missing(struct run *run, const struct kmod_seen *s, const char 
 
 	if (param_missing_remedy(s, key, &remedy) < 0)
 		return -ENOMEM;
-	return results_addf(&run->results, VERDICT_FAIL, "module.param", object, expected, remedy,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "module.param",
+				    .object = object,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_REBOOT,
+			    },
 			    "%s has no parameter %s (modinfo of %s declares %s)", n, key,
 			    s->file_err == 0 ? "the file" : "the module",
 			    s->file_err == 0 && s->file.n_parms ? "others" : "none");
@@ -554,13 +702,22 @@ static int param_unreadable(struct run *run, const struct kmod_seen *s, size_t i
 		s->srcversion && s->file.srcversion && !streq(s->srcversion, s->file.srcversion);
 
 	return results_addf(
-		&run->results, VERDICT_UNKNOWN, "module.param", object, expected,
-		err == -EACCES || err == -EPERM ? "run hostprep as root"
-		: err == -ENOENT && other_build
-			? "the running module is another build than the file on disk, which has "
-			  "the parameter: reload it (modprobe -r, modprobe) or reboot"
-			: "none from hostprep: the module does not show the parameter in sysfs (a "
-			  "parameter with permission 0); check it with the driver's own tools",
+		&run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_UNKNOWN,
+			.check = "module.param",
+			.object = object,
+			.expected = expected,
+			.remedy = err == -EACCES || err == -EPERM ? "run hostprep as root"
+				  : err == -ENOENT && other_build
+					  ? "the running module is another build than the file on "
+					    "disk, which has the parameter: reload it (modprobe "
+					    "-r, modprobe) or reboot"
+					  : "none from hostprep: the module does not show the "
+					    "parameter in sysfs (a parameter with permission 0); "
+					    "check it with the driver's own tools",
+			.action = ACTION_INSPECT,
+		},
 		"cannot read %s/parameters/%s: %s", s->rule->name, w->key, strerror(-err));
 }
 
@@ -573,22 +730,40 @@ static int verify_param(struct kmod_run *k, struct run *run, const struct kmod_s
 		return -ENOMEM;
 	switch (kmod_param_judge(s, i)) {
 	case KP_NOT_LOADED:
-		return results_add(&run->results, VERDICT_SKIP, "module.param", object, w->value,
-				   "module not loaded", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_SKIP,
+							  .check = "module.param",
+							  .object = object,
+							  .expected = w->value,
+							  .actual = "module not loaded",
+							  .action = ACTION_NONE,
+						  });
 	case KP_MISSING:
 		return param_missing(run, s, object, w->value);
 	case KP_UNREADABLE:
 		return param_unreadable(run, s, i, object, w->value);
 	case KP_OK:
-		return results_add(&run->results, VERDICT_PASS, "module.param", object, w->value,
-				   s->param_have[i], NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_PASS,
+							  .check = "module.param",
+							  .object = object,
+							  .expected = w->value,
+							  .actual = s->param_have[i],
+						  });
 	case KP_WRONG:
 		break;
 	}
 	if (param_wrong_remedy(k, run, s, w, &remedy) < 0)
 		return -ENOMEM;
-	return results_add(&run->results, VERDICT_FAIL, "module.param", object, w->value,
-			   s->param_have[i], remedy);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = VERDICT_FAIL,
+						  .check = "module.param",
+						  .object = object,
+						  .expected = w->value,
+						  .actual = s->param_have[i],
+						  .remedy = remedy,
+						  .action = ACTION_REBOOT,
+					  });
 }
 
 static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
@@ -597,12 +772,26 @@ static int verify_devices(struct kmod_run *k, struct run *run, const struct kmod
 	int r;
 
 	if (!kmod_state_present(s->state))
-		return results_add(&run->results, VERDICT_SKIP, "module.devices", s->rule->name,
-				   kmod_devices_expected(s->rule), "module not loaded", NULL);
+		return results_add(&run->results,
+				   &(const struct result_spec){
+					   .verdict = VERDICT_SKIP,
+					   .check = "module.devices",
+					   .object = s->rule->name,
+					   .expected = kmod_devices_expected(s->rule),
+					   .actual = "module not loaded",
+					   .action = ACTION_NONE,
+				   });
 	r = kmod_devices_judge(&k->host, s->rule, &j);
 	if (r >= 0)
-		r = results_add(&run->results, j.verdict, "module.devices", s->rule->name,
-				j.expected, j.actual, j.remedy);
+		r = results_add(&run->results, &(const struct result_spec){
+						       .verdict = j.verdict,
+						       .check = "module.devices",
+						       .object = s->rule->name,
+						       .expected = j.expected,
+						       .actual = j.actual,
+						       .remedy = j.remedy,
+						       .action = ACTION_DRIVER,
+					       });
 	kmod_judgement_done(&j);
 	return r;
 }
@@ -695,13 +884,25 @@ static int verify_gpudirect(struct kmod_run *k, struct run *run)
 	if (r < 0)
 		return -ENOMEM;
 	if (ok)
-		return results_add(&run->results, VERDICT_PASS, "gpudirect", "host",
-				   gpudirect_expect_to_string(e), actual, NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_PASS,
+							  .check = "gpudirect",
+							  .object = "host",
+							  .expected = gpudirect_expect_to_string(e),
+							  .actual = actual,
+						  });
 	r = kmod_gpudirect_remedy(&g, e, &remedy);
 	if (r < 0)
 		return r;
-	return results_add(&run->results, VERDICT_FAIL, "gpudirect", "host",
-			   gpudirect_expect_to_string(e), actual, remedy);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = VERDICT_FAIL,
+						  .check = "gpudirect",
+						  .object = "host",
+						  .expected = gpudirect_expect_to_string(e),
+						  .actual = actual,
+						  .remedy = remedy,
+						  .action = ACTION_DRIVER,
+					  });
 }
 
 int kmod_run_verify(struct kmod_run *k, struct run *run)

@@ -61,18 +61,112 @@ static const char *phys_hint(const struct rdma_port *p)
 	}
 }
 
-static const char *down_remedy(const struct rdma_port *p)
+/* Where the operator reads the port: "ibstat mlx5_0 1; mlxlink -d mlx5_0 -p 1", "ethtool eth2". */
+static void port_tools(const struct rdma_device *d, const struct rdma_port *p, char *buf,
+		       size_t size)
 {
+	if (p->link_layer == RDMA_LL_ETHERNET && p->netdev)
+		snprintf(buf, size, "ethtool %s", p->netdev);
+	else if (strneq(d->name, "mlx", 3)) /* mlxlink reads NVIDIA (Mellanox) ports only */
+		snprintf(buf, size, "ibstat %s %u; mlxlink -d %s -p %u", d->name, p->num, d->name,
+			 p->num);
+	else
+		snprintf(buf, size, "ibstat %s %u", d->name, p->num);
+}
+
+struct judgement {
+	enum verdict v;
+	enum action action;
+	const char *cause;
+	struct strbuf problems;
+	const char *remedy; /* NULL or remedy_buf */
+	char remedy_buf[384];
+};
+
+/* The worst problem names the result's action, cause and remedy; the first of a verdict wins. */
+static void judge(struct judgement *j, enum verdict v, enum action action, const char *cause,
+		  const char *remedy)
+{
+	if (v <= j->v)
+		return;
+	j->v = v;
+	j->action = action;
+	j->cause = cause;
+	j->remedy = NULL;
+	if (remedy) {
+		snprintf(j->remedy_buf, sizeof(j->remedy_buf), "%s", remedy);
+		j->remedy = j->remedy_buf;
+	}
+}
+
+_printf_(6, 7) static void problem(struct judgement *j, enum verdict v, enum action action,
+				   const char *cause, const char *remedy, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	strbuf_printf(&j->problems, "%s%s", j->problems.s ? "; " : "", msg);
+	judge(j, v, action, cause, remedy);
+}
+
+/*
+ * A remedy made for this port (no NETDEV or DEV left for the operator to fill in), in a
+ * buffer that the next call reuses: judge() copies what it keeps.
+ */
+_printf_(1, 2) static const char *remedyf(const char *fmt, ...)
+{
+	static char buf[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* What brings a down port up, and the cause it is: one fix, one cause. */
+static void check_down_remedy(const struct rdma_device *d, const struct rdma_port *p,
+			      enum action *action, const char **cause, const char **remedy)
+{
+	char tools[128];
+
+	port_tools(d, p, tools, sizeof(tools));
+	*action = ACTION_CABLE;
+	*cause = "down";
 	switch (p->phys_state) {
 	case RDMA_PHYS_POLLING:
-		return "check the cable and the switch port (ibstat, the switch's port status)";
+		*remedy = remedyf("check the cable and the switch port (%s; the switch's port "
+				  "status)",
+				  tools);
+		return;
 	case RDMA_PHYS_DISABLED:
-		return "enable the port: ip link set NETDEV up, ibportstate ... enable, or at the "
-		       "switch";
+		*action = ACTION_CONFIG;
+		*cause = "disabled";
+		if (p->link_layer == RDMA_LL_ETHERNET && p->netdev)
+			*remedy = remedyf("enable the port: ip link set %s up, or at the switch",
+					  p->netdev);
+		else
+			*remedy =
+				remedyf("enable the port: ibportstate -C %s -P %u -D 0 %u enable, "
+					"or at the switch",
+					d->name, p->num, p->num);
+		return;
 	case RDMA_PHYS_LINK_UP:
-		return "check the subnet manager (sminfo) or the netdev's state";
+		*action = ACTION_INSPECT;
+		*cause = "not-active";
+		if (p->link_layer == RDMA_LL_INFINIBAND)
+			*remedy = remedyf("check the subnet manager (sminfo -C %s -P %u)", d->name,
+					  p->num);
+		else if (p->netdev)
+			*remedy = remedyf("check the netdev's state (ip link show %s)", p->netdev);
+		else
+			*remedy = remedyf("check the port's state (%s)", tools);
+		return;
 	default:
-		return "check the port with ibstat and the switch side";
+		*remedy = remedyf("check the port (%s) and the switch side", tools);
 	}
 }
 
@@ -102,58 +196,36 @@ static void expected_text(const struct port_rule *r, struct strbuf *b)
 		strbuf_printf(b, ", RoCE v2 GID with an IP");
 }
 
-struct judgement {
-	enum verdict v;
-	struct strbuf problems;
-	const char *remedy;
-};
-
-static void judge(struct judgement *j, enum verdict v, const char *remedy)
+static void check_rate(const struct port_rule *r, const struct rdma_device *d,
+		       const struct rdma_port *p, struct judgement *j)
 {
-	if (v > j->v) {
-		j->v = v;
-		j->remedy = remedy;
-	}
-}
-
-_printf_(4, 5) static void problem(struct judgement *j, enum verdict v, const char *remedy,
-				   const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	strbuf_printf(&j->problems, "%s%s", j->problems.s ? "; " : "", msg);
-	judge(j, v, remedy);
-}
-
-static void check_rate(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
-{
-	char rate[64], want[24];
+	char rate[64], want[24], tools[128];
 
 	if (!r->min_rate_mbps && !r->min_width)
 		return;
+	port_tools(d, p, tools, sizeof(tools));
 	if (p->rate_err) {
-		problem(j, VERDICT_UNKNOWN, "see the kernel log for the RDMA driver",
-			"rate unreadable: %s", strerror(-p->rate_err));
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			"see the kernel log for the RDMA driver", "rate unreadable: %s",
+			strerror(-p->rate_err));
 		return;
 	}
 	rdma_rate_format(&p->rate, rate, sizeof(rate));
 	if (r->min_rate_mbps && p->rate.mbps < r->min_rate_mbps) {
 		rdma_mbps_format(r->min_rate_mbps, want, sizeof(want));
-		problem(j, VERDICT_FAIL,
-			"check the cable/transceiver and the switch port speed (ibstat; ethtool "
-			"NETDEV)",
+		problem(j, VERDICT_FAIL, ACTION_CABLE, "rate",
+			remedyf("check the cable/transceiver and the switch port speed (%s)",
+				tools),
 			"rate %s below MinRate=%s", rate, want);
 	}
 	if (r->min_width && !p->rate.width)
-		problem(j, VERDICT_UNKNOWN, "read the port with ibstat (Rate, the width in it)",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			remedyf("read the port's Rate and width with %s", tools),
 			"width not reported (%s): MinWidth=%uX cannot be judged", rate,
 			r->min_width);
 	else if (r->min_width && p->rate.width < r->min_width)
-		problem(j, VERDICT_FAIL, "reseat or replace the cable; check the switch port",
+		problem(j, VERDICT_FAIL, ACTION_CABLE, "width",
+			remedyf("reseat or replace the cable; check the switch port (%s)", tools),
 			"width %uX below MinWidth=%uX (%s)", p->rate.width, r->min_width, rate);
 }
 
@@ -162,15 +234,18 @@ static void check_mtu(const struct port_rule *r, const struct rdma_port *p, stru
 	if (!r->min_mtu)
 		return;
 	if (!p->active_mtu)
-		problem(j, VERDICT_UNKNOWN, "run hostprep on the host itself (verbs report it)",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			"run hostprep on the host itself (verbs report it)",
 			"active MTU unknown (sysfs has none for %s ports without a netdev)",
 			rdma_link_layer_to_string(p->link_layer));
 	else if (p->active_mtu < r->min_mtu)
-		problem(j, VERDICT_FAIL,
-			p->link_layer == RDMA_LL_ETHERNET
-				? "raise the netdev MTU (ip link set NETDEV mtu 9000) and the "
-				  "switch's"
-				: "raise the subnet's MTU in the subnet manager (partitions.conf)",
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, "mtu",
+			p->link_layer != RDMA_LL_ETHERNET
+				? "raise the subnet's MTU in the subnet manager (partitions.conf)"
+			: p->netdev ? remedyf("raise the MTU of %s (ip link set %s mtu 9000) and "
+					      "the switch's",
+					      p->netdev, p->netdev)
+				    : "raise the MTU of the port's netdev and the switch's",
 			"active MTU %u below MinMTU=%u", p->active_mtu, r->min_mtu);
 }
 
@@ -185,14 +260,15 @@ static bool check_iwarp(const struct rdma_device *d, struct judgement *j)
 	if (d->node_type != RDMA_NODE_RNIC)
 		return false;
 	if (device_is_erdma(d))
-		problem(j, VERDICT_FAIL,
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, "iwarp",
 			"load erdma in compat mode: options erdma compat_mode=Y (Alibaba's driver; "
 			"[Module:erdma] Parameter=compat_mode=Y), then reload it",
 			"%s is in erdma standard (iWARP-like) mode (node_type RNIC): no RoCE v2 "
 			"GID",
 			d->name);
 	else
-		problem(j, VERDICT_FAIL, "use a RoCE device for this rule, or RoCEv2=no",
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, "iwarp",
+			"use a RoCE device for this rule, or RoCEv2=no",
 			"%s is an iWARP device (node_type RNIC): no RoCE v2 GID", d->name);
 	return true;
 }
@@ -205,28 +281,38 @@ static void check_roce(const struct port_rule *r, const struct rdma_device *d,
 	if (check_iwarp(d, j))
 		return;
 	if (!p->gids_read) {
-		problem(j, VERDICT_UNKNOWN, "check permissions on the port's gids/ and gid_attrs/",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			"check permissions on the port's gids/ and gid_attrs/",
 			"GID table unreadable: %s", strerror(-(p->gids_err ? p->gids_err : EIO)));
 		return;
 	}
 	if (!rdma_port_roce_v2_ip_gid(p, false))
-		problem(j, VERDICT_FAIL,
-			"give the netdev an address (ip addr add ... dev NETDEV), then check "
-			"gid_attrs/types",
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, "roce",
+			p->netdev
+				? remedyf("give %s an address (ip addr add ADDRESS/PREFIX dev %s), "
+					  "then check gid_attrs/types",
+					  p->netdev, p->netdev)
+				: "the port has no netdev to address: check the driver's netdev "
+				  "(rdma link show)",
 			"no RoCE v2 GID with an IP address: the netdev %s has no IPv4/IPv6 address",
 			p->netdev ? p->netdev : "(none found)");
 }
 
-static void check_down(const struct port_rule *r, const struct rdma_port *p, struct judgement *j)
+static void check_down(const struct port_rule *r, const struct rdma_device *d,
+		       const struct rdma_port *p, struct judgement *j)
 {
 	char waited[64] = "";
+	const char *remedy = NULL, *cause = "down";
+	enum action action = ACTION_NONE; /* AllowDown=yes: a note, nothing to fix */
 
 	if (p->waited_usec)
 		snprintf(waited, sizeof(waited), " (still %s after waiting %llu s)",
 			 rdma_phys_state_to_string(p->phys_state),
 			 (unsigned long long)((p->waited_usec + 500000) / 1000000));
-	problem(j, r->allow_down ? VERDICT_WARN : VERDICT_FAIL,
-		r->allow_down ? NULL : down_remedy(p), "%s%s", phys_hint(p), waited);
+	if (!r->allow_down)
+		check_down_remedy(d, p, &action, &cause, &remedy);
+	problem(j, r->allow_down ? VERDICT_WARN : VERDICT_FAIL, action, cause, remedy, "%s%s",
+		phys_hint(p), waited);
 }
 
 /* The port's own part of rdma_port_judge(). */
@@ -259,35 +345,40 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 		       const struct rdma_port *p, struct judgement *j)
 {
 	if (d->err || p->err) {
-		problem(j, VERDICT_UNKNOWN,
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
 			"check that the device is still there (rdma link) and readable",
 			"%s unreadable: %s", d->err ? "device" : p->err_what,
 			strerror(-(d->err ? d->err : p->err)));
 		return;
 	}
 	if (r->select_layer && !p->link_layer)
-		problem(j, VERDICT_UNKNOWN, "read the port's link_layer (ibstat DEV PORT)",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			remedyf("read the port's link_layer (ibstat %s %u)", d->name, p->num),
 			"link layer unreadable: SelectLinkLayer=%s cannot tell whether the rule "
 			"selects this port",
 			rdma_link_layer_to_string(r->select_layer));
 	if (r->link_layer != RDMA_LL_UNKNOWN && p->link_layer != r->link_layer)
-		problem(j, VERDICT_FAIL,
-			"set the port's link type (mlxconfig LINK_TYPE_P1) or fix the rule",
+		problem(j, VERDICT_FAIL, ACTION_CONFIG, "link-layer",
+			remedyf("set the port's link type (mlxconfig LINK_TYPE_P%u) or fix the "
+				"rule",
+				p->num),
 			"link layer %s, the rule wants %s",
 			rdma_link_layer_to_string(p->link_layer),
 			rdma_link_layer_to_string(r->link_layer));
 	switch (rdma_port_judge(d, p)) {
 	case RDMA_PORT_JUDGED_UNREAD:
-		problem(j, VERDICT_UNKNOWN, "read the port with ibstat; check ports/N/phys_state",
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			remedyf("read the port with ibstat %s %u; check ports/%u/phys_state",
+				d->name, p->num, p->num),
 			"physical state unreadable: ACTIVE alone does not say the link is up");
 		return;
 	case RDMA_PORT_JUDGED_DOWN:
-		check_down(r, p, j);
+		check_down(r, d, p, j);
 		return;
 	case RDMA_PORT_JUDGED_UP:
 		break;
 	}
-	check_rate(r, p, j);
+	check_rate(r, d, p, j);
 	check_mtu(r, p, j);
 	check_roce(r, d, p, j);
 }
@@ -335,7 +426,16 @@ static int add_port_result(const struct port_rule *r, const struct rdma_device *
 	if (strbuf_take(&exp, &e) < 0 || strbuf_take(&act, &a) < 0)
 		return -ENOMEM;
 	snprintf(object, sizeof(object), "%s/%u", d->name, p->num);
-	ret = results_add(rs, j.v, "rdma.port", object, e, a, j.remedy);
+	ret = results_add(rs, &(const struct result_spec){
+				      .verdict = j.v,
+				      .check = "rdma.port",
+				      .object = object,
+				      .expected = e,
+				      .actual = a,
+				      .remedy = j.remedy,
+				      .action = j.action,
+				      .cause = j.cause,
+			      });
 	return ret;
 }
 
@@ -408,13 +508,28 @@ static int rule_empty(const struct rdma_run *rr, const struct port_rule *r, stru
 
 	snprintf(object, sizeof(object), PORT_PREFIX "%s", r->name);
 	if (rr->inv.err)
-		return results_addf(rs, VERDICT_UNKNOWN, "rdma.rule", object, "selects a port",
-				    "check permissions on the RDMA class directory",
-				    "RDMA devices unreadable: %s", strerror(-rr->inv.err));
+		return results_addf(
+			rs,
+			&(const struct result_spec){
+				.verdict = VERDICT_UNKNOWN,
+				.check = "rdma.rule",
+				.object = object,
+				.expected = "selects a port",
+				.remedy = "check permissions on the RDMA class directory",
+				.action = ACTION_INSPECT,
+			},
+			"RDMA devices unreadable: %s", strerror(-rr->inv.err));
 	if (device_list(&rr->inv, &remedy) < 0)
 		return -ENOMEM;
-	return results_add(rs, VERDICT_FAIL, "rdma.rule", object, "selects a port",
-			   "selects no RDMA port", remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_FAIL,
+				       .check = "rdma.rule",
+				       .object = object,
+				       .expected = "selects a port",
+				       .actual = "selects no RDMA port",
+				       .remedy = remedy,
+				       .action = ACTION_CABLE,
+			       });
 }
 
 static int rule_tally(const struct port_rule *r, const struct tally *t, struct results *rs)
@@ -428,11 +543,20 @@ static int rule_tally(const struct port_rule *r, const struct tally *t, struct r
 	snprintf(expected, sizeof(expected), "at least %u active (MinActive=)", r->min_active);
 	if (t->active < r->min_active)
 		v = t->active + t->unknown >= r->min_active ? VERDICT_UNKNOWN : VERDICT_FAIL;
-	return results_addf(rs, v, "rdma.ports", object, expected,
-			    v == VERDICT_PASS ? NULL
-					      : "bring the down ports up (see the rdma.port lines)",
-			    "%u of %u selected ports active%s%s%s", t->active, t->selected,
-			    t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
+	return results_addf(
+		rs,
+		&(const struct result_spec){
+			.verdict = v,
+			.check = "rdma.ports",
+			.object = object,
+			.expected = expected,
+			.remedy = v == VERDICT_PASS
+					  ? NULL
+					  : "bring the down ports up (see the rdma.port lines)",
+			.action = ACTION_CABLE,
+		},
+		"%u of %u selected ports active%s%s%s", t->active, t->selected,
+		t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
 }
 
 int rdma_run_check(const struct rdma_run *rr, struct results *rs)

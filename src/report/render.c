@@ -3,6 +3,9 @@
  * Renderers only format: the report is built once by the pipeline, and the
  * table, the JSON and the summary line all read the same struct report.
  */
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include "report/sinks.h"
 
 enum column {
@@ -16,7 +19,12 @@ enum column {
 
 /* Cells wider than this overflow on their own row instead of widening every row. */
 #define CELL_WIDTH_MAX 40
-#define COLUMN_GAP     2
+/* At a fixed width: what ACTUAL may not lose to one long object or expectation. */
+#define OBJECT_WIDTH_MAX   24
+#define EXPECTED_WIDTH_MAX 28
+/* ...and the share of the width (percent) it keeps on a narrow terminal. */
+#define ACTUAL_SHARE 40
+#define COLUMN_GAP   2
 
 #define ANSI_RESET "\033[0m"
 
@@ -88,7 +96,52 @@ static void result_cells(const struct result *res, const char *cells[_COL_MAX])
 	cells[COL_ACTUAL] = res->actual;
 }
 
-static void column_widths(const struct results *rs, size_t widths[_COL_MAX])
+/*
+ * At a fixed width, OBJECT and EXPECTED have a cap so that one long cell does not take
+ * ACTUAL's room on every row; ACTUAL, what people read, gets the rest.
+ */
+static size_t column_cap(int c, size_t width)
+{
+	if (!width)
+		return CELL_WIDTH_MAX;
+	switch (c) {
+	case COL_OBJECT:
+		return OBJECT_WIDTH_MAX;
+	case COL_EXPECTED:
+		return EXPECTED_WIDTH_MAX;
+	default:
+		return CELL_WIDTH_MAX;
+	}
+}
+
+/*
+ * On a narrow terminal the caps still leave ACTUAL too little: EXPECTED, then OBJECT, give
+ * up columns (down to a floor) until ACTUAL has ACTUAL_SHARE of the width.
+ */
+static void give_actual_room(size_t widths[_COL_MAX], size_t width)
+{
+	static const struct {
+		int col;
+		size_t floor;
+	} donors[] = { { COL_EXPECTED, 12 }, { COL_OBJECT, 12 } };
+	size_t used = 0, want = width * ACTUAL_SHARE / 100;
+
+	for (int c = 0; c < COL_ACTUAL; c++)
+		used += widths[c] + COLUMN_GAP;
+	for (size_t i = 0; i < ARRAY_SIZE(donors) && used + want > width; i++) {
+		size_t *w = &widths[donors[i].col], give;
+
+		if (*w <= donors[i].floor)
+			continue;
+		give = *w - donors[i].floor;
+		if (give > used + want - width)
+			give = used + want - width;
+		*w -= give;
+		used -= give;
+	}
+}
+
+static void column_widths(const struct results *rs, size_t width, size_t widths[_COL_MAX])
 {
 	for (int c = 0; c < _COL_MAX; c++)
 		widths[c] = text_width(column_titles[c]);
@@ -97,12 +150,206 @@ static void column_widths(const struct results *rs, size_t widths[_COL_MAX])
 
 		result_cells(&rs->items[i], cells);
 		for (int c = 0; c < _COL_MAX; c++) {
-			size_t w = text_width(cells[c]);
+			size_t w = text_width(cells[c]), cap = column_cap(c, width);
 
 			if (w > widths[c])
-				widths[c] = w > CELL_WIDTH_MAX ? CELL_WIDTH_MAX : w;
+				widths[c] = w > cap ? cap : w;
 		}
 	}
+	if (width)
+		give_actual_room(widths, width);
+}
+
+/* A pass or a skip: its ACTUAL is cut at the width (a problem's wraps: it is what is read). */
+static void fput_cut(FILE *f, const char *s, size_t at, size_t width)
+{
+	_cleanup_(freep) char *buf = NULL;
+	const char *t = text_clean(s, &buf);
+	bool cut = false;
+	size_t n = width > at ? text_cut(t, width - at, &cut) : strlen(t);
+
+	fwrite(t, 1, n, f);
+	fputs(cut ? "…\n" : "\n", f);
+}
+
+/*
+ * The cleaned text s from column at, wrapped at spaces to width columns (0: one line);
+ * continuation lines start at column indent. Nothing is cut: a word wider than the room
+ * (a kernel argument in a remedy) stays whole on its line, to be copied as it is.
+ */
+static void fput_wrapped(FILE *f, const char *s, size_t at, size_t indent, size_t width)
+{
+	_cleanup_(freep) char *buf = NULL;
+	const char *t = text_clean(s, &buf);
+	size_t room = width > at + 10 ? width - at : 10;
+
+	while (width && text_width(t) > room) {
+		bool cut;
+		size_t n = text_cut(t, room + 1, &cut), keep = n; /* +1: no "…" here */
+
+		while (keep > 0 && t[keep] != ' ')
+			keep--;
+		if (keep == 0)
+			keep = strcspn(t, " ");
+		if (!t[keep])
+			break;
+		fwrite(t, 1, keep, f);
+		fprintf(f, "\n%*s", (int)indent, "");
+		t += keep;
+		t += strspn(t, " ");
+		room = width > indent + 10 ? width - indent : 10;
+	}
+	fputs(t, f);
+	fputc('\n', f);
+}
+
+/*
+ * A cell padded to its column. A wider one: EXPECTED is cut with "…" (the JSON keeps it;
+ * it is the config's wish, not what failed); CHECK and OBJECT, which say what failed, are
+ * printed whole and the row goes on below, at the next column. *at: the current column.
+ */
+static void print_cell(FILE *f, int c, const char *cell, const size_t widths[_COL_MAX],
+		       size_t width, size_t *at)
+{
+	_cleanup_(freep) char *buf = NULL;
+	const char *t = text_clean(cell, &buf);
+	size_t w = text_width(cell);
+
+	if (w > widths[c] && width && c == COL_EXPECTED) {
+		bool cut;
+
+		fwrite(t, 1, text_cut(t, widths[c], &cut), f);
+		fputs("…", f);
+		w = widths[c];
+	} else
+		fputs(t, f);
+	if (w > widths[c] && width) {
+		*at += widths[c] + COLUMN_GAP;
+		fprintf(f, "\n%*s", (int)*at, "");
+		return;
+	}
+	fprintf(f, "%*s", (int)((w < widths[c] ? widths[c] - w : 0) + COLUMN_GAP), "");
+	*at += (w > widths[c] ? w : widths[c]) + COLUMN_GAP;
+}
+
+/*
+ * color: escape for the verdict cell, or NULL. Padding stays outside the escapes.
+ * width: the line's columns at most, 0 for no limit; ACTUAL wraps below its column.
+ */
+static int print_row(FILE *f, const char *const cells[_COL_MAX], const size_t widths[_COL_MAX],
+		     const char *color, bool wrap, size_t width)
+{
+	size_t at = widths[COL_VERDICT] + COLUMN_GAP, actual_at = at;
+
+	if (color)
+		fputs(color, f);
+	fput_clean(cells[COL_VERDICT], f);
+	if (color)
+		fputs(ANSI_RESET, f);
+	fprintf(f, "%*s", (int)(at - text_width(cells[COL_VERDICT])), "");
+	for (int c = COL_VERDICT + 1; c < COL_ACTUAL; c++) {
+		print_cell(f, c, cells[c], widths, width, &at);
+		actual_at += widths[c] + COLUMN_GAP;
+	}
+	if (wrap)
+		fput_wrapped(f, cells[COL_ACTUAL], at, actual_at, width);
+	else
+		fput_cut(f, cells[COL_ACTUAL], at, width);
+	return 0;
+}
+
+/* "  → remedy", wrapped below the arrow. */
+static void print_remedy(FILE *f, const char *remedy, size_t width)
+{
+	fputs("  → ", f);
+	fput_wrapped(f, remedy, 4, 4, width);
+}
+
+/* Results of one cause: one row, the other objects, each distinct remedy once. */
+static bool same_cause(const struct result *a, const struct result *b)
+{
+	return a->verdict == b->verdict && a->cause && b->cause && streq(a->cause, b->cause);
+}
+
+/* Was a result of the same cause shown before index i (its group's row is printed)? */
+static bool cause_shown(const struct results *rs, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (same_cause(&rs->items[k], &rs->items[i]))
+			return true;
+	return false;
+}
+
+static int print_others(FILE *f, const struct results *rs, size_t first, size_t width)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t size, n = 0;
+	FILE *m = open_memstream(&buf, &size);
+	int at;
+
+	if (!m)
+		return -ENOMEM;
+	for (size_t k = first + 1; k < rs->n; k++)
+		if (same_cause(&rs->items[first], &rs->items[k])) {
+			/* cleaned when printed; ", " since an object may hold spaces */
+			fprintf(m, "%s%s", n ? ", " : " ", rs->items[k].object);
+			n++;
+		}
+	if (fclose(m) != 0)
+		return -ENOMEM;
+	if (!n)
+		return 0;
+	at = fprintf(f, "  + %zu more (%s):", n, rs->items[first].cause); /* ASCII */
+	fput_wrapped(f, buf, at > 0 ? (size_t)at : 0, 4, width);
+	return 0;
+}
+
+static void print_remedies(FILE *f, const struct results *rs, size_t first, size_t width)
+{
+	const struct result *res = &rs->items[first];
+
+	/* A pass needs no next step, whatever a module attached. */
+	if (res->verdict == VERDICT_PASS)
+		return;
+	for (size_t k = first; k < rs->n; k++) {
+		const struct result *o = &rs->items[k];
+		bool seen = false;
+
+		if (!o->remedy || (k > first && !same_cause(res, o)))
+			continue;
+		for (size_t j = first; j < k && !seen; j++)
+			seen = rs->items[j].remedy && same_cause(res, &rs->items[j]) &&
+			       streq(rs->items[j].remedy, o->remedy);
+		if (!seen)
+			print_remedy(f, o->remedy, width);
+	}
+}
+
+static int print_results(FILE *f, const struct results *rs, bool color, size_t width)
+{
+	size_t widths[_COL_MAX];
+	int k;
+
+	column_widths(rs, width, widths);
+	k = print_row(f, column_titles, widths, NULL, false, width);
+	for (size_t i = 0; i < rs->n && k >= 0; i++) {
+		const struct result *res = &rs->items[i];
+		const char *cells[_COL_MAX];
+
+		/* -v (no width) prints every result on its own row */
+		if (width && res->verdict != VERDICT_PASS && cause_shown(rs, i))
+			continue;
+		result_cells(res, cells);
+		k = print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL,
+			      res->verdict > VERDICT_SKIP, width);
+		if (k >= 0 && width && res->verdict != VERDICT_PASS)
+			k = print_others(f, rs, i, width);
+		if (k >= 0 && width)
+			print_remedies(f, rs, i, width);
+		else if (k >= 0 && res->verdict != VERDICT_PASS && res->remedy)
+			print_remedy(f, res->remedy, width);
+	}
+	return k;
 }
 
 /*
@@ -121,77 +368,6 @@ static int fput_line(FILE *f, FILE *m, char **buf, size_t cols)
 	if (cut)
 		fputs("…", f);
 	fputc('\n', f);
-	return 0;
-}
-
-/*
- * color: escape for the verdict cell, or NULL. Padding stays outside the escapes.
- * width: the line's columns at most, 0 for no limit; the verdict cell is never cut.
- */
-static int print_row(FILE *f, const char *const cells[_COL_MAX], const size_t widths[_COL_MAX],
-		     const char *color, size_t width)
-{
-	_cleanup_(freep) char *rest = NULL;
-	size_t size, used = widths[COL_VERDICT] + COLUMN_GAP;
-	FILE *m = open_memstream(&rest, &size);
-
-	if (!m)
-		return -ENOMEM;
-	if (color)
-		fputs(color, f);
-	fput_clean(cells[COL_VERDICT], f);
-	if (color)
-		fputs(ANSI_RESET, f);
-	fprintf(f, "%*s", (int)(used - text_width(cells[COL_VERDICT])), "");
-	for (int c = COL_VERDICT + 1; c < COL_ACTUAL; c++) {
-		size_t w = text_width(cells[c]);
-		size_t pad = (w < widths[c] ? widths[c] - w : 0) + COLUMN_GAP;
-
-		fput_clean(cells[c], m);
-		fprintf(m, "%*s", (int)pad, "");
-	}
-	fput_clean(cells[COL_ACTUAL], m);
-	return fput_line(f, m, &rest, width ? width - used : 0);
-}
-
-/* "  → remedy", cut like a row. */
-static int print_remedy(FILE *f, const char *remedy, size_t width)
-{
-	_cleanup_(freep) char *buf = NULL;
-	size_t size;
-	FILE *m = open_memstream(&buf, &size);
-
-	if (!m)
-		return -ENOMEM;
-	fputs("  → ", m);
-	fput_clean(remedy, m);
-	return fput_line(f, m, &buf, width);
-}
-
-static int print_results(FILE *f, const struct results *rs, bool color, size_t width)
-{
-	size_t widths[_COL_MAX];
-	int k;
-
-	column_widths(rs, widths);
-	k = print_row(f, column_titles, widths, NULL, width);
-	if (k < 0)
-		return k;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct result *res = &rs->items[i];
-		const char *cells[_COL_MAX];
-
-		result_cells(res, cells);
-		k = print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL, width);
-		if (k < 0)
-			return k;
-		/* A pass needs no next step, whatever a module attached. */
-		if (res->verdict == VERDICT_PASS || !res->remedy)
-			continue;
-		k = print_remedy(f, res->remedy, width);
-		if (k < 0)
-			return k;
-	}
 	return 0;
 }
 
@@ -215,6 +391,25 @@ static int print_header(FILE *f, const struct report *r, size_t width)
 	fput_clean(strempty(r->host), m);
 	fprintf(m, " — %s", when);
 	return fput_line(f, m, &buf, width);
+}
+
+size_t render_width(int fd)
+{
+	const char *e = getenv("COLUMNS");
+	struct winsize ws = {};
+	unsigned long n;
+	char *end;
+
+	/* COLUMNS first, as systemd and ls: a pager or a script names the width it has */
+	if (e && *e) {
+		errno = 0;
+		n = strtoul(e, &end, 10);
+		if (!errno && !*end && n >= TABLE_WIDTH_MIN && n <= 4096)
+			return n;
+	}
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= TABLE_WIDTH_MIN)
+		return ws.ws_col;
+	return TABLE_WIDTH_MAX;
 }
 
 int render_text(const struct report *r, FILE *f, bool color, size_t width)

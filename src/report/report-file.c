@@ -108,6 +108,14 @@ static int print_result(FILE *f, const struct result *res)
 		r = print_member(f, in, "actual", res->actual, false);
 	if (r >= 0)
 		r = print_member(f, in, "verdict", verdict_to_string(res->verdict), false);
+	if (r >= 0)
+		r = print_member(f, in, "severity", severity_to_string(res->severity), false);
+	if (r >= 0)
+		r = print_member(f, in, "action", action_to_string(res->action), false);
+	if (r >= 0 && res->cause)
+		r = print_member(f, in, "cause", res->cause, false);
+	else if (r >= 0)
+		fprintf(f, "%s\"cause\": null,\n", in); /* a pass */
 	if (r >= 0 && res->remedy)
 		r = print_member(f, in, "remedy", res->remedy, true);
 	else if (r >= 0)
@@ -262,11 +270,81 @@ static int get_remedy(struct json_object *o, const char *where, const char **ret
 	return get_string(o, where, "remedy", ret);
 }
 
+/* A name from one of the model's lists (verdict, severity, action); -EBADMSG otherwise. */
+static int get_enum(struct json_object *o, const char *where, const char *key,
+		    int (*from_string)(const char *), int *ret)
+{
+	const char *s;
+	int r;
+
+	r = get_string(o, where, key, &s);
+	if (r < 0)
+		return r;
+	*ret = from_string(s);
+	if (*ret < 0)
+		return log_error_errno(EBADMSG, "Report field '%s%s' has unknown value '%s'.",
+				       where, key, s);
+	return 0;
+}
+
+/*
+ * cause: null for a pass, else "check:word"; the word is returned (results_add() makes the
+ * id again from it), so a cause that names another check is a damaged report.
+ */
+static int get_cause(struct json_object *o, const char *where, const char *check, int verdict,
+		     const char **ret)
+{
+	struct json_object *v;
+	size_t n = strlen(check);
+	const char *s;
+	int r;
+
+	*ret = NULL;
+	if (!json_object_object_get_ex(o, "cause", &v)) /* an older report: the default */
+		return 0;
+	if (verdict == VERDICT_PASS && !v)
+		return 0;
+	r = get_string(o, where, "cause", &s);
+	if (r < 0)
+		return r;
+	if (strncmp(s, check, n) != 0 || s[n] != ':' || !s[n + 1])
+		return log_error_errno(EBADMSG, "Report field '%scause' is not '%s:REASON': '%s'.",
+				       where, check, s);
+	*ret = s + n + 1;
+	return 0;
+}
+
+/*
+ * severity is derived from the verdict: a file where they disagree is corrupt. Absent in
+ * reports written before it existed (schema 1 all the same).
+ */
+static int check_severity(struct json_object *o, const char *where, int verdict)
+{
+	int sev, r;
+
+	if (!json_object_object_get_ex(o, "severity", NULL))
+		return 0;
+	r = get_enum(o, where, "severity", severity_from_string, &sev);
+	if (r >= 0 && sev != (int)severity_of_verdict(verdict))
+		return log_error_errno(EBADMSG,
+				       "Report field '%sseverity' contradicts its verdict.", where);
+	return r;
+}
+
+/* action; a report from before it existed: a person looks at what did not pass. */
+static int get_action(struct json_object *o, const char *where, int verdict, int *ret)
+{
+	if (json_object_object_get_ex(o, "action", NULL))
+		return get_enum(o, where, "action", action_from_string, ret);
+	*ret = verdict == VERDICT_PASS || verdict == VERDICT_SKIP ? ACTION_NONE : ACTION_INSPECT;
+	return 0;
+}
+
 static int result_from_json(struct json_object *o, size_t i, struct results *rs)
 {
-	const char *check, *object, *expected, *actual, *verdict, *remedy;
+	const char *check, *object, *expected, *actual, *remedy, *cause;
 	char where[48];
-	int r, v;
+	int r, v, action;
 
 	snprintf(where, sizeof(where), "results[%zu].", i);
 	if (!json_object_is_type(o, json_type_object))
@@ -279,17 +357,27 @@ static int result_from_json(struct json_object *o, size_t i, struct results *rs)
 	if (r >= 0)
 		r = get_string(o, where, "actual", &actual);
 	if (r >= 0)
-		r = get_string(o, where, "verdict", &verdict);
+		r = get_enum(o, where, "verdict", verdict_from_string, &v);
+	if (r >= 0)
+		r = check_severity(o, where, v);
+	if (r >= 0)
+		r = get_action(o, where, v, &action);
+	if (r >= 0)
+		r = get_cause(o, where, check, v, &cause);
 	if (r >= 0)
 		r = get_remedy(o, where, &remedy);
 	if (r < 0)
 		return r;
-	v = verdict_from_string(verdict);
-	if (v < 0)
-		return log_error_errno(EBADMSG,
-				       "Report field '%sverdict' has unknown verdict '%s'.", where,
-				       verdict);
-	return results_add(rs, v, check, object, expected, actual, remedy);
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = v,
+				       .check = check,
+				       .object = object,
+				       .expected = expected,
+				       .actual = actual,
+				       .remedy = remedy,
+				       .action = action,
+				       .cause = cause,
+			       });
 }
 
 static int results_from_json(struct json_object *o, struct results *rs)
@@ -547,6 +635,28 @@ static void summary_counts(FILE *f, const struct summary *s, const enum verdict 
 	}
 }
 
+/* " (warn: acs, rdma)": the areas whose worst result is a warn; nothing when none is. */
+static int summary_warn_areas(FILE *f, const struct results *rs)
+{
+	_cleanup_(freep) struct result_area *a = NULL;
+	const char *sep = " (warn: ";
+	size_t n;
+	int r;
+
+	r = results_areas(rs, &a, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].worst != VERDICT_WARN)
+			continue;
+		fprintf(f, "%s%.*s", sep, (int)a[i].len, a[i].name);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		fputc(')', f);
+	return 0;
+}
+
 int summary_line(const struct report *rep, char **ret)
 {
 	/* Not ready: the reasons first. Ready: fail and unknown are zero by definition. */
@@ -557,6 +667,7 @@ int summary_line(const struct report *rep, char **ret)
 	struct summary s;
 	size_t size;
 	FILE *f;
+	int r;
 
 	results_summarize(&rep->results, &s);
 	f = open_memstream(&buf, &size);
@@ -577,7 +688,8 @@ int summary_line(const struct report *rep, char **ret)
 		fputs("NOT READY: ", f);
 		summary_counts(f, &s, not_ready, ARRAY_SIZE(not_ready));
 	}
-	if (fclose(f) != 0)
+	r = summary_warn_areas(f, &rep->results);
+	if (fclose(f) != 0 || r < 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(buf);
 	return 0;
@@ -585,33 +697,48 @@ int summary_line(const struct report *rep, char **ret)
 
 /* ---- one line for monitors (status --oneline) ---- */
 
-#define ONELINE_ACTUAL_MAX 40
-
-/* "check object actual", the actual cut at ONELINE_ACTUAL_MAX bytes (UTF-8 safe), one line. */
-static char *oneline_item(const struct result *res)
+static bool is_problem(const struct result *res)
 {
-	const char *a = strempty(res->actual);
-	size_t n = strlen(a);
-	bool cut = n > ONELINE_ACTUAL_MAX;
+	return res->verdict == VERDICT_FAIL || res->verdict == VERDICT_UNKNOWN;
+}
+
+static bool same_problem(const struct result *a, const struct result *b)
+{
+	return a->verdict == b->verdict && streq(strempty(a->cause), strempty(b->cause));
+}
+
+/*
+ * "CAUSE OBJECT +N" for the problem at i, the first of its cause: its objects named by
+ * the first (none when it is "host"), never the actual (it repeats the object and costs
+ * the next cause its room). Control characters as spaces. NULL: ENOMEM.
+ */
+static char *oneline_item(const struct results *rs, size_t i)
+{
+	const struct result *res = &rs->items[i];
+	const char *obj = streq(strempty(res->object), "host") ? "" : strempty(res->object);
+	size_t more = 0;
 	char *item;
 
-	if (cut) {
-		n = ONELINE_ACTUAL_MAX;
-		while (n > 0 && ((unsigned char)a[n] & 0xc0) == 0x80)
-			n--;
-		while (n > 0 && a[n - 1] == ' ')
-			n--;
-	}
-	if (asprintf(&item, "%s %s %.*s%s", strempty(res->check), strempty(res->object), (int)n, a,
-		     cut ? "..." : "") < 0)
+	for (size_t k = i + 1; k < rs->n; k++)
+		more += same_problem(res, &rs->items[k]);
+	if (asprintf(&item, "%s%s%s", res->cause ? res->cause : strempty(res->check),
+		     obj[0] ? " " : "", obj) < 0)
 		return NULL;
-	for (char *p = item; *p; p++)
+	if (more) {
+		char *longer;
+
+		if (asprintf(&longer, "%s +%zu", item, more) < 0)
+			longer = NULL;
+		free(item);
+		item = longer;
+	}
+	for (char *p = item; p && *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = ' ';
 	return item;
 }
 
-/* Cut item to at most max bytes, ending "..." (UTF-8 safe): a long object and actual together. */
+/* Cut item to at most max bytes, ending "..." (UTF-8 safe): a long object. */
 static void oneline_fit(char *item, size_t max)
 {
 	size_t n = strlen(item);
@@ -626,33 +753,40 @@ static void oneline_fit(char *item, size_t max)
 	memcpy(item + n, "...", 4);
 }
 
-static bool is_problem(const struct result *res)
+/* Is the problem at i the first of its cause? */
+static bool first_of_cause(const struct results *rs, size_t i)
 {
-	return res->verdict == VERDICT_FAIL || res->verdict == VERDICT_UNKNOWN;
+	if (!is_problem(&rs->items[i]))
+		return false;
+	for (size_t k = 0; k < i; k++)
+		if (same_problem(&rs->items[k], &rs->items[i]))
+			return false;
+	return true;
 }
 
 int summary_oneline(const struct report *rep, char **ret)
 {
+	const struct results *rs = &rep->results;
 	_cleanup_(freep) char *buf = NULL;
 	size_t size, left = 0, shown = 0;
 	struct summary s;
 	FILE *f;
 
-	results_summarize(&rep->results, &s);
+	results_summarize(rs, &s);
 	if (s.ready)
 		return summary_line(rep, ret);
-	for (size_t i = 0; i < rep->results.n; i++)
-		left += is_problem(&rep->results.items[i]);
+	for (size_t i = 0; i < rs->n; i++)
+		left += first_of_cause(rs, i);
 	f = open_memstream(&buf, &size);
 	if (!f)
 		return -ENOMEM;
 	fputs("NOT READY", f);
-	for (size_t i = 0; i < rep->results.n && left; i++) {
+	for (size_t i = 0; i < rs->n && left; i++) {
 		_cleanup_(freep) char *item = NULL;
 
-		if (!is_problem(&rep->results.items[i]))
+		if (!first_of_cause(rs, i))
 			continue;
-		item = oneline_item(&rep->results.items[i]);
+		item = oneline_item(rs, i);
 		if (!item) {
 			fclose(f);
 			return -ENOMEM;

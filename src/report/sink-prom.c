@@ -117,6 +117,34 @@ static void put_header(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/*
+ * One series per area, its worst verdict as a label (as NFD's hostprep.<area> label): a
+ * dashboard of hostprep_ready alone goes green on a READY host whose ACS warns.
+ */
+static int put_areas(FILE *f, const struct results *rs)
+{
+	_cleanup_(freep) struct result_area *a = NULL;
+	size_t n;
+	int r;
+
+	r = results_areas(rs, &a, &n);
+	if (r < 0)
+		return r;
+	put_header(f, "hostprep_area_state",
+		   "Always 1: the worst verdict of each area (acs, iommu, rdma, ...) in the last "
+		   "hostprep run.");
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_(freep) char *name = strndup(a[i].name, a[i].len);
+
+		if (!name)
+			return -ENOMEM;
+		fputs("hostprep_area_state{area=\"", f);
+		put_label_value(f, name);
+		fprintf(f, "\",state=\"%s\"} 1\n", verdict_to_string(a[i].worst));
+	}
+	return 0;
+}
+
 int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 {
 	_cleanup_(freep) char *buf = NULL;
@@ -140,7 +168,7 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	fprintf(f, "hostprep_ready %d\n", s.ready);
 	put_header(f, "hostprep_check",
 		   "Results of the last hostprep run with these check, object and verdict.");
-	if (put_checks(f, &r->results) < 0) {
+	if (put_checks(f, &r->results) < 0 || put_areas(f, &r->results) < 0) {
 		fclose(f);
 		return -ENOMEM;
 	}

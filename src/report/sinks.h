@@ -14,11 +14,16 @@
 
 /*
  * Aligned table; colour only when asked (the caller decides: isatty && !NO_COLOR).
- * width: no line wider than that many columns, the free-text end of a line (ACTUAL, a
- * remedy) cut with "…" (text_cut); 0 for no limit (-v). The JSON and journal keep all.
+ * width: the line's columns (render_width()): OBJECT and EXPECTED capped, ACTUAL and the
+ * remedies wrapped below their column (never cut), EXPECTED cut with "…"; results of one
+ * cause (not a pass) are one row; a pass's or skip's ACTUAL is cut with "…". 0 for no
+ * limit (-v): every cell whole, every result on its own row. The JSON and journal keep all.
  */
 #define TABLE_WIDTH_MAX 120
+#define TABLE_WIDTH_MIN 40
 int render_text(const struct report *r, FILE *f, bool color, size_t width);
+/* $COLUMNS when valid, else the terminal's width when fd is one, else TABLE_WIDTH_MAX. */
+size_t render_width(int fd);
 /* Pretty JSON, schema REPORT_SCHEMA_VERSION (docs/report-schema.md). */
 int render_json(const struct report *r, FILE *f);
 

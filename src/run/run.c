@@ -241,11 +241,19 @@ static int plan_for_revert(struct run *run, size_t i, bool *skip)
 	if (r != -EINVAL)
 		return r;
 	*skip = true;
-	return results_add(&run->results, VERDICT_UNKNOWN, modules[i]->name, "config",
-			   "rules that agree on this host",
-			   "not evaluated: the configured rules conflict on this host (see the "
-			   "error above); the revert itself does not depend on them",
-			   "narrow a Select= or add an Exclude= (hostprep config --validate)");
+	return results_add(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_UNKNOWN,
+			.check = modules[i]->name,
+			.object = "config",
+			.expected = "rules that agree on this host",
+			.actual = "not evaluated: the configured rules conflict on this host (see "
+				  "the error above); the revert itself does not depend on them",
+			.remedy =
+				"narrow a Select= or add an Exclude= (hostprep config --validate)",
+			.action = ACTION_CONFIG,
+		});
 }
 
 static int run_plan(struct run *run, bool *skip)

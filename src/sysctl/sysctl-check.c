@@ -33,22 +33,48 @@ static int expect_one(struct run *run, const struct sysctl_expect *e)
 		 e->value, dropin, dropin);
 	r = sysroot_read_file(run->root, SYSROOT_PROC, SYSCTL_READ_MAX, &raw, NULL, "sys/%s", rel);
 	if (r == -ENOENT || r == -ENOTDIR)
-		return results_add(&run->results, VERDICT_FAIL, CHECK_SYSCTL, e->name, e->value,
-				   "no such setting in this kernel (or its module is not loaded)",
-				   NULL);
+		return results_add(&run->results,
+				   &(const struct result_spec){
+					   .verdict = VERDICT_FAIL,
+					   .check = CHECK_SYSCTL,
+					   .object = e->name,
+					   .expected = e->value,
+					   .actual = "no such setting in this kernel (or its "
+						     "module is not loaded)",
+					   .action = ACTION_APPLY,
+				   });
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_SYSCTL, e->name, e->value,
-				    NULL, "cannot read it: %s", strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_SYSCTL,
+					    .object = e->name,
+					    .expected = e->value,
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot read it: %s", strerror(-r));
 	seen = sysctl_normalize(raw);
 	if (!seen)
 		return -ENOMEM;
 	if (sysctl_values_equal(seen, e->value))
-		return results_add(&run->results, VERDICT_PASS, CHECK_SYSCTL, e->name, e->value,
-				   seen, NULL);
-	return results_add(&run->results, VERDICT_FAIL, CHECK_SYSCTL, e->name, e->value, seen,
-			   remedy);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_PASS,
+							  .check = CHECK_SYSCTL,
+							  .object = e->name,
+							  .expected = e->value,
+							  .actual = seen,
+						  });
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = VERDICT_FAIL,
+						  .check = CHECK_SYSCTL,
+						  .object = e->name,
+						  .expected = e->value,
+						  .actual = seen,
+						  .remedy = remedy,
+						  .action = ACTION_APPLY,
+					  });
 }
 
 int sysctl_verify(struct run *run)

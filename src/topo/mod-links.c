@@ -75,8 +75,15 @@ static int hop_result(struct run *run, const struct pci_inventory *inv, const st
 	}
 	if (fmt)
 		snprintf(remedy, sizeof(remedy), fmt, h->dev);
-	return results_add(&run->results, v, CHECK_LINK, h->dev, expected, text,
-			   fmt ? remedy : NULL);
+	return results_add(&run->results, &(const struct result_spec){
+						  .verdict = v,
+						  .check = CHECK_LINK,
+						  .object = h->dev,
+						  .expected = expected,
+						  .actual = text,
+						  .remedy = fmt ? remedy : NULL,
+						  .action = ACTION_HARDWARE,
+					  });
 }
 
 /* Select=, or else the GPUs, accelerators and NICs as `hostprep topology` classifies them. */
@@ -116,13 +123,27 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 	}
 	/* The built-in sets may be empty; an admin's Select= that matches nothing fails. */
 	if (endpoints == 0 && links_config_get(run->cfg)->n_select)
-		return results_add(&run->results, VERDICT_FAIL, CHECK_LINK, "host",
-				   "the [Links] endpoints", "Select= matches no PCI function",
-				   "fix [Links] Select= (address, vendor:device or class:), or "
-				   "remove it to check the GPUs and NICs hostprep topology finds");
+		return results_add(&run->results,
+				   &(const struct result_spec){
+					   .verdict = VERDICT_FAIL,
+					   .check = CHECK_LINK,
+					   .object = "host",
+					   .expected = "the [Links] endpoints",
+					   .actual = "Select= matches no PCI function",
+					   .remedy = "fix [Links] Select= (address, vendor:device "
+						     "or class:), or remove it to check the GPUs "
+						     "and NICs hostprep topology finds",
+					   .action = ACTION_CONFIG,
+				   });
 	if (endpoints == 0)
-		return results_add(&run->results, VERDICT_SKIP, CHECK_LINK, "host",
-				   "the [Links] endpoints", "no PCI function matches", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_SKIP,
+							  .check = CHECK_LINK,
+							  .object = "host",
+							  .expected = "the [Links] endpoints",
+							  .actual = "no PCI function matches",
+							  .action = ACTION_NONE,
+						  });
 	link_hops_sort(hops, n);
 	for (size_t i = 0; i < n; i++) {
 		r = hop_result(run, inv, &hops[i]);
@@ -143,8 +164,14 @@ static int links_verify(struct run *run)
 	if (!links_wants_pci(run))
 		return 0;
 	if (run->pci_err < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK_LINK, "host",
-				    "readable PCI devices", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK_LINK,
+					    .object = "host",
+					    .expected = "readable PCI devices",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
 	return links_judge(run, run->pci, &run->pci_inv);
 }

@@ -83,20 +83,41 @@ static int judge_mode(struct run *run, const struct node_want *w, const char *ob
 	enum verdict v = workload_node_mode_verdict(m, st->st_uid, w->mode, w->strict_open);
 
 	if (v == VERDICT_FAIL)
-		return results_addf(&run->results, VERDICT_FAIL, CHECK, obj, expected,
-				    "restore mode 0666 (look for a local rule in /etc/udev/rules.d "
-				    "that overrides it), then udevadm trigger",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = CHECK,
+					    .object = obj,
+					    .expected = expected,
+					    .remedy = "restore mode 0666 (look for a local rule in "
+						      "/etc/udev/rules.d that overrides it), then "
+						      "udevadm trigger",
+					    .action = ACTION_CONFIG,
+				    },
 				    "mode %04o: a pod that does not run as root cannot open it",
 				    (unsigned)m);
 	if (v == VERDICT_WARN)
-		return results_addf(&run->results, VERDICT_WARN, CHECK, obj, expected,
-				    "unless unprivileged fabric management is wanted, restore "
-				    "root-only 0600 (remove the local udev rule), then udevadm "
-				    "trigger",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_WARN,
+					    .check = CHECK,
+					    .object = obj,
+					    .expected = expected,
+					    .remedy = "unless unprivileged fabric management is "
+						      "wanted, restore root-only 0600 (remove the "
+						      "local udev rule), then udevadm trigger",
+					    .action = ACTION_CONFIG,
+				    },
 				    "mode %04o owner uid %u: users other than root can send "
 				    "management datagrams",
 				    (unsigned)m, (unsigned)st->st_uid);
-	return results_addf(&run->results, VERDICT_PASS, CHECK, obj, expected, NULL,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = CHECK,
+				    .object = obj,
+				    .expected = expected,
+			    },
 			    "c %u:%u mode %04o", major(st->st_rdev), minor(st->st_rdev),
 			    (unsigned)m);
 }
@@ -113,22 +134,53 @@ static int judge_node(struct run *run, const struct node_want *w, const char *ob
 		err = -err;
 		if (err == ENOENT)
 			return results_add(
-				&run->results, VERDICT_FAIL, CHECK, obj, expected,
-				"missing: udev did not create it",
-				"is rdma-core installed? then: udevadm trigger --action=add "
-				"&& udevadm settle");
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK, obj, expected, NULL,
+				&run->results,
+				&(const struct result_spec){
+					.verdict = VERDICT_FAIL,
+					.check = CHECK,
+					.object = obj,
+					.expected = expected,
+					.actual = "missing: udev did not create it",
+					.remedy = "is rdma-core installed? then: udevadm trigger "
+						  "--action=add && udevadm settle",
+					.action = ACTION_DRIVER,
+				});
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK,
+					    .object = obj,
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot stat it: %s", strerror(err));
 	}
 	if (!S_ISCHR(st.st_mode))
-		return results_addf(&run->results, VERDICT_FAIL, CHECK, obj, expected,
-				    "remove it, then: udevadm trigger --action=add",
-				    "%s, not a character device", file_kind(st.st_mode));
+		return results_addf(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = CHECK,
+				.object = obj,
+				.expected = expected,
+				.remedy = "remove it, then: udevadm trigger --action=add",
+				.action = ACTION_CONFIG,
+			},
+			"%s, not a character device", file_kind(st.st_mode));
 	if (major(st.st_rdev) != ma || minor(st.st_rdev) != mi)
-		return results_addf(&run->results, VERDICT_FAIL, CHECK, obj, expected,
-				    "remove the stale node, then: udevadm trigger --action=add",
-				    "c %u:%u, but the kernel's device is %u:%u (a stale node)",
-				    major(st.st_rdev), minor(st.st_rdev), ma, mi);
+		return results_addf(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = CHECK,
+				.object = obj,
+				.expected = expected,
+				.remedy =
+					"remove the stale node, then: udevadm trigger --action=add",
+				.action = ACTION_CONFIG,
+			},
+			"c %u:%u, but the kernel's device is %u:%u (a stale node)",
+			major(st.st_rdev), minor(st.st_rdev), ma, mi);
 	return judge_mode(run, w, obj, expected, &st);
 }
 
@@ -145,8 +197,14 @@ static int check_node(struct run *run, const struct node_want *w)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return results_add(&run->results, VERDICT_UNKNOWN, CHECK, obj, "a character device",
-				   reason, NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_UNKNOWN,
+							  .check = CHECK,
+							  .object = obj,
+							  .expected = "a character device",
+							  .actual = reason,
+							  .action = ACTION_INSPECT,
+						  });
 	snprintf(expected, sizeof(expected), "c %u:%u mode %04o%s", ma, mi, (unsigned)w->mode,
 		 w->strict_open ? "" : " root");
 	return judge_node(run, w, obj, expected, ma, mi);
@@ -245,8 +303,14 @@ static int check_class(struct run *run, const char *class, const char *const *pr
 			break;
 		if (r < 0) {
 			obj = node_display(run, *p);
-			r = obj ? results_addf(&run->results, VERDICT_UNKNOWN, CHECK, obj,
-					       "a character device", NULL,
+			r = obj ? results_addf(&run->results,
+					       &(const struct result_spec){
+						       .verdict = VERDICT_UNKNOWN,
+						       .check = CHECK,
+						       .object = obj,
+						       .expected = "a character device",
+						       .action = ACTION_INSPECT,
+					       },
 					       "cannot tell which RDMA device it belongs to: %s",
 					       strerror(-r))
 				: -ENOMEM;
@@ -279,15 +343,28 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 	if (r < 0 && r != -ENOENT)
 		return r == -ENOMEM
 			       ? r
-			       : results_addf(&run->results, VERDICT_UNKNOWN, CHECK, obj,
-					      "one per RDMA device", NULL,
+			       : results_addf(&run->results,
+					      &(const struct result_spec){
+						      .verdict = VERDICT_UNKNOWN,
+						      .check = CHECK,
+						      .object = obj,
+						      .expected = "one per RDMA device",
+						      .action = ACTION_INSPECT,
+					      },
 					      "cannot list the verbs devices: %s", strerror(-r));
 	for (size_t i = 0; ibdevs[i]; i++) {
 		if (found[i])
 			continue;
-		r = results_addf(&run->results, VERDICT_FAIL, CHECK, obj, "one per RDMA device",
-				 "modprobe ib_uverbs (rdma-core loads it at boot through "
-				 "rdma-load-modules@rdma.service)",
+		r = results_addf(&run->results,
+				 &(const struct result_spec){
+					 .verdict = VERDICT_FAIL,
+					 .check = CHECK,
+					 .object = obj,
+					 .expected = "one per RDMA device",
+					 .remedy = "modprobe ib_uverbs (rdma-core loads it at boot "
+						   "through rdma-load-modules@rdma.service)",
+					 .action = ACTION_DRIVER,
+				 },
 				 "%s has no verbs device: ib_uverbs is not loaded", ibdevs[i]);
 		if (r < 0)
 			return r;
@@ -306,13 +383,27 @@ static int check_mad(struct run *run, char **ibdevs, unsigned *found)
 		return -ENOMEM;
 	r = check_class(run, "infiniband_mad", prefixes, ibdevs, found);
 	if (r == -ENOENT)
-		return results_add(&run->results, VERDICT_SKIP, CHECK, obj, "umadN and issmN",
-				   "ib_umad is not loaded: no management datagram devices "
-				   "(only ibstat, opensm and other fabric tools need them)",
-				   NULL);
+		return results_add(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_SKIP,
+				.check = CHECK,
+				.object = obj,
+				.expected = "umadN and issmN",
+				.actual = "ib_umad is not loaded: no management datagram devices "
+					  "(only ibstat, opensm and other fabric tools need them)",
+				.action = ACTION_NONE,
+			});
 	if (r < 0 && r != -ENOMEM)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK, obj, "umadN and issmN",
-				    NULL, "cannot list the MAD devices: %s", strerror(-r));
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK,
+					    .object = obj,
+					    .expected = "umadN and issmN",
+					    .action = ACTION_INSPECT,
+				    },
+				    "cannot list the MAD devices: %s", strerror(-r));
 	return r;
 }
 
@@ -324,12 +415,29 @@ static int rdma_cm_absent(struct run *run, const char *obj)
 	if (r == -ENOMEM)
 		return r;
 	if (r == 0)
-		return results_add(&run->results, VERDICT_FAIL, CHECK, obj, "a character device",
-				   "rdma_ucm is not loaded: the kernel has no rdma_cm device",
-				   "modprobe rdma_ucm (rdma-core loads it at boot through "
-				   "rdma-load-modules@rdma.service)");
-	return results_add(&run->results, VERDICT_UNKNOWN, CHECK, obj, "a character device",
-			   "rdma_ucm is loaded, but sysfs has no class/misc/rdma_cm", NULL);
+		return results_add(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = CHECK,
+				.object = obj,
+				.expected = "a character device",
+				.actual =
+					"rdma_ucm is not loaded: the kernel has no rdma_cm device",
+				.remedy = "modprobe rdma_ucm (rdma-core loads it at boot through "
+					  "rdma-load-modules@rdma.service)",
+				.action = ACTION_DRIVER,
+			});
+	return results_add(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_UNKNOWN,
+			.check = CHECK,
+			.object = obj,
+			.expected = "a character device",
+			.actual = "rdma_ucm is loaded, but sysfs has no class/misc/rdma_cm",
+			.action = ACTION_INSPECT,
+		});
 }
 
 static int check_rdma_cm(struct run *run)
@@ -364,15 +472,27 @@ int workload_devices_verify(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 && r != -ENOENT)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK, top,
-				    "nodes for every RDMA device", NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK,
+					    .object = top,
+					    .expected = "nodes for every RDMA device",
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot list the RDMA devices: %s", strerror(-r));
 	while (r >= 0 && ibdevs[n])
 		n++;
 	if (n == 0) {
 		strv_free(ibdevs);
-		return results_add(&run->results, VERDICT_SKIP, CHECK, top,
-				   "nodes for every RDMA device", "no RDMA device", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_SKIP,
+							  .check = CHECK,
+							  .object = top,
+							  .expected = "nodes for every RDMA device",
+							  .actual = "no RDMA device",
+							  .action = ACTION_NONE,
+						  });
 	}
 	strv_sort(ibdevs);
 	found = calloc(n, sizeof(*found));

@@ -138,26 +138,59 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 
 	workload_format_size(u->soft, soft, sizeof(soft));
 	if (streq(u->load_state, "not-found"))
-		return results_add(&run->results, VERDICT_SKIP, "workload.memlock", unit, expected,
-				   "not installed", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_SKIP,
+							  .check = "workload.memlock",
+							  .object = unit,
+							  .expected = expected,
+							  .actual = "not installed",
+							  .action = ACTION_NONE,
+						  });
 	if (streq(u->load_state, "masked"))
-		return results_add(&run->results, VERDICT_SKIP, "workload.memlock", unit, expected,
-				   "masked: it does not run", NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_SKIP,
+							  .check = "workload.memlock",
+							  .object = unit,
+							  .expected = expected,
+							  .actual = "masked: it does not run",
+							  .action = ACTION_NONE,
+						  });
 	if (!streq(u->load_state, "loaded"))
-		return results_addf(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit,
-				    expected, "fix the unit (systemctl status %s)",
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = "workload.memlock",
+					    .object = unit,
+					    .expected = expected,
+					    .remedy = "fix the unit (systemctl status %s)",
+					    .action = ACTION_CONFIG,
+				    },
 				    "systemd cannot load the unit (LoadState=%s)", u->load_state);
 	limit_text(u, limit, sizeof(limit));
 	if (workload_memlock_enough(u->soft, min))
-		return results_addf(&run->results, VERDICT_PASS, "workload.memlock", unit, expected,
-				    NULL, "%s", limit);
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_PASS,
+					    .check = "workload.memlock",
+					    .object = unit,
+					    .expected = expected,
+				    },
+				    "%s", limit);
 	if (asprintf(&remedy,
 		     "create /etc/systemd/system/%s.d/50-memlock.conf containing \"[Service]\" and "
 		     "\"LimitMEMLOCK=infinity\", then: systemctl daemon-reload && systemctl "
 		     "restart %s",
 		     unit, unit) < 0)
 		return -ENOMEM;
-	return results_addf(&run->results, VERDICT_FAIL, "workload.memlock", unit, expected, remedy,
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "workload.memlock",
+				    .object = unit,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_CONFIG,
+			    },
 			    "%s: pods get %s, below MinMemlock=%s; RDMA in them fails with "
 			    "\"Couldn't allocate MR\"",
 			    limit, soft, workload_format_size(min, m, sizeof(m)));
@@ -176,8 +209,16 @@ static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t m
 		return r;
 	}
 	if (r < 0)
-		r = results_addf(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit, expected,
-				 "check that systemd answers on the system bus (busctl status)",
+		r = results_addf(&run->results,
+				 &(const struct result_spec){
+					 .verdict = VERDICT_UNKNOWN,
+					 .check = "workload.memlock",
+					 .object = unit,
+					 .expected = expected,
+					 .remedy = "check that systemd answers on the system bus "
+						   "(busctl status)",
+					 .action = ACTION_INSPECT,
+				 },
 				 "cannot read it over D-Bus: %s",
 				 sym_sd_bus_error_is_set(&e) ? e.message : strerror(-r));
 	else
@@ -216,19 +257,33 @@ int workload_memlock_verify(struct run *run)
 		if (bus)
 			r = check_unit(run, bus, unit, wc->min_memlock, expected);
 		else
-			r = results_add(&run->results, VERDICT_UNKNOWN, "workload.memlock", unit,
-					expected, reason, no_bus_remedy(run));
+			r = results_add(&run->results, &(const struct result_spec){
+							       .verdict = VERDICT_UNKNOWN,
+							       .check = "workload.memlock",
+							       .object = unit,
+							       .expected = expected,
+							       .actual = reason,
+							       .remedy = no_bus_remedy(run),
+							       .action = ACTION_INSPECT,
+						       });
 		if (r < 0)
 			return r;
 		skipped += run->results.items[run->results.n - 1].verdict == VERDICT_SKIP;
 	}
 	/* Declared means checked: MinMemlock= with no listed unit installed checks nothing. */
 	if (skipped == wc->n_units)
-		return results_add(&run->results, VERDICT_FAIL, "workload.memlock", "host",
-				   expected,
-				   "none of MemlockUnits= is installed (or all are masked): "
-				   "MinMemlock= checks nothing here",
-				   "name the units that start this host's containers in "
-				   "[Workload] MemlockUnits=, or remove MinMemlock=");
+		return results_add(
+			&run->results,
+			&(const struct result_spec){
+				.verdict = VERDICT_FAIL,
+				.check = "workload.memlock",
+				.object = "host",
+				.expected = expected,
+				.actual = "none of MemlockUnits= is installed (or all are masked): "
+					  "MinMemlock= checks nothing here",
+				.remedy = "name the units that start this host's containers in "
+					  "[Workload] MemlockUnits=, or remove MinMemlock=",
+				.action = ACTION_CONFIG,
+			});
 	return 0;
 }

@@ -50,21 +50,55 @@ int workload_netns_verify(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT)
-		return results_add(&run->results, VERDICT_UNKNOWN, CHECK, "rdma", expected,
-				   missing_reason(run), NULL);
+		return results_add(&run->results, &(const struct result_spec){
+							  .verdict = VERDICT_UNKNOWN,
+							  .check = CHECK,
+							  .object = "rdma",
+							  .expected = expected,
+							  .actual = missing_reason(run),
+							  .action = ACTION_INSPECT,
+						  });
 	if (r < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK, "rdma", expected, NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK,
+					    .object = "rdma",
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
 				    "cannot read %s: %s", sysroot_strip(run->root, path),
 				    strerror(-r));
 	mode = workload_parse_netns_mode(line);
 	if (mode < 0)
-		return results_addf(&run->results, VERDICT_UNKNOWN, CHECK, "rdma", expected, NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_UNKNOWN,
+					    .check = CHECK,
+					    .object = "rdma",
+					    .expected = expected,
+					    .action = ACTION_INSPECT,
+				    },
 				    "%s holds '%s', not Y or N", sysroot_strip(run->root, path),
 				    line);
 	if ((enum netns_expect)mode != want)
-		return results_addf(&run->results, VERDICT_FAIL, CHECK, "rdma", expected,
-				    remedy_for(want), "%s (ib_core netns_mode=%s)",
-				    netns_expect_to_string(mode), line);
-	return results_addf(&run->results, VERDICT_PASS, CHECK, "rdma", expected, NULL,
+		return results_addf(&run->results,
+				    &(const struct result_spec){
+					    .verdict = VERDICT_FAIL,
+					    .check = CHECK,
+					    .object = "rdma",
+					    .expected = expected,
+					    .remedy = remedy_for(want),
+					    .action = ACTION_CONFIG,
+				    },
+				    "%s (ib_core netns_mode=%s)", netns_expect_to_string(mode),
+				    line);
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = CHECK,
+				    .object = "rdma",
+				    .expected = expected,
+			    },
 			    "%s (ib_core netns_mode=%s)", netns_expect_to_string(mode), line);
 }

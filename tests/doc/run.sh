@@ -218,6 +218,15 @@ case $out in *'a folder cycle: acs <-> topo'*) ok ;;
 *) fail "layers.py does not see the cycle acs <-> topo: $out" ;; esac
 rm -rf "$house"
 
+# --- the result model: every result that may not pass names its action, and
+# docs/report-schema.md documents every action and severity the program writes.
+if out=$(python3 "$top/tests/doc/result-actions.py" "$top"); then ok; else fail "$out"; fi
+for name in $(grep -o '\[\(ACTION\|SEVERITY\)_[A-Z_]*\] = "[a-z-]*"' "$top/src/core/result.c" |
+	sed 's/.*= "\(.*\)"/\1/'); do
+	grep -q "^| \`$name\` |" "$top/docs/report-schema.md" && ok ||
+		fail "docs/report-schema.md does not document action/severity '$name'"
+done
+
 echo "doc: $passed passed, $failed failed"
 if [ $failed -eq 0 ] && [ $passed -eq 0 ]; then
 	echo "doc: FAILED: no check passed: nothing was checked"

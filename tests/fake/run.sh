@@ -19,7 +19,7 @@
 set -u
 shopt -s extglob
 export LC_ALL=C TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
-unset HOSTPREP_CONFIG SYSTEMD_LOG_LEVEL NOTIFY_SOCKET
+unset HOSTPREP_CONFIG SYSTEMD_LOG_LEVEL NOTIFY_SOCKET COLUMNS # COLUMNS: the table's width
 
 if [ $# -ne 1 ]; then
 	echo "usage: $0 BINARY" >&2

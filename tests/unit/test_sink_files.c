@@ -18,7 +18,7 @@ static void report_init(struct report *r)
 
 static void add(struct report *r, enum verdict v, const char *check, const char *object)
 {
-	assert_int_equal(results_add(&r->results, v, check, object, "e", "a", NULL), 0);
+	assert_int_equal(results_add(&r->results, &(const struct result_spec){ .verdict = v, .check = check, .object = object, .expected = "e", .actual = "a", }), 0);
 }
 
 /* The lines of s that start with prefix, concatenated. */

@@ -37,7 +37,7 @@ gate kubelet.service 1 "no report"
 # 2. not ready at the first start: held back, nothing recorded (an admin's later start waits too)
 report not-ready
 gate kubelet.service 1 "first start, not ready"
-[ "$(cat "$T/out")" = "NOT READY: rdma.port mlx5_0/1 DOWN/Polling" ] || fail "not ready: stdout '$(cat "$T/out")'"
+[ "$(cat "$T/out")" = "NOT READY: rdma.port:inspect mlx5_0/1" ] || fail "not ready: stdout '$(cat "$T/out")'"
 gate kubelet.service 1 "second try, still not ready"
 [ "$(rec kubelet.service)" = none ] || fail "a held-back start was recorded"
 # 3. ready: it starts, and the record says this boot
@@ -51,7 +51,7 @@ gate kubelet.service 0 "first start, ready"
 # 4. the host turns not ready, the daemon is restarted in the same boot: it starts again
 report not-ready
 gate kubelet.service 0 "restart in the same boot, not ready"
-[ "$(cat "$T/out")" = "NOT READY: rdma.port mlx5_0/1 DOWN/Polling" ] || fail "restart: stdout '$(cat "$T/out")'"
+[ "$(cat "$T/out")" = "NOT READY: rdma.port:inspect mlx5_0/1" ] || fail "restart: stdout '$(cat "$T/out")'"
 expect_grep err 'kubelet\.service already passed this gate in this boot' "restart: no word on why it starts"
 printf 'garbage' >"$R/run/hostprep/report.json"
 gate kubelet.service 0 "restart in the same boot, damaged report"
