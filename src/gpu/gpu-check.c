@@ -347,7 +347,7 @@ static int ecc_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu
 static int remap_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
 {
 	const struct nvml_answer *a = g ? &g->q[NVQ_REMAP] : NULL;
-	const char *exp = "no row remap pending or failed";
+	const char *exp = "none pending, none failed";
 	char why[256], act[160];
 
 	if (a && a->rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)

@@ -106,9 +106,13 @@ run; want 0 "${ALLPASS/gpu.ecc=pass/gpu.ecc=skip}" "ECC not supported: skip"
 record "gpu0 nvmlDeviceGetRemappedRows 0 2 1 1 0"
 run; want 1 "${ALLPASS/gpu.row-remap=pass/gpu.row-remap=fail}" "row remap pending"
 expect_grep out "nvidia-smi -r -i 0000:00:06.0" "the reset names the GPU"
+[ "$(jqo '.results[] | select(.check == "gpu.row-remap") | .action')" = reset-gpu ] ||
+	fail "a pending remap's action is reset-gpu"
 record "gpu0 nvmlDeviceGetRemappedRows 0 0 1 0 1"
 run; want 1 "${ALLPASS/gpu.row-remap=pass/gpu.row-remap=fail}" "row remap failed"
 expect_grep out "serviced" "a failed remap is field service"
+[ "$(jqo '.results[] | select(.check == "gpu.row-remap") | .action')" = hardware ] ||
+	fail "a failed remap's action is hardware (field service)"
 record "gpu0 nvmlDeviceGetRemappedRows 0 5 0 0 0"
 run; want 0 "$ALLPASS" "remapped rows, none pending: pass"
 record "gpu0 nvmlDeviceGetRemappedRows 3" "gpu0 nvmlDeviceGetRetiredPagesPendingStatus 0 1"
