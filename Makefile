@@ -121,10 +121,10 @@ deps-test:
 
 run: deps
 	$(MAKE) -j$$(nproc) all
-	@echo "== hostprep apply --dry-run (shipped default config) =="
-	@$(B)/hostprep --config conf/hostprep.conf apply --dry-run; true
+	@echo "== hostprep apply --dry-run (the shipped default, as installed: --vendor-config) =="
+	@$(B)/hostprep --vendor-config conf/hostprep.conf apply --dry-run; true
 	@echo "== hostprep check =="
-	@$(B)/hostprep --config conf/hostprep.conf check; rc=$$?; \
+	@$(B)/hostprep --vendor-config conf/hostprep.conf check; rc=$$?; \
 		echo "hostprep check exit status: $$rc (0 ready, 1 not ready, 2 config, 3 internal)"; \
 		[ $$rc -le 1 ]
 

@@ -6,7 +6,7 @@
 # Kept equal to the command table in src/main.c and to getopt's long options
 # there by tests/doc/run.sh.
 _hostprep_commands='apply check status gate revert config acs rdma env topology snapshot'
-_hostprep_options='--root --config --json --no-color -v --verbose -h --help --version'
+_hostprep_options='--root --config --vendor-config --json --no-color -v --verbose -h --help --version'
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
 _hostprep_word() {
@@ -23,7 +23,7 @@ _hostprep_config_args() {
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--root | --config)
+		--root | --config | --vendor-config)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			((i + 1 < COMP_CWORD)) &&
 				printf '%s\0%s\0' "${COMP_WORDS[i]}" "$(_hostprep_word $((i + 1)))"
@@ -74,7 +74,7 @@ _hostprep() {
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--root | --config)
+		--root | --config | --vendor-config)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			((i++))
 			;;

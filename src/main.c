@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		"  --config FILE    use FILE instead of the config search (repeatable); such a\n"
 		"                   run does not replace the published report unless it writes\n"
 		"  --publish        check/apply --config: publish the report anyway\n"
+		"  --vendor-config FILE  read FILE in place of /usr/lib/hostprep/hostprep.conf,\n"
+		"                   as the vendor's (what installing it would say); no publish\n"
 		"  --json           JSON output (schema in docs/report-schema.md)\n"
 		"  --no-color       no ANSI colour (also NO_COLOR=1)\n"
 		"  -v, --verbose    debug messages on stderr; table lines not cut to 120 columns\n"
@@ -54,25 +56,28 @@ enum {
 	OPT_PUBLISH,
 	OPT_ONELINE,
 	OPT_VALIDATE_AS,
+	OPT_VENDOR_CONFIG,
 };
 
-static const struct option long_options[] = { { "root", required_argument, NULL, OPT_ROOT },
-					      { "config", required_argument, NULL, OPT_CONFIG },
-					      { "json", no_argument, NULL, OPT_JSON },
-					      { "no-color", no_argument, NULL, OPT_NO_COLOR },
-					      { "dry-run", no_argument, NULL, OPT_DRY_RUN },
-					      { "validate", no_argument, NULL, OPT_VALIDATE },
-					      { "validate-as", required_argument, NULL,
-						OPT_VALIDATE_AS },
-					      { "verbose", no_argument, NULL, 'v' },
-					      { "help", no_argument, NULL, 'h' },
-					      { "version", no_argument, NULL, OPT_VERSION },
-					      { "install", no_argument, NULL, OPT_INSTALL },
-					      { "uninstall", no_argument, NULL, OPT_UNINSTALL },
-					      { "publish", no_argument, NULL, OPT_PUBLISH },
-					      { "oneline", no_argument, NULL, OPT_ONELINE },
-					      { "output", required_argument, NULL, 'o' },
-					      {} };
+static const struct option long_options[] = {
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "vendor-config", required_argument, NULL, OPT_VENDOR_CONFIG },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "validate", no_argument, NULL, OPT_VALIDATE },
+	{ "validate-as", required_argument, NULL, OPT_VALIDATE_AS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "install", no_argument, NULL, OPT_INSTALL },
+	{ "uninstall", no_argument, NULL, OPT_UNINSTALL },
+	{ "publish", no_argument, NULL, OPT_PUBLISH },
+	{ "oneline", no_argument, NULL, OPT_ONELINE },
+	{ "output", required_argument, NULL, 'o' },
+	{}
+};
 
 static int add_config(struct options *o, char *path)
 {
@@ -95,6 +100,9 @@ static int parse_one(struct options *o, int c)
 		return 0;
 	case OPT_CONFIG:
 		return add_config(o, optarg);
+	case OPT_VENDOR_CONFIG:
+		o->vendor_config = optarg;
+		return 0;
 	case OPT_JSON:
 		o->json = true;
 		return 0;
@@ -177,6 +185,10 @@ static int parse_argv(int argc, char **argv, struct options *o, const struct com
 	    (o->publish && !takes(*cmd, COMMAND_PUBLISH)) || (o->publish && o->dry_run)) {
 		log_error("--oneline goes with status (not with --json), --publish with check "
 			  "and apply (not --dry-run).");
+		return -EINVAL;
+	}
+	if (o->vendor_config && o->n_configs) {
+		log_error("--vendor-config goes with the config search, not with --config.");
 		return -EINVAL;
 	}
 	if (o->output && !takes(*cmd, COMMAND_OUTPUT)) {

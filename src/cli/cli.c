@@ -36,7 +36,8 @@ int open_root(const struct options *o, struct sysroot *root)
 int load_config(const struct options *o, const struct sysroot *root, unsigned flags,
 		struct config *c)
 {
-	int r = config_load(c, root, o->n_configs ? o->configs : NULL, flags);
+	int r = o->vendor_config ? config_load_vendor(c, root, o->vendor_config, flags)
+				 : config_load(c, root, o->n_configs ? o->configs : NULL, flags);
 
 	if (r == -EINVAL || r == -EPERM)
 		return -EINVAL; /* already logged as file:line: reason */

@@ -39,6 +39,8 @@ struct options {
 	const char *output;
 	/* config --validate-as NAME (sets validate too), NULL without it */
 	const char *validate_as;
+	/* --vendor-config FILE: read as the vendor's file of the search, NULL without it */
+	const char *vendor_config;
 };
 
 /* What a command accepts beyond the global options; main.c refuses the rest (exit 2). */

@@ -220,7 +220,7 @@ static bool run_publishes(const struct options *o, const struct run *run)
 {
 	if (!o->privileged || run->mode == RUN_DRY_RUN)
 		return false;
-	return o->publish || !o->n_configs || run_writes(run);
+	return o->publish || (!o->n_configs && !o->vendor_config) || run_writes(run);
 }
 
 /*

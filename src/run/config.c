@@ -395,6 +395,7 @@ struct cfile {
 	const char *path;
 	enum sysroot_top top;
 	const char *rel;
+	bool vendor; /* --vendor-config's file: the vendor's own wherever it lies */
 };
 
 struct loader {
@@ -404,6 +405,7 @@ struct loader {
 	char *const *overlay;	  /* config --validate: files layered over the rest, or NULL */
 	const char *overlay_main; /* the one of them named hostprep.conf, if any */
 	const char *overlay_as;	  /* config --validate-as: the name the one file takes */
+	const char *vendor_main;  /* --vendor-config: read as /usr/lib's file, the vendor's */
 	int error;		  /* the first failure, returned by config_load */
 	size_t n_files;
 	bool *vendor;	      /* per file in c->files: the vendor's own (file_is_vendor()) */
@@ -1062,7 +1064,7 @@ static int add_file(struct loader *l, const struct cfile *f, const char **ret)
 
 	if (!copy)
 		return -ENOMEM;
-	l->vendor[l->n_files] = file_is_vendor(l, f);
+	l->vendor[l->n_files] = f->vendor || file_is_vendor(l, f);
 	l->c->files[l->n_files++] = copy;
 	*ret = copy;
 	return 0;
@@ -1220,7 +1222,7 @@ static int list_dropin_dir(struct loader *l, struct dropins *d, enum sysroot_top
 		return -ENOMEM;
 	fd = sysroot_openat(l->root, top, O_RDONLY | O_DIRECTORY, DROPIN_DIR);
 	if (fd == -ENOENT)
-		return open_failed_enoent(l, &(struct cfile){ dir, top, DROPIN_DIR }, true);
+		return open_failed_enoent(l, &(struct cfile){ dir, top, DROPIN_DIR, false }, true);
 	if (fd < 0)
 		return file_fail(l, dir, fd, "cannot open: %m");
 	if (fstat(fd, &st) < 0)
@@ -1326,7 +1328,7 @@ static int load_dropins(struct loader *l, const bool *refused)
 		else
 			r = (path = sysroot_path(l->root, d.v[i].top, "%s", rel)) ? 0 : -ENOMEM;
 		if (r >= 0)
-			r = load_file(l, &(struct cfile){ path, d.v[i].top, rel }, !d.v[i].overlay);
+			r = load_file(l, &(struct cfile){ path, d.v[i].top, rel, false }, !d.v[i].overlay);
 		if (r < 0)
 			return r;
 	}
@@ -1356,17 +1358,20 @@ static int load_search(struct loader *l)
 		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(search_tops); i++) {
 		bool overlay = search_tops[i] == SYSROOT_ETC && l->overlay_main;
+		bool vendor = search_tops[i] == SYSROOT_USR_LIB && l->vendor_main;
 		_cleanup_(freep) char *path = NULL;
 
 		if (search_tops[i] == SYSROOT_RUN || refused[i])
 			continue; /* the runtime dir has drop-ins only, no main file */
-		path = overlay ? strdup(l->overlay_main)
-			       : sysroot_path(l->root, search_tops[i], MAIN_NAME);
+		path = overlay	? strdup(l->overlay_main)
+		       : vendor ? strdup(l->vendor_main)
+				: sysroot_path(l->root, search_tops[i], MAIN_NAME);
 		if (!path)
 			return -ENOMEM;
 		r = load_file(l,
-			      &(struct cfile){ path, search_tops[i], overlay ? NULL : MAIN_NAME },
-			      !overlay);
+			      &(struct cfile){ path, search_tops[i],
+					       overlay || vendor ? NULL : MAIN_NAME, vendor },
+			      !overlay && !vendor);
 		if (r < 0)
 			return r;
 	}
@@ -1449,6 +1454,8 @@ static int config_start(struct config *c, const struct sysroot *root, bool searc
 	return c->display_root.dir ? 0 : -ENOMEM;
 }
 
+static int load_with(struct loader *lp, char *const *explicit_files);
+
 int config_load(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		unsigned flags)
 {
@@ -1464,9 +1471,26 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
 int config_validate_as(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		       char *const *files, const char *as, unsigned flags)
 {
-	struct loader l = {
-		.c = c, .root = root, .flags = flags, .overlay = files, .overlay_as = as
-	};
+	return load_with(
+		&(struct loader){
+			.c = c, .root = root, .flags = flags, .overlay = files, .overlay_as = as },
+		explicit_files);
+}
+
+int config_load_vendor(struct config *c, const struct sysroot *root, const char *vendor_file,
+		       unsigned flags)
+{
+	return load_with(
+		&(struct loader){
+			.c = c, .root = root, .flags = flags, .vendor_main = vendor_file },
+		NULL);
+}
+
+static int load_with(struct loader *lp, char *const *explicit_files)
+{
+	struct loader l = *lp;
+	struct config *c = l.c;
+	const struct sysroot *root = l.root;
 	_cleanup_(freep) bool *vendor = calloc(CONFIG_MAX_FILES + 1, sizeof(bool));
 	_cleanup_(freep) char *vendor_dir = NULL;
 	int r;

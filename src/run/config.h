@@ -309,6 +309,13 @@ int config_validate(struct config *c, const struct sysroot *root, char *const *e
  */
 int config_validate_as(struct config *c, const struct sysroot *root, char *const *explicit_files,
 		       char *const *files, const char *as, unsigned flags);
+/*
+ * The search, with vendor_file read as the vendor's own file in place of
+ * /usr/lib/hostprep/hostprep.conf (--vendor-config: what an installation of that file
+ * says on this host, with its drop-ins; `make run` shows the shipped file so).
+ */
+int config_load_vendor(struct config *c, const struct sysroot *root, const char *vendor_file,
+		       unsigned flags);
 void config_done(struct config *c);
 /* A file of c->files as the admin knows it: without the root prefix of a search. */
 const char *config_file_shown(const struct config *c, const char *file);
