@@ -52,8 +52,8 @@ static int acs_arg_for_kernel(const struct acs_cmd_view *v, char **ret)
 		/* config_acs= on a kernel before 6.11 is ignored, on 6.11-6.14.1 half-read */
 		log_error("Kernel release %s%s%s: which boot-time ACS parameter it takes "
 			  "(pci=disable_acs_redir= from 4.19, pci=config_acs= from 6.11, fixed in "
-			  "6.12.23) cannot be told, so no argument is printed; read "
-			  "/proc/sys/kernel/osrelease on the host, or run hostprep apply at every "
+			  "6.12.23) cannot be told, so no argument is printed; check "
+			  "the host's kernel release (uname -r), or run hostprep apply at every "
 			  "boot.",
 			  v->osrelease ? "'" : "", v->osrelease ? v->osrelease : "unknown",
 			  v->osrelease ? "' does not parse" : "");

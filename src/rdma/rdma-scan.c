@@ -341,6 +341,8 @@ static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 		p->netdev_up = streq(op, "up");
 	if (sysroot_read_attr(root, SYSROOT_SYS, &mtu, "class/net/%s/mtu", p->netdev) >= 0)
 		p->netdev_mtu = (unsigned)strtoul(mtu, NULL, 10);
+	p->netdev_is_bond =
+		sysroot_exists(root, SYSROOT_SYS, "class/net/%s/bonding", p->netdev) > 0;
 	if (sysroot_canonical(root, SYSROOT_SYS, &master, "class/net/%s/master", p->netdev) >= 0) {
 		p->bond = strdup(basename(master));
 		if (p->bond && sysroot_read_attr(root, SYSROOT_SYS, &bop, "class/net/%s/operstate",

@@ -48,7 +48,8 @@ struct rdma_port {
 	char *netdev_via; /* "gid_attrs/ndevs", "PCI function", "node_guid (EUI-64 of MAC)" */
 	bool netdev_up;
 	unsigned netdev_mtu;
-	char *bond; /* the bond the netdev is enslaved to, or NULL */
+	char *bond;	     /* the bond the netdev is enslaved to, or NULL */
+	bool netdev_is_bond; /* the netdev is a bond master itself (RoCE LAG: mlx5_bond_0) */
 	bool bond_up;
 	/* Set by the wait: how long apply waited for this port (0: it did not wait). */
 	uint64_t waited_usec;

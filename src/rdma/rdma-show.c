@@ -5,6 +5,13 @@
  */
 #include "rdma/rdma-check.h"
 
+/* The bond a port's traffic goes through: its netdev's master, or the netdev itself when
+ * the RDMA device sits on the bond (RoCE LAG: mlx5_bond_0 on bond0). */
+static const char *rdma_port_bond(const struct rdma_port *p)
+{
+	return p->bond ? p->bond : p->netdev_is_bond ? p->netdev : NULL;
+}
+
 enum { C_DEV, C_PORT, C_STATE, C_RATE, C_LAYER, C_MTU, C_NETDEV, C_BOND, C_PCI, C_SRC, _C_MAX };
 
 static const char *const titles[_C_MAX] = { "DEVICE", "PORT",	"STATE", "RATE", "LAYER",
@@ -45,8 +52,8 @@ static void fill_port(const struct rdma_device *d, const struct rdma_port *p, st
 	if (p->netdev)
 		cell_name(w->cell[C_NETDEV], sizeof(w->cell[0]), p->netdev,
 			  p->netdev_up ? "" : " (down)");
-	if (p->bond)
-		cell_name(w->cell[C_BOND], sizeof(w->cell[0]), p->bond, "");
+	if (rdma_port_bond(p))
+		cell_name(w->cell[C_BOND], sizeof(w->cell[0]), rdma_port_bond(p), "");
 }
 
 static void fill_row(const struct rdma_device *d, const struct rdma_port *p, struct row *w)
@@ -185,7 +192,7 @@ static struct json_object *port_json(const struct rdma_port *p)
 	add_str(o, "netdev", p->netdev);
 	add_str(o, "netdev_via", p->netdev_via);
 	json_object_object_add(o, "netdev_up", json_object_new_boolean(p->netdev_up));
-	add_str(o, "bond", p->bond);
+	add_str(o, "bond", rdma_port_bond(p));
 	for (size_t i = 0; i < p->n_gids; i++)
 		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);

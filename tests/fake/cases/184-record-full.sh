@@ -28,7 +28,7 @@ with open(sys.argv[1], "w") as f:
     f.write(seal("hostprep-record 2 lines %d" % len(lines)) + "".join(lines))
 PY
 cp "$rec" "$T/rec"
-hp apply
+hp -v apply
 expect_rc 1
 expect_grep out '^PASS +acs\.write +0000:15:01\.0 ' "the port whose line fits is not written"
 [ "$(stat -c %s "$rec")" = 1048576 ] || fail "the record is $(stat -c %s "$rec") bytes, want exactly 1048576"

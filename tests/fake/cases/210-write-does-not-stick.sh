@@ -8,7 +8,7 @@
 newroot dgx8
 useconf gpu-p2p
 HP_ENV=(LD_PRELOAD="$NOSTICK_SO" NOSTICK_LOG="$T/writes")
-hp apply
+hp -v apply
 HP_ENV=()
 expect_rc 1
 [ -s "$T/writes" ] || fail "the shim saw no write to a config file (did apply try to write?)"

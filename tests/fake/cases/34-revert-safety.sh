@@ -33,7 +33,7 @@ expect_tree_same
 # matches, so nothing is written even though ACS sits at the recorded offset
 seal "acs 0000:17:00.0 0xf24 0x0000 /sys/devices/pci0000:37/0000:37:01.0/0000:38:00.0/0000:39:00.0" \
 	>"$R/run/hostprep/acs-originals"
-hp revert
+hp -v revert
 expect_rc 1
 expect_tree_same
 expect_grep "$T/out" 'recorded device /sys/devices/pci0000:37' "revert does not say the device changed"
