@@ -86,7 +86,10 @@ guest_check() {
 	assert_json "$OUT" '.results[0].verdict' unknown "the run result is unknown"
 	assert_match "$(jq -r '.results[0].actual' <<<"$OUT")" "has not finished" "the report says the run has not finished"
 	run_cmd hostprep status --oneline
-	assert_match "$OUT" "^NOT READY: run host 'apply' \\(pid $pid\\) started" "status --oneline names the unfinished run"
+	# one line per cause (issue 27 §2): the cause, not the actual; the pid is in the report
+	assert_match "$OUT" "^NOT READY: run:unfinished\$" "status --oneline names the unfinished run"
+	assert_match "$(hostprep status --json | jq -r '.results[0].actual')" "'apply' \\(pid $pid\\) started" \
+		"the report names the unfinished run's pid"
 
 	# the gated workload did not start
 	assert_ne "$(unit_prop kubelet.service ActiveState)" active "kubelet not active"
