@@ -132,7 +132,7 @@ check_eq "$RC $LINE" "0 READY: no result" "minimal ready report"
 # escapes: \" \\ \uXXXX in the names it prints
 printf '{"schema":1,"ready":false,"results":[{"check":"rdma.port","object":"mlx5_\\"0\\\\\\u00e9/1","verdict":"unknown"}]}' >"$T/esc.json"
 read_report "$T/esc.json"
-check_eq "$RC $LINE" '1 NOT READY: rdma.port mlx5_"0\?/1' "escapes resolved"
+check_eq "$RC $LINE" '1 NOT READY: rdma.port:inspect mlx5_"0\?/1' "escapes resolved"
 
 # the default path, and no hostprep anywhere on PATH
 grep -q 'hostprep status\|hostprep check' <(grep -v '^#' "$R") && fail "reader runs no hostprep" "it calls hostprep" ||
