@@ -35,6 +35,10 @@ MAX_EXPOSURE=4.5
 guest_prep() {
 	mkdir -p /etc/systemd/system
 	ln -sf /dev/null /etc/systemd/system/hostprep-reapply.service
+	# a workload for MinMemlock= to check at boot: an admin's MinMemlock= with none of
+	# MemlockUnits= installed checks nothing and fails (issue 25 §3, fail closed)
+	printf '[Unit]\nDescription=dummy workload\n[Service]\nExecStart=/bin/sleep infinity\nLimitMEMLOCK=infinity\n' \
+		>/etc/systemd/system/containerd.service
 }
 
 # assert_exposure UNIT: systemd-analyze security of UNIT as loaded scores <= MAX_EXPOSURE
@@ -82,7 +86,7 @@ guest_check() {
 	# a run under the same sandbox, on demand: drift written back, D-Bus read of a
 	# unit's LimitMEMLOCK (a dummy workload), the modules path walked
 	printf '[Unit]\nDescription=dummy workload\n[Service]\nExecStart=/bin/sleep infinity\nLimitMEMLOCK=8M\n' \
-		>/run/systemd/system/containerd.service
+		>/etc/systemd/system/containerd.service
 	systemctl daemon-reload
 	systemctl start containerd.service
 	pci_remove_rescan 0000:00:02.0
