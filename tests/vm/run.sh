@@ -9,7 +9,7 @@
 # Environment: VMTEST_TIMEOUT (seconds per boot, default 120),
 #   VMTEST_CACHE (base image cache, default tests/vm/.cache),
 #   VMTEST_OUT (per-scenario logs and shares, default tests/vm/out),
-#   VMTEST_BUDGET (seconds for the whole run, default 3000: scenarios that
+#   VMTEST_BUDGET (seconds for the whole run, default 3400: scenarios that
 #     would start after it are reported as failed, not run),
 #   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
 # A scenario that says HOSTPREP_INSTALL=deb gets no make-install tree on its
@@ -25,7 +25,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 OUTROOT=${VMTEST_OUT:-$HERE/out}
 DEFAULT_TIMEOUT=${VMTEST_TIMEOUT:-120}
-BUDGET=${VMTEST_BUDGET:-3000}
+BUDGET=${VMTEST_BUDGET:-3400}
 export PATH=$PATH:/usr/sbin:/sbin
 
 die() { echo "tests/vm/run.sh: $*" >&2; echo "vm: 0 passed, 1 failed"; exit 1; }
