@@ -11,6 +11,7 @@
 #include "gpu/gpu.h"
 #include "gpu/nvml-api.h"
 #include "gpu/nvml.h"
+#include "topo/gpus.h"
 
 #define NV_VENDOR 0x10de
 /* the driver's procfs directory, as results name it (the root's owner builds the path) */
@@ -174,23 +175,11 @@ static int driver_result(struct gpu_ctx *c, size_t n_gpus, bool *loaded)
 
 /* --- one GPU ------------------------------------------------------------------------ */
 
-/* "Video BIOS: 96.00.da.00.0c" of /proc/driver/nvidia/gpus/ADDR/information. */
-static void info_vbios(const char *info, char *buf, size_t size)
-{
-	const char *p = strstr(info, "Video BIOS:");
-
-	buf[0] = '\0';
-	if (!p)
-		return;
-	p += strlen("Video BIOS:");
-	p += strspn(p, " \t");
-	snprintf(buf, size, "%.*s", (int)strcspn(p, " \t\n"), p);
-}
-
 static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g,
 			  char *vbios, size_t vsize)
 {
 	_cleanup_(freep) char *info = NULL;
+	struct nv_info ni;
 	char act[256];
 	int r = sysroot_read_file(c->run->root, SYSROOT_PROC, GPU_INFO_MAX, &info, NULL,
 				  "driver/nvidia/gpus/%s/information", addr);
@@ -215,7 +204,8 @@ static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml
 						     .action = ACTION_INSPECT },
 			"cannot read the driver's entry (driver/nvidia/gpus/%s): %s", addr,
 			strerror(-r));
-	info_vbios(info, vbios, vsize);
+	if (nv_info_parse(info, &ni) >= 0) /* the GPU map's reader of the same file */
+		snprintf(vbios, vsize, "%s", ni.vbios);
 	return add(c, VERDICT_PASS, "gpu.present", addr, "initialised by the driver",
 		   "initialised (" GPU_DRIVER_FILES ")", NULL, ACTION_NONE);
 }

@@ -52,6 +52,8 @@ static void info_line(const char *line, size_t n, struct nv_info *ret)
 		copy_trimmed(value, strlen(value), ret->uuid, sizeof(ret->uuid));
 	else if (streq(key, "Device Minor"))
 		ret->minor = parse_minor(value);
+	else if (streq(key, "Video BIOS"))
+		copy_trimmed(value, strlen(value), ret->vbios, sizeof(ret->vbios));
 	else if (streq(key, "Bus Location"))
 		copy_trimmed(value, strlen(value), ret->addr, sizeof(ret->addr));
 }

@@ -29,7 +29,8 @@ struct nv_info {
 	char addr[PCI_ADDR_LEN]; /* Bus Location, canonical lowercase */
 	char uuid[GPU_UUID_MAX]; /* "GPU-..." */
 	char model[GPU_MODEL_MAX];
-	int minor; /* Device Minor: /dev/nvidiaN; -1 unknown */
+	int minor;	/* Device Minor: /dev/nvidiaN; -1 unknown */
+	char vbios[32]; /* Video BIOS: "96.00.da.00.0c" ("" without one) */
 };
 
 struct gpu_nic {
