@@ -38,21 +38,35 @@ static int check_regular(int fd, const char *path)
 	return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
 }
 
+/* The buffer grows from a page: a cap of 1 MiB for a sysfs attribute (st_size says
+ * nothing there) must not cost 1 MiB per read, and a snapshot reads thousands. */
+#define READ_FIRST 4096
+
 static int read_checked(int fd, const char *path, size_t max, char **ret, size_t *ret_size)
 {
 	_cleanup_(freep) char *buf = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = max + 1 < READ_FIRST ? max + 1 : READ_FIRST;
 	int r;
 
 	r = check_regular(fd, path);
 	if (r < 0)
 		return r;
-	buf = malloc(max + 1);
+	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t k = read(fd, buf + n, max + 1 - n);
+		ssize_t k;
 
+		if (n == cap) {
+			size_t more = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			char *grown = realloc(buf, more);
+
+			if (!grown)
+				return -ENOMEM;
+			buf = grown;
+			cap = more;
+		}
+		k = read(fd, buf + n, cap - n);
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
@@ -64,7 +78,7 @@ static int read_checked(int fd, const char *path, size_t max, char **ret, size_t
 		if (n > max)
 			return -EFBIG;
 	}
-	buf[n] = '\0';
+	buf[n] = '\0'; /* a read ends with room left: n < cap */
 	if (ret_size)
 		*ret_size = n;
 	*ret = TAKE_PTR(buf);

@@ -624,6 +624,50 @@ static void test_read_one_line_buf_at(void **state)
 	free(dir);
 }
 
+/* A whole file into a buffer that grows from a page: every size at the page and doubling
+ * edges reads back byte-exact, and the cap holds at its edge (max bytes read, max + 1 not). */
+static void test_read_full_grows(void **state)
+{
+	struct fixture *f = *state;
+	static const size_t sizes[] = { 0, 1, 4095, 4096, 4097, 8191, 8192, 8193, 70000 };
+	char *dir = sysroot_path(&f->root, SYSROOT_SYS, "dev");
+	char *attr = sysroot_path(&f->root, SYSROOT_SYS, "dev/blob");
+	char *want = malloc(70001);
+	int dfd;
+
+	assert_non_null(dir);
+	assert_non_null(attr);
+	assert_non_null(want);
+	for (size_t i = 0; i < 70001; i++)
+		want[i] = 'a' + i % 23;
+	scratch_mkdir_p(dir);
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t n = sizes[i], got = 99;
+		char *s = NULL;
+
+		scratch_write(attr, want, n);
+		assert_int_equal(read_full_file_at(&f->root, dfd, "blob", n, &s, &got), 0);
+		assert_int_equal(got, n);
+		assert_memory_equal(s, want, n);
+		assert_int_equal(s[n], '\0');
+		free(s);
+		assert_int_equal(read_full_file_at(&f->root, dfd, "blob", 1U << 20, &s, &got), 0);
+		assert_int_equal(got, n);
+		free(s);
+		if (n > 0) {
+			s = NULL;
+			assert_int_equal(read_full_file_at(&f->root, dfd, "blob", n - 1, &s, &got), -EFBIG);
+			assert_null(s);
+		}
+	}
+	close(dfd);
+	free(want);
+	free(attr);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +689,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_backup_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_hidden_temp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_one_line_buf_at, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_full_grows, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,9 @@
 # (tests/fleet/run.sh). Each exits 1 and says FAILED when every case skipped or none
 # ran, and still passes a run with one pass among skips.
 TOP=$(cd "$HERE/../.." && pwd)
+# the stand-in tiers name themselves (fake:, unit:, fleet:), not the tier this case runs in
+# (check-asan exports HOSTPREP_TIER=fake-asan)
+unset HOSTPREP_TIER
 
 # --- the fake tier: a copy of run.sh and lib.sh, no fixture, stand-in cases
 F=$T/tier/tests/fake
