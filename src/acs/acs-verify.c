@@ -196,9 +196,10 @@ static int verify_refused(const struct acs_target *t, const struct pci_dev_info 
 			  const char *expected, const char *bits, struct results *rs)
 {
 	_cleanup_(freep) char *remedy = NULL;
-	char groups[256];
+	char groups[256], below[512];
 
 	acs_merged_format(t, groups, sizeof(groups));
+	acs_vfio_format(t, below, sizeof(below));
 	if (asprintf(&remedy,
 		     "relaxing ACS here lets a guest's device reach another guest's (or the "
 		     "host's) memory: unbind vfio-pci below, or Exclude= this port from rule %s; "
@@ -215,10 +216,10 @@ static int verify_refused(const struct acs_target *t, const struct pci_dev_info 
 				    .remedy = remedy,
 				    .action = ACTION_CONFIG,
 			    },
-			    "0x%04x (%s) %s: vfio-pci below (%s)%s%s%s", d->acs_ctrl, bits,
+			    "0x%04x (%s) %s: %s%s%s%s", d->acs_ctrl, bits,
 			    acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask) ? "relaxed already"
 										: "not written",
-			    t->vfio, t->n_merged ? "; IOMMU groups " : "", groups,
+			    below, t->n_merged ? "; IOMMU groups " : "", groups,
 			    t->n_merged ? " would become one" : "");
 }
 

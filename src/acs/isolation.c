@@ -41,11 +41,18 @@ static void read_one(const struct sysroot *root, const char *addr, struct acs_fn
 		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 	char buf[64];
 
+	int r;
+
 	*f = (struct acs_fn_iommu){ .group = -1 };
+	if (dfd == -ENOENT)
+		return; /* gone since the inventory was read */
+	r = dfd < 0 ? dfd : link_name(root, dfd, "driver", buf, sizeof(buf));
+	if (r >= 0)
+		f->vfio = streq(buf, "vfio-pci");
+	else if (r != -ENOENT) /* no "driver" link: no driver bound */
+		f->driver_unknown = true;
 	if (dfd < 0)
 		return;
-	if (link_name(root, dfd, "driver", buf, sizeof(buf)) >= 0)
-		f->vfio = streq(buf, "vfio-pci");
 	if (link_name(root, dfd, "iommu_group", buf, sizeof(buf)) >= 0)
 		f->group = parse_group(buf);
 	/* identity passes DMA through; only DMA and DMA-FQ translate it */
@@ -117,7 +124,7 @@ static size_t uniq_groups(int *v, size_t n)
 static int target_isolation(struct acs_target *t, const struct pci_inventory *inv, size_t p,
 			    const struct acs_fn_iommu *fn)
 {
-	_cleanup_(strbuf_done) struct strbuf vfio = {};
+	_cleanup_(strbuf_done) struct strbuf vfio = {}, unread = {};
 	_cleanup_(freep) int *groups = calloc(inv->n + 1, sizeof(*groups));
 	size_t n = 0;
 
@@ -132,11 +139,14 @@ static int target_isolation(struct acs_target *t, const struct pci_inventory *in
 			groups[n++] = fn[j].group;
 		if (fn[j].vfio)
 			strbuf_printf(&vfio, "%s%s", vfio.s ? " " : "", inv->devs[j].addr);
+		if (fn[j].driver_unknown)
+			strbuf_printf(&unread, "%s%s", unread.s ? " " : "", inv->devs[j].addr);
 	}
-	if (vfio.oom)
+	if (vfio.oom || unread.oom)
 		return -ENOMEM;
 	t->vfio = TAKE_PTR(vfio.s);
-	t->refused = t->relaxes && t->vfio && !t->allow_vfio;
+	t->driver_unread = TAKE_PTR(unread.s);
+	t->refused = t->relaxes && (t->vfio || t->driver_unread) && !t->allow_vfio;
 	n = uniq_groups(groups, n);
 	if (t->relaxes && n >= 2) {
 		t->merged = TAKE_PTR(groups);
@@ -183,6 +193,15 @@ int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct
 			return r;
 	}
 	return split_refused(p);
+}
+
+void acs_vfio_format(const struct acs_target *t, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s%s%s", t->vfio ? "vfio-pci below (" : "",
+		 t->vfio ? t->vfio : "", t->vfio ? ")" : "", t->vfio && t->driver_unread ? "; " : "",
+		 t->driver_unread ? "driver unreadable below (" : "",
+		 t->driver_unread ? t->driver_unread : "",
+		 t->driver_unread ? "), counted as vfio-pci" : "");
 }
 
 void acs_merged_format(const struct acs_target *t, char *buf, size_t size)

@@ -18,12 +18,16 @@ struct acs_fn_iommu {
 	int group;	 /* iommu_group number; -1: none (no IOMMU) or unreadable */
 	bool translated; /* its group's type is DMA or DMA-FQ */
 	bool vfio;	 /* bound to vfio-pci */
+	/* its driver link (or its directory) could not be read, for another reason than its
+	 * absence: counted as vfio-pci (struct acs_target.driver_unread) */
+	bool driver_unknown;
 };
 
 /*
  * Each function's iommu_group and driver links, and its group's type (from
  * bus/pci/devices/ADDR/ under root): *ret has inv->n entries (free() it). Never fails for
- * a function: what cannot be read is "no group" and "not vfio-pci". -ENOMEM only.
+ * a function: an unreadable group is "no group"; an unreadable driver link is
+ * driver_unknown (not its absence: no link is no driver). -ENOMEM only.
  */
 int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *inv,
 		       struct acs_fn_iommu **ret);
@@ -36,6 +40,12 @@ int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *i
  * nothing is known, nothing is refused).
  */
 int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct acs_fn_iommu *fn);
+
+/*
+ * "vfio-pci below (0000:03:00.0)", "driver unreadable below (0000:04:00.0), counted as
+ * vfio-pci", both joined by "; ", or "" when neither.
+ */
+void acs_vfio_format(const struct acs_target *t, char *buf, size_t size);
 
 /* "14, 15, 16" (t->merged); "" when none. */
 void acs_merged_format(const struct acs_target *t, char *buf, size_t size);

@@ -323,6 +323,7 @@ static void targets_free(struct acs_target *t, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(t[i].rules);
 		free(t[i].vfio);
+		free(t[i].driver_unread);
 		free(t[i].merged);
 	}
 	free(t);
@@ -456,13 +457,16 @@ static void print_isolation(const struct acs_target *t, FILE *f)
 	acs_merged_format(t, groups, sizeof(groups));
 	if (t->n_merged)
 		fprintf(f, "    IOMMU groups %s below become one\n", groups);
+	char below[512];
+
+	acs_vfio_format(t, below, sizeof(below));
 	if (t->refused)
 		fprintf(f,
-			"    refused: vfio-pci below (%s); a guest's device could reach another "
+			"    refused: %s; a guest's device could reach another "
 			"guest's memory; AllowVFIO=yes in the rule allows it\n",
-			t->vfio);
-	else if (t->relaxes && t->vfio)
-		fprintf(f, "    vfio-pci below (%s): allowed by AllowVFIO=yes\n", t->vfio);
+			below);
+	else if (t->relaxes && below[0])
+		fprintf(f, "    %s: allowed by AllowVFIO=yes\n", below);
 }
 
 int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
@@ -568,6 +572,7 @@ static json_object *port_json(const struct acs_target *t, const struct acs_actio
 	    add(o, "write", json_object_new_boolean(a != NULL && !t->refused)) < 0 ||
 	    add(o, "refused", json_object_new_boolean(t->refused)) < 0 ||
 	    add(o, "vfio", words_json(t->vfio)) < 0 ||
+	    add(o, "driver_unreadable", words_json(t->driver_unread)) < 0 ||
 	    add(o, "iommu_groups_merged", groups_json(t)) < 0 ||
 	    add(o, "old", a ? hex_string(a->old, 4) : NULL) < 0 ||
 	    add(o, "new", a ? hex_string(a->new, 4) : NULL) < 0 ||

@@ -34,6 +34,10 @@ struct acs_target {
 	bool refused;	 /* relaxes above a vfio-pci function, no AllowVFIO=yes: not written */
 	bool translated; /* a function below is in a DMA or DMA-FQ IOMMU group */
 	char *vfio;	 /* "0000:03:00.0 0000:04:00.0": functions below bound to vfio-pci */
+	/* functions below whose driver link could not be read (not its absence: EACCES, a
+	 * link out of the root...): counted as vfio-pci, so nothing relaxes above a device
+	 * whose driver nobody knows (fail closed; AllowVFIO=yes allows it) */
+	char *driver_unread;
 	int *merged;	 /* relaxes: the IOMMU groups below, ascending, when 2 or more */
 	size_t n_merged;
 };

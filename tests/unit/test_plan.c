@@ -854,6 +854,58 @@ static void test_isolation_allow_vfio(void **state)
 	assert_string_equal(f->p.refused[0].addr, "0000:02:08.0");
 }
 
+/*
+ * A function whose driver could not be read counts as vfio-pci (fail closed): the write
+ * above it is refused, the function named apart from the vfio-pci ones, AllowVFIO=yes
+ * lets it through; beside the port it refuses nothing.
+ */
+static void test_isolation_driver_unreadable(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule_spec gpu[] = { { .name = "gpu", .select = { "0000:02:08.0" } } };
+	const struct rule_spec nic[] = { { .name = "nic", .select = { "0000:02:10.0" } } };
+	const struct rule_spec vms[] = { { .name = "vms", .allow_vfio = true,
+					   .select = { "0000:02:08.0" } } };
+	struct acs_fn_iommu fn[N_DEVS];
+	const struct acs_target *t;
+	char buf[160];
+
+	fn_init(fn);
+	fn[GPU].driver_unknown = true;
+	build_ok(f, gpu, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	t = target_of(&f->p, "0000:02:08.0");
+	assert_true(t->relaxes && t->refused);
+	assert_null(t->vfio);
+	assert_string_equal(t->driver_unread, "0000:03:00.0");
+	assert_int_equal(f->p.n_actions, 0);
+	acs_vfio_format(t, buf, sizeof(buf));
+	assert_string_equal(buf, "driver unreadable below (0000:03:00.0), counted as vfio-pci");
+	/* with a vfio-pci function beside it under the same port: both named */
+	plan_done(&f->p);
+	fn[NIC].vfio = true;
+	build_ok(f, (const struct rule_spec[]){ { .name = "all", .select = { "0000:00:01.0" } } }, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	acs_vfio_format(target_of(&f->p, "0000:00:01.0"), buf, sizeof(buf));
+	assert_string_equal(buf, "vfio-pci below (0000:04:00.0); driver unreadable below "
+				 "(0000:03:00.0), counted as vfio-pci");
+	fn[NIC].vfio = false;
+	/* the NIC's port is beside the GPU: nothing refused there */
+	plan_done(&f->p);
+	build_ok(f, nic, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_false(f->p.targets[0].refused);
+	assert_null(f->p.targets[0].driver_unread);
+	assert_int_equal(f->p.n_actions, 1);
+	/* AllowVFIO=yes: written, still named */
+	plan_done(&f->p);
+	build_ok(f, vms, 1);
+	assert_int_equal(plan_isolation(&f->p, &f->inv, fn), 0);
+	assert_false(f->p.targets[0].refused);
+	assert_int_equal(f->p.n_actions, 1);
+	assert_string_equal(f->p.targets[0].driver_unread, "0000:03:00.0");
+}
+
 /* Groups of several members: each group once; a function without a group counts for none. */
 static void test_isolation_groups_several_members(void **state)
 {
@@ -975,6 +1027,7 @@ static void test_isolation_plan_print(void **state)
 	assert_non_null(strstr(json, "\"writes\": 0,\n      \"refused\": 2"));
 	assert_non_null(strstr(json, "\"write\": false,\n        \"refused\": true,\n        "
 				     "\"vfio\": [\n          \"0000:03:00.0\"\n        ],\n        "
+				     "\"driver_unreadable\": [\n        ],\n        "
 				     "\"iommu_groups_merged\": [\n          2,"));
 }
 
@@ -1344,6 +1397,7 @@ int main(void)
 		T(test_isolation_vfio_elsewhere),
 		T(test_isolation_which_bits_relax),
 		T(test_isolation_allow_vfio),
+		T(test_isolation_driver_unreadable),
 		T(test_isolation_groups_several_members),
 		T(test_isolation_multifunction_endpoint),
 		T(test_isolation_verify),

@@ -117,3 +117,33 @@ bind 0000:1a:00.0 vfio-pci
 hp apply --dry-run
 expect_grep out '^plan: 12 ports selected: 12 with ACS; 11 writes, 1 refused$'
 expect_grep out '^  refuse 0000:15:01\.0 '
+
+# a driver that cannot be read (a directory where the "driver" link should be: readlink
+# says EINVAL; in the field EACCES, or sysfs torn mid-unbind) counts as vfio-pci: the two
+# ports above 18:00.0 are refused, the function named as unreadable, not as vfio-pci
+newroot dgx8
+useconf gpu-p2p
+ref_private
+for d in "$R" "$REF"; do
+	dev=$(readlink -f "$d/sys/bus/pci/devices/0000:18:00.0")
+	rm -f "$dev/driver"
+	mkdir "$dev/driver"
+done
+hp apply --dry-run
+expect_rc 0
+expect_grep out '^plan: 12 ports selected: 12 with ACS; 10 writes, 2 refused$'
+expect_grep out '^    refused: driver unreadable below \(0000:18:00\.0\), counted as vfio-pci; a guest.s device'
+hp --json apply --dry-run
+[ "$(jqo '.plan.ports[] | select(.address=="0000:17:00.0") | "\(.refused)|\(.vfio | length)|\(.driver_unreadable | join(" "))"')" = "true|0|0000:18:00.0" ] ||
+	fail "driver unreadable, JSON port 17:00.0: $(jqo '.plan.ports[] | select(.address=="0000:17:00.0")')"
+hp --json apply
+expect_rc 1
+case $(acs 0000:17:00.0) in "fail|0x001d (SV,RR,CR,UF) not written: driver unreadable below (0000:18:00.0), counted as vfio-pci|"*) ;;
+*) fail "driver unreadable, acs result: $(acs 0000:17:00.0)" ;; esac
+# a missing driver link is no driver bound: nothing refused
+newroot dgx8
+useconf gpu-p2p
+ref_private
+for d in "$R" "$REF"; do rm -f "$(readlink -f "$d/sys/bus/pci/devices/0000:18:00.0")/driver"; done
+hp apply --dry-run
+expect_grep out '^plan: 12 ports selected: 12 with ACS; 12 writes$'
