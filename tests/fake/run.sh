@@ -88,6 +88,7 @@ run_case() {
 		wait -n 2>/dev/null || true
 	done
 	(
+		local t0=$SECONDS
 		(
 			cd "$T" || exit 1
 			# shellcheck source=lib.sh
@@ -101,6 +102,7 @@ run_case() {
 			exit $FAILED
 		) >"$T/log" 2>&1
 		echo $? >"$T/rc"
+		echo $((SECONDS - t0)) >"$T/secs"
 	) &
 }
 
@@ -170,6 +172,11 @@ done 3<"$HERE/golden.list"
 wait
 report_cases
 echo
+# the ten slowest cases: where the tier's time goes (CI's budget is watched by tier)
+for name in "${order[@]}"; do
+	echo "$(cat "$SCRATCH/cases/$name/secs" 2>/dev/null || echo 0) $name"
+done | sort -rn | head -n 10 | awk '{ s = s sep $2 " " $1 " s"; sep = ", " }
+	END { if (s != "") print "slowest: " s }'
 if [ $failed -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
