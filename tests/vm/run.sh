@@ -12,6 +12,7 @@
 #   VMTEST_BUDGET (seconds for the whole run, default 3400: scenarios that
 #     would start after it are reported as failed, not run),
 #   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
+#   VMTEST_JOBS (scenarios booted at a time, default nproc / 2, at least 1),
 # A scenario that says HOSTPREP_INSTALL=deb gets no make-install tree on its
 #   disk but the .deb (and a higher-versioned rebuild) to install with dpkg.
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
@@ -188,6 +189,8 @@ run_scenario() {
 			echo "not run: the run's time budget (${BUDGET} s) is used up" >"$dir/reason"
 			exit 1
 		fi
+		# a boot's timeout is sized for a guest alone on the host; JOBS guests share it
+		TIMEOUT=$((TIMEOUT * JOBS))
 		[ "$TIMEOUT" -gt $left ] && TIMEOUT=$left
 		if [ "$NEEDS_HOSTPREP" = 1 ] && [ $HP_OK != 1 ]; then
 			echo "hostprep was not built (make install failed)" >"$dir/reason"
@@ -294,50 +297,90 @@ qemu_crashed() {
 	[ -n "$n" ] && [ "$n" -ge 128 ]
 }
 
-PASS=0 FAIL=0
-for s in "${SEL[@]}"; do
+# one SCENARIO: the boot (once more if QEMU itself crashed), then its report - the verdict
+# line, a measurement, the guest output of a failure - into out/NAME/report and its
+# verdict into out/NAME/verdict; the caller prints the report when the job ends
+one() {
+	local s=$1 t ok=0 res d=$OUTROOT/${1%.sh}
 	t=$(date +%s)
-	ok=0
 	if run_scenario "$s"; then
 		ok=1
-	elif qemu_crashed "$OUTROOT/${s%.sh}"; then
-		d=$OUTROOT/${s%.sh}
-		echo "     ${s%.sh}: $(cat "$d/reason"): QEMU crashed, running the scenario once more" \
-			"(first try kept in $d.qemu-crash)"
+	elif qemu_crashed "$d"; then
+		local first
+		first=$(cat "$d/reason")
 		rm -rf "$d.qemu-crash"
 		mv "$d" "$d.qemu-crash"
 		mkdir -p "$d"
+		echo "     ${s%.sh}: $first: QEMU crashed, running the scenario once more" \
+			"(first try kept in $d.qemu-crash)" >"$d.retry-note"
 		run_scenario "$s" && ok=1
 	fi
-	if [ $ok = 1 ]; then
-		res=PASS; PASS=$((PASS + 1))
-	else
-		res=FAIL; FAIL=$((FAIL + 1))
-	fi
-	dir=$OUTROOT/${s%.sh}
-	printf '%s %-28s %3d s%s\n' "$res" "${s%.sh}" "$(( $(date +%s) - t ))" \
-		"$( [ -f "$dir/reason" ] && echo "  ($(cat "$dir/reason"))")"
-	# a scenario's one-line measurement (12-activation-time: the unit's activation time)
-	[ -s "$dir/share/summary" ] && echo "     ${s%.sh}: $(head -n1 "$dir/share/summary")"
-	if [ $res = FAIL ] || [ "${VMTEST_VERBOSE:-0}" = 1 ]; then
-		if [ -f "$dir/share/guest.log" ]; then
-			echo "---- guest output ($dir/share/guest.log) ----"
-			cat "$dir/share/guest.log"
-		fi
-		if [ $res = FAIL ]; then
-			if [ -f "$dir/share/journal.txt" ]; then
-				echo "---- journal, hostprep lines ----"
-				grep -E 'hostprep|vmtest-runner' "$dir/share/journal.txt" | tail -n 40
-			elif [ -f "$dir/console.log" ]; then
-				echo "---- serial console (last 40 lines of $dir/console.log) ----"
-				tail -n 40 "$dir/console.log"
+	res=FAIL; [ $ok = 1 ] && res=PASS
+	{
+		[ -f "$d.retry-note" ] && cat "$d.retry-note" && rm -f "$d.retry-note"
+		printf '%s %-28s %3d s%s\n' "$res" "${s%.sh}" "$(( $(date +%s) - t ))" \
+			"$( [ -f "$d/reason" ] && echo "  ($(cat "$d/reason"))")"
+		# a scenario's one-line measurement (12-activation-time: the unit's activation time)
+		[ -s "$d/share/summary" ] && echo "     ${s%.sh}: $(head -n1 "$d/share/summary")"
+		if [ $res = FAIL ] || [ "${VMTEST_VERBOSE:-0}" = 1 ]; then
+			if [ -f "$d/share/guest.log" ]; then
+				echo "---- guest output ($d/share/guest.log) ----"
+				cat "$d/share/guest.log"
 			fi
-			[ -s "$dir/qemu.log" ] && { echo "---- qemu ----"; tail -n 10 "$dir/qemu.log"; }
+			if [ $res = FAIL ]; then
+				if [ -f "$d/share/journal.txt" ]; then
+					echo "---- journal, hostprep lines ----"
+					grep -E 'hostprep|vmtest-runner' "$d/share/journal.txt" | tail -n 40
+				elif [ -f "$d/console.log" ]; then
+					echo "---- serial console (last 40 lines of $d/console.log) ----"
+					tail -n 40 "$d/console.log"
+				fi
+				[ -s "$d/qemu.log" ] && { echo "---- qemu ----"; tail -n 10 "$d/qemu.log"; }
+			fi
+			echo "----"
 		fi
-		echo "----"
+	} >"$d.report"
+	echo $res >"$d.verdict"
+}
+
+# Scenarios run VMTEST_JOBS at a time (default: one per two CPUs, at least one). A TCG
+# guest keeps about one host CPU busy while it boots or runs Python (Ansible, Slurm), and
+# waits idle through its timers (49's timeouts, 31's link waits), so two at a time on a
+# 2-CPU CI machine finish the tier in a little over half the time; the boot timeouts
+# are already sized for a loaded host (no_timer_check above). Longest first: the
+# fleet engines' scenarios start while the short ones fill the other slot.
+JOBS=${VMTEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) / 2 ))}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
+mapfile -t ORDER < <(for s in "${SEL[@]}"; do
+	w=1; case $s in 7[0-9]-*) w=3 ;; 49-*|48-*|60-*|46-*) w=2 ;; esac
+	echo "$w $s"; done | sort -s -k1,1nr | cut -d' ' -f2)
+PASS=0 FAIL=0
+report() { # NAME: print a finished scenario's report and count its verdict
+	local d=$OUTROOT/$1
+	cat "$d.report"
+	if [ "$(cat "$d.verdict" 2>/dev/null)" = PASS ]; then
+		PASS=$((PASS + 1))
+	else
+		FAIL=$((FAIL + 1))
 	fi
+	rm -f "$d.report" "$d.verdict"
+}
+declare -A RUNNING=()
+for s in "${ORDER[@]}"; do
+	while [ ${#RUNNING[@]} -ge "$JOBS" ]; do
+		wait -n -p done_pid
+		report "${RUNNING[$done_pid]}"
+		unset "RUNNING[$done_pid]"
+	done
+	one "$s" &
+	RUNNING[$!]=${s%.sh}
 done
-echo "vm: total $(( $(date +%s) - T0 )) s (base image $TBASE s, ${#SEL[@]} scenarios)"
+while [ ${#RUNNING[@]} -gt 0 ]; do
+	wait -n -p done_pid
+	report "${RUNNING[$done_pid]}"
+	unset "RUNNING[$done_pid]"
+done
+echo "vm: total $(( $(date +%s) - T0 )) s (base image $TBASE s, ${#SEL[@]} scenarios, $JOBS at a time)"
 echo "vm: $PASS passed, $FAIL failed"
 if [ $FAIL -eq 0 ] && [ $PASS -eq 0 ]; then
 	echo "vm: FAILED: no scenario ran: nothing was checked"
