@@ -285,36 +285,41 @@ int xid_scan_line(struct xid_scan *s, const char *line)
 
 #define LINE_BUF 16384 /* a record's text is at most 8 KiB (CONSOLE_EXT_LOG_MAX) */
 
-/* The rest of an overlong line, read and dropped. */
-static void skip_line(FILE *f)
+/*
+ * One line of f into buf (without its newline, NUL-terminated): its length, or -1 at the
+ * end. A line that does not fit, or holds a NUL (the kernel escapes every unprintable
+ * byte), is read to its end and *bad set: it is no record.
+ */
+static ssize_t read_line(FILE *f, char *buf, size_t size, bool *bad)
 {
+	size_t len = 0;
 	int c;
 
-	while ((c = getc(f)) != EOF && c != '\n')
-		;
+	*bad = false;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0' || len + 1 >= size)
+			*bad = true;
+		else
+			buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+	return c == EOF && len == 0 && !*bad ? -1 : (ssize_t)len;
 }
 
 int xid_scan_file(struct xid_scan *s, FILE *f)
 {
 	char buf[LINE_BUF];
+	bool bad;
 	int r;
 
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t len = strlen(buf);
-		bool whole = len && buf[len - 1] == '\n', overlong = !whole && !feof(f);
-
-		if (whole)
-			buf[--len] = '\0';
-		if (overlong)
-			skip_line(f);
+	while (read_line(f, buf, sizeof(buf), &bad) >= 0) {
 		if (buf[0] == ' ')
 			continue; /* a dictionary line of the record before */
 		if (s->records + s->malformed >= s->max_records) {
 			s->capped = true;
 			return 0;
 		}
-		/* a line longer than any record: not one */
-		r = overlong ? malformed(s) : xid_scan_line(s, buf);
+		r = bad ? malformed(s) : xid_scan_line(s, buf);
 		if (r < 0)
 			return r;
 	}

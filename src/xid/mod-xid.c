@@ -214,7 +214,8 @@ static const char *meaning(const struct kmsg_match *m)
 	return x ? x->meaning : "not in hostprep's table";
 }
 
-static int actual_text(const struct xid_finding *f, const struct xid_ignore *ig, char **ret)
+static int actual_text(const struct run *run, const struct xid_finding *f,
+		       const struct xid_ignore *ig, char **ret)
 {
 	_cleanup_(strbuf_done) struct strbuf b = {};
 
@@ -227,8 +228,8 @@ static int actual_text(const struct xid_finding *f, const struct xid_ignore *ig,
 		strbuf_printf(&b, ": %s", meaning(&f->m));
 	if (ig)
 		strbuf_printf(&b, " (ignored: %s at %s:%u)",
-			      f->m.kind == KMSG_SXID ? "IgnoreSXid=" : "Ignore=", ig->at.file,
-			      ig->at.line);
+			      f->m.kind == KMSG_SXID ? "IgnoreSXid=" : "Ignore=",
+			      sysroot_strip(run->root, ig->at.file), ig->at.line);
 	strbuf_printf(&b, " [%s]", f->line);
 	return strbuf_take(&b, ret);
 }
@@ -262,7 +263,7 @@ static int nv_result(struct run *run, const struct xid_config *xc, const struct 
 	enum xid_class c = f->m.cls;
 	char remedy[512] = "";
 
-	if (actual_text(f, ig, &actual) < 0)
+	if (actual_text(run, f, ig, &actual) < 0)
 		return -ENOMEM;
 	if (f->m.kind == KMSG_SXID && c == XID_CLASS_RESET_GPU)
 		snprintf(remedy, sizeof(remedy), remedy_sxid_fatal, f->m.object);
@@ -311,7 +312,7 @@ static int klog_result(struct run *run, const struct xid_finding *f)
 	_cleanup_(freep) char *actual = NULL;
 	char remedy[512] = "";
 
-	if (actual_text(f, NULL, &actual) < 0)
+	if (actual_text(run, f, NULL, &actual) < 0)
 		return -ENOMEM;
 	if (klog[f->m.kind].remedy)
 		snprintf(remedy, sizeof(remedy), klog[f->m.kind].remedy, f->m.object);

@@ -284,6 +284,23 @@ static void test_scan_overlong(void **state)
 	free(text);
 }
 
+static void test_scan_nul(void **state)
+{
+	/* a NUL inside a line (the kernel escapes unprintable bytes): not a record, and the
+	 * line after it is read whole */
+	static const char text[] = "6,0,1,-;NVRM: Xid (PCI:0000:18:00): 13\0, x\n"
+				   "6,1,2,-;NVRM: Xid (PCI:0000:19:00): 13, y\n";
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct xid_scan s = { .max_records = 10 };
+
+	assert_non_null(f);
+	assert_int_equal(xid_scan_file(&s, f), 0);
+	fclose(f);
+	assert_true(s.malformed == 1 && s.records == 1 && s.n == 1);
+	assert_string_equal(s.f[0].m.object, "0000:19:00.0");
+	xid_scan_done(&s);
+}
+
 static void test_scan_record(void **state)
 {
 	struct xid_scan s;
@@ -364,11 +381,17 @@ static void test_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_record), cmocka_unit_test(test_match_xid),
-		cmocka_unit_test(test_match_sxid),   cmocka_unit_test(test_match_kernel),
-		cmocka_unit_test(test_classes),	     cmocka_unit_test(test_scan),
-		cmocka_unit_test(test_scan_cap),     cmocka_unit_test(test_scan_overlong),
-		cmocka_unit_test(test_scan_record),  cmocka_unit_test(test_scan_findings_bounded),
+		cmocka_unit_test(test_parse_record),
+		cmocka_unit_test(test_match_xid),
+		cmocka_unit_test(test_match_sxid),
+		cmocka_unit_test(test_match_kernel),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_scan_cap),
+		cmocka_unit_test(test_scan_overlong),
+		cmocka_unit_test(test_scan_nul),
+		cmocka_unit_test(test_scan_record),
+		cmocka_unit_test(test_scan_findings_bounded),
 		cmocka_unit_test(test_config),
 	};
 
