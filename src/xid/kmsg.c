@@ -236,6 +236,22 @@ static struct xid_finding *finding_of(struct xid_scan *s, const struct kmsg_matc
 	return &s->f[s->n++];
 }
 
+/*
+ * The class of a finding after one more line of it. An Xid's is its code's, but for Xid
+ * 154, whose last change is the action that holds. The NVSwitch driver prints an SXid as
+ * several lines, only the first stating the severity ("20034, Fatal, Link 32 ..." then
+ * "20034, Severity 5 Engine instance 32 ..." and "20034, Data {...}"): a line without one
+ * keeps what was stated, and a fatal line wins.
+ */
+static enum xid_class merge_class(const struct kmsg_match *m, enum xid_class was, bool first)
+{
+	if (first || m->kind != KMSG_SXID)
+		return m->cls;
+	if (m->cls == XID_CLASS_UNKNOWN)
+		return was;
+	return was == XID_CLASS_UNKNOWN || m->cls == XID_CLASS_RESET_GPU ? m->cls : was;
+}
+
 static int account(struct xid_scan *s, const struct kmsg_record *rec, const struct kmsg_match *m)
 {
 	struct xid_finding *f = finding_of(s, m);
@@ -253,7 +269,7 @@ static int account(struct xid_scan *s, const struct kmsg_record *rec, const stru
 			return -ENOMEM;
 	}
 	f->last_usec = rec->usec;
-	f->m.cls = m->cls; /* Xid 154: the action it changed to last is the one that holds */
+	f->m.cls = merge_class(m, f->m.cls, f->count == 1);
 	return 0;
 }
 

@@ -247,6 +247,37 @@ static void test_scan(void **state)
 	xid_scan_done(&s);
 }
 
+/* An SXid is several lines; only the first says how severe it is. */
+static void test_scan_sxid_lines(void **state)
+{
+	struct xid_scan s;
+
+	assert_int_equal(
+		scan_text(
+			"4,1,1,-;nvidia-nvswitch2: SXid (PCI:0000:86:00.0): 20034, Fatal, "
+			"Link 32 LTSSM Fault Up\n"
+			"4,2,1,-;nvidia-nvswitch2: SXid (PCI:0000:86:00.0): 20034, Severity 5 "
+			"Engine instance 32 Sub-engine instance 00\n"
+			"4,3,1,-;nvidia-nvswitch2: SXid (PCI:0000:86:00.0): 20034, Data "
+			"{0x50610002, 0x10100030}\n"
+			"4,4,2,-;nvidia-nvswitch0: SXid (PCI:0000:06:00.0): 12028, Non-fatal, "
+			"Link 44 egress\n"
+			"4,5,2,-;nvidia-nvswitch0: SXid (PCI:0000:06:00.0): 12028, Severity 0\n"
+			"4,6,3,-;nvidia-nvswitch1: SXid (PCI:0000:07:00.0): 11004, Severity 1\n"
+			"4,7,3,-;nvidia-nvswitch1: SXid (PCI:0000:07:00.0): 11004, Non-fatal, x\n"
+			"4,8,3,-;nvidia-nvswitch1: SXid (PCI:0000:07:00.0): 11004, Fatal, y\n"
+			"4,9,3,-;nvidia-nvswitch1: SXid (PCI:0000:07:00.0): 11004, Non-fatal, z\n",
+			100, false, &s),
+		0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.f[0].count, 3);
+	assert_int_equal(s.f[0].m.cls, XID_CLASS_RESET_GPU);
+	assert_int_equal(s.f[1].m.cls, XID_CLASS_NONE);
+	/* stated after a line without it; a fatal line anywhere wins */
+	assert_int_equal(s.f[2].m.cls, XID_CLASS_RESET_GPU);
+	xid_scan_done(&s);
+}
+
 static void test_scan_cap(void **state)
 {
 	static const char three[] = "6,0,1,-;a\n SUB=x\n6,1,2,-;b\n6,2,3,-;NVRM: Xid "
@@ -381,17 +412,12 @@ static void test_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_record),
-		cmocka_unit_test(test_match_xid),
-		cmocka_unit_test(test_match_sxid),
-		cmocka_unit_test(test_match_kernel),
-		cmocka_unit_test(test_classes),
-		cmocka_unit_test(test_scan),
-		cmocka_unit_test(test_scan_cap),
-		cmocka_unit_test(test_scan_overlong),
-		cmocka_unit_test(test_scan_nul),
-		cmocka_unit_test(test_scan_record),
-		cmocka_unit_test(test_scan_findings_bounded),
+		cmocka_unit_test(test_parse_record), cmocka_unit_test(test_match_xid),
+		cmocka_unit_test(test_match_sxid),   cmocka_unit_test(test_match_kernel),
+		cmocka_unit_test(test_classes),	     cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_scan_cap),     cmocka_unit_test(test_scan_overlong),
+		cmocka_unit_test(test_scan_nul),     cmocka_unit_test(test_scan_sxid_lines),
+		cmocka_unit_test(test_scan_record),  cmocka_unit_test(test_scan_findings_bounded),
 		cmocka_unit_test(test_config),
 	};
 
