@@ -23,12 +23,13 @@ extern const struct run_module run_module_gpus;
 extern const struct run_module run_module_gpu;
 extern const struct run_module run_module_inventory;
 extern const struct run_module run_module_aer;
+extern const struct run_module run_module_xid;
 
 const struct run_module *const run_modules[] = {
 	&run_module_iommu,  &run_module_acs,  &run_module_topology, &run_module_kmod,
 	&run_module_rdma,   &run_module_bond, &run_module_workload, &run_module_links,
 	&run_module_sysctl, &run_module_gpus, &run_module_gpu,	    &run_module_inventory,
-	&run_module_aer,
+	&run_module_aer,    &run_module_xid,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };
@@ -46,13 +47,14 @@ extern const struct config_part sysctl_config_part;
 extern const struct config_part inventory_config_part;
 extern const struct config_part aer_config_part;
 extern const struct config_part gpu_config_part;
+extern const struct config_part xid_config_part;
 
 /* Order is `hostprep config` dump order and the "unknown section" list's. */
 const struct config_part *const config_parts[] = {
 	&iommu_config_part, &acs_config_part,	   &kmod_config_part,	   &port_config_part,
 	&bond_config_part,  &workload_config_part, &sinks_config_part,	   &topo_config_part,
 	&links_config_part, &sysctl_config_part,   &inventory_config_part, &aer_config_part,
-	&gpu_config_part,
+	&gpu_config_part,   &xid_config_part,
 };
 const size_t n_config_parts = ARRAY_SIZE(config_parts);
 _Static_assert(ARRAY_SIZE(config_parts) <= CONFIG_PARTS_MAX, "struct config has room for each");

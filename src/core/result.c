@@ -31,7 +31,7 @@ static const char *const action_names[_ACTION_MAX] = {
 	[ACTION_CONFIG] = "config",	  [ACTION_REBOOT] = "reboot",
 	[ACTION_DRIVER] = "driver",	  [ACTION_CABLE] = "cable",
 	[ACTION_HARDWARE] = "hardware",	  [ACTION_INSPECT] = "inspect",
-	[ACTION_RESET_GPU] = "reset-gpu",
+	[ACTION_RESET_GPU] = "reset-gpu", [ACTION_RESTART_APP] = "restart-app",
 };
 
 static const char *const severity_names[_SEVERITY_MAX] = {

@@ -36,6 +36,8 @@ enum action {
 	ACTION_HARDWARE,  /* field service: the board, a slot, the BIOS */
 	ACTION_INSPECT,	  /* a person must look: hostprep cannot tell what fixes it */
 	ACTION_RESET_GPU, /* reset the GPU (nvidia-smi -r) when idle, or reboot: no service yet */
+	/* the application failed, not the host: restart it (an Xid 13 in the kernel log) */
+	ACTION_RESTART_APP,
 	_ACTION_MAX,
 };
 

@@ -60,6 +60,11 @@ void sysroot_note_data(enum sysroot_top top, const char *rel, const char *data, 
 		data_recorder(p, data, size, data_recorder_ud);
 }
 
+bool sysroot_data_recording(void)
+{
+	return data_recorder;
+}
+
 void sysroot_note_read(const struct sysroot *r, const char *path)
 {
 	const char *rel = sysroot_strip(r, path);

@@ -182,3 +182,5 @@ typedef void (*sysroot_data_recorder_t)(const char *rel, const char *data, size_
 					void *userdata);
 void sysroot_set_data_recorder(sysroot_data_recorder_t fn, void *userdata);
 void sysroot_note_data(enum sysroot_top top, const char *rel, const char *data, size_t size);
+/* Whether a data recorder is set: what is noted only for it need not be built otherwise. */
+bool sysroot_data_recording(void);

@@ -253,6 +253,14 @@ def main():
                "CorrIntErr 0\nHeaderOF 0\nTOTAL_ERR_COR 12\n",
                "Undefined 0\nDLP 0\nSDES 0\nTLP 0\nFCP 0\nCmpltTO 1\nTOTAL_ERR_NONFATAL 1\n",
                "12\n", "off", "1000000000000"])
+    from_unit("xid", ["test_xid.c"],
+              ["4,812,1234567890,-;NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', "
+               "name=<unknown>, GPU has fallen off the bus.\n SUBSYSTEM=pci\n",
+               "4,1,2,-;nvidia-nvswitch3: SXid (PCI:0000:c6:00.0): 20034, Fatal, Link 30\n",
+               "3,2,3,-;pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error received: "
+               "0000:01:00.0\n",
+               "4,3,4,-;NVRM: Xid (PCI:0000:18:00): 154, GPU recovery action changed from "
+               "0x0 (None) to 0x2 (Node Reboot Required)\n"])
 
 
 if __name__ == "__main__":
