@@ -242,6 +242,21 @@ broken_aer() {
 # [Sinks] names no check: the example only moves the Prometheus file and drops NFD's. Its
 # broken host (no node_exporter directory) cannot be NOT READY by design: nothing is
 # written, nothing is created, the verdict is the rest's.
+# [Xid] on a dgx8 whose kernel log has this boot's lines and no Xid, then Xid 79 and 13
+ready_xid() {
+	newroot dgx8-kmsg
+	example xid
+	shape_acs
+	expect_ready xid
+	expect_grep out '^PASS +xid\.gpu +host +.*no Xid since boot \([0-9]+ records read\)'
+}
+broken_xid() { # a GPU fell off the bus (Xid 79: reboot)
+	newroot dgx8-kmsg-xid
+	example xid
+	shape_acs
+	expect_not_ready xid '^FAIL +xid\.gpu +0000:3b:00\.0 .*Xid 79 at '
+}
+
 ready_node-exporter-reads-another-directory() {
 	newroot dgx8
 	example node-exporter-reads-another-directory
