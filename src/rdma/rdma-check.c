@@ -11,14 +11,19 @@
 #include "core/strbuf.h"
 #include "rdma/rdma-check.h"
 
+bool rdma_rules_select_device(const struct port_config *pc, const struct rdma_device *d)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (port_rule_selects_device(&pc->rules[i], d))
+			return true;
+	return false;
+}
+
 static bool want_device(const struct rdma_device *d, void *userdata)
 {
 	const struct port_config *pc = userdata;
 
-	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		if (port_rule_selects_device(&pc->rules[i], d))
-			return true;
-	return !pc;
+	return !pc || rdma_rules_select_device(pc, d);
 }
 
 int rdma_run_scan(struct rdma_run *rr, bool use_verbs)
