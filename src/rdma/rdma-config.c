@@ -36,6 +36,7 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
 			PORT_NAME_MAX);
 	strcpy(t.name, rn);
+	rdma_counter_defaults(t.limits);
 	r = CONFIG_RULE_ENTER(&(*pc)->rules, &(*pc)->n_rules, PORT_MAX_RULES, &t, PORT_PREFIX,
 			      "NAME", at, file_no);
 	if (r < 0)
@@ -256,6 +257,32 @@ static int assign_min_active(struct port_rule *rule, const char *value, const st
 	return 0;
 }
 
+/* CounterLimit=: words override one counter each; an empty value restores the defaults. */
+static int assign_counter_limits(struct port_rule *rule, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!*value) {
+		rdma_counter_defaults(rule->limits);
+		memset(rule->limit_at, 0, sizeof(rule->limit_at));
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		struct rdma_counter_limit l;
+		enum rdma_counter c;
+		const char *why;
+
+		if (rdma_counter_limit_parse(w, &c, &l, &why) < 0)
+			return config_error_at(at, "CounterLimit=: '%s': %s", w, why);
+		rule->limits[c] = l;
+		rule->limit_at[c] = *at;
+	}
+	return 0;
+}
+
 static int rule_assign(struct port_rule *rule, const char *key, const char *value,
 		       const struct origin *at)
 {
@@ -284,6 +311,8 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 		return assign_min_mtu(rule, value, at);
 	if (streq(key, "MinActive"))
 		return assign_min_active(rule, value, at);
+	if (streq(key, "CounterLimit"))
+		return assign_counter_limits(rule, value, at);
 	return config_error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
 }
 
@@ -472,7 +501,7 @@ static size_t part_n_lines(const void *state)
 
 	for (size_t i = 0; pc && i < pc->n_rules; i++)
 		n += RULE_SCALARS + pc->rules[i].n_select + pc->rules[i].n_exclude +
-		     pc->rules[i].n_ports;
+		     pc->rules[i].n_ports + _RDMA_CTR_MAX;
 	return n;
 }
 
@@ -537,6 +566,14 @@ static int rule_lines(const struct port_rule *rl, config_line_fn fn, void *ud)
 	for (size_t i = 0; r >= 0 && i < rl->n_ports; i++) {
 		snprintf(num, sizeof(num), "%u", rl->ports[i].num);
 		r = fn(ud, section, "Ports", num, &rl->ports[i].at, true);
+	}
+	for (int c = 0; r >= 0 && c < _RDMA_CTR_MAX; c++) {
+		char word[80];
+
+		if (!rl->limit_at[c].file)
+			continue; /* the default: no line, as for a list no one gave */
+		rdma_counter_limit_format(c, &rl->limits[c], word, sizeof(word));
+		r = fn(ud, section, "CounterLimit", word, &rl->limit_at[c], true);
 	}
 	return r < 0 ? r : scalar_lines(section, rl, fn, ud);
 }

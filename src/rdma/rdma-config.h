@@ -2,6 +2,7 @@
 #pragma once
 
 #include "run/config.h"
+#include "rdma/rdma-counters.h"
 #include "rdma/rdma-parse.h"
 #include "rdma/rdma-scan.h"
 #include "pci/selector.h"
@@ -13,6 +14,8 @@
  *   AllowDown=yes|no  LinkLayer=any|InfiniBand|Ethernet  MinRate=Gb/s (1..3200)
  *   MinWidth=1X|2X|4X|8X|12X  MinMTU=256|512|1024|2048|4096  RoCEv2=yes|no  MinActive=N
  *   Env=yes|no        the rule's passing ports feed rdma.env (default yes)
+ *   CounterLimit=     list of NAME=N[:warn|:fail] or NAME=off: the error counters' allowed
+ *                     rise since the previous run (rdma-counters.h has the defaults)
  * Lists accumulate, an empty assignment resets; a scalar's empty assignment restores its
  * default. The same section twice in one file is an error; a later file extends the rule.
  */
@@ -63,6 +66,9 @@ struct port_rule {
 	struct origin min_rate_at;
 	unsigned min_width, min_mtu, min_active; /* 0 = no minimum */
 	struct origin min_width_at, min_mtu_at, min_active_at;
+	/* CounterLimit=: each counter's limit, the default unless limit_at[c] has a line */
+	struct rdma_counter_limit limits[_RDMA_CTR_MAX];
+	struct origin limit_at[_RDMA_CTR_MAX];
 };
 
 struct port_config {
