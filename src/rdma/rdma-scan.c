@@ -103,6 +103,20 @@ static uint16_t read_id(const struct sysroot *root, const char *dev, const char 
 	return (uint16_t)v;
 }
 
+/* fw_ver and board_id: reported always, judged by MinFirmware=/Firmware= (soft devices have none).
+ */
+static int read_identity(const struct sysroot *root, struct rdma_device *d)
+{
+	int r = sysroot_read_attr(root, SYSROOT_SYS, &d->fw_ver, "class/infiniband/%s/fw_ver",
+				  d->name);
+
+	if (r == -ENOMEM)
+		return r;
+	r = sysroot_read_attr(root, SYSROOT_SYS, &d->board_id, "class/infiniband/%s/board_id",
+			      d->name);
+	return r == -ENOMEM ? r : 0;
+}
+
 static int scan_device_identity(const struct sysroot *root, struct rdma_device *d)
 {
 	_cleanup_(freep) char *s = NULL;
@@ -122,6 +136,9 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	s = NULL;
 	if (sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
 		d->have_guid = rdma_parse_guid(s, d->node_guid) >= 0;
+	r = read_identity(root, d);
+	if (r < 0)
+		return r;
 	d->pci = device_pci(root, d->name);
 	if (d->pci) {
 		d->vendor = read_id(root, d->name, "vendor", &ok);
@@ -600,6 +617,8 @@ void rdma_inventory_done(struct rdma_inventory *inv)
 		free(d->name);
 		free(d->pci);
 		free(d->source_note);
+		free(d->fw_ver);
+		free(d->board_id);
 	}
 	free(inv->devs);
 	*inv = (struct rdma_inventory){};

@@ -66,6 +66,8 @@ struct rdma_device {
 	char *pci; /* "0000:1a:00.0", NULL for a device without a PCI function (rxe, siw) */
 	uint16_t vendor, device;
 	bool have_ids;
+	char *fw_ver;	/* firmware ("28.39.1002"), NULL when the device has none to read */
+	char *board_id; /* the board id (NVIDIA: PSID, "MT_0000000838"), NULL likewise */
 	struct rdma_port *ports;
 	size_t n_ports;
 	bool ports_read; /* the ports were read (rdma_scan_ports() reads only those wanted) */
