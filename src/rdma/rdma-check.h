@@ -21,7 +21,7 @@ enum rdma_port_judgement {
 };
 enum rdma_port_judgement rdma_port_judge(const struct rdma_device *d, const struct rdma_port *p);
 
-/* The RDMA ports module's state for one run (struct run's rdma member). */
+/* The RDMA devices of one run (the run's RDMA view, rdma-run.h; `hostprep env`'s own). */
 struct rdma_run {
 	const struct sysroot *root;
 	const struct port_config *pc;
