@@ -15,6 +15,7 @@ extern const struct run_module run_module_acs;
 extern const struct run_module run_module_topology;
 extern const struct run_module run_module_kmod;
 extern const struct run_module run_module_rdma;
+extern const struct run_module run_module_rdma_counters;
 extern const struct run_module run_module_bond;
 extern const struct run_module run_module_workload;
 extern const struct run_module run_module_links;
@@ -26,10 +27,11 @@ extern const struct run_module run_module_aer;
 extern const struct run_module run_module_xid;
 
 const struct run_module *const run_modules[] = {
-	&run_module_iommu,  &run_module_acs,  &run_module_topology, &run_module_kmod,
-	&run_module_rdma,   &run_module_bond, &run_module_workload, &run_module_links,
-	&run_module_sysctl, &run_module_gpus, &run_module_gpu,	    &run_module_inventory,
-	&run_module_aer,    &run_module_xid,
+	&run_module_iommu,     &run_module_acs,	     &run_module_topology,
+	&run_module_kmod,      &run_module_rdma,     &run_module_rdma_counters,
+	&run_module_bond,      &run_module_workload, &run_module_links,
+	&run_module_sysctl,    &run_module_gpus,     &run_module_gpu,
+	&run_module_inventory, &run_module_aer,	     &run_module_xid,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };

@@ -4,9 +4,9 @@
  * what is missing (src/inventory/inventory-check.h). Check only; it reads at verify time,
  * after the other modules wrote (a module load may have made RDMA devices appear). The
  * GPUs and NICs are the run's topology (topo_run_endpoints(): built once per run, shared
- * with [Topology], the GPU map and [AER]), the RDMA devices and ports the rdma module's
- * scan (rdma_scan()): no second reader of the same sysfs. The RDMA scan is still run again
- * here when the rdma module runs too: sharing it like the topology is left to do.
+ * with [Topology], the GPU map and [AER]), the RDMA devices and ports the run's RDMA view
+ * (rdma_run_view(): one scan, shared with the [Port:*] rules): no second reader of the
+ * same sysfs.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include "run/run.h"
 #include "core/strbuf.h"
 #include "inventory/inventory-check.h"
-#include "rdma/rdma-scan.h"
+#include "rdma/rdma-run.h"
 
 static const char remedy_missing[] =
 	"lspci -tv (where the tree stops); dmesg | grep -i -e 'link down' -e 'PCIe Bus Error' "
@@ -35,10 +35,9 @@ struct inventory_view {
 	const struct topology *topo; /* the run's (topo_run_endpoints()) */
 	struct inventory_fn *fns;    /* one per topology endpoint, same order */
 	size_t n_fns;
-	struct rdma_inventory rdma;
-	enum inventory_rdma_role *roles; /* per RDMA device: does it count */
-	bool rdma_scanned;		 /* rdma holds a scan (to free) */
-	bool have_rdma;			 /* ... and the RDMA class was readable */
+	const struct rdma_inventory *rdma; /* the run's (rdma_run_view()), or NULL */
+	enum inventory_rdma_role *roles;   /* per RDMA device: does it count */
+	bool have_rdma;			   /* the RDMA class was readable */
 };
 
 static const char *kind_plural(enum topo_kind k)
@@ -101,7 +100,7 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 	struct inventory_fn *f = &v->fns[e];
 
 	*f = (struct inventory_fn){ .dev = ep->dev, .kind = ep->kind };
-	f->has_rdma = v->have_rdma && rdma_names(&v->rdma, d->addr);
+	f->has_rdma = v->have_rdma && rdma_names(v->rdma, d->addr);
 	/* topology names a NIC by its RDMA device or netdev, else by its address */
 	f->has_netdev = f->has_rdma || !streq(ep->name, d->addr);
 	f->driver_err = d->state == PCI_DEV_OK
@@ -134,21 +133,22 @@ static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char
 	return inventory_rdma_role(true, 0, topo_is_virtfn(dfd));
 }
 
-static int rdma_open(const struct run *run, struct inventory_view *v)
+static int rdma_open(struct run *run, struct inventory_view *v)
 {
-	int r = rdma_scan(run->root, false, NULL, NULL, &v->rdma);
+	struct rdma_run *rr;
+	int r = rdma_run_view(run, true, &rr);
 
 	if (r == -ENOMEM)
 		return r;
-	v->rdma_scanned = r >= 0;
-	v->have_rdma = r >= 0 && v->rdma.err == 0;
+	v->rdma = r >= 0 ? &rr->inv : NULL;
+	v->have_rdma = r >= 0 && rr->inv.err == 0;
 	if (!v->have_rdma)
 		return 0;
-	v->roles = calloc(v->rdma.n_devs ? v->rdma.n_devs : 1, sizeof(*v->roles));
+	v->roles = calloc(v->rdma->n_devs ? v->rdma->n_devs : 1, sizeof(*v->roles));
 	if (!v->roles)
 		return -ENOMEM;
-	for (size_t i = 0; i < v->rdma.n_devs; i++)
-		v->roles[i] = rdma_role(run->root, v->rdma.devs[i].name);
+	for (size_t i = 0; i < v->rdma->n_devs; i++)
+		v->roles[i] = rdma_role(run->root, v->rdma->devs[i].name);
 	return 0;
 }
 
@@ -180,8 +180,6 @@ static void view_done(struct inventory_view *v)
 {
 	free(v->fns);
 	free(v->roles);
-	if (v->rdma_scanned)
-		rdma_inventory_done(&v->rdma);
 }
 
 /* ---- where the missing ones should be ---- */
@@ -499,7 +497,7 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 
 	if (want < 0)
 		return 0;
-	for (size_t i = 0; i < v->rdma.n_devs; i++)
+	for (size_t i = 0; i < v->rdma->n_devs; i++)
 		n[v->roles[i]]++;
 	snprintf(expected, sizeof(expected), "%d RDMA devices", want);
 	verdict =
@@ -543,7 +541,7 @@ static int ports_result(struct run *run, const struct inventory_view *v, enum in
 
 	if (want < 0)
 		return 0;
-	inventory_ports_tally(&v->rdma, v->roles, ll, &t, &down);
+	inventory_ports_tally(v->rdma, v->roles, ll, &t, &down);
 	snprintf(expected, sizeof(expected), "%d active %s port%s", want, inventory_count_name(c),
 		 want == 1 ? "" : "s");
 	verdict = inventory_count_verdict(want, t.active, t.unreadable);

@@ -5,48 +5,23 @@
  * rdma.env file that publishing runs leave for NCCL/UCX jobs.
  */
 #include "core/log.h"
-#include "rdma/rdma-check.h"
+#include "rdma/rdma-run.h"
 #include "rdma/rdma-verbs.h"
 #include "run/run.h"
-
-/* The rdma module's state in a run: the selected ports, once a run with port rules scans. */
-struct rdma_mod {
-	bool scanned;
-	struct rdma_run rr;
-};
-
-const struct run_module run_module_rdma;
-
-static struct rdma_run *rdma_of(const struct run *run)
-{
-	struct rdma_mod *m = run_state(run, &run_module_rdma);
-
-	return m->scanned ? &m->rr : NULL;
-}
 
 static bool rdma_wanted(const struct run *run)
 {
 	return port_config_get(run->cfg) && port_config_get(run->cfg)->n_rules;
 }
 
-/* verbs only on the live host: under --root the devices verbs see are not the tree's */
-static bool use_verbs(const struct run *run)
+/*
+ * The selected ports, from the run's RDMA view (src/rdma/rdma-run.h): read on first use
+ * after the write steps, so a device a module load brought is seen; NULL without rules.
+ */
+static int rdma_of(struct run *run, struct rdma_run **ret)
 {
-	return sysroot_is_host(run->root);
-}
-
-static int rdma_scan_step(struct run *run)
-{
-	struct rdma_mod *m = run_state(run, &run_module_rdma);
-
-	if (!rdma_wanted(run))
-		return 0;
-	if (!m->scanned) {
-		m->scanned = true;
-		m->rr.root = run->root;
-		m->rr.pc = port_config_get(run->cfg);
-	}
-	return rdma_run_scan(&m->rr, use_verbs(run));
+	*ret = NULL;
+	return rdma_wanted(run) ? rdma_run_view(run, false, ret) : 0;
 }
 
 /*
@@ -57,11 +32,13 @@ static int rdma_wait_setup(struct run *run, struct linkwait_sources *sources,
 			   uint64_t *recheck_usec)
 {
 	_cleanup_(strv_freep) char **devs = NULL;
+	struct rdma_run *rr;
 	int r;
 
-	if (!rdma_of(run))
-		return 0;
-	r = rdma_wait_devices(rdma_of(run), &devs);
+	r = rdma_of(run, &rr);
+	if (r < 0 || !rr)
+		return r;
+	r = rdma_wait_devices(rr, &devs);
 	if (r < 0)
 		return r;
 	if (!devs || !*devs)
@@ -74,23 +51,30 @@ static int rdma_wait_setup(struct run *run, struct linkwait_sources *sources,
 	return 1;
 }
 
+/* Only called after wait_setup said 1: the view is there. */
 static int rdma_wait_ready_step(struct run *run, char **status)
 {
-	return rdma_wait_ready(rdma_of(run), status);
+	struct rdma_run *rr;
+	int r = rdma_of(run, &rr);
+
+	return r < 0 ? r : rdma_wait_ready(rr, status);
 }
 
 static void rdma_wait_done_step(struct run *run, uint64_t waited_usec)
 {
-	rdma_wait_done(rdma_of(run), waited_usec);
+	struct rdma_run *rr;
+
+	if (rdma_of(run, &rr) >= 0 && rr)
+		rdma_wait_done(rr, waited_usec);
 }
 
 static int rdma_verify_step(struct run *run)
 {
-	const struct rdma_run *rr = rdma_of(run);
-	int r;
+	struct rdma_run *rr;
+	int r = rdma_of(run, &rr);
 
-	if (!rr)
-		return 0;
+	if (r < 0 || !rr)
+		return r;
 	r = rdma_run_check(rr, &run->results);
 	return r < 0 ? r : 0;
 }
@@ -101,10 +85,11 @@ static int rdma_verify_step(struct run *run)
  */
 static int rdma_publish_step(struct run *run, char **ret)
 {
-	const struct rdma_run *rr = rdma_of(run);
+	struct rdma_run *rr;
+	int r = rdma_of(run, &rr);
 
 	*ret = NULL;
-	return rr ? rdma_env_format(rr, ret) : 0;
+	return r < 0 || !rr ? r : rdma_env_format(rr, ret);
 }
 
 /*
@@ -124,23 +109,12 @@ static int rdma_publish_pending(const struct run *run, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-static void rdma_done_step(struct run *run)
-{
-	struct rdma_mod *m = run_state(run, &run_module_rdma);
-
-	rdma_inventory_done(&m->rr.inv);
-	*m = (struct rdma_mod){};
-}
-
 const struct run_module run_module_rdma = {
 	.name = "rdma",
-	.state_size = sizeof(struct rdma_mod),
-	.scan = rdma_scan_step,
 	.verify = rdma_verify_step,
 	.publish_file = "hostprep/rdma.env",
 	.publish = rdma_publish_step,
 	.publish_pending = rdma_publish_pending,
-	.done = rdma_done_step,
 	.wait_setup = rdma_wait_setup,
 	.wait_ready = rdma_wait_ready_step,
 	.wait_done = rdma_wait_done_step,

@@ -11,14 +11,19 @@
 #include "core/strbuf.h"
 #include "rdma/rdma-check.h"
 
+bool rdma_rules_select_device(const struct port_config *pc, const struct rdma_device *d)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (port_rule_selects_device(&pc->rules[i], d))
+			return true;
+	return false;
+}
+
 static bool want_device(const struct rdma_device *d, void *userdata)
 {
 	const struct port_config *pc = userdata;
 
-	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		if (port_rule_selects_device(&pc->rules[i], d))
-			return true;
-	return !pc;
+	return !pc || rdma_rules_select_device(pc, d);
 }
 
 int rdma_run_scan(struct rdma_run *rr, bool use_verbs)
@@ -559,6 +564,88 @@ static int rule_tally(const struct port_rule *r, const struct tally *t, struct r
 		t->down.s ? " (down: " : "", strempty(t->down.s), t->down.s ? ")" : "");
 }
 
+/* ---- firmware ---- */
+
+static void fw_expected(const struct port_rule *r, struct strbuf *b)
+{
+	if (r->min_fw[0])
+		strbuf_printf(b, "firmware >= %s", r->min_fw);
+	for (size_t i = 0; i < r->n_fw; i++)
+		strbuf_printf(b, "%s%s",
+			      i	     ? ", "
+			      : b->s ? "; one of "
+				     : "firmware one of ",
+			      r->fw[i]);
+}
+
+/* The device's firmware against MinFirmware= and Firmware=: pass, fail, or unknown. */
+static enum verdict fw_verdict(const struct port_rule *r, const struct rdma_device *d,
+			       const char **why)
+{
+	bool listed = !r->n_fw;
+	int cmp = 0;
+
+	*why = NULL;
+	if (!d->fw_ver)
+		return *why = "fw_ver unreadable", VERDICT_UNKNOWN;
+	for (size_t i = 0; i < r->n_fw; i++)
+		listed |= streq(r->fw[i], d->fw_ver);
+	if (r->min_fw[0] &&
+	    (!rdma_fw_valid(d->fw_ver) || rdma_fw_compare(d->fw_ver, r->min_fw, &cmp) < 0))
+		return *why = "not a version of numbers and dots", VERDICT_UNKNOWN;
+	if (cmp < 0)
+		return *why = "older than MinFirmware=", VERDICT_FAIL;
+	if (!listed)
+		return *why = "not one of Firmware=", VERDICT_FAIL;
+	return VERDICT_PASS;
+}
+
+static int device_firmware(const struct port_rule *r, const struct rdma_device *d,
+			   struct results *rs)
+{
+	_cleanup_(strbuf_done) struct strbuf exp = {};
+	char remedy[192];
+	const char *why;
+	enum verdict v = fw_verdict(r, d, &why);
+
+	fw_expected(r, &exp);
+	if (exp.oom)
+		return -ENOMEM;
+	snprintf(remedy, sizeof(remedy),
+		 "update the adapter's firmware (mlxfwmanager -d %s --online -u on NVIDIA "
+		 "adapters), then reset it or reboot",
+		 d->pci ? d->pci : d->name);
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = v,
+				    .check = "rdma.firmware",
+				    .object = d->name,
+				    .expected = exp.s,
+				    .remedy = v == VERDICT_FAIL	     ? remedy
+					      : v == VERDICT_UNKNOWN ? "read fw_ver of the device "
+								       "(ibstat, ibv_devinfo)"
+								     : NULL,
+				    .action = v == VERDICT_UNKNOWN ? ACTION_INSPECT : ACTION_DRIVER,
+				    .cause = v == VERDICT_PASS ? NULL : "firmware",
+			    },
+			    "%s: firmware %s, board %s%s%s", d->name, d->fw_ver ? d->fw_ver : "?",
+			    d->board_id ? d->board_id : "unknown", why ? " — " : "",
+			    why ? why : "");
+}
+
+/* One rdma.firmware per device the rule selects, when it names a firmware. */
+static int rule_firmware(const struct rdma_run *rr, const struct port_rule *r, struct results *rs)
+{
+	int ret = 0;
+
+	if (!r->min_fw[0] && !r->n_fw)
+		return 0;
+	for (size_t i = 0; ret >= 0 && i < rr->inv.n_devs; i++)
+		if (!rr->inv.devs[i].err && port_rule_selects_device(r, &rr->inv.devs[i]))
+			ret = device_firmware(r, &rr->inv.devs[i], rs);
+	return ret;
+}
+
 int rdma_run_check(const struct rdma_run *rr, struct results *rs)
 {
 	int r = 0;
@@ -572,6 +659,8 @@ int rdma_run_check(const struct rdma_run *rr, struct results *rs)
 			r = rule_empty(rr, rule, rs);
 		else if (r >= 0)
 			r = rule_tally(rule, &t, rs);
+		if (r >= 0)
+			r = rule_firmware(rr, rule, rs);
 		free(t.down.s);
 	}
 	return r;

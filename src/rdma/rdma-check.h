@@ -21,7 +21,7 @@ enum rdma_port_judgement {
 };
 enum rdma_port_judgement rdma_port_judge(const struct rdma_device *d, const struct rdma_port *p);
 
-/* The RDMA ports module's state for one run (struct run's rdma member). */
+/* The RDMA devices of one run (the run's RDMA view, rdma-run.h; `hostprep env`'s own). */
 struct rdma_run {
 	const struct sysroot *root;
 	const struct port_config *pc;
@@ -29,6 +29,8 @@ struct rdma_run {
 	uint64_t waited_usec; /* how long apply waited; 0 when it did not */
 };
 
+/* Whether a rule of pc selects the device (none with pc NULL). */
+bool rdma_rules_select_device(const struct port_config *pc, const struct rdma_device *d);
 /* Read the devices any rule selects (all with pc NULL); verbs only on the live host. */
 int rdma_run_scan(struct rdma_run *rr, bool use_verbs);
 /* rdma.port, rdma.ports, rdma.rule results for every rule. */

@@ -36,6 +36,7 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
 			PORT_NAME_MAX);
 	strcpy(t.name, rn);
+	rdma_counter_defaults(t.limits);
 	r = CONFIG_RULE_ENTER(&(*pc)->rules, &(*pc)->n_rules, PORT_MAX_RULES, &t, PORT_PREFIX,
 			      "NAME", at, file_no);
 	if (r < 0)
@@ -256,6 +257,123 @@ static int assign_min_active(struct port_rule *rule, const char *value, const st
 	return 0;
 }
 
+bool rdma_fw_valid(const char *s)
+{
+	bool digit = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !digit)
+			return false;
+		digit = *s != '.';
+		if (digit && !isdigit((unsigned char)*s))
+			return false;
+	}
+	return digit;
+}
+
+int rdma_fw_compare(const char *a, const char *b, int *ret)
+{
+	while (*a || *b) {
+		unsigned long x = 0, y = 0;
+		char *end;
+
+		if ((*a && !isdigit((unsigned char)*a)) || (*b && !isdigit((unsigned char)*b)))
+			return -EINVAL;
+		if (*a) {
+			x = strtoul(a, &end, 10);
+			a = end;
+		}
+		if (*b) {
+			y = strtoul(b, &end, 10);
+			b = end;
+		}
+		if (x != y)
+			return *ret = x < y ? -1 : 1, 0;
+		if ((*a && *a != '.') || (*b && *b != '.'))
+			return -EINVAL;
+		a += *a == '.';
+		b += *b == '.';
+	}
+	return *ret = 0, 0;
+}
+
+static int assign_min_fw(struct port_rule *rule, const char *value, const struct origin *at)
+{
+	if (*value && (strlen(value) >= RDMA_FW_MAX || !rdma_fw_valid(value)))
+		return config_error_at(at,
+				       "MinFirmware=: '%s' is not a firmware version (numbers "
+				       "and dots, as fw_ver reads: 28.39.1002)",
+				       value);
+	strcpy(rule->min_fw, value);
+	rule->min_fw_at = *value ? *at : (struct origin){};
+	return 0;
+}
+
+static int assign_fw(struct port_rule *rule, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!*value) {
+		strv_free(rule->fw);
+		free(rule->fw_at);
+		rule->fw = NULL;
+		rule->fw_at = NULL;
+		rule->n_fw = 0;
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char **grown;
+		struct origin *gat;
+
+		if (rule->n_fw >= PORT_MAX_FW || strlen(w) >= RDMA_FW_MAX)
+			return config_error_at(at, "Firmware=: at most %d versions of %d bytes",
+					       PORT_MAX_FW, RDMA_FW_MAX - 1);
+		grown = reallocarray(rule->fw, rule->n_fw + 2, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		rule->fw = grown;
+		gat = reallocarray(rule->fw_at, rule->n_fw + 1, sizeof(*gat));
+		if (!gat)
+			return -ENOMEM;
+		rule->fw_at = gat;
+		rule->fw[rule->n_fw] = strdup(w);
+		if (!rule->fw[rule->n_fw])
+			return -ENOMEM;
+		rule->fw_at[rule->n_fw++] = *at;
+		rule->fw[rule->n_fw] = NULL;
+	}
+	return 0;
+}
+
+/* CounterLimit=: words override one counter each; an empty value restores the defaults. */
+static int assign_counter_limits(struct port_rule *rule, const char *value, const struct origin *at)
+{
+	_cleanup_(freep) char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!*value) {
+		rdma_counter_defaults(rule->limits);
+		memset(rule->limit_at, 0, sizeof(rule->limit_at));
+		return 0;
+	}
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		struct rdma_counter_limit l;
+		enum rdma_counter c;
+		const char *why;
+
+		if (rdma_counter_limit_parse(w, &c, &l, &why) < 0)
+			return config_error_at(at, "CounterLimit=: '%s': %s", w, why);
+		rule->limits[c] = l;
+		rule->limit_at[c] = *at;
+	}
+	return 0;
+}
+
 static int rule_assign(struct port_rule *rule, const char *key, const char *value,
 		       const struct origin *at)
 {
@@ -284,6 +402,12 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 		return assign_min_mtu(rule, value, at);
 	if (streq(key, "MinActive"))
 		return assign_min_active(rule, value, at);
+	if (streq(key, "MinFirmware"))
+		return assign_min_fw(rule, value, at);
+	if (streq(key, "Firmware"))
+		return assign_fw(rule, value, at);
+	if (streq(key, "CounterLimit"))
+		return assign_counter_limits(rule, value, at);
 	return config_error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
 }
 
@@ -413,6 +537,8 @@ void port_config_free(struct port_config *pc)
 		sels_free(pc->rules[i].select, pc->rules[i].n_select);
 		sels_free(pc->rules[i].exclude, pc->rules[i].n_exclude);
 		free(pc->rules[i].ports);
+		strv_free(pc->rules[i].fw);
+		free(pc->rules[i].fw_at);
 	}
 	free(pc->rules);
 	free(pc);
@@ -472,7 +598,7 @@ static size_t part_n_lines(const void *state)
 
 	for (size_t i = 0; pc && i < pc->n_rules; i++)
 		n += RULE_SCALARS + pc->rules[i].n_select + pc->rules[i].n_exclude +
-		     pc->rules[i].n_ports;
+		     pc->rules[i].n_ports + _RDMA_CTR_MAX + 1 + pc->rules[i].n_fw;
 	return n;
 }
 
@@ -537,6 +663,18 @@ static int rule_lines(const struct port_rule *rl, config_line_fn fn, void *ud)
 	for (size_t i = 0; r >= 0 && i < rl->n_ports; i++) {
 		snprintf(num, sizeof(num), "%u", rl->ports[i].num);
 		r = fn(ud, section, "Ports", num, &rl->ports[i].at, true);
+	}
+	if (r >= 0 && rl->min_fw[0]) /* only when given, like the lists */
+		r = fn(ud, section, "MinFirmware", rl->min_fw, &rl->min_fw_at, false);
+	for (size_t i = 0; r >= 0 && i < rl->n_fw; i++)
+		r = fn(ud, section, "Firmware", rl->fw[i], &rl->fw_at[i], true);
+	for (int c = 0; r >= 0 && c < _RDMA_CTR_MAX; c++) {
+		char word[80];
+
+		if (!rl->limit_at[c].file)
+			continue; /* the default: no line, as for a list no one gave */
+		rdma_counter_limit_format(c, &rl->limits[c], word, sizeof(word));
+		r = fn(ud, section, "CounterLimit", word, &rl->limit_at[c], true);
 	}
 	return r < 0 ? r : scalar_lines(section, rl, fn, ud);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "run/config.h"
+#include "rdma/rdma-counters.h"
 #include "rdma/rdma-parse.h"
 #include "rdma/rdma-scan.h"
 #include "pci/selector.h"
@@ -13,6 +14,10 @@
  *   AllowDown=yes|no  LinkLayer=any|InfiniBand|Ethernet  MinRate=Gb/s (1..3200)
  *   MinWidth=1X|2X|4X|8X|12X  MinMTU=256|512|1024|2048|4096  RoCEv2=yes|no  MinActive=N
  *   Env=yes|no        the rule's passing ports feed rdma.env (default yes)
+ *   MinFirmware=      dotted version the selected devices' fw_ver must reach
+ *   Firmware=         list of fw_ver values accepted (exact)
+ *   CounterLimit=     list of NAME=N[:warn|:fail] or NAME=off: the error counters' allowed
+ *                     rise since the previous run (rdma-counters.h has the defaults)
  * Lists accumulate, an empty assignment resets; a scalar's empty assignment restores its
  * default. The same section twice in one file is an error; a later file extends the rule.
  */
@@ -22,6 +27,8 @@
 #define PORT_MAX_RULES	   64
 #define PORT_MAX_SELECTORS 64
 #define PORT_GLOB_MAX	   64 /* IB_DEVICE_NAME_MAX */
+#define RDMA_FW_MAX	   64
+#define PORT_MAX_FW	   16
 
 enum port_sel_kind {
 	PORT_SEL_GLOB,
@@ -63,6 +70,15 @@ struct port_rule {
 	struct origin min_rate_at;
 	unsigned min_width, min_mtu, min_active; /* 0 = no minimum */
 	struct origin min_width_at, min_mtu_at, min_active_at;
+	/* MinFirmware= (dotted numbers, "" none) and Firmware= (the versions accepted) */
+	char min_fw[RDMA_FW_MAX];
+	struct origin min_fw_at;
+	char **fw;
+	struct origin *fw_at;
+	size_t n_fw;
+	/* CounterLimit=: each counter's limit, the default unless limit_at[c] has a line */
+	struct rdma_counter_limit limits[_RDMA_CTR_MAX];
+	struct origin limit_at[_RDMA_CTR_MAX];
 };
 
 struct port_config {
@@ -89,3 +105,8 @@ void port_config_free(struct port_config *pc);
 /* Does the rule select this device (Select matches, no Exclude matches)? */
 bool port_rule_selects_device(const struct port_rule *r, const struct rdma_device *d);
 bool port_rule_selects_port(const struct port_rule *r, const struct rdma_port *p);
+/* "28.39.1002": numbers joined by single dots. */
+bool rdma_fw_valid(const char *s);
+/* Compare two dotted versions numerically (a shorter one is padded with 0); -EINVAL if one is not.
+ */
+int rdma_fw_compare(const char *a, const char *b, int *ret);

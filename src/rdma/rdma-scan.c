@@ -103,6 +103,20 @@ static uint16_t read_id(const struct sysroot *root, const char *dev, const char 
 	return (uint16_t)v;
 }
 
+/* fw_ver and board_id: reported always, judged by MinFirmware=/Firmware= (soft devices have none).
+ */
+static int read_identity(const struct sysroot *root, struct rdma_device *d)
+{
+	int r = sysroot_read_attr(root, SYSROOT_SYS, &d->fw_ver, "class/infiniband/%s/fw_ver",
+				  d->name);
+
+	if (r == -ENOMEM)
+		return r;
+	r = sysroot_read_attr(root, SYSROOT_SYS, &d->board_id, "class/infiniband/%s/board_id",
+			      d->name);
+	return r == -ENOMEM ? r : 0;
+}
+
 static int scan_device_identity(const struct sysroot *root, struct rdma_device *d)
 {
 	_cleanup_(freep) char *s = NULL;
@@ -122,6 +136,9 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	s = NULL;
 	if (sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_guid", d->name) >= 0)
 		d->have_guid = rdma_parse_guid(s, d->node_guid) >= 0;
+	r = read_identity(root, d);
+	if (r < 0)
+		return r;
 	d->pci = device_pci(root, d->name);
 	if (d->pci) {
 		d->vendor = read_id(root, d->name, "vendor", &ok);
@@ -507,10 +524,8 @@ static int add_device(struct rdma_inventory *inv, const char *name)
 	return 0;
 }
 
-int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, void *userdata,
-	      struct rdma_inventory *ret)
+int rdma_scan_devices(const struct sysroot *root, struct rdma_inventory *ret)
 {
-	struct ibv_device **vlist = NULL;
 	DIR *dir = NULL;
 	char **names = NULL;
 	size_t n = 0;
@@ -526,25 +541,62 @@ int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, voi
 		ret->err = r;
 		return r == -ENOMEM ? r : 0;
 	}
-	if (use_verbs && n)
-		/* NULL when the library is missing: ports are read from sysfs then */
-		vlist = dlopen_libibverbs() >= 0 ? sym_ibv_get_device_list(NULL) : NULL;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		struct rdma_device *d;
-
 		r = add_device(ret, names[i]);
-		if (r < 0)
-			break;
-		d = &ret->devs[ret->n_devs - 1];
-		r = scan_device_identity(root, d);
-		if (r < 0 || d->err || (want && !want(d, userdata)))
-			continue;
-		r = scan_device(root, vlist, d);
+		if (r >= 0)
+			r = scan_device_identity(root, &ret->devs[ret->n_devs - 1]);
 	}
-	if (vlist)
-		sym_ibv_free_device_list(vlist);
 	strv_free(names);
 	return r;
+}
+
+/* The verbs device list, opened once on the first device that wants it. */
+struct verbs_list {
+	struct ibv_device **v;
+	bool tried;
+};
+
+static struct ibv_device **verbs_list_get(struct verbs_list *l)
+{
+	if (!l->tried)
+		/* NULL when the library is missing: ports are read from sysfs then */
+		l->v = dlopen_libibverbs() >= 0 ? sym_ibv_get_device_list(NULL) : NULL;
+	l->tried = true;
+	return l->v;
+}
+
+int rdma_scan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma_want_fn want,
+		    rdma_want_fn verbs, void *userdata)
+{
+	struct verbs_list vl = {};
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < inv->n_devs; i++) {
+		struct rdma_device *d = &inv->devs[i];
+
+		if (d->err || d->ports_read || (want && !want(d, userdata)))
+			continue;
+		d->ports_read = true;
+		r = scan_device(root, verbs && verbs(d, userdata) ? verbs_list_get(&vl) : NULL, d);
+	}
+	if (vl.v)
+		sym_ibv_free_device_list(vl.v);
+	return r;
+}
+
+static bool want_all(const struct rdma_device *d, void *userdata)
+{
+	return true;
+}
+
+int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, void *userdata,
+	      struct rdma_inventory *ret)
+{
+	int r = rdma_scan_devices(root, ret);
+
+	if (r < 0 || ret->err)
+		return r;
+	return rdma_scan_ports(root, ret, want, use_verbs ? want_all : NULL, userdata);
 }
 
 static void port_done(struct rdma_port *p)
@@ -565,6 +617,8 @@ void rdma_inventory_done(struct rdma_inventory *inv)
 		free(d->name);
 		free(d->pci);
 		free(d->source_note);
+		free(d->fw_ver);
+		free(d->board_id);
 	}
 	free(inv->devs);
 	*inv = (struct rdma_inventory){};

@@ -66,8 +66,11 @@ struct rdma_device {
 	char *pci; /* "0000:1a:00.0", NULL for a device without a PCI function (rxe, siw) */
 	uint16_t vendor, device;
 	bool have_ids;
+	char *fw_ver;	/* firmware ("28.39.1002"), NULL when the device has none to read */
+	char *board_id; /* the board id (NVIDIA: PSID, "MT_0000000838"), NULL likewise */
 	struct rdma_port *ports;
 	size_t n_ports;
+	bool ports_read; /* the ports were read (rdma_scan_ports() reads only those wanted) */
 };
 
 struct rdma_inventory {
@@ -83,6 +86,15 @@ struct rdma_inventory {
 typedef bool (*rdma_want_fn)(const struct rdma_device *dev, void *userdata);
 int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, void *userdata,
 	      struct rdma_inventory *ret);
+/*
+ * rdma_scan() in two halves, for a view read once and shared (src/rdma/rdma-run.c): the
+ * devices and what names them (node type, GUID, PCI function), then the ports of the
+ * devices want() selects and whose ports are not read yet (NULL: all), through verbs for
+ * those verbs() selects (NULL: none; sysfs when the library or the device does not open).
+ */
+int rdma_scan_devices(const struct sysroot *root, struct rdma_inventory *ret);
+int rdma_scan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma_want_fn want,
+		    rdma_want_fn verbs, void *userdata);
 /* Re-read state and phys_state of one port from sysfs (the wait's predicate). */
 int rdma_port_reread_state(const struct sysroot *root, const char *dev, struct rdma_port *p);
 void rdma_inventory_done(struct rdma_inventory *inv);

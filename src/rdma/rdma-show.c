@@ -12,10 +12,26 @@ static const char *rdma_port_bond(const struct rdma_port *p)
 	return p->bond ? p->bond : p->netdev_is_bond ? p->netdev : NULL;
 }
 
-enum { C_DEV, C_PORT, C_STATE, C_RATE, C_LAYER, C_MTU, C_NETDEV, C_BOND, C_PCI, C_SRC, _C_MAX };
+enum {
+	C_DEV,
+	C_PORT,
+	C_STATE,
+	C_RATE,
+	C_LAYER,
+	C_MTU,
+	C_NETDEV,
+	C_BOND,
+	C_PCI,
+	C_FW,
+	C_BOARD,
+	C_SRC,
+	_C_MAX
+};
 
-static const char *const titles[_C_MAX] = { "DEVICE", "PORT",	"STATE", "RATE", "LAYER",
-					    "MTU",    "NETDEV", "BOND",	 "PCI",	 "SOURCE" };
+static const char *const titles[_C_MAX] = {
+	"DEVICE", "PORT", "STATE", "RATE",     "LAYER", "MTU",
+	"NETDEV", "BOND", "PCI",   "FIRMWARE", "BOARD", "SOURCE"
+};
 
 struct row {
 	char cell[_C_MAX][96];
@@ -62,6 +78,10 @@ static void fill_row(const struct rdma_device *d, const struct rdma_port *p, str
 		snprintf(w->cell[c], sizeof(w->cell[0]), "-");
 	cell_name(w->cell[C_DEV], sizeof(w->cell[0]), d->name, "");
 	snprintf(w->cell[C_PCI], sizeof(w->cell[0]), "%s", d->pci ? d->pci : "-");
+	if (d->fw_ver)
+		cell_name(w->cell[C_FW], sizeof(w->cell[0]), d->fw_ver, "");
+	if (d->board_id)
+		cell_name(w->cell[C_BOARD], sizeof(w->cell[0]), d->board_id, "");
 	snprintf(w->cell[C_SRC], sizeof(w->cell[0]), "%s", rdma_source_to_string(d->source));
 	if (d->err)
 		snprintf(w->cell[C_STATE], sizeof(w->cell[0]), "unknown (%s)", strerror(-d->err));
@@ -216,6 +236,8 @@ static struct json_object *device_json(const struct rdma_device *d)
 	add_str(o, "pci", d->pci);
 	snprintf(ids, sizeof(ids), "%04x:%04x", d->vendor, d->device);
 	add_str(o, "pci_id", d->have_ids ? ids : NULL);
+	add_str(o, "fw_ver", d->fw_ver);
+	add_str(o, "board_id", d->board_id);
 	for (size_t k = 0; k < d->n_ports; k++)
 		json_object_array_add(ports, port_json(&d->ports[k]));
 	json_object_object_add(o, "ports", ports);
