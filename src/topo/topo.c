@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Classification, distance classes and pair ports: pure functions of the inventory. */
-#include "topo/topo-accel.h"
+#include "pci/accel.h"
 #include "topo/topo.h"
 
 /* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
@@ -87,7 +87,7 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 
 	if (!ident_known(&d->id))
 		return false;
-	/* a 3D controller is a GPU; a co-processor only when the table knows it (topo-accel.h) */
+	/* a 3D controller is a GPU; a co-processor only when the table knows it (pci/accel.h) */
 	if (cls == 0x0302 || topo_accel_lookup(&d->id))
 		return true;
 	/*

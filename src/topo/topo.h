@@ -127,7 +127,7 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
 /*
  * Built-in classification of one function from its identity and place:
  * - accelerator ("GPU"): class 0302 (3D controller) of any vendor; a function the table of
- *   known accelerators lists (topo-accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
+ *   known accelerators lists (pci/accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
  *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
  *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
  *   NVIDIA, AMD and Intel, and only on PCIe behind a PCIe bridge: not on a root bus

@@ -29,7 +29,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "topo/topo-accel.h"
+#include "pci/accel.h"
 #include "topo/topo.h"
 
 enum {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The known accelerators (topo-accel.h). Each entry names where its ids come from: the PCI
+ * The known accelerators (pci/accel.h). Each entry names where its ids come from: the PCI
  * id table of the driver that binds the parts (file, and the kernel or repository it was
  * read in), or pciutils' pci.ids where no public driver exists. Display and 3D controllers
  * (NVIDIA's data-centre GPUs are 0302; AMD Instinct before MI300 and Intel Data Center
@@ -21,7 +21,7 @@
  *   - The NPUs of client CPUs: Intel's (drivers/accel/ivpu, class 1200) and AMD's
  *     (drivers/accel/amdxdna): integrated inference engines, no data-centre accelerator.
  */
-#include "topo/topo-accel.h"
+#include "pci/accel.h"
 
 const struct topo_accel_id topo_accel_ids[] = {
 	/*
