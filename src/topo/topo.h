@@ -329,6 +329,13 @@ struct topo_path {
 void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret);
 void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *inv, size_t i,
 			size_t j, struct topo_path *ret);
+/*
+ * What the vendor documents going wrong, beyond speed, when the P2P traffic between a and b
+ * is redirected (pci/accel.h p2p_risk: both ends listed with one), or NULL.
+ * topo_port_p2p_risk(): the same for any such pair whose deciding ports include port.
+ */
+const char *topo_p2p_risk(const struct pci_inventory *inv, size_t a, size_t b);
+const char *topo_port_p2p_risk(const struct pci_inventory *inv, size_t port);
 /* "RR CR" for the redirect bits of mask; "none" when empty. buf >= 16. */
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size);
 
