@@ -392,6 +392,10 @@ typedef int (*topo_pair_fn)(const struct topo_view *v, const struct topo_endpoin
 int topo_for_each_pair(const struct topo_view *v, topo_pair_fn fn, void *ud);
 
 struct json_object;
+/* "direct", "redirected", "unknown", "root-complex" (docs/topology-schema.md). */
+const char *topo_p2p_to_string(enum topo_p2p p);
+/* A deciding port as docs/topology-schema.md's ports[] (address, role, acs, control, redirect). */
+struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt);
 int topo_show_text(const struct topo_view *v, FILE *f);
 /* The document of docs/topology-schema.md; NULL on ENOMEM. */
 struct json_object *topo_show_json(const struct topo_view *v);
