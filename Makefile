@@ -287,7 +287,7 @@ install: all $(MAN_PAGES)
 	install -Dm644 $(B)/70-hostprep.rules $(DESTDIR)$(UDEVRULESDIR)/70-hostprep.rules
 	install -Dm755 $(B)/hostprep.sleep $(DESTDIR)$(SLEEPDIR)/hostprep
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	for d in report-schema topology-schema gpus-schema; do \
+	for d in report-schema topology-schema gpus-schema p2p-schema; do \
 		install -Dm644 docs/$$d.md $(DESTDIR)$(DOCDIR)/$$d.md || exit 1; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
 	install -Dm644 fleet/kubernetes/npd/hostprep-plugin.json \

@@ -21,6 +21,8 @@ extern const struct run_module run_module_workload;
 extern const struct run_module run_module_links;
 extern const struct run_module run_module_sysctl;
 extern const struct run_module run_module_gpus;
+extern const struct run_module run_module_p2p_map;
+extern const struct run_module run_module_p2p_env;
 extern const struct run_module run_module_gpu;
 extern const struct run_module run_module_inventory;
 extern const struct run_module run_module_aer;
@@ -31,7 +33,8 @@ const struct run_module *const run_modules[] = {
 	&run_module_kmod,      &run_module_rdma,     &run_module_rdma_counters,
 	&run_module_bond,      &run_module_workload, &run_module_links,
 	&run_module_sysctl,    &run_module_gpus,     &run_module_gpu,
-	&run_module_inventory, &run_module_aer,	     &run_module_xid,
+	&run_module_inventory, &run_module_aer,	     &run_module_p2p_map,
+	&run_module_p2p_env,   &run_module_xid,
 };
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };

@@ -4,6 +4,7 @@
 #include "acs/isolation.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "topo/topo.h"
 
 /* "x0x00xx: RR,CR,EC off" */
 static void describe_mask(const struct acs_mask *m, char *buf, size_t size)
@@ -239,6 +240,36 @@ static void merged_note(const struct acs_target *t, bool done, char *buf, size_t
 		 done ? "become" : "would become");
 }
 
+/*
+ * A port whose Control is not what the policy wants. Still redirecting the P2P of parts
+ * whose vendor documents more than slowness (pci/accel.h: Arc copies that return
+ * all-ones), the remedy says so.
+ */
+static int verify_differs(const struct acs_target *t, const struct pci_inventory *inv,
+			  const struct pci_dev_info *d, const char *expected, const char *bits,
+			  const char *remedy, struct results *rs)
+{
+	const char *risk = (d->acs_ctrl & ACS_REDIR_BITS)
+				   ? topo_port_p2p_risk(inv, (size_t)(d - inv->devs))
+				   : NULL;
+	_cleanup_(freep) char *both = NULL;
+	char note[300];
+
+	if (risk && asprintf(&both, "%s; %s", remedy, risk) < 0)
+		return -ENOMEM;
+	merged_note(t, false, note, sizeof(note));
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs",
+				    .object = t->addr,
+				    .expected = expected,
+				    .remedy = both ? both : remedy,
+				    .action = ACTION_APPLY,
+			    },
+			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
 		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
 		      const struct prior *prior, struct results *rs)
@@ -292,28 +323,20 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	acs_ctrl_describe(d->acs_ctrl, bits, sizeof(bits));
 	if (t->refused)
 		return verify_refused(t, d, expected, bits, rs);
-	merged_note(t, acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask), note, sizeof(note));
-	if (acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
-		return results_addf(rs,
-				    &(const struct result_spec){
-					    .verdict = VERDICT_PASS,
-					    .check = "acs",
-					    .object = t->addr,
-					    .expected = expected,
-				    },
-				    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
-	return results_addf(
-		rs,
-		&(const struct result_spec){
-			.verdict = VERDICT_FAIL,
-			.check = "acs",
-			.object = t->addr,
-			.expected = expected,
-			.remedy = port_remedy(prior, t->addr, apply_enabled,
-					      kernel_has_boot_form(osrelease, &t->mask)),
-			.action = ACTION_APPLY,
-		},
-		"0x%04x (%s)%s", d->acs_ctrl, bits, note);
+	if (!acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
+		return verify_differs(t, inv, d, expected, bits,
+				      port_remedy(prior, t->addr, apply_enabled,
+						  kernel_has_boot_form(osrelease, &t->mask)),
+				      rs);
+	merged_note(t, true, note, sizeof(note));
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = "acs",
+				    .object = t->addr,
+				    .expected = expected,
+			    },
+			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
 
 #define IDLE_IDS_MAX 6

@@ -127,6 +127,20 @@ static int redirected_remedy(const struct pair_ctx *c, const struct topo_path *p
 			other);
 }
 
+/* remedy + "; " + the documented harm of the redirect (pci/accel.h), when there is one. */
+static int with_risk(char **remedy, const char *risk)
+{
+	char *both;
+
+	if (!risk)
+		return 0;
+	if (asprintf(&both, "%s; %s", *remedy, risk) < 0)
+		return -ENOMEM;
+	free(*remedy);
+	*remedy = both;
+	return 0;
+}
+
 /* What would make the unreadable ports of an unknown pair readable: the first cause. */
 static const char *unknown_remedy(const struct topo_path *p)
 {
@@ -161,7 +175,8 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 		return -ENOMEM;
 	if (p.p2p == TOPO_P2P_REDIRECTED) {
 		cause = "redirected";
-		if (redirected_remedy(c, &p, &remedy, &action) < 0)
+		if (redirected_remedy(c, &p, &remedy, &action) < 0 ||
+		    with_risk(&remedy, topo_p2p_risk(&c->v->inv, a, b)) < 0)
 			return -ENOMEM;
 	}
 	if (p.p2p == TOPO_P2P_UNKNOWN) {

@@ -2,12 +2,14 @@
 #include <ctype.h>
 #include <stdio.h>
 
+#include "pci/accel.h"
 #include "pci/selector.h"
 
 #define UPSTREAM_PREFIX "upstream:"
 #define P2P_PREFIX	"p2p:"
 #define P2P_SEP		'~'
 #define CLASS_PREFIX	"class:"
+#define ACCEL_WORD	"accel"
 
 static int parse_hex(const char *s, size_t len, size_t max_digits, uint32_t *ret)
 {
@@ -89,16 +91,20 @@ static int parse_id(const char *s, struct selector *sel, const char **reason)
 	if (!colon || strchr(colon + 1, ':') || parse_id_half(s, colon - s, &sel->vendor) < 0 ||
 	    parse_id_half(colon + 1, strlen(colon + 1), &sel->device) < 0) {
 		*reason = "expected a PCI address (0000:3a:00.0), vendor:device in hex with '*' "
-			  "wildcards (10b5:*), class:CCCC or upstream:<selector>";
+			  "wildcards (10b5:*), class:CCCC, accel or upstream:<selector>";
 		return -EINVAL;
 	}
 	sel->kind = SELECTOR_ID;
 	return 0;
 }
 
-/* A device selector: address, vendor:device or class (no path form). */
+/* A device selector: address, vendor:device, class or accel (no path form). */
 static int parse_device(const char *s, struct selector *sel, const char **reason)
 {
+	if (streq(s, ACCEL_WORD)) {
+		sel->kind = SELECTOR_ACCEL;
+		return 0;
+	}
 	if (strneq(s, CLASS_PREFIX, strlen(CLASS_PREFIX)))
 		return parse_class(s + strlen(CLASS_PREFIX), sel, reason);
 	if (strchr(s, '.') &&
@@ -243,6 +249,8 @@ bool selector_match_ident(const struct selector *s, const struct pci_ident *id)
 		       (s->device == SELECTOR_ANY || s->device == id->device);
 	case SELECTOR_CLASS:
 		return (id->class_code & s->class_mask) == s->class_value;
+	case SELECTOR_ACCEL:
+		return pci_accel_lookup(id) != NULL;
 	}
 	return false;
 }
@@ -276,6 +284,9 @@ static void format_device(const struct selector *s, const char *prefix, char *bu
 			 s->class_value >> (4 * (6 - digits)));
 		break;
 	}
+	case SELECTOR_ACCEL:
+		snprintf(buf, size, "%s" ACCEL_WORD, prefix);
+		break;
 	}
 }
 

@@ -12,6 +12,8 @@
  *   10b5:8796  10b5:*  *:1234    vendor:device, '*' is a wildcard per half
  *   class:06 class:0604 class:060400
  *                                class code prefix (base, +sub, +prog-if)
+ *   accel                        a part the table of known accelerators lists
+ *                                (pci/accel.h: by vendor:device, not by class)
  *   upstream:<one of the above>  the ACS-capable ports on the path from each
  *                                matching endpoint up to its root port
  *   p2p:<A>~<B>  p2p:<A>         the ports whose ACS decides peer-to-peer between
@@ -23,6 +25,7 @@ enum selector_kind {
 	SELECTOR_ADDRESS,
 	SELECTOR_ID,
 	SELECTOR_CLASS,
+	SELECTOR_ACCEL,
 };
 
 #define SELECTOR_ANY (-1)

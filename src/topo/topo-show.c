@@ -387,7 +387,7 @@ static int matrix_json(const struct topo_view *v, struct json_object *doc)
 	return 0;
 }
 
-static const char *p2p_to_string(enum topo_p2p p)
+const char *topo_p2p_to_string(enum topo_p2p p)
 {
 	static const char *const names[] = {
 		[TOPO_P2P_DIRECT] = "direct",
@@ -410,7 +410,7 @@ static const char *acs_state_to_string(enum topo_acs_state s)
 	return names[s];
 }
 
-static struct json_object *port_json(const struct topo_view *v, const struct topo_port *pt)
+struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt)
 {
 	struct json_object *o = json_object_new_object(), *bits = json_object_new_array();
 	static const struct {
@@ -453,9 +453,9 @@ static int pair_json(const struct topo_view *v, const struct topo_endpoint *a,
 	json_object_object_add(o, "a", json_object_new_string(ia));
 	json_object_object_add(o, "b", json_object_new_string(ib));
 	json_object_object_add(o, "distance", json_object_new_string(topo_dist_to_string(p->dist)));
-	json_object_object_add(o, "p2p", json_object_new_string(p2p_to_string(p->p2p)));
+	json_object_object_add(o, "p2p", json_object_new_string(topo_p2p_to_string(p->p2p)));
 	for (size_t k = 0; k < p->n_ports; k++)
-		json_object_array_add(ports, port_json(v, &p->ports[k]));
+		json_object_array_add(ports, topo_port_json(v, &p->ports[k]));
 	json_object_object_add(o, "ports", ports);
 	json_object_object_add(o, "verdict", json_object_new_string(verdict));
 	json_object_array_add(ud, o);

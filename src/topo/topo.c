@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Classification, distance classes and pair ports: pure functions of the inventory. */
-#include "topo/topo-accel.h"
+#include "pci/accel.h"
 #include "topo/topo.h"
 
 /* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
@@ -87,8 +87,8 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 
 	if (!ident_known(&d->id))
 		return false;
-	/* a 3D controller is a GPU; a co-processor only when the table knows it (topo-accel.h) */
-	if (cls == 0x0302 || topo_accel_lookup(&d->id))
+	/* a 3D controller is a GPU; a co-processor only when the table knows it (pci/accel.h) */
+	if (cls == 0x0302 || pci_accel_lookup(&d->id))
 		return true;
 	/*
 	 * A display controller counts only from a GPU vendor, behind a PCIe bridge, and on
@@ -491,6 +491,51 @@ void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *in
 		return;
 	}
 	chains_pair_ports(inv, &t->chains[i], &t->chains[j], ret);
+}
+
+/* The risk of a function alone: its table entry's, if it is listed with one. */
+static const char *dev_risk(const struct pci_inventory *inv, size_t i)
+{
+	const struct pci_accel_id *e;
+
+	if (!ident_known(&inv->devs[i].id))
+		return NULL;
+	e = pci_accel_lookup(&inv->devs[i].id);
+	return e ? e->p2p_risk : NULL;
+}
+
+const char *topo_p2p_risk(const struct pci_inventory *inv, size_t a, size_t b)
+{
+	const char *ra = dev_risk(inv, a);
+
+	/* documented between two such parts (intel/compute-runtime 935), not with a NIC */
+	return ra && dev_risk(inv, b) ? ra : NULL;
+}
+
+static bool path_has_port(const struct topo_path *p, size_t port)
+{
+	for (size_t k = 0; k < p->n_ports; k++)
+		if (p->ports[k].dev == port)
+			return true;
+	return false;
+}
+
+const char *topo_port_p2p_risk(const struct pci_inventory *inv, size_t port)
+{
+	struct topo_path p;
+
+	for (size_t a = 0; a < inv->n; a++) {
+		if (!dev_risk(inv, a))
+			continue;
+		for (size_t b = a + 1; b < inv->n; b++) {
+			if (!topo_p2p_risk(inv, a, b))
+				continue;
+			topo_pair_ports(inv, a, b, &p);
+			if (path_has_port(&p, port))
+				return dev_risk(inv, a);
+		}
+	}
+	return NULL;
 }
 
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size)

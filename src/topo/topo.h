@@ -127,7 +127,7 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
 /*
  * Built-in classification of one function from its identity and place:
  * - accelerator ("GPU"): class 0302 (3D controller) of any vendor; a function the table of
- *   known accelerators lists (topo-accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
+ *   known accelerators lists (pci/accel.h: Gaudi, Instinct MI300, Xeon Phi, NEC Vector
  *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
  *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
  *   NVIDIA, AMD and Intel, and only on PCIe behind a PCIe bridge: not on a root bus
@@ -329,6 +329,13 @@ struct topo_path {
 void topo_pair_ports(const struct pci_inventory *inv, size_t a, size_t b, struct topo_path *ret);
 void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *inv, size_t i,
 			size_t j, struct topo_path *ret);
+/*
+ * What the vendor documents going wrong, beyond speed, when the P2P traffic between a and b
+ * is redirected (pci/accel.h p2p_risk: both ends listed with one), or NULL.
+ * topo_port_p2p_risk(): the same for any such pair whose deciding ports include port.
+ */
+const char *topo_p2p_risk(const struct pci_inventory *inv, size_t a, size_t b);
+const char *topo_port_p2p_risk(const struct pci_inventory *inv, size_t port);
 /* "RR CR" for the redirect bits of mask; "none" when empty. buf >= 16. */
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size);
 
@@ -385,6 +392,10 @@ typedef int (*topo_pair_fn)(const struct topo_view *v, const struct topo_endpoin
 int topo_for_each_pair(const struct topo_view *v, topo_pair_fn fn, void *ud);
 
 struct json_object;
+/* "direct", "redirected", "unknown", "root-complex" (docs/topology-schema.md). */
+const char *topo_p2p_to_string(enum topo_p2p p);
+/* A deciding port as docs/topology-schema.md's ports[] (address, role, acs, control, redirect). */
+struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt);
 int topo_show_text(const struct topo_view *v, FILE *f);
 /* The document of docs/topology-schema.md; NULL on ENOMEM. */
 struct json_object *topo_show_json(const struct topo_view *v);

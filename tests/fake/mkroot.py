@@ -1081,6 +1081,58 @@ def names_gb200(root):
 FIXTURES["gb200"] = (fx_gb200, None)
 
 
+def fx_accel_plx():
+    """An accelerator host (issue 29): one Sapphire Rapids root port, a PLX PEX 8796 switch
+    below it (10b5:8796, downstream ACS at 0xf24, cap 0x007f, the kernel's 0x001d: RR and
+    CR on), and on its downstream ports two Habana Gaudi2 (1da3:1020, 1200), two Intel Arc
+    Pro B70 (8086:e223, 0300), a ConnectX-7 (0207) and an Intel QuickAssist 8970 adapter
+    (8086:37c8, 0b40: no accelerator, its port must stay as it is); the Xeon's own QAT
+    (8086:4940, 0b40) is a root-complex integrated endpoint on the root bus."""
+    fx = Fixture("accel-plx", "accel-plx-fake",
+                 "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-amd64 root=UUID=5d1c2b3a ro quiet")
+    fx.iommu, fx.group_type = "intel", "DMA"
+    ep_caps = ([(0x40, CAP_PM), (0x50, CAP_MSI), (0x70, CAP_EXP), (0xb0, CAP_MSIX)],
+               [(0x100, ECAP_AER), (0x148, ECAP_SECPCI), (0x200, ECAP_PL16)])
+    eps = [
+        mk("0000:03:00.0", 0x1da3, 0x1020, 0x120000, ep_caps, pcie=PCIE_EP,
+           link=(4, 16, 4, 16), driver="habanalabs", irq=40),
+        mk("0000:04:00.0", 0x1da3, 0x1020, 0x120000, ep_caps, pcie=PCIE_EP,
+           link=(4, 16, 4, 16), driver="habanalabs", irq=41),
+        mk("0000:05:00.0", 0x8086, 0xe223, 0x030000, ep_caps, pcie=PCIE_EP,
+           link=(4, 16, 4, 16), driver="xe", irq=42),
+        mk("0000:06:00.0", 0x8086, 0xe223, 0x030000, ep_caps, pcie=PCIE_EP,
+           link=(4, 16, 4, 16), driver="xe", irq=43),
+        cx7("0000:07:00.0", 44, 0xb83fd20300a1d000),
+        mk("0000:08:00.0", 0x8086, 0x37c8, 0x0b4000, ep_caps, svid=0x8086, sdid=0x0002,
+           pcie=PCIE_EP, link=(3, 16, 3, 16), driver="c6xx", irq=45),
+    ]
+    downs = [mk("0000:02:%02x.0" % i, 0x10b5, 0x8796, 0x060400, plx_port_caps(True),
+                rev=0xab, pcie=PCIE_DOWNSTREAM, link=(3, 16, 3, 16), acs=(0x007f, 0x001d),
+                children=[ep], secondary=0x03 + i, driver="pcieport", slot=0x30 + i)
+             for i, ep in enumerate(eps)]
+    up = mk("0000:01:00.0", 0x10b5, 0x8796, 0x060400, plx_port_caps(False), rev=0xab,
+            pcie=PCIE_UPSTREAM, link=(3, 16, 3, 16), children=downs, secondary=0x02,
+            driver="pcieport")
+    rp = mk("0000:00:01.0", 0x8086, 0x352a, 0x060400, intel_spr_root_port_caps(), rev=0x04,
+            pcie=PCIE_ROOT_PORT, link=(4, 16, 3, 16), acs=(0x005f, 0x001d), children=[up],
+            secondary=0x01, driver="pcieport", slot=0x01)
+    qat = mk("0000:00:02.0", 0x8086, 0x4940, 0x0b4000, intel_rciep_caps(), rev=0x40,
+             pcie=PCIE_RCIEP, driver="4xxx")
+    fx.roots.append((0, 0x00, 0, "0-31", [rp, qat]))
+    fx.iommu_units = [("dmar0", [0x00], None)]
+    fx.post = names_accel_plx
+    return fx
+
+
+def names_accel_plx(root):
+    import netsys
+    netsys.add_rdma_device(root, netsys.pci_dir(root, "0000:07:00.0"), "mlx5_0",
+                           node_guid="b83f:d203:00a1:d000", uverbs=0)
+
+
+FIXTURES["accel-plx"] = (fx_accel_plx, None)
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
 

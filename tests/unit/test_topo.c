@@ -29,7 +29,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "topo/topo-accel.h"
+#include "pci/accel.h"
 #include "topo/topo.h"
 
 enum {
@@ -214,16 +214,16 @@ static void test_classify_table(void **state)
 	assert_true(accel(0x1da3, 0x1020, 0x120000));
 	assert_false(accel(0x8086, 0x4940, 0x0b4000));
 	/* the table itself: every range ordered, every entry found at both ends */
-	for (size_t i = 0; i < topo_accel_ids_n; i++) {
-		const struct topo_accel_id *e = &topo_accel_ids[i];
+	for (size_t i = 0; i < pci_accel_ids_n; i++) {
+		const struct pci_accel_id *e = &pci_accel_ids[i];
 		struct pci_ident id = { .vendor = e->vendor,
 					.class_code = (uint32_t)(e->class_code ?: 0x1200) << 8 };
 
 		assert_true(e->device_first <= e->device_last && e->vendor != 0xffff && e->name);
 		id.device = e->device_first;
-		assert_ptr_equal(topo_accel_lookup(&id), e);
+		assert_ptr_equal(pci_accel_lookup(&id), e);
 		id.device = e->device_last;
-		assert_ptr_equal(topo_accel_lookup(&id), e);
+		assert_ptr_equal(pci_accel_lookup(&id), e);
 	}
 }
 

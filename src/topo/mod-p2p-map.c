@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The P2P truth for jobs: an apply or revert that publishes leaves
+ * /run/hostprep/p2p.json (docs/p2p-schema.md), world-readable, beside gpus.json and
+ * rdma.env: this module gives the content, the one publish step writes it with the
+ * report, in order, and removes it while a run that writes is in progress or after one
+ * failed (no publish_pending: no verdict stands, so no file claims one). A check does not
+ * read every GPU's path (it reads what its rules need): it keeps the last file, whose
+ * verdict is the last apply's; report.json says whether the host still agrees.
+ */
+#include "core/log.h"
+#include "run/run.h"
+#include "topo/p2p-map.h"
+
+static bool p2p_map_wanted(const struct run *run)
+{
+	return run->publishes && (run->mode == RUN_APPLY || run->mode == RUN_REVERT);
+}
+
+static unsigned p2p_map_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
+{
+	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+}
+
+/* From the run's topology view: as the host is after the apply (read again after it wrote). */
+static int p2p_map_publish(struct run *run, char **ret)
+{
+	struct topo_view *v;
+	int r;
+
+	*ret = NULL;
+	if (!p2p_map_wanted(run))
+		return RUN_PUBLISH_KEEP;
+	r = topo_run_view(run, &v);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		log_warning_errno(r,
+				  "Failed to read the PCI topology for p2p.json, removing it: %m");
+		return 0;
+	}
+	return p2p_map_text(v, ret);
+}
+
+/* p2p.env: the same verdict as variables, for job scripts (p2p-map.h). */
+static int p2p_env_publish(struct run *run, char **ret)
+{
+	struct topo_view *v;
+	int r;
+
+	*ret = NULL;
+	if (!p2p_map_wanted(run))
+		return RUN_PUBLISH_KEEP;
+	r = topo_run_view(run, &v);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		log_warning_errno(r,
+				  "Failed to read the PCI topology for p2p.env, removing it: %m");
+		return 0;
+	}
+	return p2p_map_env(v, ret);
+}
+
+/* Two files, one view: a module publishes one file. */
+const struct run_module run_module_p2p_env = {
+	.name = "p2p-env",
+	.wants_pci = p2p_map_wanted,
+	.pci_wants_caps = p2p_map_pci_wants_caps,
+	.publish_file = "hostprep/p2p.env",
+	.publish = p2p_env_publish,
+};
+
+const struct run_module run_module_p2p_map = {
+	.name = "p2p-map",
+	.wants_pci = p2p_map_wanted,
+	.pci_wants_caps = p2p_map_pci_wants_caps,
+	.publish_file = "hostprep/p2p.json",
+	.publish = p2p_map_publish,
+};
