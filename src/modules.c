@@ -36,6 +36,8 @@ const struct run_module *const run_modules[] = {
 	&run_module_inventory, &run_module_aer,	     &run_module_p2p_map,
 	&run_module_p2p_env,   &run_module_xid,
 };
+/* run.c asserts it at run time; a table that outgrows it must not build */
+_Static_assert(ARRAY_SIZE(run_modules) <= RUN_MODULES_MAX, "run/run.h: RUN_MODULES_MAX");
 const size_t n_run_modules = ARRAY_SIZE(run_modules);
 const struct run_table run_table = { .v = run_modules, .n = ARRAY_SIZE(run_modules) };
 

@@ -22,7 +22,7 @@ enum run_mode {
 	RUN_REVERT,
 };
 
-#define RUN_MODULES_MAX	 16
+#define RUN_MODULES_MAX	 32
 #define RUN_SERVICES_MAX 8
 #define RUN_PUBLISH_KEEP 1 /* struct run_module.publish: no content from this run, keep */
 
