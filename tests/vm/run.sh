@@ -12,7 +12,8 @@
 #   VMTEST_BUDGET (seconds for the whole run, default 3400: scenarios that
 #     would start after it are reported as failed, not run),
 #   VMTEST_VERBOSE=1 (print guest output for passing scenarios too),
-#   VMTEST_JOBS (scenarios booted at a time, default nproc / 2, at least 1),
+#   VMTEST_JOBS (scenarios booted at a time, default one per CPU, at most 4 and one
+#     per 3 GiB of available memory),
 # A scenario that says HOSTPREP_INSTALL=deb gets no make-install tree on its
 #   disk but the .deb (and a higher-versioned rebuild) to install with dpkg.
 #   VMTEST_INSTALL_DIR=DIR (use this hostprep install tree - as made by
@@ -343,13 +344,20 @@ one() {
 	echo $res >"$d.verdict"
 }
 
-# Scenarios run VMTEST_JOBS at a time (default: one per two CPUs, at least one). A TCG
+# Scenarios run VMTEST_JOBS at a time (default: one per CPU, see below). A TCG
 # guest keeps about one host CPU busy while it boots or runs Python (Ansible, Slurm), and
 # waits idle through its timers (49's timeouts, 31's link waits), so two at a time on a
 # 2-CPU CI machine finish the tier in a little over half the time; the boot timeouts
 # are already sized for a loaded host (no_timer_check above). Longest first: the
 # fleet engines' scenarios start while the short ones fill the other slot.
-JOBS=${VMTEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) / 2 ))}
+# At most one per CPU, four, and one per 3 GiB of available memory (a guest has 2 GiB).
+JOBS=${VMTEST_JOBS:-}
+if [ -z "$JOBS" ]; then
+	JOBS=$(nproc 2>/dev/null || echo 1)
+	mem=$(awk '/^MemAvailable:/ { print int($2 / 3145728) }' /proc/meminfo 2>/dev/null)
+	[ "${mem:-1}" -lt "$JOBS" ] && JOBS=${mem:-1}
+	[ "$JOBS" -gt 4 ] && JOBS=4
+fi
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 mapfile -t ORDER < <(for s in "${SEL[@]}"; do
 	w=1; case $s in 7[0-9]-*) w=3 ;; 49-*|48-*|60-*|46-*) w=2 ;; esac
