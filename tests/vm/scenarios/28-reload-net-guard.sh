@@ -22,6 +22,9 @@ virtio_ifname() { ls /sys/bus/virtio/drivers/virtio_net/virtio*/net/ 2>/dev/null
 guest_check() {
 	local ifc idx js
 	assert_booted_service
+	# virtio_net may still be probing the NIC when a loaded host boots the guest slowly
+	# (two guests at a time: seen once, the netdev not there yet after boot)
+	wait_until 60 sh -c '[ -n "$(ls /sys/bus/virtio/drivers/virtio_net/virtio*/net/ 2>/dev/null)" ]'
 	ifc=$(virtio_ifname)
 	assert_ne "$ifc" "" "a netdev driven by virtio_net"
 	run_cmd sh -c "ip link set $ifc up && ip addr add 10.0.2.15/24 dev $ifc && ip route add default via 10.0.2.2 dev $ifc"
