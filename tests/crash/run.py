@@ -39,7 +39,9 @@ PROM = "var/lib/prometheus/node-exporter/hostprep.prom"
 NFD = "etc/kubernetes/node-feature-discovery/features.d/hostprep"
 RDMA_ENV = "run/hostprep/rdma.env"
 GPUS = "run/hostprep/gpus.json"
-ARTIFACTS = (REPORT, PROM, NFD, RDMA_ENV, GPUS)
+P2P_JSON = "run/hostprep/p2p.json"  # issue 29 §3: the pairs' P2P verdict, for jobs
+P2P_ENV = "run/hostprep/p2p.env"
+ARTIFACTS = (REPORT, PROM, NFD, RDMA_ENV, GPUS, P2P_JSON, P2P_ENV)
 # A sink's dot-file temp ("<dir>/.<name>.tmp-XXXXXX") that a kill left: nothing reads it
 # (nfd-worker skips dot-files, node_exporter reads *.prom), and hostprep does not clean the
 # other tool's directory (README: not fixed here).
@@ -661,7 +663,7 @@ def last_change(calls, rel):
 
 def artifact_state(tree, rel):
     """absent, pending (the not-ready form of a run in progress), ready, not ready, or
-    verdict (rdma.env and gpus.json, which say nothing of readiness)."""
+    verdict (rdma.env, gpus.json, p2p.json and p2p.env, which say nothing of readiness)."""
     try:
         data = read(os.path.join(tree.root, rel)).decode("utf-8", "replace")
     except FileNotFoundError:
