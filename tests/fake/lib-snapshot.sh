@@ -28,6 +28,7 @@ declare -A SNAP_CONFIGS=(
 	[dgx8-gpu-lost]="- gpu-p2p topo-expect"
 	[dgx8-kmsg]="- xid"
 	[dgx8-kmsg-xid]="- xid"
+	[accel-plx]="-"
 	[ib-gpu]="- rdma-allowdown rdma-erdma rdma-ib-gpu inventory"
 	[ib-gpu-lag]="- ib-gpu-lag bond-lacp"
 	[ib-gpu-lag-split]="- ib-gpu-lag bond-lacp"

@@ -7,7 +7,7 @@ hp check
 hp revert
 d=$R/run/hostprep
 [ "$(stat -c %a "$d")" = 755 ] || fail "run/hostprep is $(stat -c %a "$d"), want 755"
-left=$(cd "$d" && ls -A | grep -Ev "^(report\.json|lock|gpus\.json)$")
+left=$(cd "$d" && ls -A | grep -Ev "^(report\.json|lock|gpus\.json|p2p\.json|p2p\.env|rdma-counters)$")
 [ -z "$left" ] || fail "left in run/hostprep: $left"
 [ "$(stat -c %a "$d/report.json")" = 644 ] || fail "report.json mode $(stat -c %a "$d/report.json")"
 jq -e '.schema == 1 and .command == "revert"' "$d/report.json" >/dev/null || fail "report.json is not the revert report"
