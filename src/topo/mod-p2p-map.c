@@ -22,8 +22,13 @@ static unsigned p2p_map_pci_wants_caps(const struct run *run, const struct pci_d
 	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
 }
 
-/* From the run's topology view: as the host is after the apply (read again after it wrote). */
-static int p2p_map_publish(struct run *run, char **ret)
+/*
+ * From the run's topology view, as the host is after the apply (read again after it
+ * wrote): FILE's content by format(), or none (the file removed) when the view cannot
+ * be read.
+ */
+static int p2p_publish(struct run *run, const char *file,
+		       int (*format)(const struct topo_view *v, char **ret), char **ret)
 {
 	struct topo_view *v;
 	int r;
@@ -35,31 +40,22 @@ static int p2p_map_publish(struct run *run, char **ret)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		log_warning_errno(r,
-				  "Failed to read the PCI topology for p2p.json, removing it: %m");
+		log_warning_errno(r, "Failed to read the PCI topology for %s, removing it: %m",
+				  file);
 		return 0;
 	}
-	return p2p_map_text(v, ret);
+	return format(v, ret);
+}
+
+static int p2p_map_publish(struct run *run, char **ret)
+{
+	return p2p_publish(run, "p2p.json", p2p_map_text, ret);
 }
 
 /* p2p.env: the same verdict as variables, for job scripts (p2p-map.h). */
 static int p2p_env_publish(struct run *run, char **ret)
 {
-	struct topo_view *v;
-	int r;
-
-	*ret = NULL;
-	if (!p2p_map_wanted(run))
-		return RUN_PUBLISH_KEEP;
-	r = topo_run_view(run, &v);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		log_warning_errno(r,
-				  "Failed to read the PCI topology for p2p.env, removing it: %m");
-		return 0;
-	}
-	return p2p_map_env(v, ret);
+	return p2p_publish(run, "p2p.env", p2p_map_env, ret);
 }
 
 /* Two files, one view: a module publishes one file. */
