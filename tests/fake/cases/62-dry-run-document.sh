@@ -2,7 +2,7 @@
 # without ACS are not counted as ACS ports, a plan over unreadable ports does not
 # read as "0 writes" and fine, and --json is the documented dry-run document
 # (docs/report-schema.md): the report envelope plus "plan".
-PORT_KEYS='["address","state","offset","control","write","refused","vfio","iommu_groups_merged","old","new","rules","reason"]'
+PORT_KEYS='["address","state","offset","control","write","refused","vfio","driver_unreadable","iommu_groups_merged","old","new","rules","reason"]'
 TOP_KEYS='["schema","version","command","host","time","apply","plan","modules"]'
 
 # every PCI bridge: 17 with ACS (root ports + switch downstream ports), 4 switch
