@@ -88,10 +88,10 @@ $(B) $(B)/tests:
 # The test tier's libnvidia-ml.so.1 (tests/nvml/shim.c): the record parser of the product
 # answers NVML's calls from a description file. test_nvml loads it through LD_LIBRARY_PATH.
 NVML_SHIM := $(B)/tests/nvml/libnvidia-ml.so.1
-$(NVML_SHIM): tests/nvml/shim.c src/gpu/nvml.c src/gpu/nvml.h src/gpu/nvml-api.h
+$(NVML_SHIM): tests/nvml/shim.c src/nvml/nvml.c src/nvml/nvml.h src/nvml/nvml-api.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libnvidia-ml.so.1 \
-		-o $@ tests/nvml/shim.c src/gpu/nvml.c
+		-o $@ tests/nvml/shim.c src/nvml/nvml.c
 $(B)/tests/test_nvml: $(NVML_SHIM)
 $(B)/tests/test_nvml: ALL_CFLAGS += -DNVML_SHIM_DIR='"$(abspath $(dir $(NVML_SHIM)))"'
 

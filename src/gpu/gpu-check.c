@@ -9,8 +9,8 @@
 #include "core/log.h"
 #include "run/run.h"
 #include "gpu/gpu.h"
-#include "gpu/nvml-api.h"
-#include "gpu/nvml.h"
+#include "nvml/nvml-api.h"
+#include "nvml/nvml.h"
 #include "topo/gpus.h"
 
 #define NV_VENDOR 0x10de

@@ -22,7 +22,7 @@
  * healthy (no uncorrectable ECC error since the driver loaded, no row remap pending or
  * failed, no retired page pending: NVML).
  *
- * NVML: the live host's libnvidia-ml.so.1 (dlopen'd, src/gpu/nvml-api.h). Under --root
+ * NVML: the live host's libnvidia-ml.so.1 (dlopen'd, src/nvml/nvml-api.h). Under --root
  * the host's NVML describes another machine: the answers come from the root's recorded
  * file (GPU_NVML_RECORD below /run, written by `hostprep snapshot`, in the format of
  * tests/device/nvml-probe), else what needs NVML is unknown.

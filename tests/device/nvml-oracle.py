@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The independent reader for nvml-probe: the same questions through NVIDIA's
 own Python binding (nvidia-ml-py's pynvml), printed in the same line format,
-so the C declarations in src/gpu/nvml-api.h are checked against NVIDIA's."""
+so the C declarations in src/nvml/nvml-api.h are checked against NVIDIA's."""
 import ctypes
 import sys
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nvml-probe: ask the real libnvidia-ml.so.1 every call hostprep declares
- * (src/gpu/nvml-api.h) and print each answer as one line of the NVML
+ * (src/nvml/nvml-api.h) and print each answer as one line of the NVML
  * description format the test tier's shim reads back:
  *
  *	[gpuN ]CALL RC [VALUE...]
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu/nvml-api.h"
+#include "nvml/nvml-api.h"
 
 #define DECLARE(sym, args) static int(*p_##sym) args;
 NVML_CALLS(DECLARE)

@@ -25,7 +25,7 @@ LAYERS = [
     # The capabilities and the report model with its sinks: peers, no folder cycle.
     ("capabilities", ["acs/*", "aer/*", "bond/*", "gpu/*", "inventory/*", "iommu/*", "kmod/*",
                       "rdma/*", "report/*", "snapshot/*", "sysctl/*", "topo/*",
-                      "workload/*", "xid/*"]),
+                      "nvml/*", "workload/*", "xid/*"]),
     ("run", ["run/*"]),
     ("pci", ["pci/*"]),
     ("core", ["core/*"]),

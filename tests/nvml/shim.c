@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The test tier's libnvidia-ml.so.1: answers the NVML calls hostprep declares
- * (src/gpu/nvml-api.h) from a description file in the record format
+ * (src/nvml/nvml-api.h) from a description file in the record format
  * (tests/device/nvml-probe prints it on a real GPU host; tests/fake/real/h100-firecracker/
  * nvml.txt is one), named by $HOSTPREP_NVML_SHIM. Every answer a description gives is
  * returned as NVML would, errors included (NOT_SUPPORTED, GPU_IS_LOST, ...); a question it
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/nvml-api.h"
-#include "gpu/nvml.h"
+#include "nvml/nvml-api.h"
+#include "nvml/nvml.h"
 
 #define EXPORT		 __attribute__((visibility("default")))
 #define PROTO(sym, args) EXPORT int sym args;

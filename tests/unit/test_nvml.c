@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "gpu/gpu.h"
-#include "gpu/nvml-api.h"
-#include "gpu/nvml.h"
+#include "nvml/nvml-api.h"
+#include "nvml/nvml.h"
 #include "scratch.h"
 
 #define REAL "tests/fake/real/h100-firecracker/nvml.txt"

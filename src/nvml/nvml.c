@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "core/macro.h"
-#include "gpu/nvml-api.h"
-#include "gpu/nvml.h"
+#include "nvml/nvml-api.h"
+#include "nvml/nvml.h"
 
 #define NVML_GPUS_MAX 256
 

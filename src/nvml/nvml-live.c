@@ -18,8 +18,8 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
-#include "gpu/nvml-api.h"
-#include "gpu/nvml.h"
+#include "nvml/nvml-api.h"
+#include "nvml/nvml.h"
 
 #define NVML_SONAME	"libnvidia-ml.so.1"
 #define NVML_TIMEOUT_MS 10000
