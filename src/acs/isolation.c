@@ -198,7 +198,8 @@ int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct
 void acs_vfio_format(const struct acs_target *t, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s%s%s%s%s%s%s", t->vfio ? "vfio-pci below (" : "",
-		 t->vfio ? t->vfio : "", t->vfio ? ")" : "", t->vfio && t->driver_unread ? "; " : "",
+		 t->vfio ? t->vfio : "", t->vfio ? ")" : "",
+		 t->vfio && t->driver_unread ? "; " : "",
 		 t->driver_unread ? "driver unreadable below (" : "",
 		 t->driver_unread ? t->driver_unread : "",
 		 t->driver_unread ? "), counted as vfio-pci" : "");

@@ -155,6 +155,39 @@ static const char *unknown_remedy(const struct topo_path *p)
 	return "check dmesg for AER/DPC and hotplug messages about the port, and lspci -vv";
 }
 
+/* The NVLinks joining devices a and b (NV#), when NVML says; 0 none or not known. */
+static int pair_nvlink(const struct pair_ctx *c, size_t a, size_t b)
+{
+	const struct topo_endpoint *ea = endpoint_of(c->v, a), *eb = endpoint_of(c->v, b);
+	int nv;
+
+	if (!ea || !eb)
+		return 0;
+	nv = topo_view_nvlink(c->v, (size_t)(ea - c->v->topo.eps), (size_t)(eb - c->v->topo.eps));
+	return nv > 0 ? nv : 0;
+}
+
+/*
+ * A pair NVLink joins: its peer-to-peer traffic goes over NVLink, not through the PCIe
+ * switches, so ACS cannot redirect it: direct, with the PCIe path named for the record.
+ */
+static int nvlink_result(struct pair_ctx *c, const char *object, const char *pcie, size_t a,
+			 size_t b, int links)
+{
+	c->n_pairs++;
+	return results_addf(&c->run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_PASS,
+				    .check = CHECK_P2P,
+				    .object = object,
+				    .expected = EXPECTED_P2P,
+			    },
+			    "direct over NVLink (NV%d, NVML); the PCIe path: %s (%s, from "
+			    "ExpectP2P=%s)",
+			    links, pcie, topo_dist_to_string(pair_distance(c->v, a, b)),
+			    c->e->text);
+}
+
 static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 {
 	_cleanup_(freep) char *verdict = NULL, *object = NULL, *remedy = NULL;
@@ -173,6 +206,8 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	dev_label(c->v, b, lb, sizeof(lb));
 	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
 		return -ENOMEM;
+	if (pair_nvlink(c, a, b))
+		return nvlink_result(c, object, verdict, a, b, pair_nvlink(c, a, b));
 	if (p.p2p == TOPO_P2P_REDIRECTED) {
 		cause = "redirected";
 		if (redirected_remedy(c, &p, &remedy, &action) < 0 ||
@@ -351,7 +386,7 @@ static int topo_verify_step(struct run *run)
 
 	if (!topo_wants_pci(run))
 		return 0; /* no expectation: nothing read, nothing reported */
-	r = topo_run_view(run, &v);
+	r = topo_run_nvlink(run, true, &v);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)

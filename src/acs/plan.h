@@ -38,7 +38,7 @@ struct acs_target {
 	 * link out of the root...): counted as vfio-pci, so nothing relaxes above a device
 	 * whose driver nobody knows (fail closed; AllowVFIO=yes allows it) */
 	char *driver_unread;
-	int *merged;	 /* relaxes: the IOMMU groups below, ascending, when 2 or more */
+	int *merged; /* relaxes: the IOMMU groups below, ascending, when 2 or more */
 	size_t n_merged;
 };
 

@@ -176,7 +176,7 @@ void sysroot_note_read(const struct sysroot *r, const char *path);
 /*
  * What the run judged that no file below the root holds (NVML's answers on the live
  * host): a snapshot stores data at top/rel, where a replay under --root reads it
- * instead (GPU_NVML_RECORD). One data recorder per process; NULL stops it.
+ * instead (NVML_RECORD). One data recorder per process; NULL stops it.
  */
 typedef void (*sysroot_data_recorder_t)(const char *rel, const char *data, size_t size,
 					void *userdata);

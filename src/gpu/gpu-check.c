@@ -11,7 +11,9 @@
 #include "gpu/gpu.h"
 #include "nvml/nvml-api.h"
 #include "nvml/nvml.h"
+#include "nvml/nvml-run.h"
 #include "topo/gpus.h"
+#include "workload/workload.h"
 
 #define NV_VENDOR 0x10de
 /* the driver's procfs directory, as results name it (the root's owner builds the path) */
@@ -21,11 +23,12 @@
 struct gpu_ctx {
 	struct run *run;
 	const struct gpu_config *gc;
-	struct nvml_facts nv;
-	char source[96]; /* "NVML" or "NVML recorded in <path>" */
+	struct nvml_facts nv; /* the run's NVML answers (nvml-run.h), a copy of the handle */
+	const char *source;   /* "NVML" or "NVML recorded in <path>" */
 	char remedy[256];
 	const char *tag; /* "NVML" or "recorded NVML": which one answered, in each actual */
 	char tagged[128];
+	size_t n_switches; /* NVSwitch functions on the bus (HGX/DGX baseboards) */
 };
 
 static const char *tagged(struct gpu_ctx *c, const char *what)
@@ -40,6 +43,13 @@ static bool is_nvidia_gpu(const struct pci_dev_info *d)
 
 	return d->state == PCI_DEV_OK && d->id.vendor == NV_VENDOR &&
 	       (cls == 0x0300 || cls == 0x0302);
+}
+
+/* An NVSwitch as the host sees it: NVIDIA, class 0680 (bridge, other). */
+static bool is_nvswitch(const struct pci_dev_info *d)
+{
+	return d->state == PCI_DEV_OK && d->id.vendor == NV_VENDOR &&
+	       (d->id.class_code >> 8) == 0x0680;
 }
 
 /* A remedy naming the GPU (fmt has one or two %s, each the address); in c's buffer. */
@@ -393,6 +403,210 @@ static int memory_results(struct gpu_ctx *c, const char *addr, const struct nvml
 	return r < 0 ? r : 0;
 }
 
+/* --- NVSwitch fabric and NVLink ------------------------------------------------------- */
+
+/* "5 7" of the links in mask; in c's remedy-sized buffer the caller hands. */
+static void links_text(unsigned mask, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned l = 0; l < NVML_LINKS_MAX; l++)
+		if (mask & (1u << l))
+			n += snprintf(buf + n, n < size ? size - n : 0, "%s%u", n ? " " : "", l);
+}
+
+/* Whether gpu.nvlink judges this GPU: declared, an NVSwitch host, or links reported. */
+static bool nvlink_judged(const struct gpu_ctx *c, const struct nvml_links *l)
+{
+	if (c->gc->nvlinks == GPU_NVLINKS_ANY)
+		return false;
+	return c->gc->nvlinks > 0 || c->n_switches || l->rc == NVML_SUCCESS;
+}
+
+static const char *nvlink_expected(const struct gpu_ctx *c, char *buf, size_t size)
+{
+	if (c->gc->nvlinks > 0)
+		snprintf(buf, size, "at least %d NVLinks active", c->gc->nvlinks);
+	else
+		snprintf(buf, size, "every NVLink active");
+	return buf;
+}
+
+static int nvlink_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	struct nvml_links l = { .rc = NVML_ERROR_FUNCTION_NOT_FOUND };
+	char exp[48], why[256], act[160], down[64];
+	unsigned want;
+
+	if (g)
+		nvml_links_sum(g, &l);
+	if (!nvlink_judged(c, &l))
+		return 0;
+	nvlink_expected(c, exp, sizeof(exp));
+	if (l.rc == NVML_ERROR_NOT_SUPPORTED && !g->handle_rc && c->nv.loaded)
+		return add(c, c->gc->nvlinks > 0 ? VERDICT_FAIL : VERDICT_SKIP, "gpu.nvlink", addr,
+			   exp, "this GPU has no NVLink (NVML: NOT_SUPPORTED)",
+			   c->gc->nvlinks > 0 ? "NVLinks= fits SXM/NVL GPUs only: keep it in a "
+						"drop-in for those hosts"
+					      : NULL,
+			   ACTION_CONFIG);
+	if (nvml_missing(c, g, "nvmlDeviceGetNvLinkState", l.rc, why, sizeof(why)))
+		return unknown(c, "gpu.nvlink", addr, exp, why, g);
+	want = c->gc->nvlinks > 0 ? (unsigned)c->gc->nvlinks : l.n;
+	links_text(l.down, down, sizeof(down));
+	snprintf(act, sizeof(act), "%u of %u active%s%s (%s)", l.active, l.n,
+		 down[0] ? "; down: link " : "", down, c->tag);
+	if (want > l.n)
+		return add(c, VERDICT_FAIL, "gpu.nvlink", addr, exp, act,
+			   "the GPU has fewer NVLinks than NVLinks= asks: fix the config's host "
+			   "class",
+			   ACTION_CONFIG);
+	if (l.active < want)
+		return add(c, VERDICT_FAIL, "gpu.nvlink", addr, exp, act,
+			   remedy_for(c, addr,
+				      "nvidia-smi nvlink -s -i %s shows the links; reset the GPU "
+				      "(nvidia-smi -r -i %s; on NVSwitch hosts restart "
+				      "nvidia-fabricmanager after) or reboot; a link that stays "
+				      "down: service the baseboard"),
+			   ACTION_RESET_GPU);
+	return add(c, VERDICT_PASS, "gpu.nvlink", addr, exp, act, NULL, ACTION_NONE);
+}
+
+static const char *fabric_state_name(unsigned long long state)
+{
+	switch (state) {
+	case NVML_GPU_FABRIC_STATE_NOT_SUPPORTED:
+		return "not supported";
+	case NVML_GPU_FABRIC_STATE_NOT_STARTED:
+		return "not started";
+	case NVML_GPU_FABRIC_STATE_IN_PROGRESS:
+		return "in progress";
+	case NVML_GPU_FABRIC_STATE_COMPLETED:
+		return "completed";
+	}
+	return "unknown state";
+}
+
+/* A fabric answer that is not "completed with success": its verdict's remedy and action. */
+static int fabric_fail(struct gpu_ctx *c, const char *addr, const char *exp,
+		       const struct nvml_answer *a)
+{
+	char act[160], name[16];
+
+	if (a->v[0] == NVML_GPU_FABRIC_STATE_COMPLETED) {
+		snprintf(act, sizeof(act), "completed with %s (%s)",
+			 nvml_rc_name((int)a->v[1], name), c->tag);
+		return add(c, VERDICT_FAIL, "gpu.fabric", addr, exp, act,
+			   "journalctl -u nvidia-fabricmanager names the cause; reset the GPUs "
+			   "and restart nvidia-fabricmanager, or reboot",
+			   ACTION_RESET_GPU);
+	}
+	snprintf(act, sizeof(act), "%s (%s)", fabric_state_name(a->v[0]), c->tag);
+	if (a->v[0] == NVML_GPU_FABRIC_STATE_IN_PROGRESS)
+		return add(c, VERDICT_FAIL, "gpu.fabric", addr, exp, act,
+			   "the fabric manager is still training the NVLink fabric: CUDA "
+			   "fails with \"system not yet initialized\" until it completes; if it "
+			   "stays: journalctl -u nvidia-fabricmanager",
+			   ACTION_INSPECT);
+	return add(c, VERDICT_FAIL, "gpu.fabric", addr, exp, act,
+		   "systemctl enable --now nvidia-fabricmanager (the package of the driver's "
+		   "branch); journalctl -u nvidia-fabricmanager says why it did not register "
+		   "the GPU",
+		   ACTION_CONFIG);
+}
+
+static int fabric_result(struct gpu_ctx *c, const char *addr, const struct nvml_gpu *g)
+{
+	const struct nvml_answer *a = g ? &g->q[NVQ_FABRIC] : NULL;
+	const char *exp = "fabric registration completed with success";
+	bool unsupported = a && (a->rc == NVML_ERROR_NOT_SUPPORTED ||
+				 (!a->rc && a->v[0] == NVML_GPU_FABRIC_STATE_NOT_SUPPORTED));
+	char why[256], act[96];
+
+	/* judged on NVSwitch hosts, and wherever NVML says the GPU is part of a fabric */
+	if (!c->n_switches && (!a || a->rc || unsupported))
+		return 0;
+	if (unsupported && !g->handle_rc && c->nv.loaded)
+		return add(c, VERDICT_SKIP, "gpu.fabric", addr, exp,
+			   "NVML has no fabric state for this GPU (before Hopper): the fabric "
+			   "manager's own state is the evidence",
+			   NULL, ACTION_NONE);
+	if (nvml_missing(c, g, "nvmlDeviceGetGpuFabricInfo", a ? a->rc : 0, why, sizeof(why)))
+		return unknown(c, "gpu.fabric", addr, exp, why, g);
+	if (a->v[0] != NVML_GPU_FABRIC_STATE_COMPLETED || a->v[1] != NVML_SUCCESS)
+		return fabric_fail(c, addr, exp, a);
+	snprintf(act, sizeof(act), "completed, clique %llu (%s)", a->v[2], c->tag);
+	return add(c, VERDICT_PASS, "gpu.fabric", addr, exp, act, NULL, ACTION_NONE);
+}
+
+#define FM_UNIT	  "nvidia-fabricmanager.service"
+#define FM_RECORD "hostprep/snapshot/fabricmanager.txt" /* below /run: "LOAD ACTIVE" */
+
+/*
+ * The fabric manager's LoadState and ActiveState: from systemd over the bus (recorded for
+ * a snapshot's replay), or under --root without a bus address from the root's record.
+ */
+static int fm_state(struct gpu_ctx *c, char **load, char **active, char **why)
+{
+	_cleanup_(freep) char *text = NULL;
+	const struct sysroot *root = c->run->root;
+	int r;
+
+	if (sysroot_is_host(root) || getenv("DBUS_SYSTEM_BUS_ADDRESS")) {
+		r = workload_unit_state(c->run, FM_UNIT, load, active, why);
+		if (r >= 0 && asprintf(&text, "%s %s\n", *load, *active) < 0)
+			return -ENOMEM;
+		if (r >= 0 && sysroot_is_host(root))
+			sysroot_note_data(SYSROOT_RUN, FM_RECORD, text, strlen(text));
+		return r;
+	}
+	r = sysroot_read_file(root, SYSROOT_RUN, 256, &text, NULL, "%s", FM_RECORD);
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0 && sscanf(text, "%ms %ms", load, active) == 2)
+		return 0;
+	free(*load);
+	*load = NULL;
+	if (asprintf(why,
+		     "no system bus under --root, and no state recorded in /run/%s (set "
+		     "DBUS_SYSTEM_BUS_ADDRESS to read that host's systemd)",
+		     FM_RECORD) < 0)
+		return -ENOMEM;
+	return -ENXIO;
+}
+
+static int fm_result(struct gpu_ctx *c)
+{
+	_cleanup_(freep) char *load = NULL, *active = NULL, *why = NULL;
+	const char *exp = "active (NVSwitch on the bus)";
+	char act[128];
+	int r = fm_state(c, &load, &active, &why);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return add(c, VERDICT_UNKNOWN, "gpu.fabric-manager", FM_UNIT, exp, why,
+			   "run hostprep on the host itself, where systemd answers on the "
+			   "system bus",
+			   ACTION_INSPECT);
+	snprintf(act, sizeof(act), "%s (systemd: LoadState=%s)", active, load);
+	if (streq(active, "active"))
+		return add(c, VERDICT_PASS, "gpu.fabric-manager", FM_UNIT, exp, act, NULL,
+			   ACTION_NONE);
+	if (streq(load, "not-found"))
+		return add(c, VERDICT_FAIL, "gpu.fabric-manager", FM_UNIT, exp, act,
+			   "install nvidia-fabricmanager of the driver's branch (its version "
+			   "must match the driver's), then systemctl enable --now "
+			   "nvidia-fabricmanager",
+			   ACTION_DRIVER);
+	return add(c, VERDICT_FAIL, "gpu.fabric-manager", FM_UNIT, exp, act,
+		   "systemctl enable --now nvidia-fabricmanager; journalctl -u "
+		   "nvidia-fabricmanager says why it stopped (a version other than the "
+		   "driver's is the usual cause)",
+		   ACTION_CONFIG);
+}
+
 static int one_gpu(struct gpu_ctx *c, const char *addr)
 {
 	const struct nvml_gpu *g = c->nv.loaded ? nvml_find(&c->nv, addr) : NULL;
@@ -407,39 +621,26 @@ static int one_gpu(struct gpu_ctx *c, const char *addr)
 		r = vbios_result(c, addr, g, vbios);
 	if (r >= 0)
 		r = memory_results(c, addr, g);
+	if (r >= 0)
+		r = fabric_result(c, addr, g);
+	if (r >= 0)
+		r = nvlink_result(c, addr, g);
 	return r;
 }
 
-/* --- NVML: live on the host, recorded under --root ------------------------------------- */
+/* --- NVML: the run's answers --------------------------------------------------------- */
 
 static int nvml_load(struct gpu_ctx *c)
 {
-	_cleanup_(freep) char *text = NULL;
-	int r;
+	const struct nvml_view *v;
+	int r = nvml_run_view(c->run, &v);
 
-	if (sysroot_is_host(c->run->root)) {
-		snprintf(c->source, sizeof(c->source), "NVML");
-		c->tag = "NVML";
-		r = nvml_read_live(&c->nv, &text);
-		if (r >= 0 && text) /* what a snapshot's replay reads instead */
-			sysroot_note_data(SYSROOT_RUN, GPU_NVML_RECORD, text, strlen(text));
+	if (r < 0)
 		return r;
-	}
-	snprintf(c->source, sizeof(c->source), "NVML recorded in /run/%s", GPU_NVML_RECORD);
-	c->tag = "recorded NVML";
-	r = sysroot_read_file(c->run->root, SYSROOT_RUN, 1 << 20, &text, NULL, "%s",
-			      GPU_NVML_RECORD);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		c->nv = (struct nvml_facts){};
-		snprintf(c->nv.why, sizeof(c->nv.why),
-			 "under --root the host's NVML is not this tree's, and no answers are "
-			 "recorded in /run/%s (%s)",
-			 GPU_NVML_RECORD, strerror(-r));
-		return 0;
-	}
-	return nvml_parse(text, &c->nv);
+	c->nv = v->facts; /* shallow: the run owns the GPUs' array */
+	c->source = v->source;
+	c->tag = v->tag;
+	return 0;
 }
 
 int gpu_verify(struct run *run)
@@ -459,16 +660,19 @@ int gpu_verify(struct run *run)
 								 .expected = "nvidia loaded",
 								 .action = ACTION_INSPECT },
 				    "cannot enumerate PCI devices: %s", strerror(-run->pci_err));
-	for (size_t i = 0; i < run->pci_inv.n; i++)
+	for (size_t i = 0; i < run->pci_inv.n; i++) {
 		n_gpus += is_nvidia_gpu(&run->pci_inv.devs[i]);
+		c.n_switches += is_nvswitch(&run->pci_inv.devs[i]);
+	}
 	if (n_gpus) /* memory health needs NVML whatever else is declared */
 		r = nvml_load(&c);
 	if (r >= 0)
 		r = driver_result(&c, n_gpus, &loaded);
+	if (r >= 0 && loaded && c.n_switches)
+		r = fm_result(&c);
 	/* without the module loaded, gpu.driver is the one cause: no line per GPU */
 	for (size_t i = 0; r >= 0 && loaded && i < run->pci_inv.n; i++)
 		if (is_nvidia_gpu(&run->pci_inv.devs[i]))
 			r = one_gpu(&c, run->pci_inv.devs[i].addr);
-	nvml_facts_done(&c.nv);
 	return r < 0 ? r : 0;
 }

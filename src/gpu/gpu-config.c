@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [GPU]: the config part (see gpu.h for the keys). */
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
 #include "core/log.h"
 #include "gpu/gpu.h"
 
@@ -13,8 +17,10 @@ static int part_section(void **state, const char *name, const struct origin *at,
 {
 	int r = CONFIG_SINGLETON_ENTER(state, struct gpu_config, "GPU", at, file_no);
 
-	if (r == 1)
+	if (r == 1) {
 		((struct gpu_config *)*state)->persistence = true;
+		((struct gpu_config *)*state)->nvlinks = GPU_NVLINKS_ALL;
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -60,6 +66,31 @@ static int assign_persistence(struct gpu_config *gc, const char *value, const st
 	return 0;
 }
 
+static int assign_nvlinks(struct gpu_config *gc, const char *value, const struct origin *at)
+{
+	char *end;
+	unsigned long n;
+
+	gc->nvlinks_at = value[0] ? *at : (struct origin){};
+	if (value[0] == '\0' || config_enum_eq(value, "all")) {
+		gc->nvlinks = GPU_NVLINKS_ALL;
+		return 0;
+	}
+	if (config_enum_eq(value, "any")) {
+		gc->nvlinks = GPU_NVLINKS_ANY;
+		return 0;
+	}
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || n < 1 || n > GPU_NVLINKS_MAX)
+		return config_error_at(at,
+				       "NVLinks=: invalid value '%s' (use all, any or a number of "
+				       "links from 1 to %d)",
+				       value, GPU_NVLINKS_MAX);
+	gc->nvlinks = (int)n;
+	return 0;
+}
+
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct gpu_config *gc = state;
@@ -74,9 +105,11 @@ static int part_assign(void *state, const char *key, const char *value, const st
 		return assign_persistence(gc, value, at);
 	if (streq(key, "MIG"))
 		return assign_mig(gc, value, at);
+	if (streq(key, "NVLinks"))
+		return assign_nvlinks(gc, value, at);
 	return config_error_at(at,
 			       "unknown key '%s' in [GPU] section (expected MinDriver, Driver, "
-			       "Persistence, MIG or MinVBIOS)",
+			       "Persistence, MIG, MinVBIOS or NVLinks)",
 			       key);
 }
 
@@ -94,13 +127,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	return state ? 5 : 0;
+	return state ? 6 : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
 	static const char *const mig[] = { [GPU_ANY] = "any", [GPU_ON] = "on", [GPU_OFF] = "off" };
 	const struct gpu_config *gc = state;
+	char buf[16];
 	int r;
 
 	if (!gc)
@@ -115,7 +149,20 @@ static int part_lines(const void *state, config_line_fn fn, void *ud)
 		r = fn(ud, "GPU", "MIG", mig[gc->mig], &gc->mig_at, false);
 	if (r >= 0)
 		r = fn(ud, "GPU", "MinVBIOS", gc->min_vbios, &gc->min_vbios_at, false);
+	if (r >= 0)
+		r = fn(ud, "GPU", "NVLinks", gpu_nvlinks_text(gc->nvlinks, buf, sizeof(buf)),
+		       &gc->nvlinks_at, false);
 	return r;
+}
+
+const char *gpu_nvlinks_text(int nvlinks, char *buf, size_t size)
+{
+	if (nvlinks == GPU_NVLINKS_ALL)
+		return "all";
+	if (nvlinks == GPU_NVLINKS_ANY)
+		return "any";
+	snprintf(buf, size, "%d", nvlinks);
+	return buf;
 }
 
 static void part_free(void *state)

@@ -11,8 +11,8 @@
  * names to; a call the installed library lacks is NVML_ERROR_FUNCTION_NOT_FOUND
  * to the caller, never a crash.
  */
-#ifndef HOSTPREP_GPU_NVML_API_H
-#define HOSTPREP_GPU_NVML_API_H
+#ifndef HOSTPREP_NVML_NVML_API_H
+#define HOSTPREP_NVML_NVML_API_H
 
 /* 4.1 "Device Structs": an opaque handle */
 typedef struct nvml_device_st *nvml_device_t;
@@ -55,6 +55,14 @@ enum { NVML_VOLATILE_ECC = 0, NVML_AGGREGATE_ECC = 1 };
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE  16
 /* 4.18 "NvLink Methods": links per GPU (Hopper has 18, Blackwell 18) */
 #define NVML_NVLINK_MAX_LINKS 18
+
+/* 4.18 "NvLink Methods": nvmlIntNvLinkDeviceType_t, what a link's far end is */
+enum {
+	NVML_NVLINK_DEVICE_TYPE_GPU = 0x00,
+	NVML_NVLINK_DEVICE_TYPE_IBMNPU = 0x01,
+	NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02,
+	NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xff,
+};
 
 /* 4.1 "Device Structs": nvmlPciInfo_t, as filled by nvmlDeviceGetPciInfo_v3 */
 struct nvml_pci_info {
@@ -111,6 +119,10 @@ struct nvml_fabric_info {
 	  (nvml_device_t device, unsigned int *corrected, unsigned int *uncorrected,             \
 	   unsigned int *pending, unsigned int *failure))                                        \
 	X(nvmlDeviceGetGpuFabricInfo, (nvml_device_t device, struct nvml_fabric_info * info))    \
-	X(nvmlDeviceGetNvLinkState, (nvml_device_t device, unsigned int link, int *active))
+	X(nvmlDeviceGetNvLinkState, (nvml_device_t device, unsigned int link, int *active))      \
+	X(nvmlDeviceGetNvLinkRemoteDeviceType,                                                   \
+	  (nvml_device_t device, unsigned int link, int *type))                                  \
+	X(nvmlDeviceGetNvLinkRemotePciInfo_v2,                                                   \
+	  (nvml_device_t device, unsigned int link, struct nvml_pci_info *pci))
 
 #endif

@@ -65,6 +65,35 @@ static void ask_pairs(FILE *out, unsigned i, nvml_device_t d)
 	fprintf(out, "gpu%u nvmlDeviceGetRemappedRows %d %u %u %u %u\n", i, rc, a, b, c, e);
 }
 
+/*
+ * Each NVLink: its state, and for an active one where it goes. A link past the GPU's last
+ * (NOT_SUPPORTED, INVALID_ARGUMENT) is not printed, but link 0's answer always is: it
+ * says whether the GPU has NVLink at all.
+ */
+static void ask_links(FILE *out, unsigned i, nvml_device_t d)
+{
+	for (unsigned l = 0; l < NVML_NVLINK_MAX_LINKS; l++) {
+		struct nvml_pci_info pci = {};
+		int active = 0, type = 0;
+		int rc = ASK(nvmlDeviceGetNvLinkState, d, l, &active);
+
+		if (rc == NVML_ERROR_FUNCTION_NOT_FOUND && l == 0)
+			break; /* a library without NVLink calls: nothing recorded, nothing judged
+				*/
+		if (l > 0 && (rc == NVML_ERROR_NOT_SUPPORTED || rc == NVML_ERROR_INVALID_ARGUMENT))
+			continue;
+		fprintf(out, "gpu%u nvmlDeviceGetNvLinkState %d link=%u %d\n", i, rc, l, active);
+		if (rc || !active)
+			continue;
+		rc = ASK(nvmlDeviceGetNvLinkRemoteDeviceType, d, l, &type);
+		fprintf(out, "gpu%u nvmlDeviceGetNvLinkRemoteDeviceType %d link=%u %d\n", i, rc, l,
+			type);
+		rc = ASK(nvmlDeviceGetNvLinkRemotePciInfo_v2, d, l, &pci);
+		fprintf(out, "gpu%u nvmlDeviceGetNvLinkRemotePciInfo_v2 %d link=%u %s\n", i, rc, l,
+			rc ? "" : pci.bus_id);
+	}
+}
+
 static void ask_gpu(FILE *out, unsigned i, nvml_device_t d)
 {
 	struct nvml_pci_info pci = {};
@@ -88,6 +117,7 @@ static void ask_gpu(FILE *out, unsigned i, nvml_device_t d)
 	rc = ASK(nvmlDeviceGetGpuFabricInfo, d, &fab);
 	fprintf(out, "gpu%u nvmlDeviceGetGpuFabricInfo %d state=%u status=%d clique=%u\n", i, rc,
 		fab.state, fab.status, fab.clique_id);
+	ask_links(out, i, d);
 }
 
 /* The child's whole work: answers on out, in the record format. */

@@ -15,6 +15,8 @@
 
 #define NVML_GPUS_MAX 256
 
+_Static_assert(NVML_LINKS_MAX == NVML_NVLINK_MAX_LINKS, "one bound for a GPU's NVLinks");
+
 const char *nvml_rc_name(int rc, char buf[static 16])
 {
 	static const char *const names[] = {
@@ -92,6 +94,12 @@ static struct nvml_gpu *gpu_at(struct nvml_facts *f, unsigned long idx)
 		grown[i] = (struct nvml_gpu){ .handle_rc = NVML_SUCCESS };
 		for (int q = 0; q < _NVQ_MAX; q++)
 			grown[i].q[q].rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+		for (int l = 0; l < NVML_LINKS_MAX; l++)
+			grown[i].link[l] = (struct nvml_link){
+				.rc = NVML_ERROR_FUNCTION_NOT_FOUND,
+				.type_rc = NVML_ERROR_FUNCTION_NOT_FOUND,
+				.remote_rc = NVML_ERROR_FUNCTION_NOT_FOUND,
+			};
 	}
 	f->gpus = grown;
 	f->n = idx + 1;
@@ -116,8 +124,44 @@ static void answer_numbers(const char *rest, struct nvml_answer *a)
 	}
 }
 
+/*
+ * "nvmlDeviceGetNvLinkState RC link=L ACTIVE", "...RemoteDeviceType RC link=L TYPE",
+ * "...RemotePciInfo_v2 RC link=L BUSID": one link's answer. A line without a valid link
+ * number is ignored, as any line that is not a record.
+ */
+static void link_line(struct nvml_gpu *g, const char *call, int rc, const char *rest)
+{
+	struct nvml_link *l;
+	unsigned long n;
+	char *end;
+
+	if (strncmp(rest, "link=", 5) != 0)
+		return;
+	n = strtoul(rest + 5, &end, 10);
+	if (end == rest + 5 || n >= NVML_LINKS_MAX || (*end && *end != ' '))
+		return;
+	l = &g->link[n];
+	rest = end + (*end == ' ');
+	if (streq(call, "nvmlDeviceGetNvLinkState")) {
+		l->rc = rc;
+		l->active = rc == 0 && strtoul(rest, NULL, 10) != 0;
+	} else if (streq(call, "nvmlDeviceGetNvLinkRemoteDeviceType")) {
+		l->type_rc = rc;
+		l->type = rc == 0 ? (unsigned)strtoul(rest, NULL, 0)
+				  : NVML_NVLINK_DEVICE_TYPE_UNKNOWN;
+	} else if (streq(call, "nvmlDeviceGetNvLinkRemotePciInfo_v2")) {
+		l->remote_rc = rc;
+		if (rc == 0)
+			bus_from_nvml(rest, l->remote);
+	}
+}
+
 static void gpu_line(struct nvml_gpu *g, const char *call, int rc, const char *rest)
 {
+	if (strncmp(call, "nvmlDeviceGetNvLink", 19) == 0) {
+		link_line(g, call, rc, rest);
+		return;
+	}
 	if (streq(call, "nvmlDeviceGetHandleByIndex_v2")) {
 		g->handle_rc = rc;
 		return;
@@ -210,6 +254,90 @@ const struct nvml_gpu *nvml_find(const struct nvml_facts *f, const char *bus)
 		if (streq(f->gpus[i].bus, bus))
 			return &f->gpus[i];
 	return NULL;
+}
+
+/* --- NVLink ----------------------------------------------------------------------- */
+
+/* A link question's answer that says the link is not there (past the GPU's last link). */
+static bool link_absent(int rc)
+{
+	return rc == NVML_ERROR_NOT_SUPPORTED || rc == NVML_ERROR_INVALID_ARGUMENT ||
+	       rc == NVML_ERROR_FUNCTION_NOT_FOUND;
+}
+
+void nvml_links_sum(const struct nvml_gpu *g, struct nvml_links *ret)
+{
+	int err = 0;
+
+	*ret = (struct nvml_links){ .rc = g->link[0].rc };
+	for (unsigned l = 0; l < NVML_LINKS_MAX; l++) {
+		const struct nvml_link *k = &g->link[l];
+
+		if (k->rc && !link_absent(k->rc) && !err)
+			err = k->rc;
+		if (k->rc)
+			continue;
+		ret->n++;
+		if (!k->active) {
+			ret->down |= 1u << l;
+			continue;
+		}
+		ret->active++;
+		ret->to_switch += !k->type_rc && k->type == NVML_NVLINK_DEVICE_TYPE_SWITCH;
+	}
+	if (err)
+		ret->rc = err;
+	else if (ret->n)
+		ret->rc = 0;
+}
+
+/* The active links of a whose far end is b; *unnamed: active links of a NVML did not place. */
+static unsigned links_to(const struct nvml_gpu *a, const struct nvml_gpu *b, unsigned *unnamed)
+{
+	unsigned n = 0;
+
+	for (unsigned l = 0; l < NVML_LINKS_MAX; l++) {
+		const struct nvml_link *k = &a->link[l];
+
+		if (k->rc || !k->active)
+			continue;
+		if (!k->remote_rc)
+			n += streq(k->remote, b->bus);
+		else if (k->type_rc)
+			(*unnamed)++;
+	}
+	return n;
+}
+
+/* Whether both GPUs' fabric info names a clique, and not the same one. */
+static bool other_clique(const struct nvml_gpu *a, const struct nvml_gpu *b)
+{
+	const struct nvml_answer *x = &a->q[NVQ_FABRIC], *y = &b->q[NVQ_FABRIC];
+
+	return !x->rc && !y->rc && x->v[0] == NVML_GPU_FABRIC_STATE_COMPLETED &&
+	       y->v[0] == NVML_GPU_FABRIC_STATE_COMPLETED && x->v[2] != y->v[2];
+}
+
+int nvml_nvlink_pair(const struct nvml_gpu *a, const struct nvml_gpu *b)
+{
+	struct nvml_links la, lb;
+	unsigned unnamed = 0, direct;
+
+	if (a->handle_rc || b->handle_rc)
+		return -1;
+	direct = links_to(a, b, &unnamed);
+	if (direct)
+		return (int)direct;
+	nvml_links_sum(a, &la);
+	nvml_links_sum(b, &lb);
+	/* links that were not read (not asked, GPU lost, ...) prove nothing either way */
+	if ((la.rc && la.rc != NVML_ERROR_NOT_SUPPORTED) ||
+	    (lb.rc && lb.rc != NVML_ERROR_NOT_SUPPORTED))
+		return -1;
+	if (la.to_switch && lb.to_switch && !other_clique(a, b))
+		return (int)(la.to_switch < lb.to_switch ? la.to_switch : lb.to_switch);
+	(void)links_to(b, a, &unnamed);
+	return unnamed ? -1 : 0;
 }
 
 void nvml_facts_done(struct nvml_facts *f)

@@ -33,11 +33,53 @@ struct nvml_answer {
 	char s[NVML_ANSWER_STR];
 };
 
+/* NVML_NVLINK_MAX_LINKS of nvml-api.h (4.18 "NvLink Methods"): Hopper and Blackwell have 18 */
+#define NVML_LINKS_MAX 18
+
+/*
+ * One NVLink of a GPU: nvmlDeviceGetNvLinkState, and for an active link where its far
+ * end is (nvmlDeviceGetNvLinkRemoteDeviceType, nvmlDeviceGetNvLinkRemotePciInfo_v2).
+ * Each rc is FUNCTION_NOT_FOUND when the question was not asked (or not recorded).
+ */
+struct nvml_link {
+	int rc;
+	bool active;
+	int type_rc;
+	unsigned type; /* NVML_NVLINK_DEVICE_TYPE_* */
+	int remote_rc;
+	char remote[16]; /* the far end's address as sysfs names it */
+};
+
 struct nvml_gpu {
 	char bus[16]; /* 0000:00:06.0, as sysfs names it */
 	int handle_rc;
 	struct nvml_answer q[_NVQ_MAX];
+	struct nvml_link link[NVML_LINKS_MAX];
 };
+
+/*
+ * A GPU's NVLinks summed up. rc: 0 when NVML reported at least one link; else the answer
+ * that says why not: NOT_SUPPORTED (the GPU has no NVLink), FUNCTION_NOT_FOUND (not asked,
+ * or a library without the call), or the error a link's question got (GPU_IS_LOST, ...),
+ * which wins over the links that answered: a GPU whose links cannot all be read is not
+ * judged on the ones that could.
+ */
+struct nvml_links {
+	int rc;
+	unsigned n;	    /* links the GPU has (state answered) */
+	unsigned active;    /* of them active */
+	unsigned to_switch; /* active links whose far end is an NVSwitch */
+	unsigned down;	    /* bit per link reported inactive */
+};
+void nvml_links_sum(const struct nvml_gpu *g, struct nvml_links *ret);
+/*
+ * The NVLinks that join GPUs a and b, as nvidia-smi topo -m counts them (NV#): the active
+ * links of a whose far end is b, else, when both reach NVSwitches, the fewer of their
+ * switch links (an NVSwitch fabric joins every GPU to every other; a pair whose fabric
+ * info names two cliques is not joined). 0: none; -1: unknown (an active link whose far
+ * end NVML did not name).
+ */
+int nvml_nvlink_pair(const struct nvml_gpu *a, const struct nvml_gpu *b);
 
 struct nvml_facts {
 	bool loaded;	    /* NVML answered nvmlInit_v2 (live) or a record was read */

@@ -1328,7 +1328,8 @@ static int load_dropins(struct loader *l, const bool *refused)
 		else
 			r = (path = sysroot_path(l->root, d.v[i].top, "%s", rel)) ? 0 : -ENOMEM;
 		if (r >= 0)
-			r = load_file(l, &(struct cfile){ path, d.v[i].top, rel, false }, !d.v[i].overlay);
+			r = load_file(l, &(struct cfile){ path, d.v[i].top, rel, false },
+				      !d.v[i].overlay);
 		if (r < 0)
 			return r;
 	}

@@ -36,7 +36,7 @@ static int p2p_publish(struct run *run, const char *file,
 	*ret = NULL;
 	if (!p2p_map_wanted(run))
 		return RUN_PUBLISH_KEEP;
-	r = topo_run_view(run, &v);
+	r = topo_run_nvlink(run, false, &v); /* NVLink when a module of this run read NVML */
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {

@@ -55,6 +55,13 @@ static struct json_object *redirected_at(const struct topo_view *v, const struct
 	return a;
 }
 
+static struct json_object *nvlink_json(const struct topo_view *v, size_t i, size_t j)
+{
+	int nv = topo_view_nvlink(v, i, j);
+
+	return nv >= 0 ? json_object_new_int(nv) : NULL;
+}
+
 static struct json_object *pair_json(const struct topo_view *v, size_t i, size_t j)
 {
 	const struct topo_endpoint *a = &v->topo.eps[i], *b = &v->topo.eps[j];
@@ -81,8 +88,9 @@ static struct json_object *pair_json(const struct topo_view *v, size_t i, size_t
 			       str_or_null(p.p2p == TOPO_P2P_REDIRECTED
 						   ? topo_p2p_risk(&v->inv, a->dev, b->dev)
 						   : NULL));
-	/* PCI sysfs does not show NVLink/xGMI/Gaudi RoCE links: not known, not "none" */
-	json_object_object_add(o, "nvlink", NULL);
+	/* NVML's NV# when it was read, else not known, never "none": PCI sysfs does not show
+	 * NVLink (nor xGMI or Gaudi's RoCE links) */
+	json_object_object_add(o, "nvlink", nvlink_json(v, i, j));
 	return o;
 }
 
@@ -110,6 +118,10 @@ struct json_object *p2p_map_json(const struct topo_view *v)
 	for (size_t i = 0; i < v->topo.n; i++)
 		json_object_array_add(devs, device_json(v, &v->topo.eps[i]));
 	json_object_object_add(doc, "devices", devs);
+	json_object_object_add(doc, "nvlink_source",
+			       v->nvlink ? json_object_new_string("NVML") : NULL);
+	json_object_object_add(doc, "nvlink_unread",
+			       str_or_null(v->nvlink_why[0] ? v->nvlink_why : NULL));
 	pairs_json(v, doc);
 	return doc;
 }
@@ -128,7 +140,10 @@ int p2p_map_text(const struct topo_view *v, char **ret)
 	return 0;
 }
 
-/* "ADDR~ADDR,..." of the GPU pairs below a switch whose verdict is p2p. */
+/* env_pairs()'s "verdict" of the pairs NVLink joins */
+#define P2P_ENV_NVLINK ((enum topo_p2p) - 1)
+
+/* "ADDR-ADDR,..." of the GPU pairs below a switch whose verdict is p2p. */
 static void env_pairs(const struct topo_view *v, enum topo_p2p p2p, struct strbuf *b, size_t *n)
 {
 	const struct topology *t = &v->topo;
@@ -139,7 +154,8 @@ static void env_pairs(const struct topo_view *v, enum topo_p2p p2p, struct strbu
 			if (t->eps[i].kind != TOPO_GPU || t->eps[j].kind != TOPO_GPU)
 				continue;
 			topo_ep_pair_ports(t, &v->inv, i, j, &p);
-			if (p.p2p != p2p)
+			/* a pair NVLink joins goes over NVLink: listed apart, whatever PCIe says */
+			if (topo_view_nvlink(v, i, j) > 0 ? p2p != P2P_ENV_NVLINK : p.p2p != p2p)
 				continue;
 			strbuf_printf(b, "%s%s-%s", (*n)++ ? "," : "",
 				      v->inv.devs[t->eps[i].dev].addr,
@@ -155,6 +171,12 @@ static void env_lines(const struct topo_view *v, struct strbuf *b)
 	env_pairs(v, TOPO_P2P_REDIRECTED, b, &n_red);
 	strbuf_printf(b, "\nHOSTPREP_P2P_UNKNOWN=");
 	env_pairs(v, TOPO_P2P_UNKNOWN, b, &n_unk);
+	if (v->nvlink) {
+		size_t n_nv = 0;
+
+		strbuf_printf(b, "\nHOSTPREP_P2P_NVLINK=");
+		env_pairs(v, P2P_ENV_NVLINK, b, &n_nv);
+	}
 	strbuf_printf(b,
 		      "\n# %zu GPU/accelerator pair(s) below a PCIe switch redirected by ACS, %zu "
 		      "unknown\n",

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "nvml/nvml-run.h"
 #include "topo/topo.h"
 
 static char topo_stdout_buf[256 * 1024];
@@ -17,6 +18,22 @@ static int topology_missing(const struct sysroot *root)
 		  path ? path : "bus/pci/devices",
 		  sysroot_is_host(root) ? "" : " (--root must hold a sysfs-shaped tree)");
 	return EXIT_NOT_READY;
+}
+
+/* NV# as nvidia-smi topo -m prints it: NVML is asked only when there is an NVIDIA GPU. */
+static int topology_nvlink(const struct sysroot *root, struct topo_view *v)
+{
+	struct nvml_view nv;
+	int r;
+
+	if (!topo_view_has_nvidia(v))
+		return 0;
+	r = nvml_view_load(root, &nv);
+	if (r < 0)
+		return r;
+	r = topo_view_set_nvlink(v, &nv.facts);
+	nvml_view_done(&nv);
+	return r;
 }
 
 static int cmd_topology(const struct options *o)
@@ -37,6 +54,11 @@ static int cmd_topology(const struct options *o)
 		return topology_missing(&root);
 	if (r < 0)
 		return log_error_errno(r, "Failed to read the PCI topology: %m");
+	r = topology_nvlink(&root, &v);
+	if (r < 0) {
+		topo_view_done(&v);
+		return log_error_errno(r, "Failed to read NVLink: %m");
+	}
 	/* The matrix grows with the square of the endpoints: write it in large blocks. */
 	setvbuf(stdout, topo_stdout_buf, _IOFBF, sizeof(topo_stdout_buf));
 	if (o->json) {

@@ -5,11 +5,13 @@
  * their own before). The run owns its lifetime (struct run_service, src/run/run.h).
  */
 #include "run/run.h"
+#include "nvml/nvml-run.h"
 #include "topo/topo.h"
 
 struct topo_run {
 	bool endpoints; /* v holds the classification */
 	bool complete;	/* ... and the capabilities and paths */
+	bool nvlink;	/* ... and NVML's NVLink answers (or why there are none) */
 	struct topo_view v;
 };
 
@@ -76,4 +78,32 @@ int topo_run_view(struct run *run, struct topo_view **ret)
 	}
 	*ret = &t->v;
 	return 0;
+}
+
+int topo_run_nvlink(struct run *run, bool ask, struct topo_view **ret)
+{
+	struct topo_run *t = run_service(run, &topo_service);
+	const struct nvml_view *nv = NULL;
+	int r = topo_run_view(run, ret);
+
+	if (r < 0)
+		return r;
+	if (t->nvlink || !topo_view_has_nvidia(&t->v))
+		return 0;
+	if (ask) {
+		r = nvml_run_view(run, &nv);
+		if (r < 0)
+			return r;
+	} else {
+		nv = nvml_run_peek(run);
+	}
+	if (!nv) { /* asked again by a reader that may ask */
+		snprintf(t->v.nvlink_why, sizeof(t->v.nvlink_why),
+			 "this run did not ask NVML: a [GPU] section or an ExpectP2P= pair does");
+		return 0;
+	}
+	r = topo_view_set_nvlink(&t->v, &nv->facts);
+	if (r >= 0)
+		t->nvlink = true;
+	return r;
 }

@@ -62,6 +62,7 @@ int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const stru
 
 void topo_view_done(struct topo_view *v)
 {
+	free(v->nvlink);
 	topo_done(&v->topo);
 	if (!v->borrowed) {
 		pci_inventory_done(&v->inv);
@@ -236,7 +237,7 @@ static char *cell_put(char *at, const char *s)
 static int matrix_text(const struct topo_view *v, FILE *f)
 {
 	const struct topology *t = &v->topo;
-	char id[16], numa[16], cells[_TOPO_DIST_MAX][CELL_W], self[CELL_W];
+	char id[16], numa[16], cells[_TOPO_DIST_MAX][CELL_W], self[CELL_W], nvcell[16];
 	/* One row: the ids may be longer than a cell (NIC1000), the distances are not. */
 	_cleanup_(freep) char *row = malloc(t->n * 16 + 1);
 	char *at;
@@ -257,6 +258,13 @@ static int matrix_text(const struct topo_view *v, FILE *f)
 	for (size_t i = 0; i < t->n; i++) {
 		at = row;
 		for (size_t j = 0; j < t->n; j++) {
+			int nv = i == j ? 0 : topo_view_nvlink(v, i, j);
+
+			if (nv > 0) {
+				snprintf(nvcell, sizeof(nvcell), "NV%d", nv);
+				at = cell_put(at, nvcell);
+				continue;
+			}
 			memcpy(at, i == j ? self : cells[topo_ep_distance(t, &v->inv, i, j)],
 			       CELL_W);
 			at += CELL_W;
@@ -296,6 +304,10 @@ static int legend_text(const struct topo_view *v, FILE *f)
 	      "  NODE = across host bridges within one NUMA node\n"
 	      "  SYS  = across NUMA nodes (the SMP interconnect)\n",
 	      f);
+	if (v->nvlink)
+		fputs("  NV#  = through a bonded set of # NVLinks (NVML)\n", f);
+	else if (v->nvlink_why[0])
+		fprintf(f, "  PCIe only: NVLink not read (%s)\n", v->nvlink_why);
 	return 0;
 }
 
@@ -373,17 +385,31 @@ static int matrix_json(const struct topo_view *v, struct json_object *doc)
 	for (size_t i = 0; i < t->n; i++) {
 		struct json_object *row = json_object_new_array();
 
-		for (size_t j = 0; j < t->n; j++)
+		for (size_t j = 0; j < t->n; j++) {
+			int nv = i == j ? 0 : topo_view_nvlink(v, i, j);
+			char nvcell[16];
+
+			if (nv > 0) {
+				snprintf(nvcell, sizeof(nvcell), "NV%d", nv);
+				json_object_array_add(row, json_object_new_string(nvcell));
+				continue;
+			}
 			json_object_array_add(
 				row,
 				json_object_get(
 					i == j ? self : cells[topo_ep_distance(t, &v->inv, i, j)]));
+		}
 		json_object_array_add(rows, row);
 	}
 	for (int d = 0; d < _TOPO_DIST_MAX; d++)
 		json_object_put(cells[d]);
 	json_object_put(self);
 	json_object_object_add(doc, "matrix", rows);
+	/* NVLink: "NVML" when the NV# cells were read, else null with the reason */
+	json_object_object_add(doc, "nvlink_source",
+			       v->nvlink ? json_object_new_string("NVML") : NULL);
+	json_object_object_add(doc, "nvlink_unread",
+			       str_or_null(v->nvlink_why[0] ? v->nvlink_why : NULL));
 	return 0;
 }
 

@@ -348,6 +348,14 @@ struct topo_view {
 	struct pci_inventory inv;
 	struct topology topo;
 	bool borrowed; /* pci and inv are the caller's (topo_view_borrow()) */
+	/*
+	 * NVLink between the GPU endpoints (topo_view_set_nvlink(), topo-nvlink.c): NULL
+	 * until it was read; then per GPU pair (GPU endpoints are first in topo.eps) the
+	 * links NVML says join them, as nvidia-smi topo -m's NV#: >0 links, 0 none, -1
+	 * unknown. nvlink_why: why not read ("" when read, or when no GPU is NVIDIA's).
+	 */
+	int8_t *nvlink;
+	char nvlink_why[192];
 };
 
 /* -ENOMEM, or the PCI enumeration's error (logged by the caller). */
@@ -363,6 +371,17 @@ int topo_view_borrow(struct topo_view *v, const struct sysroot *root, const stru
 int topo_view_complete(struct topo_view *v);
 void topo_view_done(struct topo_view *v);
 
+struct nvml_facts;
+/* Whether the view has an NVIDIA GPU endpoint (the ones NVLink can join). */
+bool topo_view_has_nvidia(const struct topo_view *v);
+/*
+ * Fill v->nvlink from NVML's answers (f->loaded false: v->nvlink stays NULL and
+ * nvlink_why says why, from f->why). -ENOMEM.
+ */
+int topo_view_set_nvlink(struct topo_view *v, const struct nvml_facts *f);
+/* The links joining endpoints i and j: >0, 0 none, -1 unknown (or not read, or not GPUs). */
+int topo_view_nvlink(const struct topo_view *v, size_t i, size_t j);
+
 struct run;
 /*
  * The run's topology (topo-run.c), a per-run service like the PCI inventory: built over
@@ -374,6 +393,12 @@ struct run;
  */
 int topo_run_endpoints(struct run *run, const struct topology **ret);
 int topo_run_view(struct run *run, struct topo_view **ret);
+/*
+ * topo_run_view() with NVLink (view.nvlink) when the view has NVIDIA GPUs: ask, NVML is
+ * asked if no module of the run did (nvml-run.h); else only what the run read already is
+ * used, and nvlink_why says that NVML was not read.
+ */
+int topo_run_nvlink(struct run *run, bool ask, struct topo_view **ret);
 /* "GPU0 (0000:03:00.0)", "NIC1 (mlx5_2)". */
 void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
 			 size_t size);

@@ -227,6 +227,34 @@ static int check_unit(struct run *run, sd_bus *bus, const char *unit, uint64_t m
 	return r;
 }
 
+int workload_unit_state(const struct run *run, const char *unit, char **load, char **active,
+			char **reason)
+{
+	_cleanup_(sd_bus_flush_close_unrefp_dl) sd_bus *bus = NULL;
+	_cleanup_(sd_bus_error_free_dl) sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(freep) char *path = NULL;
+	int r = open_bus(run, &bus, reason);
+
+	*load = *active = NULL;
+	if (r < 0)
+		return r;
+	r = unit_path(bus, unit, &path, &e);
+	if (r >= 0)
+		r = sym_sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "LoadState", &e,
+						   load);
+	if (r >= 0)
+		r = sym_sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "ActiveState", &e,
+						   active);
+	if (r >= 0 || r == -ENOMEM)
+		return r;
+	free(*load);
+	*load = NULL;
+	if (asprintf(reason, "cannot read %s over D-Bus: %s", unit,
+		     sym_sd_bus_error_is_set(&e) ? e.message : strerror(-r)) < 0)
+		return -ENOMEM;
+	return r;
+}
+
 static const char *no_bus_remedy(const struct run *run)
 {
 	if (!sysroot_is_host(run->root))

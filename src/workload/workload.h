@@ -89,5 +89,12 @@ enum verdict workload_node_mode_verdict(unsigned mode, unsigned uid, unsigned wa
 struct run;
 
 int workload_memlock_verify(struct run *run);
+/*
+ * A unit's LoadState and ActiveState ("loaded", "active"; malloc'd), read from systemd
+ * over the system bus as workload.memlock reads it (under --root only from a bus named by
+ * DBUS_SYSTEM_BUS_ADDRESS). <0 with *reason (malloc'd) saying why not; -ENOMEM alone.
+ */
+int workload_unit_state(const struct run *run, const char *unit, char **load, char **active,
+			char **reason);
 int workload_devices_verify(struct run *run);
 int workload_netns_verify(struct run *run);

@@ -212,3 +212,59 @@ EXPORT int nvmlDeviceGetGpuFabricInfo(nvml_device_t d, struct nvml_fabric_info *
 	info->clique_id = (unsigned)a->v[2];
 	return a->rc;
 }
+
+/*
+ * A GPU's link l as the description gives it. A link the description does not give is
+ * past the GPU's last one (INVALID_ARGUMENT) when it gives some link of that GPU, else
+ * the question is not answered (FUNCTION_NOT_FOUND), as for every other call.
+ */
+static const struct nvml_link *link_of(nvml_device_t d, unsigned int l, int *rc)
+{
+	const struct nvml_gpu *g = dev(d);
+
+	*rc = NVML_ERROR_INVALID_ARGUMENT;
+	if (!g || l >= NVML_LINKS_MAX)
+		return NULL;
+	if (g->link[l].rc != NVML_ERROR_FUNCTION_NOT_FOUND)
+		return &g->link[l];
+	*rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+	for (unsigned k = 0; k < NVML_LINKS_MAX; k++)
+		if (g->link[k].rc != NVML_ERROR_FUNCTION_NOT_FOUND)
+			*rc = NVML_ERROR_INVALID_ARGUMENT;
+	return NULL;
+}
+
+EXPORT int nvmlDeviceGetNvLinkState(nvml_device_t d, unsigned int l, int *active)
+{
+	int rc;
+	const struct nvml_link *k = link_of(d, l, &rc);
+
+	if (!k)
+		return rc;
+	*active = k->active;
+	return k->rc;
+}
+
+EXPORT int nvmlDeviceGetNvLinkRemoteDeviceType(nvml_device_t d, unsigned int l, int *type)
+{
+	int rc;
+	const struct nvml_link *k = link_of(d, l, &rc);
+
+	if (!k)
+		return rc;
+	*type = (int)k->type;
+	return k->type_rc;
+}
+
+EXPORT int nvmlDeviceGetNvLinkRemotePciInfo_v2(nvml_device_t d, unsigned int l,
+					       struct nvml_pci_info *pci)
+{
+	int rc;
+	const struct nvml_link *k = link_of(d, l, &rc);
+
+	if (!k)
+		return rc;
+	if (!k->remote_rc) /* NVML's 8-digit domain */
+		snprintf(pci->bus_id, sizeof(pci->bus_id), "0000%s", k->remote);
+	return k->remote_rc;
+}

@@ -87,6 +87,97 @@ static void test_parse_edges(void **state)
 	nvml_facts_done(&f);
 }
 
+/* An HGX-like pair on NVSwitches, a bridged PCIe pair, and the edges of each. */
+#define SW(g, l, bus)                                                                   \
+	"gpu" #g " nvmlDeviceGetNvLinkState 0 link=" #l " 1\n"                        \
+	"gpu" #g " nvmlDeviceGetNvLinkRemoteDeviceType 0 link=" #l " 2\n"             \
+	"gpu" #g " nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=" #l " 00000000:" bus "\n"
+
+static void test_links(void **state)
+{
+	struct nvml_facts f;
+	struct nvml_links l;
+
+	assert_int_equal(
+		nvml_parse("nvmlInit_v2 0\n"
+			   "gpu0 nvmlDeviceGetPciInfo_v3 0 00000000:18:00.0\n"
+			   "gpu1 nvmlDeviceGetPciInfo_v3 0 00000000:2A:00.0\n"
+			   "gpu2 nvmlDeviceGetPciInfo_v3 0 00000000:3A:00.0\n"
+			   "gpu3 nvmlDeviceGetPciInfo_v3 0 00000000:5D:00.0\n"
+			   "gpu4 nvmlDeviceGetPciInfo_v3 0 00000000:9A:00.0\n"
+			   "gpu5 nvmlDeviceGetPciInfo_v3 0 00000000:AB:00.0\n"
+			   /* 0, 1: three switch links each, gpu1's link 2 down */
+			   SW(0, 0, "05:00.0") SW(0, 1, "06:00.0") SW(0, 2, "07:00.0")
+			   SW(1, 0, "05:00.0") SW(1, 1, "06:00.0")
+			   "gpu1 nvmlDeviceGetNvLinkState 0 link=2 0\n"
+			   /* 2, 3: joined directly by two links (an NVLink bridge) */
+			   "gpu2 nvmlDeviceGetNvLinkState 0 link=0 1\n"
+			   "gpu2 nvmlDeviceGetNvLinkRemoteDeviceType 0 link=0 0\n"
+			   "gpu2 nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=0 00000000:5D:00.0\n"
+			   "gpu2 nvmlDeviceGetNvLinkState 0 link=1 1\n"
+			   "gpu2 nvmlDeviceGetNvLinkRemoteDeviceType 0 link=1 0\n"
+			   "gpu2 nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=1 00000000:5D:00.0\n"
+			   "gpu3 nvmlDeviceGetNvLinkState 0 link=0 1\n"
+			   "gpu3 nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=0 00000000:3A:00.0\n"
+			   /* 4: no NVLink; 5: an active link nobody placed */
+			   "gpu4 nvmlDeviceGetNvLinkState 3 link=0 0\n"
+			   "gpu5 nvmlDeviceGetNvLinkState 0 link=0 1\n"
+			   "gpu5 nvmlDeviceGetNvLinkRemoteDeviceType 999 link=0 0\n"
+			   "gpu5 nvmlDeviceGetNvLinkRemotePciInfo_v2 999 link=0\n"
+			   /* junk link numbers are ignored */
+			   "gpu4 nvmlDeviceGetNvLinkState 0 link=18 1\n"
+			   "gpu4 nvmlDeviceGetNvLinkState 0 link=x 1\n",
+			   &f),
+		0);
+	assert_string_equal(f.gpus[0].link[1].remote, "0000:06:00.0");
+	nvml_links_sum(&f.gpus[0], &l);
+	assert_int_equal(l.rc, 0);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.active, 3);
+	assert_int_equal(l.to_switch, 3);
+	assert_int_equal(l.down, 0);
+	nvml_links_sum(&f.gpus[1], &l);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.active, 2);
+	assert_int_equal(l.down, 1u << 2);
+	nvml_links_sum(&f.gpus[4], &l);
+	assert_int_equal(l.rc, NVML_ERROR_NOT_SUPPORTED);
+	assert_int_equal(l.n, 0);
+	/* switch fabric: the fewer switch links of the two; a direct pair: its own links */
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[1]), 2);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[1], &f.gpus[0]), 2);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[2], &f.gpus[3]), 2);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[3], &f.gpus[2]), 1);
+	/* a switch GPU and a bridged one: none; no NVLink: none */
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[2]), 0);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[4]), 0);
+	/* a link NVML did not place: unknown, never "none" */
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[5]), -1);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[4], &f.gpus[5]), -1);
+	/* two cliques of a multi-node fabric are not one NVLink domain */
+	f.gpus[0].q[NVQ_FABRIC] = (struct nvml_answer){ .v = { NVML_GPU_FABRIC_STATE_COMPLETED, 0, 1 } };
+	f.gpus[1].q[NVQ_FABRIC] = (struct nvml_answer){ .v = { NVML_GPU_FABRIC_STATE_COMPLETED, 0, 2 } };
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[1]), 0);
+	f.gpus[1].q[NVQ_FABRIC].v[2] = 1;
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[1]), 2);
+	/* a lost GPU's link: the sum is that error, the pair unknown */
+	f.gpus[1].link[4] = (struct nvml_link){ .rc = NVML_ERROR_GPU_IS_LOST };
+	nvml_links_sum(&f.gpus[1], &l);
+	assert_int_equal(l.rc, NVML_ERROR_GPU_IS_LOST);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[1]), -1);
+	/* links not asked (an older record) prove nothing */
+	assert_int_equal(f.gpus[0].link[5].rc, NVML_ERROR_FUNCTION_NOT_FOUND);
+	nvml_facts_done(&f);
+	assert_int_equal(nvml_parse("nvmlInit_v2 0\ngpu0 nvmlDeviceGetPciInfo_v3 0 00000000:18:00.0\n"
+				    "gpu1 nvmlDeviceGetPciInfo_v3 0 00000000:2A:00.0\n" SW(1, 0, "05:00.0"),
+				    &f),
+			 0);
+	nvml_links_sum(&f.gpus[0], &l);
+	assert_int_equal(l.rc, NVML_ERROR_FUNCTION_NOT_FOUND);
+	assert_int_equal(nvml_nvlink_pair(&f.gpus[0], &f.gpus[1]), -1);
+	nvml_facts_done(&f);
+}
+
 static void test_versions(void **state)
 {
 	assert_true(gpu_version_cmp("580.159.04", "580.159.4", 10) == 0);
@@ -130,6 +221,10 @@ static void test_live_shim(void **state)
 		"gpu0 nvmlDeviceGetMigMode 3\n"
 		"gpu0 nvmlDeviceGetRemappedRows 0 0 1 0 1\n"
 		"gpu0 nvmlDeviceGetTotalEccErrors 0 uncorrected volatile 12\n"
+		"gpu0 nvmlDeviceGetNvLinkState 0 link=0 1\n"
+		"gpu0 nvmlDeviceGetNvLinkRemoteDeviceType 0 link=0 2\n"
+		"gpu0 nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=0 00000000:05:00.0\n"
+		"gpu0 nvmlDeviceGetNvLinkState 0 link=1 0\n"
 		"gpu1 nvmlDeviceGetHandleByIndex_v2 15\n"
 		"gpu1 nvmlDeviceGetPciInfo_v3 0 00000000:2A:00.0\n");
 	assert_int_equal(nvml_read_live(&f, &text), 0);
@@ -146,6 +241,16 @@ static void test_live_shim(void **state)
 	assert_int_equal(f.gpus[0].q[NVQ_ECC_UNC_VOL].v[0], 12);
 	assert_int_equal(f.gpus[0].q[NVQ_NAME].rc, NVML_ERROR_FUNCTION_NOT_FOUND);
 	assert_int_equal(f.gpus[1].handle_rc, NVML_ERROR_GPU_IS_LOST);
+	/* links: what the description gives, and past them what NVML says past a GPU's last */
+	assert_true(f.gpus[0].link[0].active);
+	assert_int_equal(f.gpus[0].link[0].type, NVML_NVLINK_DEVICE_TYPE_SWITCH);
+	assert_string_equal(f.gpus[0].link[0].remote, "0000:05:00.0");
+	assert_int_equal(f.gpus[0].link[1].rc, 0);
+	assert_false(f.gpus[0].link[1].active);
+	assert_int_equal(f.gpus[0].link[1].type_rc, NVML_ERROR_FUNCTION_NOT_FOUND);
+	assert_int_equal(f.gpus[0].link[2].rc, NVML_ERROR_FUNCTION_NOT_FOUND); /* not printed */
+	assert_non_null(strstr(text, "gpu0 nvmlDeviceGetNvLinkRemotePciInfo_v2 0 link=0 "
+				     "00000000:05:00.0\n"));
 	/* the record the live path writes reads back to the same facts (a snapshot's replay) */
 	assert_int_equal(nvml_parse(text, &again), 0);
 	assert_int_equal(again.n, f.n);
@@ -157,6 +262,7 @@ static void test_live_shim(void **state)
 			assert_memory_equal(again.gpus[i].q[q].v, f.gpus[i].q[q].v,
 					    sizeof(f.gpus[i].q[q].v));
 		}
+		assert_memory_equal(again.gpus[i].link, f.gpus[i].link, sizeof(f.gpus[i].link));
 	}
 	nvml_facts_done(&again);
 	nvml_facts_done(&f);
@@ -191,6 +297,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_real_h100), cmocka_unit_test(test_parse_edges),
+		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_versions),	cmocka_unit_test(test_live_shim),
 		cmocka_unit_test(test_live_init_fails), cmocka_unit_test(test_live_hang_is_bounded),
 	};
