@@ -42,6 +42,8 @@ const char *nvml_rc_name(int rc, char buf[static 16])
 
 	if (rc >= 0 && (size_t)rc < ARRAY_SIZE(names) && names[rc])
 		return names[rc];
+	if (rc == NVML_ERROR_UNKNOWN)
+		return "UNKNOWN";
 	snprintf(buf, 16, "error %d", rc);
 	return buf;
 }

@@ -316,11 +316,15 @@ static int pair_line(const struct topo_view *v, const struct topo_endpoint *a,
 		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
 {
 	FILE *f = ud;
+	int nv;
 
 	fprintf(f, "  %s%u (%s) \u2194 %s%u (%s) %s: ", topo_kind_to_string(a->kind), a->index,
 		a->name, topo_kind_to_string(b->kind), b->index, b->name,
 		topo_dist_to_string(p->dist));
 	path_describe(v, p, f);
+	nv = topo_view_nvlink(v, (size_t)(a - v->topo.eps), (size_t)(b - v->topo.eps));
+	if (nv > 0) /* GPU peer-to-peer takes NVLink, not this path */
+		fprintf(f, "; P2P over NVLink (NV%d)", nv);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1133,6 +1133,42 @@ def names_accel_plx(root):
 FIXTURES["accel-plx"] = (fx_accel_plx, None)
 
 
+
+
+
+def fx_hgx_h100():
+    """An HGX H100 baseboard host (issue 28 §2): dgx8's eight H100 SXM5 and their PCIe
+    switches, plus the four third-generation NVSwitches (10de:22a3, class 0680, bound to
+    nvidia-nvswitch) behind one more Broadcom switch on their own root port, as `lspci`
+    lists them on HGX H100 8-GPU boards. PCI sysfs shows no NVLink: the NVML record each
+    case writes says which links are up (tests/fake/nvml_record.py)."""
+    fx = fx_dgx8()
+    fx.name, fx.hostname = "hgx-h100", "hgx-h100-fake"
+    sw_acs = (0x007f, 0x001d)
+    downs = []
+    for i in range(4):
+        sw_bus = 0x63 + i
+        nvsw = mk("0000:%02x:00.0" % sw_bus, 0x10de, 0x22a3, 0x068000, nvidia_gpu_caps(),
+                  rev=0xa1, svid=0x10de, sdid=0x1796, pcie=PCIE_EP, link=(4, 2, 4, 2),
+                  driver="nvidia-nvswitch", irq=90 + i)
+        downs.append(mk("0000:62:%02x.0" % i, 0x1000, 0xc030, 0x060400, plx_port_caps(True),
+                        rev=0xb0, svid=0x1000, sdid=0xa064, pcie=PCIE_DOWNSTREAM,
+                        link=(4, 2, 4, 2), acs=sw_acs, children=[nvsw], secondary=sw_bus,
+                        driver="pcieport", slot=0x90 + i))
+    up = mk("0000:61:00.0", 0x1000, 0xc030, 0x060400, plx_port_caps(False), rev=0xb0,
+            svid=0x1000, sdid=0xa064, pcie=PCIE_UPSTREAM, link=(4, 8, 4, 8), children=downs,
+            secondary=0x62, driver="pcieport", serial=0x00a0c9fffe0000f0)
+    rp = mk("0000:60:01.0", 0x8086, 0x352a, 0x060400, intel_spr_root_port_caps(), rev=0x04,
+            svid=0x8086, sdid=0x0000, pcie=PCIE_ROOT_PORT, link=(4, 8, 4, 8),
+            acs=(0x005f, 0x001d), children=[up], secondary=0x61, driver="pcieport", irq=0,
+            slot=0x60)
+    fx.roots.append((0, 0x60, 0, "0-55,112-167", [rp]))
+    fx.iommu_units = [("dmar0", [0x00, 0x15, 0x37, 0x60], None), ("dmar1", [0x97, 0xb7], None)]
+    return fx
+
+
+FIXTURES["hgx-h100"] = (fx_hgx_h100, None)
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
-
