@@ -318,7 +318,8 @@ static int install_dir(const struct sysroot *root, const struct entry_dir *dir, 
 	return r;
 }
 
-static int install_grub_bls(const struct sysroot *root, const char *arg, struct results *rs)
+static int install_grub_bls(const struct sysroot *root, int mask, const char *arg,
+			    struct results *rs)
 {
 	struct edit_ctx c = { .arg = arg };
 	int r = install_dir(root, &bls_grub_dir, &c, rs);
@@ -328,7 +329,8 @@ static int install_grub_bls(const struct sysroot *root, const char *arg, struct 
 	/* what grubby --update-kernel=ALL and grub2-mkconfig give the kernels to come */
 	if (r >= 0 && is_file(root, SYSROOT_ETC, "default/grub"))
 		r = boot_edit_at(root, SYSROOT_ETC, "default/grub", edit_default_grub, &c, rs);
-	if (r >= 0 && is_file(root, SYSROOT_ETC, "kernel/cmdline"))
+	/* with systemd-boot as well, kernel-install's unquoted form is the one written there */
+	if (r >= 0 && !(mask & BOOT_KERNEL_INSTALL) && is_file(root, SYSROOT_ETC, "kernel/cmdline"))
 		r = boot_edit_at(root, SYSROOT_ETC, "kernel/cmdline", edit_kernel_cmdline, &c, rs);
 	return r;
 }
@@ -398,7 +400,7 @@ int acs_boot_install(const struct sysroot *root, int mask, const char *arg, stru
 	int r = path_result(mask, rs);
 
 	if (r >= 0 && mask & BOOT_GRUB_BLS)
-		r = install_grub_bls(root, arg, rs);
+		r = install_grub_bls(root, mask, arg, rs);
 	if (r >= 0 && mask & BOOT_KERNEL_INSTALL)
 		r = install_kernel_install(root, arg, rs);
 	return r < 0 ? r : acs_boot_verify(root, mask, arg, rs);
