@@ -3,6 +3,7 @@
  * `hostprep acs cmdline [--install|--uninstall]`: the boot-time form of the ACS policy,
  * printed, or written as hostprep's GRUB drop-in, or that drop-in removed.
  */
+#include "acs/acs-boot.h"
 #include "acs/acs-cmdline.h"
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
@@ -122,6 +123,45 @@ static int acs_grub_report(const struct options *o, const struct sysroot *root, 
 }
 
 /*
+ * Each boot path the next boot may use (acs-boot.h): Debian's GRUB through the drop-in,
+ * BLS and kernel-install hosts through their own files. None known: the drop-in's refusal.
+ */
+static int acs_install(const struct sysroot *root, const char *arg, int *mask, struct results *rs)
+{
+	int r;
+
+	*mask = boot_paths_detect(root);
+	if (*mask < 0)
+		return *mask;
+	if (*mask & ~BOOT_GRUB_DEBIAN) {
+		r = acs_boot_install(root, *mask, arg, rs);
+		if (r < 0 || !(*mask & BOOT_GRUB_DEBIAN))
+			return r;
+	}
+	return acs_grub_install(root, arg, rs);
+}
+
+static int acs_uninstall(const struct sysroot *root, struct results *rs)
+{
+	int r = acs_grub_revert(root, rs);
+
+	return r < 0 ? r : acs_boot_revert(root, rs);
+}
+
+static void acs_install_advice(int mask)
+{
+	if (mask & BOOT_GRUB_DEBIAN || !mask)
+		log_notice("Regenerate grub.cfg and reboot: update-grub (Debian, Ubuntu).");
+	if (mask & BOOT_GRUB_BLS)
+		log_notice("The BLS entries carry it, as grubby --update-kernel=ALL --args would "
+			   "leave them: reboot.");
+	if (mask & BOOT_KERNEL_INSTALL)
+		log_notice("The loader entries and /etc/kernel/cmdline carry it: reboot. A unified "
+			   "kernel image keeps the command line it was built with: kernel-install "
+			   "add $(uname -r) /usr/lib/modules/$(uname -r)/vmlinuz builds it again.");
+}
+
+/*
  * --install / --uninstall: an explicit admin command, so it writes whatever [Host] Apply
  * says (Apply= is about the service's runs); under the run lock like every writer.
  */
@@ -130,24 +170,23 @@ static int acs_grub_change(const struct options *o, const struct sysroot *root, 
 {
 	_cleanup_(results_done) struct results rs = {};
 	_cleanup_(closep) int lock = -1;
-	int r;
+	int mask = 0, r;
 
 	r = record_lock(root, &lock);
 	if (r < 0)
 		return log_error_errno(r, "Failed to take the run lock: %m");
-	r = o->install ? acs_grub_install(root, arg, &rs) : acs_grub_revert(root, &rs);
+	r = o->install ? acs_install(root, arg, &mask, &rs) : acs_uninstall(root, &rs);
 	if (r < 0)
-		return log_error_errno(r, "Failed to %s " ACS_GRUB_FILE ": %m",
+		return log_error_errno(r, "Failed to %s the boot-time ACS argument: %m",
 				       o->install ? "install" : "uninstall");
 	if (rs.n == 0) {
-		log_notice("Nothing to uninstall: hostprep has not installed " ACS_GRUB_FILE ".");
+		log_notice("Nothing to uninstall: hostprep has not installed the boot-time ACS "
+			   "argument.");
 		return 0;
 	}
 	r = acs_grub_report(o, root, apply, &rs);
-	if (r == EXIT_READY)
-		log_notice("Regenerate grub.cfg and reboot: update-grub (Debian, Ubuntu). "
-			   "grub2-mkconfig (RHEL, Fedora) does not read /etc/default/grub.d: "
-			   "there use grubby --update-kernel=ALL --args=... instead.");
+	if (r == EXIT_READY && o->install)
+		acs_install_advice(mask);
 	return r;
 }
 

@@ -149,10 +149,10 @@ static int ours_of(const char *arg, const char **key, char **value)
 	return 0;
 }
 
-int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_judgement *ret)
+int kernel_line_judge(const char *line, const char *arg, struct grub_judgement *ret)
 {
 	_cleanup_(cmdline_done) struct cmdline cmd = {};
-	_cleanup_(freep) char *line = NULL, *ours = NULL;
+	_cleanup_(freep) char *ours = NULL;
 	struct judge_walk w = {};
 	int r;
 
@@ -161,9 +161,7 @@ int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_
 	if (r < 0)
 		return r;
 	w.ours = ours;
-	r = grub_kernel_cmdline(text, skip, &line);
-	if (r >= 0)
-		r = cmdline_parse(line, &cmd);
+	r = cmdline_parse(line, &cmd);
 	if (r >= 0)
 		r = kacs_params_each(&cmd, judge_opt, &w);
 	if (r < 0) {
@@ -178,6 +176,17 @@ int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_
 		r = -ENOMEM;
 	free(w.last);
 	return r < 0 ? r : 0;
+}
+
+int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_judgement *ret)
+{
+	_cleanup_(freep) char *line = NULL;
+	int r = grub_kernel_cmdline(text, skip, &line);
+
+	*ret = (struct grub_judgement){};
+	if (r < 0)
+		return r;
+	return kernel_line_judge(line, arg, ret);
 }
 
 void grub_judgement_done(struct grub_judgement *j)

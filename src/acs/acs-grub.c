@@ -7,6 +7,7 @@
 #define EXPECTED "the boot-time ACS argument in GRUB_CMDLINE_LINUX, hostprep-owned"
 
 const struct pfile_desc acs_grub_desc = {
+	.top = SYSROOT_ETC,
 	.shown = ACS_GRUB_FILE,
 	.rel = "default/grub.d/50-hostprep-acs.cfg",
 	.check = "acs.grub",

@@ -72,4 +72,6 @@ struct grub_judgement {
  * through the parser acs.cmdline judges /proc/cmdline with. -EINVAL: arg sets neither.
  */
 int grub_line_judge(const char *text, size_t skip, const char *arg, struct grub_judgement *ret);
+/* The same for a line the kernel reads as it is (systemd-boot's options, a UKI's). */
+int kernel_line_judge(const char *line, const char *arg, struct grub_judgement *ret);
 void grub_judgement_done(struct grub_judgement *j);

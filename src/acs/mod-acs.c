@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <json-c/json.h>
 
+#include "acs/acs-boot.h"
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
 #include "acs/apply.h"
@@ -170,8 +171,10 @@ static int acs_revert_all(struct run *run)
 	struct apply_env env = acs_env(run);
 	int r;
 
-	/* The GRUB drop-in of `acs cmdline --install` is a file: it does not need the PCI scan. */
+	/* What `acs cmdline --install` wrote are files: they do not need the PCI scan. */
 	r = acs_grub_revert(run->root, &run->results);
+	if (r >= 0)
+		r = acs_boot_revert(run->root, &run->results);
 	if (r < 0)
 		return r;
 	if (acs_state(run)->err < 0)

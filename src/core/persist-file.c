@@ -27,7 +27,7 @@ int pfile_now_read(const struct pfile_desc *d, const struct sysroot *root, struc
 
 	*ret = (struct pfile_now){};
 	/* O_NOFOLLOW: a symlink there is ELOOP, not the file it points to */
-	fd = sysroot_openat(root, SYSROOT_ETC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "%s",
+	fd = sysroot_openat(root, d->top, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "%s",
 			    d->rel);
 	if (fd == -ENOENT)
 		return 0;
@@ -71,8 +71,8 @@ static int open_dir(const struct pfile_desc *d, const struct sysroot *root, bool
 	int n = (int)(file_name(d) - d->rel);
 
 	if (make)
-		return sysroot_mkdirs(root, SYSROOT_ETC, 0755, "%.*s", n, d->rel);
-	return sysroot_openat(root, SYSROOT_ETC, O_RDONLY | O_DIRECTORY, "%.*s", n, d->rel);
+		return sysroot_mkdirs(root, d->top, 0755, "%.*s", n, d->rel);
+	return sysroot_openat(root, d->top, O_RDONLY | O_DIRECTORY, "%.*s", n, d->rel);
 }
 
 /* The name is ours and nothing reads it, but it must not pile up: remove ours, nothing else. */
@@ -83,8 +83,7 @@ void pfile_remove_stale_temps(const struct pfile_desc *d, const struct sysroot *
 	struct dirent *e;
 
 	snprintf(prefix, sizeof(prefix), "%s.tmp-", file_name(d));
-	if (sysroot_opendir(root, SYSROOT_ETC, &dir, "%.*s", (int)(file_name(d) - d->rel), d->rel) <
-	    0)
+	if (sysroot_opendir(root, d->top, &dir, "%.*s", (int)(file_name(d) - d->rel), d->rel) < 0)
 		return;
 	while ((e = readdir(dir)))
 		if (strneq(e->d_name, prefix, strlen(prefix)) &&
@@ -201,20 +200,34 @@ static bool about_file(const struct record_line *l)
 }
 
 /* An intact file/wrote line that names another hostprep-owned file: that file's. */
+static const char *const file_tops[] = { "/etc/", "/boot/", "/efi/" };
+
+static bool names_a_file(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(file_tops); i++)
+		if (strneq(name, file_tops[i], strlen(file_tops[i])))
+			return true;
+	return false;
+}
+
 static bool about_other_file(const struct pfile_desc *d, const struct record_line *l)
 {
 	char name[RECORD_LINE_MAX + 1];
 
 	if (!about_file(l) || sscanf(l->body, "%*s %1024s", name) != 1)
 		return false;
-	return strneq(name, "/etc/", 5) && !streq(name, d->shown);
+	return names_a_file(name) && !streq(name, d->shown);
 }
 
 /* A line that failed the integrity check may be any file's, unless it names another one. */
 static bool damaged_may_be_ours(const struct pfile_desc *d, const struct record_line *l)
 {
-	return memmem(l->bytes, l->len, d->shown, strlen(d->shown)) ||
-	       !memmem(l->bytes, l->len, "/etc/", 5);
+	if (memmem(l->bytes, l->len, d->shown, strlen(d->shown)))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(file_tops); i++)
+		if (memmem(l->bytes, l->len, file_tops[i], strlen(file_tops[i])))
+			return false;
+	return true;
 }
 
 static void note_bad(struct pfile_rec *p, size_t i)
@@ -362,14 +375,14 @@ static void drop_old_wrote(struct pfile_rec *p, size_t keep)
 }
 
 static int write_and_read_back(const struct pfile_desc *d, const struct sysroot *root,
-			       const void *want, size_t size)
+			       const void *want, size_t size, mode_t mode)
 {
 	_cleanup_(pfile_now_done) struct pfile_now back = {};
 	_cleanup_(closep) int dfd = open_dir(d, root, true);
 	int r = dfd;
 
 	if (r >= 0)
-		r = write_file_atomic_at(dfd, file_name(d), want, size, 0644, WRITE_DURABLE);
+		r = write_file_atomic_at(dfd, file_name(d), want, size, mode, WRITE_DURABLE);
 	if (r >= 0)
 		r = pfile_now_read(d, root, &back);
 	if (r >= 0 && !pfile_now_is(&back, want, size))
@@ -398,7 +411,8 @@ static int do_write(struct pfile_rec *p, const struct sysroot *root, const struc
 	keep = p->rec.n;
 	r = record_append(&p->rec, body);
 	if (r >= 0)
-		r = write_and_read_back(p->d, root, want, size);
+		r = write_and_read_back(p->d, root, want, size,
+					now->exists && p->d->keep_mode ? now->mode : 0644);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -675,4 +689,41 @@ int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct 
 	if (r <= 0 || p.rec.whole == RECORD_CUT)
 		return r < 0 ? r : 0;
 	return revert_done(&p, root);
+}
+
+/* An intact "file PATH ..." line below dir: PATH. */
+static int recorded_name(const struct record_line *l, const char *dir, char **ret)
+{
+	char name[RECORD_LINE_MAX + 1];
+
+	*ret = NULL;
+	if (l->state != RECORD_LINE_INTACT || !l->body || !record_line_is(l, "file") ||
+	    sscanf(l->body, "file %1024s", name) != 1 || !strneq(name, dir, strlen(dir)))
+		return 0;
+	*ret = strdup(name);
+	return *ret ? 1 : -ENOMEM;
+}
+
+int pfile_recorded_under(const struct sysroot *root, const char *dir, char ***ret)
+{
+	_cleanup_(record_done) struct record rec = {};
+	char **v;
+	size_t n = 0;
+	int r = record_load_store(root, RECORD_STORE_PERSIST, &rec);
+
+	if (r < 0)
+		return r;
+	v = calloc(rec.n + 1, sizeof(char *));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec.n && r >= 0; i++) {
+		r = recorded_name(&rec.lines[i], dir, &v[n]);
+		n += r > 0;
+	}
+	if (r < 0) {
+		strv_free(v);
+		return r;
+	}
+	*ret = v;
+	return 0;
 }

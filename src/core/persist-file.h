@@ -7,9 +7,10 @@
 #include "core/sysroot.h"
 
 /*
- * A hostprep-owned file below /etc that survives a reboot (the modprobe.d
- * file of Persist=yes, the GRUB drop-in of `acs cmdline --install`). It is
- * a file, not the kernel: under any --root it is written inside the tree.
+ * A file below /etc, /boot or /efi that hostprep writes and that survives a
+ * reboot (the modprobe.d file of Persist=yes, the GRUB drop-in, the boot
+ * entries and files of `acs cmdline --install`). It is a file, not the
+ * kernel: under any --root it is written inside the tree.
  *
  * Before the first write the original goes to the persistent originals store
  * (record.h, <root>/var/lib/hostprep/originals), because the file survives a
@@ -29,11 +30,13 @@
  * original: it blocks writes and is reported, never used.
  */
 struct pfile_desc {
+	enum sysroot_top top;	    /* SYSROOT_ETC, SYSROOT_BOOT or SYSROOT_EFI */
 	const char *shown;	    /* "/etc/modprobe.d/hostprep.conf": in records and results */
-	const char *rel;	    /* the same below /etc: "modprobe.d/hostprep.conf" */
+	const char *rel;	    /* the same below top: "modprobe.d/hostprep.conf" */
 	const char *check;	    /* result of a write: "module.persist" */
 	const char *revert_check;   /* result of a revert: "module.revert" */
 	const char *changed_remedy; /* when someone else changed the file */
+	bool keep_mode;		    /* an admin's file edited in place: its mode stays */
 };
 
 #define PFILE_MAX (256 * 1024) /* hostprep never writes more; larger: not ours */
@@ -55,7 +58,8 @@ bool pfile_now_is(const struct pfile_now *f, const void *data, size_t size);
 void pfile_remove_stale_temps(const struct pfile_desc *d, const struct sysroot *root);
 
 /*
- * Replace the file (now: as read before) by want, mode 0644, after checking
+ * Replace the file (now: as read before) by want, mode 0644 (or its own with
+ * keep_mode), after checking
  * the record: 1 written and read back (the caller reports the pass), 0 a
  * d->check FAIL result was added (nothing written, or the write failed with
  * the original recorded), -ENOMEM. Needs the run lock.
@@ -69,3 +73,9 @@ int pfile_write(const struct pfile_desc *d, const struct sysroot *root, const st
  * once it is as before. Needs the run lock.
  */
 int pfile_revert(const struct pfile_desc *d, const struct sysroot *root, struct results *rs);
+
+/*
+ * The files below dir ("/boot/") that the persistent record holds an intact original of,
+ * as "file PATH ..." names them: *ret a NULL-terminated malloc'd array of malloc'd strings.
+ */
+int pfile_recorded_under(const struct sysroot *root, const char *dir, char ***ret);

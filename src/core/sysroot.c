@@ -21,6 +21,7 @@ static const char *const top_dirs[_SYSROOT_TOP_MAX] = {
 	[SYSROOT_LIB_MODULES] = "/lib/modules",
 	[SYSROOT_VAR_LIB] = "/var/lib",
 	[SYSROOT_BOOT] = "/boot",
+	[SYSROOT_EFI] = "/efi",
 };
 
 /* sysroot_set_recorder(): NULL unless a snapshot is recording. */

@@ -7,9 +7,9 @@
 
 /*
  * The root prefix. Every path below /sys, /proc, /dev, /etc, /run, /usr/lib,
- * /usr/local/lib, /lib and /var/lib is built here and nowhere else, so the real binary can be
- * pointed at a fake tree with --root DIR. No static caches: the prefix lives
- * in the struct the caller owns.
+ * /usr/local/lib, /lib, /var/lib, /boot and /efi is built here and nowhere else, so the real binary
+ * can be pointed at a fake tree with --root DIR. No static caches: the prefix lives in the struct
+ * the caller owns.
  */
 enum sysroot_top {
 	SYSROOT_SYS,
@@ -22,7 +22,8 @@ enum sysroot_top {
 	SYSROOT_LIB,	       /* /lib/modprobe.d (not merged with /usr/lib everywhere) */
 	SYSROOT_LIB_MODULES,
 	SYSROOT_VAR_LIB, /* state that must survive a reboot */
-	SYSROOT_BOOT,	 /* grub.cfg, BLS entries: read only */
+	SYSROOT_BOOT,	 /* grub.cfg, BLS entries, grubenv */
+	SYSROOT_EFI,	 /* an EFI system partition mounted at /efi: systemd-boot's entries */
 	_SYSROOT_TOP_MAX,
 };
 

@@ -563,6 +563,7 @@ static int persist_result(const struct run *run, struct results *rs, const char 
 /* ---- apply ------------------------------------------------------------- */
 
 static const struct pfile_desc persist_desc = {
+	.top = SYSROOT_ETC,
 	.shown = PERSIST_FILE,
 	.rel = PERSIST_REL,
 	.check = "module.persist",
