@@ -40,6 +40,7 @@ hostprep_nvidia_driver_info{version=\"580.95.05\"} 1
 $GPUS
 $(rdma 28.39.1002)
 $TOPO" "all read"
+sink_golden "$P" sink-ib-gpu-facts.prom # fleet/prometheus's rules read these metrics
 # the devices of functions outside the topology (mlx5_1 ... on 1a:00.1, absent from the
 # bus; the bond's) have no series: one per device of a PCI endpoint, bounded
 expect_no_grep "$P" 'device="mlx5_(1|3|5|7|bond_0)"' "a device that is no PCI endpoint"
