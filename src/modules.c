@@ -27,6 +27,7 @@ extern const struct run_module run_module_gpu;
 extern const struct run_module run_module_inventory;
 extern const struct run_module run_module_aer;
 extern const struct run_module run_module_xid;
+extern const struct run_module run_module_facts;
 
 const struct run_module *const run_modules[] = {
 	&run_module_iommu,     &run_module_acs,	     &run_module_topology,
@@ -34,7 +35,7 @@ const struct run_module *const run_modules[] = {
 	&run_module_bond,      &run_module_workload, &run_module_links,
 	&run_module_sysctl,    &run_module_gpus,     &run_module_gpu,
 	&run_module_inventory, &run_module_aer,	     &run_module_p2p_map,
-	&run_module_p2p_env,   &run_module_xid,
+	&run_module_p2p_env,   &run_module_xid,	     &run_module_facts,
 };
 /* run.c asserts it at run time; a table that outgrows it must not build */
 _Static_assert(ARRAY_SIZE(run_modules) <= RUN_MODULES_MAX, "run/run.h: RUN_MODULES_MAX");

@@ -39,6 +39,8 @@ static int build_report(struct run *run, struct report *rep)
 	}
 	rep->results = run->results;
 	run->results = (struct results){};
+	rep->facts = run->facts;
+	run->facts = (struct facts){};
 	return 0;
 }
 

@@ -421,6 +421,7 @@ void report_done(struct report *r)
 	free(r->config_digest);
 	strv_free(r->config_files);
 	results_done(&r->results);
+	facts_done(&r->facts);
 	*r = (struct report){};
 }
 

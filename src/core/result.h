@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "core/fact.h"
 #include "core/macro.h"
 
 /*
@@ -83,6 +84,7 @@ struct report {
 	char *config_digest; /* struct config's digest; NULL: no configuration was loaded */
 	char **config_files; /* the files that made it, in parse order; NULL-terminated or NULL */
 	struct results results;
+	struct facts facts; /* what the host is (core/fact.h): the Prometheus and NFD sinks' */
 };
 
 struct summary {

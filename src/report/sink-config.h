@@ -54,7 +54,8 @@ char *sinks_prom_path(const struct config *c, const struct sysroot *root);
 char *sinks_nfd_path(const struct config *c, const struct sysroot *root);
 
 /*
- * Text exposition format (node_exporter textfile collector): hostprep_ready,
+ * Text exposition format (node_exporter textfile collector): hostprep_info, the host's
+ * facts (hostprep_<kind>_info, core/fact.h), hostprep_ready,
  * hostprep_check{check,object,verdict} (the number of results with those labels),
  * hostprep_last_run_timestamp_seconds, hostprep_last_run_duration_seconds. No timestamps.
  */
@@ -62,9 +63,17 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret);
 /*
  * NFD features.d: "feature.node.kubernetes.io/hostprep.ready=true|false" then
  * "feature.node.kubernetes.io/hostprep.<area>=<worst verdict>" (sink-nfd.c says why the
- * namespace is written out).
+ * namespace is written out), then "...hostprep.info.<fact>=<value>" for the host's facts.
  */
 int nfd_render(const struct report *r, char **ret);
+/*
+ * A Kubernetes label value made of what the host says (a GPU's model, a version): each
+ * character outside [A-Za-z0-9._-] becomes '_' (each byte of a UTF-8 character), what is
+ * not alphanumeric at either end is dropped, and it is cut at NFD_VALUE_MAX bytes (then
+ * trimmed again). "NVIDIA H100 80GB HBM3" -> "NVIDIA_H100_80GB_HBM3". false: nothing is
+ * left, no label.
+ */
+bool nfd_label_value(const char *in, char out[static NFD_VALUE_MAX + 1]);
 
 /*
  * Write each enabled sink whose directory exists, atomically (a dot-file temp in the

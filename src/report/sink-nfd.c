@@ -74,6 +74,71 @@ static size_t collect_areas(const struct results *rs, struct area *areas)
 	return n;
 }
 
+bool nfd_label_value(const char *in, char out[static NFD_VALUE_MAX + 1])
+{
+	size_t n = 0;
+
+	while (*in && !isalnum((unsigned char)*in))
+		in++;
+	for (; *in && n < NFD_VALUE_MAX; in++)
+		out[n++] = isalnum((unsigned char)*in) || strchr("-_.", *in) ? *in : '_';
+	while (n > 0 && !isalnum((unsigned char)out[n - 1]))
+		n--;
+	out[n] = '\0';
+	return n > 0;
+}
+
+/*
+ * What the host is (core/fact.h), one label per fact a node selector or a NodeFeatureRule
+ * can use: hostprep.info.<name>. The area labels are hostprep.<area> (no dot after it), so
+ * these can never take an area's name.
+ */
+static const struct {
+	const char *name;
+	enum fact_kind kind;
+	size_t key; /* index into the kind's keys */
+} fact_labels[] = {
+	{ "nvidia-driver", FACT_NVIDIA_DRIVER, 0 },
+	{ "gpu-model", FACT_GPU, 0 },
+	{ "gpu-vbios", FACT_GPU, 1 },
+	{ "rdma-firmware", FACT_RDMA_DEVICE, 0 },
+	{ "rdma-board-id", FACT_RDMA_DEVICE, 1 },
+	{ "pcie-topology", FACT_PCIE_TOPOLOGY, 0 },
+};
+
+/*
+ * The value every fact of kind has for key ("unknown" where one was not read), "mixed"
+ * where two differ, NULL where there is no fact of the kind.
+ */
+static const char *agreed(const struct facts *fs, enum fact_kind kind, size_t key)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < fs->n; i++) {
+		const char *x = fs->items[i].values[key];
+
+		if (fs->items[i].kind != kind)
+			continue;
+		x = x ? x : FACT_UNKNOWN;
+		if (v && !streq(v, x))
+			return "mixed";
+		v = x;
+	}
+	return v;
+}
+
+static void put_facts(FILE *f, const struct facts *fs)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fact_labels); i++) {
+		const char *v = agreed(fs, fact_labels[i].kind, fact_labels[i].key);
+		char value[NFD_VALUE_MAX + 1];
+
+		if (v && nfd_label_value(v, value))
+			fprintf(f, NFD_NAMESPACE NFD_PREFIX "info.%s=%s\n", fact_labels[i].name,
+				value);
+	}
+}
+
 int nfd_render(const struct report *r, char **ret)
 {
 	_cleanup_(freep) char *buf = NULL;
@@ -91,6 +156,7 @@ int nfd_render(const struct report *r, char **ret)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, NFD_NAMESPACE "%s=%s\n", areas[i].name,
 			verdict_to_string(areas[i].worst));
+	put_facts(f, &r->facts);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	if (size > NFD_MAX_SIZE)

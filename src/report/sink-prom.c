@@ -145,6 +145,50 @@ static int put_areas(FILE *f, const struct results *rs)
 	return 0;
 }
 
+static void put_fact(FILE *f, const struct fact_kind_info *k, const struct fact *x)
+{
+	const char *sep = "{";
+
+	fprintf(f, "hostprep_%s_info", k->name);
+	if (k->object) {
+		fprintf(f, "{%s=\"", k->object);
+		put_label_value(f, x->object);
+		fputc('"', f);
+		sep = ",";
+	}
+	for (size_t i = 0; i < FACT_KEYS_MAX && k->keys[i]; i++, sep = ",") {
+		fprintf(f, "%s%s=\"", sep, k->keys[i]);
+		put_label_value(f, x->values[i] ? x->values[i] : FACT_UNKNOWN);
+		fputc('"', f);
+	}
+	fputs("} 1\n", f);
+}
+
+/*
+ * What the host is (core/fact.h): one info metric per kind of fact, one series per object,
+ * in the order the modules set them; a kind nobody read has no metric at all.
+ */
+static void put_facts(FILE *f, const struct facts *fs)
+{
+	for (enum fact_kind kind = 0; kind < _FACT_KIND_MAX; kind++) {
+		const struct fact_kind_info *k = fact_kind_info(kind);
+		bool first = true;
+
+		for (size_t i = 0; i < fs->n; i++) {
+			char name[64];
+
+			if (fs->items[i].kind != kind)
+				continue;
+			if (first) {
+				snprintf(name, sizeof(name), "hostprep_%s_info", k->name);
+				put_header(f, name, k->help);
+				first = false;
+			}
+			put_fact(f, k, &fs->items[i]);
+		}
+	}
+}
+
 int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 {
 	_cleanup_(freep) char *buf = NULL;
@@ -163,6 +207,7 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	fputs("\",config_digest=\"", f);
 	put_label_value(f, strempty(r->config_digest)); /* "": no configuration was loaded */
 	fputs("\"} 1\n", f);
+	put_facts(f, &r->facts);
 	put_header(f, "hostprep_ready",
 		   "1 when the last hostprep run found the host ready (no fail, no unknown).");
 	fprintf(f, "hostprep_ready %d\n", s.ready);

@@ -203,6 +203,7 @@ void run_done(struct run *run)
 	pci_release(run);
 	host_done(&run->host);
 	results_done(&run->results);
+	facts_done(&run->facts);
 	closep(&run->lock_fd);
 	run->lock_fd = -1;
 }

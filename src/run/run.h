@@ -119,6 +119,11 @@ struct run {
 	} services[RUN_SERVICES_MAX];
 
 	struct results results;
+	/*
+	 * What the host is (core/fact.h), set by the modules that read it (src/facts/), moved
+	 * into the report with the results; only the Prometheus and NFD sinks publish them.
+	 */
+	struct facts facts;
 };
 
 struct run_module {

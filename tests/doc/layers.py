@@ -23,7 +23,7 @@ LAYERS = [
     ("commands", ["*/*-cmd.c", "report/status.h"]),
     ("cli", ["cli/*"]),
     # The capabilities and the report model with its sinks: peers, no folder cycle.
-    ("capabilities", ["acs/*", "aer/*", "bond/*", "gpu/*", "inventory/*", "iommu/*", "kmod/*",
+    ("capabilities", ["acs/*", "aer/*", "bond/*", "facts/*", "gpu/*", "inventory/*", "iommu/*", "kmod/*",
                       "rdma/*", "report/*", "snapshot/*", "sysctl/*", "topo/*",
                       "nvml/*", "workload/*", "xid/*"]),
     ("run", ["run/*"]),
