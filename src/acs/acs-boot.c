@@ -674,6 +674,14 @@ int acs_boot_revert(const struct sysroot *root, struct results *rs)
 {
 	int r = revert_under(root, SYSROOT_BOOT, rs);
 
+	/*
+	 * An unreadable record (a FIFO, EACCES) is this revert's failure, not hostprep's:
+	 * acs_grub_revert(), which both callers run first, read the same record and said so
+	 * (one cause, one line); nothing here can be restored without it.
+	 */
+	if (r < 0 && r != -ENOMEM)
+		return 0;
+
 	if (r >= 0)
 		r = revert_under(root, SYSROOT_EFI, rs);
 	if (r >= 0)
