@@ -15,10 +15,14 @@
 #include "topo/gpus.h"
 #include "topo/topo-digest.h"
 
+/*
+ * Only when a sink will write them: the facts read the topology and the RDMA devices
+ * whatever the config declares, a cost no host without node_exporter or NFD (their
+ * directory) should pay (fake 65 and 127 count such a run's reads).
+ */
 static bool facts_wanted(const struct run *run)
 {
-	return run->publishes && run->cfg &&
-	       (sinks_prometheus_on(run->cfg) || sinks_nfd_on(run->cfg));
+	return run->publishes && run->cfg && sinks_will_write(run->cfg, run->root);
 }
 
 static unsigned facts_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)

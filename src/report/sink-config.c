@@ -298,6 +298,29 @@ static int sink_nfd(const struct report *r, const struct config *c, const struct
 			  sinks_config_get(c) ? &sinks_config_get(c)->nfd.at : NULL, refresh_only);
 }
 
+/* Whether the sink's file would be written: it is on and its directory exists. */
+static bool sink_dir_exists(const struct sysroot *root, char *(*in_root)(const struct config *),
+			    const struct config *c)
+{
+	_cleanup_(freep) char *file = in_root(c);
+	const char *name;
+	int fd;
+
+	if (!file)
+		return false;
+	fd = open_parent(root, file, &name);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+bool sinks_will_write(const struct config *c, const struct sysroot *root)
+{
+	return (sinks_prometheus_on(c) && sink_dir_exists(root, prom_in_root, c)) ||
+	       (sinks_nfd_on(c) && sink_dir_exists(root, nfd_in_root, c));
+}
+
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec)
 {

@@ -49,6 +49,12 @@ static inline const struct sinks_config *sinks_config_get(const struct config *c
 /* The effective settings of a config (which may have no [Sinks] section: c->sinks NULL). */
 bool sinks_prometheus_on(const struct config *c);
 bool sinks_nfd_on(const struct config *c);
+/*
+ * Whether a run's sink_files() would write a file: a sink that is on and whose directory
+ * exists below root (a host without node_exporter or NFD gets none). One directory open
+ * each; what reads more for the sinks alone (the host's facts) asks this first.
+ */
+bool sinks_will_write(const struct config *c, const struct sysroot *root);
 /* "<root><dir>/hostprep.prom" and "<root><file>"; malloc'd, NULL on ENOMEM. */
 char *sinks_prom_path(const struct config *c, const struct sysroot *root);
 char *sinks_nfd_path(const struct config *c, const struct sysroot *root);
