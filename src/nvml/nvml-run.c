@@ -81,13 +81,9 @@ void nvml_view_done(struct nvml_view *v)
 
 const struct nvml_view *nvml_run_peek(struct run *run)
 {
-	for (size_t i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++)
-		if (run->services[i].s == &nvml_service) {
-			const struct nvml_run *n = run->services[i].state;
+	const struct nvml_run *n = run_service_peek(run, &nvml_service);
 
-			return n->read ? &n->v : NULL;
-		}
-	return NULL;
+	return n && n->read ? &n->v : NULL;
 }
 
 int nvml_run_view(struct run *run, const struct nvml_view **ret)

@@ -115,6 +115,14 @@ void *run_service(struct run *run, const struct run_service *s)
 	return run->services[i].state;
 }
 
+void *run_service_peek(const struct run *run, const struct run_service *s)
+{
+	for (size_t i = 0; i < RUN_SERVICES_MAX && run->services[i].s; i++)
+		if (run->services[i].s == s)
+			return run->services[i].state;
+	return NULL;
+}
+
 /* What the services built stands for a host that is no more: built again on next use. */
 static void services_drop(struct run *run)
 {

@@ -192,6 +192,8 @@ void *run_state(const struct run *run, const struct run_module *m);
  * started or dropped it (the owner builds it then); NULL when out of memory.
  */
 void *run_service(struct run *run, const struct run_service *s);
+/* The state of service s when a reader of this run built it already, else NULL: no read. */
+void *run_service_peek(const struct run *run, const struct run_service *s);
 /* Whether the module at index i of run->modules takes part in this run (see .only). */
 bool run_has_module(const struct run *run, size_t i);
 
