@@ -35,6 +35,7 @@ declare -A SNAP_CONFIGS=(
 	[erdma-vm]="- rdma-erdma rdma-ib-gpu"
 	[hp-es1000]="- topo-expect links"
 	[gb200]="- topo-expect links"
+	[hgx-h100]="- topo-expect"
 	[inv-faults]="- inventory"
 	[inv-disabled]="- inventory-ports"
 	[inv-vf]="- inventory"
