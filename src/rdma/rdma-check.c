@@ -4,11 +4,16 @@
  * environment derived from the same view. A port that is not ACTIVE is judged by its
  * state alone: its rate, width and MTU are meaningless and never reported as "slow".
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "rdma/rdma-addr.h"
 #include "rdma/rdma-check.h"
 
 bool rdma_rules_select_device(const struct port_config *pc, const struct rdma_device *d)
@@ -747,8 +752,14 @@ void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
 
 struct env {
 	struct strbuf hca, ucx, ifname, gid_note;
+	struct strbuf noaddr;	/* netdevs left out of NCCL_SOCKET_IFNAME: no IP address */
+	struct strbuf hcoll;	/* the first passing port, for HCOLL_MAIN_IB */
+	struct strbuf admin;	/* SocketInterface= of the Env=yes rules */
+	const char *admin_rule; /* the first rule that gave one */
+	const struct rdma_addrs *addrs;
 	int gid_index; /* -1 none yet, -2 differs or missing */
 	bool roce;
+	bool unchecked;	 /* a netdev listed without its addresses read */
 	unsigned unsafe; /* names left out: they could not be written safely */
 };
 
@@ -806,18 +817,35 @@ static bool port_in_env(const struct port_config *pc, const struct rdma_device *
 	return any;
 }
 
+/* Append name to the comma-separated list b unless it is there already. */
+static void list_add(struct strbuf *b, const char *name)
+{
+	if (b->s) {
+		size_t n = strlen(name);
+
+		for (const char *s = b->s; (s = strstr(s, name)); s += n)
+			if ((s == b->s || s[-1] == ',') && (s[n] == ',' || !s[n]))
+				return;
+	}
+	strbuf_printf(b, "%s%s", b->s ? "," : "", name);
+}
+
+/*
+ * NCCL's bootstrap binds a socket to an address of each NCCL_SOCKET_IFNAME interface: one
+ * without an IP address (an IPoIB or RoCE netdev nobody configured) makes it fail or take
+ * another fabric, so only netdevs with an address are listed. Addresses not read (under
+ * --root without a record): listed as before, and rdma.env says so.
+ */
 static void add_ifname(struct env *e, const char *name)
 {
 	if (!env_name_ok(e, "netdev", name))
 		return;
-	if (e->ifname.s) {
-		size_t n = strlen(name);
-
-		for (const char *s = e->ifname.s; (s = strstr(s, name)); s += n)
-			if ((s == e->ifname.s || s[-1] == ',') && (s[n] == ',' || !s[n]))
-				return;
+	if (e->addrs->text && !rdma_addrs_has(e->addrs, name)) {
+		list_add(&e->noaddr, name);
+		return;
 	}
-	strbuf_printf(&e->ifname, "%s%s", e->ifname.s ? "," : "", name);
+	e->unchecked |= !e->addrs->text;
+	list_add(&e->ifname, name);
 }
 
 static void env_roce(struct env *e, const struct rdma_device *d, const struct rdma_port *p)
@@ -847,22 +875,45 @@ static void env_port(struct env *e, const struct rdma_device *d, const struct rd
 		return;
 	strbuf_printf(&e->hca, "%s%s:%u", e->hca.s ? "," : "=", d->name, p->num);
 	strbuf_printf(&e->ucx, "%s%s:%u", e->ucx.s ? "," : "", d->name, p->num);
+	if (!e->hcoll.s)
+		strbuf_printf(&e->hcoll, "%s:%u", d->name, p->num);
 	if (p->link_layer == RDMA_LL_ETHERNET)
 		env_roce(e, d, p);
 	else if (p->netdev && p->netdev_up)
 		add_ifname(e, p->netdev); /* IPoIB: only when it is up */
 }
 
-static void env_body(const struct env *e, struct strbuf *b)
+/* NCCL matches a bare name as a prefix (ib1 is ib10 too); a leading '=' is exact. */
+static void env_socket(const struct env *e, struct strbuf *b)
+{
+	if (e->admin.s) {
+		strbuf_printf(b, "# NCCL_SOCKET_IFNAME from SocketInterface= of [Port:%s]\n",
+			      e->admin_rule);
+		strbuf_printf(b, "NCCL_SOCKET_IFNAME==%s\n", e->admin.s);
+		return;
+	}
+	if (e->ifname.s)
+		strbuf_printf(b, "NCCL_SOCKET_IFNAME==%s\n", e->ifname.s);
+	if (e->noaddr.s)
+		strbuf_printf(b,
+			      "# NCCL_SOCKET_IFNAME leaves out %s: no IP address (NCCL's "
+			      "bootstrap binds one)\n",
+			      e->noaddr.s);
+	if (e->unchecked)
+		strbuf_printf(b,
+			      "# NCCL_SOCKET_IFNAME: IP addresses not read (%s): the netdevs "
+			      "that are up\n",
+			      e->addrs->why);
+}
+
+static void env_body(const struct env *e, const char *hcoll_off, struct strbuf *b)
 {
 	if (e->hca.s)
 		strbuf_printf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
 	else
 		strbuf_printf(b, "# NCCL_IB_HCA and UCX_NET_DEVICES not set: no selected port is "
 				 "ACTIVE and passes its rule\n");
-	/* NCCL matches a bare name as a prefix (ib1 is ib10 too); a leading '=' is exact */
-	if (e->ifname.s)
-		strbuf_printf(b, "NCCL_SOCKET_IFNAME==%s\n", e->ifname.s);
+	env_socket(e, b);
 	if (e->roce && e->gid_index >= 0)
 		strbuf_printf(b, "NCCL_IB_GID_INDEX=%d\n", e->gid_index);
 	else if (e->roce)
@@ -876,19 +927,112 @@ static void env_body(const struct env *e, struct strbuf *b)
 			"# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
 			"warning on stderr or in the journal)\n",
 			e->unsafe);
+	if (hcoll_off)
+		strbuf_printf(b, "# HCOLL off: %s\nOMPI_MCA_coll_hcoll_enable=0\n", hcoll_off);
+	else
+		strbuf_printf(b, "HCOLL_MAIN_IB=%s\n", e->hcoll.s);
+}
+
+/* SocketInterface= of every Env=yes rule, in rule order: the admin's choice wins. */
+static void env_admin(const struct port_config *pc, struct env *e)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++) {
+		const struct port_rule *r = &pc->rules[i];
+		_cleanup_(freep) char *copy = NULL;
+		char *save = NULL;
+
+		if (!r->env || !r->socket_if[0])
+			continue;
+		copy = strdup(r->socket_if);
+		if (!copy) {
+			e->admin.oom = true;
+			return;
+		}
+		e->admin_rule = e->admin_rule ? e->admin_rule : r->name;
+		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			list_add(&e->admin, w);
+	}
+}
+
+/* Whether the root's /dev/infiniband has a umad node: 1, 0, or -errno. */
+static int has_umad(const struct sysroot *root)
+{
+	int fd =
+		sysroot_openat(root, SYSROOT_DEV, O_RDONLY | O_DIRECTORY | O_CLOEXEC, "infiniband");
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *de;
+
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d)))
+		if (strneq(de->d_name, "umad", 4))
+			return 1;
+	return 0;
+}
+
+/*
+ * Open MPI's HCOLL picks its own IB port and opens a umad node to find it: in a pod without
+ * them (or without multicast) an MPIJob hangs at start. Off where the host cannot serve it
+ * or an Env=yes rule says HCOLL=no; else it gets the first passing port, as NCCL does.
+ * The reason (static or from strerror: nothing of the host's own naming but rule names).
+ */
+static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, size_t n)
+{
+	int r;
+
+	for (size_t i = 0; rr->pc && i < rr->pc->n_rules; i++)
+		if (rr->pc->rules[i].env && !rr->pc->rules[i].hcoll) {
+			snprintf(why, n, "[Port:%s] HCOLL=no", rr->pc->rules[i].name);
+			return 1;
+		}
+	if (!e->hcoll.s) {
+		snprintf(why, n, "no selected port is ACTIVE and passes its rule");
+		return 1;
+	}
+	r = has_umad(rr->root);
+	if (r > 0)
+		return 0;
+	if (r == 0 || r == -ENOENT)
+		snprintf(why, n,
+			 "no /dev/infiniband/umad* node (HCOLL opens one to find its port; a "
+			 "pod needs them passed in)");
+	else
+		snprintf(why, n, "/dev/infiniband unreadable (%s)", strerror(-r));
+	return 1;
+}
+
+static void env_free(struct env *e)
+{
+	strbuf_done(&e->hca);
+	strbuf_done(&e->ucx);
+	strbuf_done(&e->ifname);
+	strbuf_done(&e->gid_note);
+	strbuf_done(&e->noaddr);
+	strbuf_done(&e->hcoll);
+	strbuf_done(&e->admin);
 }
 
 int rdma_env_format(const struct rdma_run *rr, char **ret)
 {
-	struct env e = { .gid_index = -1 };
+	_cleanup_(rdma_addrs_free) struct rdma_addrs addrs = {};
+	struct env e = { .gid_index = -1, .addrs = &addrs };
 	struct sysroot host = { .dir = (char *)"" };
 	_cleanup_(freep) char *where = sysroot_path(&host, SYSROOT_RUN, "hostprep/rdma.env");
 	struct strbuf b = {};
+	char off[160];
 	int r;
 
 	if (!where)
 		return -ENOMEM;
-
+	r = rdma_addrs_read(rr->root, &addrs);
+	if (r < 0)
+		return r;
+	env_admin(rr->pc, &e);
 	for (size_t i = 0; i < rr->inv.n_devs; i++) {
 		const struct rdma_device *d = &rr->inv.devs[i];
 
@@ -908,11 +1052,12 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		      "# systemd: EnvironmentFile=-%s\n"
 		      "# docker:  docker run --env-file %s ...\n",
 		      where, where);
-	env_body(&e, &b);
-	free(e.hca.s);
-	free(e.ucx.s);
-	free(e.ifname.s);
-	free(e.gid_note.s);
-	r = strbuf_take(&b, ret);
-	return r;
+	env_body(&e, hcoll_off(rr, &e, off, sizeof(off)) ? off : NULL, &b);
+	r = e.admin.oom ? -ENOMEM : 0;
+	env_free(&e);
+	if (r < 0) {
+		strbuf_done(&b);
+		return r;
+	}
+	return strbuf_take(&b, ret);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <ctype.h>
 #include <fnmatch.h>
+#include <net/if.h>
+#include <string.h>
 
 #include "core/log.h"
 #include "rdma/rdma-config.h"
@@ -22,7 +24,7 @@ int port_config_section(struct port_config **pc, const char *name, const struct 
 			unsigned file_no)
 {
 	const char *rn = name + strlen(PORT_PREFIX);
-	struct port_rule t = { .at = *at, .env = true };
+	struct port_rule t = { .at = *at, .env = true, .hcoll = true };
 	int r;
 
 	if (!*pc) {
@@ -374,6 +376,33 @@ static int assign_counter_limits(struct port_rule *rule, const char *value, cons
 	return 0;
 }
 
+/*
+ * SocketInterface=IFNAME[,IFNAME...]: interface names (1-15 bytes) of the characters
+ * rdma.env writes (A-Z a-z 0-9 _ . : -); the last assignment wins, an empty one resets.
+ */
+static int assign_socket_if(struct port_rule *rule, const char *value, const struct origin *at)
+{
+	const char *ok = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-";
+
+	if (strlen(value) > PORT_SOCKET_IF_MAX)
+		return config_error_at(at, "SocketInterface=: longer than %d bytes",
+				       PORT_SOCKET_IF_MAX);
+	for (const char *w = value; *value && w;) {
+		size_t n = strcspn(w, ",");
+
+		if (n == 0 || n >= IF_NAMESIZE || strspn(w, ok) < n)
+			return config_error_at(at,
+					       "SocketInterface=: invalid interface name in "
+					       "'%s' (1-%d bytes of A-Z a-z 0-9 _ . : -, "
+					       "separated by ',')",
+					       value, IF_NAMESIZE - 1);
+		w = w[n] ? w + n + 1 : NULL;
+	}
+	strcpy(rule->socket_if, value);
+	rule->socket_if_at = *value ? *at : (struct origin){};
+	return 0;
+}
+
 static int rule_assign(struct port_rule *rule, const char *key, const char *value,
 		       const struct origin *at)
 {
@@ -389,6 +418,10 @@ static int rule_assign(struct port_rule *rule, const char *key, const char *valu
 		return assign_bool(&rule->roce_v2, &rule->roce_v2_at, key, value, at);
 	if (streq(key, "Env"))
 		return config_set_boolean(key, value, at, true, &rule->env, &rule->env_at);
+	if (streq(key, "SocketInterface"))
+		return assign_socket_if(rule, value, at);
+	if (streq(key, "HCOLL"))
+		return config_set_boolean(key, value, at, true, &rule->hcoll, &rule->hcoll_at);
 	if (streq(key, "LinkLayer"))
 		return assign_link_layer(&rule->link_layer, &rule->link_layer_at, key, value, at);
 	if (streq(key, "SelectLinkLayer"))
@@ -589,7 +622,7 @@ bool port_rule_selects_port(const struct port_rule *r, const struct rdma_port *p
 /* ---- dump ---- */
 
 /* AllowDown SelectLinkLayer LinkLayer MinRate MinWidth MinMTU RoCEv2 MinActive Env */
-#define RULE_SCALARS 9
+#define RULE_SCALARS 11
 
 static size_t part_n_lines(const void *state)
 {
@@ -647,6 +680,10 @@ static int scalar_lines(const char *section, const struct port_rule *rl, config_
 		r = fn(ud, section, "MinActive", act, &rl->min_active_at, false);
 	if (r >= 0)
 		r = fn(ud, section, "Env", rl->env ? "yes" : "no", &rl->env_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "SocketInterface", rl->socket_if, &rl->socket_if_at, false);
+	if (r >= 0)
+		r = fn(ud, section, "HCOLL", rl->hcoll ? "yes" : "no", &rl->hcoll_at, false);
 	return r;
 }
 

@@ -14,6 +14,8 @@
  *   AllowDown=yes|no  LinkLayer=any|InfiniBand|Ethernet  MinRate=Gb/s (1..3200)
  *   MinWidth=1X|2X|4X|8X|12X  MinMTU=256|512|1024|2048|4096  RoCEv2=yes|no  MinActive=N
  *   Env=yes|no        the rule's passing ports feed rdma.env (default yes)
+ *   SocketInterface=  IFNAME[,IFNAME...]: rdma.env's NCCL_SOCKET_IFNAME, as the admin says
+ *   HCOLL=yes|no      no: rdma.env turns Open MPI's HCOLL off (default yes: on where it can)
  *   MinFirmware=      dotted version the selected devices' fw_ver must reach
  *   Firmware=         list of fw_ver values accepted (exact)
  *   CounterLimit=     list of NAME=N[:warn|:fail] or NAME=off: the error counters' allowed
@@ -29,6 +31,7 @@
 #define PORT_GLOB_MAX	   64 /* IB_DEVICE_NAME_MAX */
 #define RDMA_FW_MAX	   64
 #define PORT_MAX_FW	   16
+#define PORT_SOCKET_IF_MAX 255
 
 enum port_sel_kind {
 	PORT_SEL_GLOB,
@@ -61,6 +64,11 @@ struct port_rule {
 	struct origin allow_down_at, roce_v2_at;
 	bool env; /* Env=: default yes; no keeps the rule's ports out of rdma.env */
 	struct origin env_at;
+	/* SocketInterface=: "" none (rdma.env derives NCCL_SOCKET_IFNAME from the ports) */
+	char socket_if[PORT_SOCKET_IF_MAX + 1];
+	struct origin socket_if_at;
+	bool hcoll; /* HCOLL=: default yes; no turns HCOLL off in rdma.env */
+	struct origin hcoll_at;
 	enum rdma_link_layer link_layer; /* RDMA_LL_UNKNOWN = any */
 	struct origin link_layer_at;
 	/* SelectLinkLayer=: only ports of this layer are selected; RDMA_LL_UNKNOWN = any */

@@ -5,8 +5,9 @@
     conf_examples.py CONFDIR OUTDIR
 
 Writes OUTDIR/ID.conf for every example and prints "ID<TAB>where" lines. An example is
-  - each "# Example...:" comment block of conf/*.conf: the "#   [Section]" and
-    "#   Key=value" lines that follow it, up to the first line that is neither;
+  - each "# Example...:" comment block of conf/*.conf: the "#   [Section]",
+    "#   Key=value" and "#   # why" lines that follow it (a why stays a comment in
+    the example), up to the first line that is none of them;
   - each commented-out section of conf/*.conf ("#[Port:rails]" then "#Key=value" lines,
     doc lines "#   ..." between them skipped, up to the first other line);
   - each conf/*.conf other than the shipped default, and each conf/examples/*.conf, whole.
@@ -19,7 +20,7 @@ import re
 import sys
 
 EXAMPLE = re.compile(r"^# Example\b[^:]*?(?:\((?P<paren>[^)]*)\))?:?\s*(?P<title>.*)$")
-BLOCK_LINE = re.compile(r"^#\s{2,}(\[[A-Za-z0-9:_.-]+\]|[A-Za-z][A-Za-z0-9]*=.*)$")
+BLOCK_LINE = re.compile(r"^#\s{2,}(\[[A-Za-z0-9:_.-]+\]|[A-Za-z][A-Za-z0-9]*=.*|# .*)$")
 COMMENTED_SECTION = re.compile(r"^#(\[[A-Za-z0-9:_.-]+\])$")
 COMMENTED_KEY = re.compile(r"^#([A-Za-z][A-Za-z0-9]*=.*)$")
 DOC_LINE = re.compile(r"^#\s{2,}\S")

@@ -10,6 +10,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "rdma/rdma-check.h"
 
 static const struct origin here = { "test.conf", 1 };
@@ -254,11 +257,19 @@ static void test_env(void **state)
 		{ .name = (char *)"mlx5_bond_0", .ports = &bond, .n_ports = 1 },
 		{ .name = (char *)"roce_0", .ports = &roce, .n_ports = 1 },
 	};
-	struct rdma_run rr = { .pc = pc, .inv = { .devs = d, .n_devs = 8 } };
+	char dir[] = "/tmp/test_rdma_env.XXXXXX";
+	struct sysroot root = {};
+	struct rdma_run rr = { .root = &root, .pc = pc, .inv = { .devs = d, .n_devs = 8 } };
 	_cleanup_(freep) char *env = NULL;
 	char *save = NULL;
 
+	/* an empty root: no address record (netdevs listed unchecked), no umad: HCOLL off */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sysroot_init(&root, dir), 0);
 	assert_int_equal(rdma_env_format(&rr, &env), 0);
+	sysroot_done(&root);
+	rmdir(dir);
+	assert_non_null(strstr(env, "\nOMPI_MCA_coll_hcoll_enable=0\n"));
 	print_message("%s", env);
 	assert_non_null(strstr(env, "\nNCCL_IB_HCA==mlx5_0:1,roce_0:1\n"));
 	assert_non_null(strstr(env, "\nUCX_NET_DEVICES=mlx5_0:1,roce_0:1\n"));
@@ -271,8 +282,9 @@ static void test_env(void **state)
 			continue;
 		}
 		print_message("line %s\n", l);
+		/* a name sh, systemd and docker take (Open MPI's MCA names are lower case) */
 		assert_true(strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") > 0);
-		l += strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+		l += strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_");
 		assert_int_equal(*l, '=');
 		assert_int_equal(strspn(l, "=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					   "0123456789_.:,-"),

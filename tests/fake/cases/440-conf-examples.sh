@@ -225,6 +225,73 @@ broken_an-hgx-h100-node-with() { # one rail without a cable
 	expect_not_ready an-hgx-h100-node-with '^FAIL +inventory\.ports +InfiniBand .*7 of 8 InfiniBand ports active; mlx5_3/1 DOWN'
 }
 
+# gpu_host MODEL GPU...: the nvidia module loaded, each GPU initialised by the driver, and
+# the NVML answers a snapshot records in $NVML (write it with nvml_record.py)
+NVML=
+gpu_host() {
+	local model=$1 g
+	shift
+	NVML=$R/run/hostprep/snapshot/nvml.txt
+	mkdir -p "$R/run/hostprep/snapshot" "$R/sys/module/nvidia"
+	echo 580.65.06 >"$R/sys/module/nvidia/version"
+	for g in "$@"; do
+		mkdir -p "$R/proc/driver/nvidia/gpus/$g"
+		printf 'Model: \t\t %s\nBus Location: \t %s\nDevice Minor: \t 0\n' "$model" "$g" \
+			>"$R/proc/driver/nvidia/gpus/$g/information"
+	done
+}
+
+L40S="0000:01:00.0 0000:41:00.0 0000:81:00.0 0000:c1:00.0"
+l40_host() {
+	newroot l40-amd
+	example an-l40-pcie-box-four
+	gpu_host "NVIDIA L40" $L40S
+	python3 "$HERE/nvml_record.py" --links 0 $L40S >"$NVML"
+}
+ready_an-l40-pcie-box-four() {
+	l40_host
+	expect_ready an-l40-pcie-box-four
+	expect_grep out '^PASS +gpu\.driver +host +nvidia >= 550\.54\.14 loaded +nvidia 580\.65\.06 loaded$'
+	expect_grep out '^PASS +inventory\.gpus +host .*4 of 4 GPUs'
+	expect_grep out '^PASS +iommu\.mode +host +passthrough '
+	expect_no_grep out 'gpu\.nvlink' "an L40 has no NVLink to judge"
+}
+broken_an-l40-pcie-box-four() { # the driver did not initialise one L40
+	l40_host
+	rm -r "$R/proc/driver/nvidia/gpus/0000:41:00.0"
+	expect_not_ready an-l40-pcie-box-four '^FAIL +gpu\.present +0000:41:00\.0 '
+}
+
+# a GB200-like tray: four NDR ports on its four ConnectX-7 (the fixture has the RDMA
+# devices only), NVML answering for four Blackwell GPUs on the rack's NVLink switches
+GB200S="0008:01:00.0 0009:01:00.0 0018:01:00.0 0019:01:00.0"
+gb200_host() { # NVML_RECORD_OPTION...
+	newroot gb200
+	example a-gb200-like-tray-four
+	gpu_host "NVIDIA GB200" $GB200S
+	python3 "$HERE/nvml_record.py" --links 18 --switch 0000:ff:00.0,0000:fe:00.0 "$@" \
+		$GB200S >"$NVML"
+	python3 - "$R" "$HERE/net" <<-'PY'
+		import os, sys
+		sys.path.insert(0, sys.argv[2])
+		import netsys
+		for n in range(4):
+		    d = os.path.realpath(os.path.join(sys.argv[1], "sys/class/infiniband/mlx5_%d" % n))
+		    netsys.add_rdma_port(d, 1)
+	PY
+}
+ready_a-gb200-like-tray-four() {
+	gb200_host
+	expect_ready a-gb200-like-tray-four
+	expect_grep out '^PASS +gpu\.fabric +0018:01:00\.0 .*completed, clique 1'
+	expect_grep out '^PASS +gpu\.nvlink +0019:01:00\.0 .*18 of 18 active'
+	expect_grep out '^PASS +inventory\.ports +InfiniBand .*4 of 4'
+}
+broken_a-gb200-like-tray-four() { # GPU 2's fabric registration still in progress
+	gb200_host --fabric 2:2
+	expect_not_ready a-gb200-like-tray-four '^FAIL +gpu\.fabric +0018:01:00\.0 .*in progress'
+}
+
 # [AER] Correctable=1000 leaves Exceeded=warn: counters above a threshold warn; only
 # counters that cannot be read make the host NOT READY
 ready_aer() {
