@@ -501,13 +501,30 @@ static int judge_text(const char *text, bool grub, const char *arg, const char *
 	return r == -ENOMEM ? r : 0;
 }
 
-static int judge_entry(const struct sysroot *root, const struct entry_dir *dir, const char *name,
-		       const char *kernelopts, const char *arg, struct entry_tally *t)
+/* The options text of an entry as its reader gives it to the kernel; -errno of the read. */
+static int entry_text(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+		      const char *kernelopts, char **ret)
 {
-	_cleanup_(freep) char *data = NULL, *opts = NULL, *text = NULL, *shown = NULL;
+	_cleanup_(freep) char *data = NULL, *opts = NULL;
 	size_t size = 0;
 	int r = sysroot_read_file(root, dir->top, BOOT_FILE_MAX, &data, &size, "%s/%s", dir->rel,
 				  name);
+
+	if (r < 0)
+		return r;
+	r = entry_options(data, &opts);
+	if (r < 0 || !dir->grub) {
+		*ret = TAKE_PTR(opts);
+		return r;
+	}
+	return expand_kernelopts(opts, strempty(kernelopts), ret);
+}
+
+static int judge_entry(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+		       const char *kernelopts, const char *arg, struct entry_tally *t)
+{
+	_cleanup_(freep) char *text = NULL, *shown = NULL;
+	int r = entry_text(root, dir, name, kernelopts, &text);
 
 	if (asprintf(&shown, "%s/%s", dir->shown, name) < 0)
 		return -ENOMEM;
@@ -515,12 +532,7 @@ static int judge_entry(const struct sysroot *root, const struct entry_dir *dir, 
 		return r;
 	if (r < 0) /* unreadable: it cannot be said to carry it */
 		return judge_text("", false, arg, shown, t);
-	r = entry_options(data, &opts);
-	if (r >= 0 && dir->grub)
-		r = expand_kernelopts(opts, strempty(kernelopts), &text);
-	if (r < 0)
-		return r;
-	return judge_text(text ? text : opts, dir->grub, arg, shown, t);
+	return judge_text(text, dir->grub, arg, shown, t);
 }
 
 static int judge_dir(const struct sysroot *root, const struct entry_dir *dir, const char *arg,
@@ -701,4 +713,240 @@ int acs_boot_recorded(const struct sysroot *root)
 	if (r >= 0)
 		r = pfile_recorded_under(root, "/etc/kernel/cmdline", &etc);
 	return r < 0 ? r : boot[0] || efi[0] || etc[0];
+}
+
+int acs_boot_check(const struct sysroot *root, const char *arg, struct results *rs)
+{
+	int r = acs_boot_recorded(root);
+
+	if (r <= 0)
+		return r;
+	r = boot_paths_detect(root);
+	if (r < 0)
+		return r;
+	return acs_boot_verify(root, r & (BOOT_GRUB_BLS | BOOT_KERNEL_INSTALL), arg, rs);
+}
+
+/* ---- after the reboot: did the kernel take what the entries carry ------ */
+
+void boot_took_done(struct boot_took *t)
+{
+	free(t->carrier);
+	free(t->booted);
+	*t = (struct boot_took){};
+}
+
+/* The entry folder of a recorded name ("/boot/loader/entries/x.conf"); *name: "x.conf". */
+static const struct entry_dir *entry_dir_of(const struct sysroot *root, const char *path,
+					    const char **name)
+{
+	const struct entry_dir *dirs[ARRAY_SIZE(sdboot_dirs) + 1];
+	size_t n = 0;
+
+	if (has_grub2(root)) /* /boot/loader/entries is blscfg's then */
+		dirs[n++] = &bls_grub_dir;
+	for (size_t i = 0; i < ARRAY_SIZE(sdboot_dirs); i++)
+		dirs[n++] = &sdboot_dirs[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(dirs[i]->shown);
+
+		if (!strneq(path, dirs[i]->shown, k) || path[k] != '/' || strchr(path + k + 1, '/'))
+			continue;
+		*name = path + k + 1;
+		return dirs[i];
+	}
+	return NULL;
+}
+
+/* The file name of an entry's kernel (its linux key), NULL when it names none. */
+static int entry_kernel(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+			char **ret)
+{
+	_cleanup_(freep) char *data = NULL;
+	size_t size = 0;
+	int r = sysroot_read_file(root, dir->top, BOOT_FILE_MAX, &data, &size, "%s/%s", dir->rel,
+				  name);
+
+	*ret = NULL;
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (const char *l = data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *o = l + strspn(l, " \t"), *v, *e;
+
+		if (!strneq(o, "linux", 5) || !strchr(" \t", o[5]))
+			continue;
+		v = o + 5 + strspn(o + 5, " \t");
+		e = v + strcspn(v, " \t\n");
+		for (const char *s = v; s < e; s++)
+			if (*s == '/')
+				v = s + 1;
+		*ret = strndup(v, e - v);
+		return *ret ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+/* btime of /proc/stat: when this boot began (seconds since the epoch), 0 when unreadable. */
+static int boot_began(const struct sysroot *root, long long *ret)
+{
+	_cleanup_(freep) char *data = NULL;
+	size_t size = 0;
+	const char *b;
+	int r = sysroot_read_file(root, SYSROOT_PROC, 4 << 20, &data, &size, "stat");
+
+	*ret = 0;
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	b = strstr(data, "\nbtime ");
+	if (b && sscanf(b + 7, "%lld", ret) != 1)
+		*ret = 0;
+	return 0;
+}
+
+/* Written after this boot began: the running kernel was booted before the edit. */
+static bool written_since(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+			  long long btime)
+{
+	struct stat st;
+
+	return btime > 0 && sysroot_stat(root, dir->top, 0, &st, "%s/%s", dir->rel, name) >= 0 &&
+	       (long long)st.st_mtime >= btime;
+}
+
+static int entry_carries(const struct entry_dir *dir, const char *text, const char *arg, bool *ret)
+{
+	struct grub_judgement j;
+	int r = dir->grub ? grub_line_judge(text, 0, arg, &j) : kernel_line_judge(text, arg, &j);
+
+	if (r == -ENOMEM)
+		return r;
+	*ret = r >= 0 && j.state == GRUB_LINE_CARRIES;
+	if (r >= 0)
+		grub_judgement_done(&j);
+	return 0;
+}
+
+struct took_ctx {
+	const char *arg, *image, *kernelopts;
+	long long btime;
+};
+
+static int took_entry(const struct sysroot *root, const char *path, const struct took_ctx *c,
+		      struct boot_took *t)
+{
+	_cleanup_(freep) char *text = NULL, *kernel = NULL;
+	const char *name = NULL;
+	const struct entry_dir *dir = entry_dir_of(root, path, &name);
+	bool carries = false;
+	int r = dir ? entry_text(root, dir, name, c->kernelopts, &text) : -ENOENT;
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) /* not an entry, or gone (its kernel removed): nothing booted it */
+		return 0;
+	r = entry_carries(dir, text, c->arg, &carries);
+	if (r >= 0)
+		r = entry_kernel(root, dir, name, &kernel);
+	if (r < 0)
+		return r;
+	t->n++;
+	if (c->image && kernel && streq(kernel, c->image) && !t->booted) {
+		t->booted = strdup(path);
+		t->booted_carries = carries;
+		if (!t->booted)
+			return -ENOMEM;
+	}
+	if (!carries)
+		return 0;
+	t->with++;
+	t->since_boot |= written_since(root, dir, name, c->btime);
+	if (!t->carrier)
+		t->carrier = strdup(path);
+	return t->carrier ? 0 : -ENOMEM;
+}
+
+static int took_under(const struct sysroot *root, const char *top, const struct took_ctx *c,
+		      struct boot_took *t)
+{
+	_cleanup_(strv_freep) char **names = NULL;
+	int r = pfile_recorded_under(root, top, &names);
+
+	for (size_t i = 0; r >= 0 && names[i]; i++)
+		r = took_entry(root, names[i], c, t);
+	return r;
+}
+
+static int took_booted(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+		       const struct took_ctx *c, struct boot_took *t)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r = entry_text(root, dir, name, c->kernelopts, &text);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0)
+		r = entry_carries(dir, text, c->arg, &t->booted_carries);
+	if (r >= 0 && asprintf(&t->booted, "%s/%s", dir->shown, name) < 0)
+		r = -ENOMEM;
+	return r == -ENOMEM ? r : 0;
+}
+
+/* The booted entry was none hostprep wrote (a new kernel's): found among all of them. */
+static int took_booted_other(const struct sysroot *root, const struct took_ctx *c,
+			     struct boot_took *t)
+{
+	const struct entry_dir *dir = has_grub2(root) ? &bls_grub_dir : NULL;
+	struct dirent **list = NULL;
+	int n, r = 0;
+
+	for (size_t i = 0; !dir && i < ARRAY_SIZE(sdboot_dirs); i++)
+		if (sdboot_dir_used(root, &sdboot_dirs[i]))
+			dir = &sdboot_dirs[i];
+	if (!dir)
+		return 0;
+	n = sysroot_scandir(root, dir->top, &list, conf_filter, alphasort, "%s", dir->rel);
+	r = n == -ENOMEM ? n : 0;
+	for (int i = 0; i < n; i++) {
+		_cleanup_(freep) char *kernel = NULL;
+
+		if (r >= 0 && !t->booted)
+			r = entry_kernel(root, dir, list[i]->d_name, &kernel);
+		if (r >= 0 && kernel && streq(kernel, c->image))
+			r = took_booted(root, dir, list[i]->d_name, c, t);
+		free(list[i]);
+	}
+	free(list);
+	return r;
+}
+
+/* BOOT_IMAGE=(hd0,gpt2)/vmlinuz-6.12.30: the kernel's file name, as entry_kernel() gives it. */
+static const char *image_name(const char *image)
+{
+	const char *slash = image ? strrchr(image, '/') : NULL;
+
+	if (!image)
+		return NULL;
+	return slash ? slash + 1 : image[0] == '(' ? strchrnul(image, ')') : image;
+}
+
+int acs_boot_took(const struct sysroot *root, const char *image, const char *arg,
+		  struct boot_took *ret)
+{
+	_cleanup_(freep) char *kernelopts = NULL;
+	struct took_ctx c = { .arg = arg, .image = image_name(image) };
+	int r = boot_began(root, &c.btime);
+
+	*ret = (struct boot_took){};
+	if (r >= 0)
+		r = grubenv_kernelopts(root, &kernelopts);
+	c.kernelopts = kernelopts;
+	if (r >= 0)
+		r = took_under(root, "/boot/", &c, ret);
+	if (r >= 0)
+		r = took_under(root, "/efi/", &c, ret);
+	if (r >= 0 && c.image && !ret->booted && ret->with)
+		r = took_booted_other(root, &c, ret);
+	if (r < 0)
+		boot_took_done(ret);
+	return r;
 }

@@ -37,6 +37,26 @@ int acs_boot_verify(const struct sysroot *root, int mask, const char *arg, struc
 int acs_boot_revert(const struct sysroot *root, struct results *rs);
 /* 1 when the record holds an original of a boot file, 0 if not, -errno. */
 int acs_boot_recorded(const struct sysroot *root);
+/*
+ * A check while the record holds boot files: every entry of the paths the host boots
+ * through judged again against arg (an entry edited since, a new kernel's entry without
+ * it), as acs_boot_verify(); nothing recorded: no result.
+ */
+int acs_boot_check(const struct sysroot *root, const char *arg, struct results *rs);
+
+/* What the boot entries hostprep recorded say of arg, for acs.cmdline after a reboot. */
+struct boot_took {
+	size_t n, with;	     /* recorded entries still there; those that carry arg */
+	char *carrier;	     /* the first that carries it: "/boot/loader/entries/x.conf" */
+	char *booted;	     /* the one whose kernel is BOOT_IMAGE=; NULL: not told */
+	bool booted_carries; /* and it carries arg */
+	bool since_boot;     /* a carrier was written after this boot began (/proc/stat btime) */
+};
+
+/* image: BOOT_IMAGE='s value on the running command line (GRUB's), or NULL. */
+int acs_boot_took(const struct sysroot *root, const char *image, const char *arg,
+		  struct boot_took *ret);
+void boot_took_done(struct boot_took *t);
 
 /*
  * Options text (an options line after its keyword, kernelopts, GRUB_CMDLINE_LINUX's quoted

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "acs/acs-boot.h"
 #include "acs/acs-cmdline.h"
 #include "acs/acs-verify.h"
 
@@ -715,8 +716,134 @@ static char *remedy_for(enum kernel_acs_param kind, const struct kacs_params *k,
 	return s;
 }
 
+/* Equal once double quotes are taken out of both (GRUB's quoted form, the kernel's value). */
+static bool unquoted_eq(const char *x, const char *y)
+{
+	for (;; x++, y++) {
+		x += *x == '"';
+		y += *y == '"';
+		if (*x != *y)
+			return false;
+		if (!*x)
+			return true;
+	}
+}
+
+/* The running command line gives the option of arg ("pci=config_acs=VALUE") arg's value. */
+static bool arg_on_cmdline(enum kernel_acs_param kind, const struct kacs_params *k, const char *arg)
+{
+	const char *v = kind == KERNEL_ACS_REDIR ? k->disable_acs_redir : k->config_acs;
+	const char *eq = strchr(arg, '=');
+
+	eq = eq ? strchr(eq + 1, '=') : NULL;
+	return v && eq && unquoted_eq(v, eq + 1);
+}
+
+#define DROPPED_REMEDY                                                                         \
+	"look at how the host booted (the boot loader's menu and saved entry, an edit at the " \
+	"prompt, a '--' or a line too long before it in the entry); hostprep apply sets ACS "  \
+	"after every boot until the kernel takes it"
+
+static int not_taken(struct results *rs, const char *expected, enum verdict v, enum action a,
+		     const char *remedy, const char *actual)
+{
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = v,
+				       .check = "acs.cmdline",
+				       .object = "host",
+				       .expected = expected,
+				       .actual = actual,
+				       .remedy = remedy,
+				       .action = a,
+			       });
+}
+
+/* The verdict from what the entries hostprep wrote say (t->with > 0). */
+static int verdict_took(const struct boot_took *t, const char *expected, struct results *rs)
+{
+	_cleanup_(freep) char *s = NULL;
+	enum action a = ACTION_INSPECT;
+	int r;
+
+	if (t->since_boot)
+		r = asprintf(&s,
+			     "%s carries it, written after this boot began: the running "
+			     "kernel was booted before",
+			     t->carrier);
+	else if (t->booted && t->booted_carries)
+		r = asprintf(&s,
+			     "present in the entry booted (%s) but not on the running "
+			     "kernel's command line: the kernel dropped it",
+			     t->booted);
+	else if (t->booted) {
+		a = ACTION_CONFIG;
+		r = asprintf(&s,
+			     "present in %s but not on the running kernel's command line: "
+			     "the entry booted was another (%s, without it)",
+			     t->carrier, t->booted);
+	} else
+		r = asprintf(&s,
+			     "present in the entry (%s; %zu of %zu hostprep wrote) but not "
+			     "on the running kernel's command line: the entry booted was "
+			     "another, or the kernel dropped it",
+			     t->carrier, t->with, t->n);
+	if (r < 0)
+		return -ENOMEM;
+	if (t->since_boot)
+		return not_taken(rs, expected, VERDICT_WARN, ACTION_REBOOT,
+				 "reboot: the next boot takes it", s);
+	return not_taken(rs, expected, VERDICT_FAIL, a,
+			 a == ACTION_CONFIG ? "make an entry that carries it the default "
+					      "(grubby --set-default, bootctl set-default) or "
+					      "run hostprep acs cmdline --install again, then "
+					      "reboot"
+					    : DROPPED_REMEDY,
+			 s);
+}
+
+/*
+ * The entries hostprep wrote carry arg, the running command line does not: after the
+ * reboot that is the kernel's or the boot loader's doing, not a missing argument.
+ * 1 when it said so, 0 when the entries do not carry it (or nothing is recorded).
+ */
+static int verdict_not_taken(const struct sysroot *root, const struct cmdline *cmd, const char *arg,
+			     const char *expected, struct results *rs)
+{
+	const struct cmdline_param *img = cmdline_find_last(cmd, "BOOT_IMAGE");
+	_cleanup_(boot_took_done) struct boot_took t = {};
+	int r;
+
+	if (!root)
+		return 0;
+	r = acs_boot_took(root, img ? img->value : NULL, arg, &t);
+	if (r < 0 || t.with == 0)
+		return r;
+	r = verdict_took(&t, expected, rs);
+	return r < 0 ? r : 1;
+}
+
+int acs_cmdline_for_kernel(const struct plan *p, const struct pci_inventory *inv,
+			   const char *osrelease, char **ret)
+{
+	switch (kernel_acs_param_assumed(osrelease)) {
+	case KERNEL_ACS_NONE:
+		return -EDOM;
+	case KERNEL_ACS_REDIR:
+		return acs_cmdline_format_redir(p, inv, ret, NULL);
+	default:
+		return acs_cmdline_format(p, inv, ret);
+	}
+}
+
 int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		       const struct cmdline *cmd, const char *osrelease, struct results *rs)
+{
+	return acs_cmdline_verify_at(NULL, p, inv, cmd, osrelease, rs);
+}
+
+int acs_cmdline_verify_at(const struct sysroot *root, const struct plan *p,
+			  const struct pci_inventory *inv, const struct cmdline *cmd,
+			  const char *osrelease, struct results *rs)
 {
 	enum kernel_acs_param kind = kernel_acs_param_assumed(osrelease);
 	_cleanup_(freep) char *arg = NULL, *remedy = NULL, *actual = NULL;
@@ -777,6 +904,9 @@ int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 					 .expected = expected,
 				 },
 				 "the kernel applies the policy to all %zu ports at boot", ports);
+	else if (r >= 0 && undecided < missing && !arg_on_cmdline(kind, &k, arg) &&
+		 (r = verdict_not_taken(root, cmd, arg, expected, rs)) != 0)
+		r = r < 0 ? r : 0;
 	else if (r >= 0) {
 		size_t off = 0;
 

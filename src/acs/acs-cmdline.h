@@ -80,3 +80,15 @@ int acs_cmdline_format_redir(const struct plan *p, const struct pci_inventory *i
 /* One "acs.cmdline" result: will the running kernel apply the policy at boot. */
 int acs_cmdline_verify(const struct plan *p, const struct pci_inventory *inv,
 		       const struct cmdline *cmd, const char *osrelease, struct results *rs);
+/*
+ * The same in a run (root: the run's): where the policy is not applied and the boot
+ * entries `acs cmdline --install` wrote carry the argument, the result says the kernel did
+ * not take it (the entry booted was another, or the kernel dropped it), or, for an entry
+ * written after this boot began, that a reboot is still due. NULL root: acs_cmdline_verify().
+ */
+int acs_cmdline_verify_at(const struct sysroot *root, const struct plan *p,
+			  const struct pci_inventory *inv, const struct cmdline *cmd,
+			  const char *osrelease, struct results *rs);
+/* The argument for the running kernel (-EDOM: none for it), -ENODATA: no port selected. */
+int acs_cmdline_for_kernel(const struct plan *p, const struct pci_inventory *inv,
+			   const char *osrelease, char **ret);

@@ -2,6 +2,7 @@
 #include <json-c/json.h>
 
 #include "acs/acs-boot.h"
+#include "acs/acs-cmdline.h"
 #include "acs/acs-grub.h"
 #include "acs/acs-verify.h"
 #include "acs/apply.h"
@@ -229,6 +230,22 @@ static int acs_grub_step(struct run *run)
 	return r > 0 ? acs_grub_chain_verify(run->root, run->privileged, &run->results) : 0;
 }
 
+/*
+ * While `acs cmdline --install` has BLS or kernel-install files recorded, every check judges
+ * every entry again: one edited since, or a new kernel's made without the argument.
+ */
+static int acs_boot_step(struct run *run)
+{
+	_cleanup_(freep) char *arg = NULL;
+	int r = acs_cmdline_for_kernel(acs_run_plan(run), &run->pci_inv, run->host.osrelease, &arg);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) /* no argument for this policy: acs.cmdline says why */
+		return 0;
+	return acs_boot_check(run->root, arg, &run->results);
+}
+
 static int acs_verify_step(struct run *run)
 {
 	const struct plan *plan = acs_run_plan(run);
@@ -258,8 +275,13 @@ static int acs_verify_step(struct run *run)
 	r = acs_verify(plan, &run->pci_inv, run->cfg->apply, run->host.osrelease, &run->results);
 	if (r < 0)
 		return r;
-	return acs_cmdline_verify(plan, &run->pci_inv, &run->host.cmdline, run->host.osrelease,
-				  &run->results);
+	if (run->mode != RUN_REVERT) {
+		r = acs_boot_step(run);
+		if (r < 0)
+			return r;
+	}
+	return acs_cmdline_verify_at(run->root, plan, &run->pci_inv, &run->host.cmdline,
+				     run->host.osrelease, &run->results);
 }
 
 /* apply --dry-run: the plan's lines, or the document's "plan" object. */

@@ -390,6 +390,69 @@ static int write_and_read_back(const struct pfile_desc *d, const struct sysroot 
 	return r;
 }
 
+/* One more line, p->ours kept as long as the record (the new line is not a file line). */
+static int rec_append(struct pfile_rec *p, const char *body)
+{
+	bool *ours = reallocarray(p->ours, p->rec.n + 2, sizeof(bool));
+
+	if (!ours)
+		return -ENOMEM;
+	p->ours = ours;
+	ours[p->rec.n] = ours[p->rec.n + 1] = false;
+	return record_append(&p->rec, body);
+}
+
+/* Folder n of d's path (the first n bytes of d->rel) ends there: it is one of its folders. */
+static bool dir_end(const struct pfile_desc *d, int n)
+{
+	return n > 0 && n < (int)(file_name(d) - d->rel) && d->rel[n] == '/';
+}
+
+/* "dir /etc/kernel made": the first n bytes of d->rel, a folder hostprep made for d. */
+static void format_dir(const struct pfile_desc *d, char *buf, size_t size, int n)
+{
+	int top = (int)(strlen(d->shown) - strlen(d->rel));
+
+	snprintf(buf, size, "dir %.*s%.*s made", top, d->shown, n, d->rel);
+}
+
+static bool rec_has(const struct pfile_rec *p, const char *body)
+{
+	for (size_t i = 0; i < p->rec.n; i++)
+		if (p->rec.lines[i].state == RECORD_LINE_INTACT &&
+		    streq(p->rec.lines[i].body, body))
+			return true;
+	return false;
+}
+
+/*
+ * Each folder of the file's path that is missing, recorded before the write makes it, so
+ * that revert removes what hostprep made, once empty, and never a folder that was there.
+ */
+static int record_made_dirs(struct pfile_rec *p, const struct sysroot *root)
+{
+	const struct pfile_desc *d = p->d;
+	char body[RECORD_LINE_MAX];
+	struct stat st;
+
+	for (int n = 1; n < (int)(file_name(d) - d->rel); n++) {
+		int r;
+
+		if (!dir_end(d, n))
+			continue;
+		r = sysroot_stat(root, d->top, 0, &st, "%.*s", n, d->rel);
+		if (r != -ENOENT)
+			continue;
+		format_dir(d, body, sizeof(body), n);
+		if (rec_has(p, body))
+			continue;
+		r = rec_append(p, body);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int do_write(struct pfile_rec *p, const struct sysroot *root, const struct pfile_now *now,
 		    const void *want, size_t size, const char *expected, struct results *rs)
 {
@@ -407,9 +470,16 @@ static int do_write(struct pfile_rec *p, const struct sysroot *root, const struc
 					  r == -EFBIG ? "record full (past the size revert reads)"
 						      : strerror(-r));
 	}
+	r = record_made_dirs(p, root);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return write_fail(p->d, rs, expected, NULL,
+				  "not written: cannot record the folders it needs: %s",
+				  strerror(-r));
 	format_wrote(p->d, body, sizeof(body), size, record_crc32(want, size));
 	keep = p->rec.n;
-	r = record_append(&p->rec, body);
+	r = rec_append(p, body);
 	if (r >= 0)
 		r = write_and_read_back(p->d, root, want, size,
 					now->exists && p->d->keep_mode ? now->mode : 0644);
@@ -574,7 +644,22 @@ static int revert_file(const struct pfile_rec *p, const struct sysroot *root, st
 	if (r < 0)
 		return revert_fail(d, rs, d->shown, NULL, "not restored: cannot read it: %s",
 				   strerror(-r));
-	if (is_original(p, &now))
+	if (!now.exists && !p->orig_absent)
+		/*
+		 * A file hostprep only edited, removed since by someone else (a boot entry
+		 * goes with its kernel): putting it back would undo that removal, and revert
+		 * never overwrites what others did. Nothing of hostprep's is left in it.
+		 */
+		r = results_add(rs,
+				&(const struct result_spec){
+					.verdict = VERDICT_PASS,
+					.check = d->revert_check,
+					.object = d->shown,
+					.expected = "as before hostprep",
+					.actual = "gone: removed since hostprep edited it; "
+						  "nothing to restore, the original not put back",
+				});
+	else if (is_original(p, &now))
 		r = results_add(rs, &(const struct result_spec){
 					    .verdict = VERDICT_PASS,
 					    .check = d->revert_check,
@@ -631,6 +716,59 @@ static bool backup_still_named(const struct pfile_rec *p, const bool *drop)
 	return false;
 }
 
+/* A "dir PATH made" line of a folder on d's path: the length of PATH below top, else 0. */
+static int made_dir_of(const struct pfile_desc *d, const struct record_line *l)
+{
+	char want[RECORD_LINE_MAX];
+
+	if (l->state != RECORD_LINE_INTACT || !record_line_is(l, "dir"))
+		return 0;
+	for (int n = 1; n < (int)(file_name(d) - d->rel); n++) {
+		if (!dir_end(d, n))
+			continue;
+		format_dir(d, want, sizeof(want), n);
+		if (streq(l->body, want))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The folder hostprep made for the file, now the file is gone: removed when empty. One
+ * that holds something else is the admin's now: kept, and its line goes all the same.
+ */
+static void remove_made_dir(const struct pfile_desc *d, const struct sysroot *root, int n)
+{
+	const char *slash = memrchr(d->rel, '/', n);
+	int k = slash ? (int)(slash - d->rel) : 0;
+	_cleanup_(freep) char *name = strndup(slash ? slash + 1 : d->rel, n - (slash ? k + 1 : 0));
+	_cleanup_(closep) int dfd = -1;
+
+	if (!name)
+		return;
+	dfd = sysroot_openat(root, d->top, O_RDONLY | O_DIRECTORY, "%.*s", k ? k : 1,
+			     k ? d->rel : ".");
+	if (dfd < 0)
+		return;
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && errno != ENOTEMPTY &&
+	    errno != EEXIST)
+		log_warning_errno(errno, "Failed to remove the folder made for %s, ignoring: %m",
+				  d->shown);
+}
+
+/* Deepest first: the lines were appended from the top down. */
+static void revert_made_dirs(struct pfile_rec *p, const struct sysroot *root, bool *drop)
+{
+	for (size_t i = p->rec.n; i-- > 0;) {
+		int n = made_dir_of(p->d, &p->rec.lines[i]);
+
+		if (n == 0)
+			continue;
+		remove_made_dir(p->d, root, n);
+		drop[i] = true;
+	}
+}
+
 static int revert_done(struct pfile_rec *p, const struct sysroot *root)
 {
 	_cleanup_(freep) bool *drop = calloc(p->rec.n + 1, sizeof(bool));
@@ -641,6 +779,8 @@ static int revert_done(struct pfile_rec *p, const struct sysroot *root)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->rec.n; i++)
 		drop[i] = p->ours[i];
+	if (p->orig_absent)
+		revert_made_dirs(p, root, drop);
 	keep_backup = backup_still_named(p, drop);
 	r = record_rewrite(&p->rec, drop);
 	if (r < 0)

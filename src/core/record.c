@@ -605,12 +605,31 @@ int record_backup_load(const struct sysroot *root, uint32_t crc, size_t size, ch
 	return 0;
 }
 
+/*
+ * hostprep/files is hostprep's alone (nothing else writes there): once its last backup
+ * is gone, so is it; record_backup_save() makes it again. /var/lib/hostprep stays: it is
+ * the unit's StateDirectory= and holds the record.
+ */
+static void backup_dir_remove_if_empty(const struct sysroot *root)
+{
+	_cleanup_(closep) int dfd =
+		sysroot_openat(root, SYSROOT_VAR_LIB, O_PATH | O_DIRECTORY, STATE_DIR);
+
+	if (dfd >= 0 && unlinkat(dfd, "files", AT_REMOVEDIR) < 0 && errno != ENOENT &&
+	    errno != ENOTEMPTY && errno != EEXIST)
+		log_warning_errno(errno, "Failed to remove /var/lib/" BACKUP_DIR ", ignoring: %m");
+}
+
 int record_backup_remove(const struct sysroot *root, uint32_t crc)
 {
 	char name[32];
+	int r;
 
 	snprintf(name, sizeof(name), BACKUP_NAME, crc);
-	return unlink_in(root, SYSROOT_VAR_LIB, BACKUP_DIR, name);
+	r = unlink_in(root, SYSROOT_VAR_LIB, BACKUP_DIR, name);
+	if (r >= 0)
+		backup_dir_remove_if_empty(root);
+	return r;
 }
 
 static bool is_backup_name(const char *name)
@@ -634,6 +653,8 @@ int record_backups_prune(const struct sysroot *root, const struct record *rec)
 		if (is_backup_name(e->d_name) && unlinkat(dirfd(d), e->d_name, 0) < 0 &&
 		    errno != ENOENT)
 			r = -errno;
+	if (r >= 0)
+		backup_dir_remove_if_empty(root);
 	return r;
 }
 

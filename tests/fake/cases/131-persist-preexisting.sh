@@ -30,5 +30,4 @@ expect_tree_diff <<'EOT'
 entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
-entry: +d 755 ./var/lib/hostprep/files
 EOT

@@ -72,7 +72,6 @@ expect_tree_diff <<'EOT'
 entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
-entry: +d 755 ./var/lib/hostprep/files
 EOT
 
 # grubenv changed after the install (grub2-editenv): not overwritten, and the entry that

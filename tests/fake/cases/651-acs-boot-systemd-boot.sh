@@ -46,7 +46,6 @@ expect_tree_diff <<'EOT'
 entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
-entry: +d 755 ./var/lib/hostprep/files
 EOT
 
 # UKIs carry their own command line: a warn naming the rebuild, the rest written

@@ -44,9 +44,7 @@ printf 'title Fedora\nlinux /vmlinuz\noptions root=UUID=1 ro rhgb %s\n' "$arg" >
 hp -v revert
 expect_rc 0
 expect_tree_diff <<'EOT'
-entry: +d 755 ./etc/kernel
 entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
-entry: +d 755 ./var/lib/hostprep/files
 EOT

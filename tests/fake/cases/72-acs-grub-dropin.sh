@@ -46,6 +46,7 @@ got=$(sh -c '. "$1/etc/default/grub"; for f in "$1"/etc/default/grub.d/*.cfg; do
 expect_sealed "$R/$O"
 {
 	seal "file $S absent"
+	seal "dir /etc/default/grub.d made" # revert removes it once empty
 	seal "wrote $S $(stat -c %s "$T/want") $(crc "$T/want")"
 } >"$T/rec.want"
 reseal "$T/rec.want"
@@ -59,7 +60,6 @@ hp -v revert
 expect_rc 0
 expect_grep out "^PASS +acs\.revert +$S +as before hostprep +removed \(there was no such file before hostprep\)$"
 expect_tree_diff <<'EOT'
-entry: +d 755 ./etc/default/grub.d
 entry: +d 755 ./var
 entry: +d 755 ./var/lib
 entry: +d 755 ./var/lib/hostprep
