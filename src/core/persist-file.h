@@ -20,7 +20,12 @@
  *	file PATH absent			nothing was there: revert removes it
  *	file PATH bytes SIZE CRC MODE		its bytes are in files/CRC.orig
  *	wrote PATH SIZE CRC			what hostprep is writing / wrote
+ *	dir PATH made				a folder of PATH's that hostprep made
+ *						(before the write): revert removes it
+ *						when it is empty
  *
+ * A file hostprep only edited that is gone at revert (a removed kernel's boot entry) is
+ * no conflict: nothing to restore, and putting it back would undo that removal.
  * A "wrote" line is appended before each write and the older ones dropped
  * after it, so at every instant (kill -9 included) the file is either the
  * original or content some "wrote" line names. Anything else was changed by
