@@ -719,6 +719,12 @@ int acs_boot_check(const struct sysroot *root, const char *arg, struct results *
 {
 	int r = acs_boot_recorded(root);
 
+	/*
+	 * A record that cannot be read (a FIFO, EACCES): the entries cannot be judged, and
+	 * acs.grub, which reads the same record at every check, says so (one cause, one line).
+	 */
+	if (r < 0 && r != -ENOMEM)
+		return 0;
 	if (r <= 0)
 		return r;
 	r = boot_paths_detect(root);

@@ -997,12 +997,18 @@ static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, 
 	r = has_umad(rr->root);
 	if (r > 0)
 		return 0;
+	/* the folder as the host names it, for the reason (the root's owner spells it) */
+	_cleanup_(freep) char *dir =
+		sysroot_path(&(struct sysroot){ .dir = (char *)"" }, SYSROOT_DEV, "infiniband");
+	if (!dir)
+		return -ENOMEM;
 	if (r == 0 || r == -ENOENT)
 		snprintf(why, n,
-			 "no /dev/infiniband/umad* node (HCOLL opens one to find its port; a "
-			 "pod needs them passed in)");
+			 "no %s/umad* node (HCOLL opens one to find its port; a pod needs them "
+			 "passed in)",
+			 dir);
 	else
-		snprintf(why, n, "/dev/infiniband unreadable (%s)", strerror(-r));
+		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
 	return 1;
 }
 
@@ -1052,8 +1058,10 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		      "# systemd: EnvironmentFile=-%s\n"
 		      "# docker:  docker run --env-file %s ...\n",
 		      where, where);
-	env_body(&e, hcoll_off(rr, &e, off, sizeof(off)) ? off : NULL, &b);
-	r = e.admin.oom ? -ENOMEM : 0;
+	r = hcoll_off(rr, &e, off, sizeof(off));
+	if (r >= 0)
+		env_body(&e, r ? off : NULL, &b);
+	r = r < 0 || e.admin.oom ? -ENOMEM : 0;
 	env_free(&e);
 	if (r < 0) {
 		strbuf_done(&b);
