@@ -27,6 +27,8 @@ static bool same(const struct selector *a, const struct selector *b)
 		return a->vendor == b->vendor && a->device == b->device;
 	case SELECTOR_CLASS:
 		return a->class_value == b->class_value && a->class_mask == b->class_mask;
+	case SELECTOR_ACCEL: /* the table of known accelerators: nothing but the kind */
+		return true;
 	}
 	return false;
 }
