@@ -927,15 +927,7 @@ int acs_cmdline_verify_at(const struct sysroot *root, const struct plan *p,
 		if (!actual || !remedy)
 			r = -ENOMEM;
 		else
-			r = results_add(rs, &(const struct result_spec){
-						    .verdict = VERDICT_WARN,
-						    .check = "acs.cmdline",
-						    .object = "host",
-						    .expected = expected,
-						    .actual = actual,
-						    .remedy = remedy,
-						    .action = ACTION_CONFIG,
-					    });
+			r = not_taken(rs, expected, VERDICT_WARN, ACTION_CONFIG, remedy, actual);
 	}
 	reasons_done(&why);
 	return r;

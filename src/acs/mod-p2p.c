@@ -196,7 +196,7 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	enum action action = ACTION_HARDWARE;
 	const char *cause = "placement";
 	struct topo_path p;
-	int r;
+	int r, links;
 
 	topo_pair_ports(&c->v->inv, a, b, &p);
 	r = topo_path_describe(c->v, &p, &verdict);
@@ -206,8 +206,9 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	dev_label(c->v, b, lb, sizeof(lb));
 	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
 		return -ENOMEM;
-	if (pair_nvlink(c, a, b))
-		return nvlink_result(c, object, verdict, a, b, pair_nvlink(c, a, b));
+	links = pair_nvlink(c, a, b);
+	if (links)
+		return nvlink_result(c, object, verdict, a, b, links);
 	if (p.p2p == TOPO_P2P_REDIRECTED) {
 		cause = "redirected";
 		if (redirected_remedy(c, &p, &remedy, &action) < 0 ||

@@ -957,18 +957,12 @@ static void env_admin(const struct port_config *pc, struct env *e)
 /* Whether the root's /dev/infiniband has a umad node: 1, 0, or -errno. */
 static int has_umad(const struct sysroot *root)
 {
-	int fd =
-		sysroot_openat(root, SYSROOT_DEV, O_RDONLY | O_DIRECTORY | O_CLOEXEC, "infiniband");
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
+	int r = sysroot_opendir(root, SYSROOT_DEV, &d, "infiniband");
 
-	if (fd < 0)
-		return fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (r < 0)
+		return r;
 	while ((de = readdir(d)))
 		if (strneq(de->d_name, "umad", 4))
 			return 1;

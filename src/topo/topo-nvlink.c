@@ -50,13 +50,16 @@ int topo_view_set_nvlink(struct topo_view *v, const struct nvml_facts *f)
 			 f && f->why[0] ? f->why : "NVML was not asked");
 		return 0;
 	}
+	_cleanup_(freep) const struct nvml_gpu **g = calloc(n ? n : 1, sizeof(*g));
+
 	v->nvlink = calloc(n ? n * n : 1, 1);
-	if (!v->nvlink)
+	if (!v->nvlink || !g)
 		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) /* NVML's answers per GPU endpoint, looked up once */
+		g[i] = gpu_of(v, f, i);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
-			const struct nvml_gpu *a = gpu_of(v, f, i), *b = gpu_of(v, f, j);
-			int links = a && b && i != j ? nvml_nvlink_pair(a, b) : -1;
+			int links = g[i] && g[j] && i != j ? nvml_nvlink_pair(g[i], g[j]) : -1;
 
 			v->nvlink[i * n + j] = (int8_t)(links > 127 ? 127 : links);
 		}
