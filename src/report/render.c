@@ -182,9 +182,12 @@ static void fput_wrapped(FILE *f, const char *s, size_t at, size_t indent, size_
 	_cleanup_(freep) char *buf = NULL;
 	const char *t = text_clean(s, &buf);
 	size_t room = width > at + 10 ? width - at : 10;
+	bool cut;
 
-	while (width && text_width(t) > room) {
-		bool cut;
+	/* text_cut() looks at room columns, not the whole rest: a line of thousands of
+	 * addresses is wrapped in linear time (text_width() of the rest each time was
+	 * quadratic: 60% of a 4096-function check) */
+	while (width && (text_cut(t, room, &cut), cut)) {
 		size_t n = text_cut(t, room + 1, &cut), keep = n; /* +1: no "…" here */
 
 		while (keep > 0 && t[keep] != ' ')
@@ -265,22 +268,66 @@ static void print_remedy(FILE *f, const char *remedy, size_t width)
 	fput_wrapped(f, remedy, 4, 4, width);
 }
 
-/* Results of one cause: one row, the other objects, each distinct remedy once. */
+/*
+ * Results of one cause: one row, the other objects, each distinct remedy once. The
+ * groups are indexed once (sorted by verdict, cause, position): a cause shared by 1,400
+ * ports is one pass, not one scan of every result per row (quadratic: 20% of a
+ * 4096-function check).
+ */
+struct cause_groups {
+	size_t *first; /* first[i]: the first result of i's group (i itself when none) */
+	size_t *next;  /* next[i]: the next result of i's group, SIZE_MAX after the last */
+};
+
 static bool same_cause(const struct result *a, const struct result *b)
 {
 	return a->verdict == b->verdict && a->cause && b->cause && streq(a->cause, b->cause);
 }
 
-/* Was a result of the same cause shown before index i (its group's row is printed)? */
-static bool cause_shown(const struct results *rs, size_t i)
+static int cmp_cause(const void *x, const void *y, void *userdata)
 {
-	for (size_t k = 0; k < i; k++)
-		if (same_cause(&rs->items[k], &rs->items[i]))
-			return true;
-	return false;
+	const struct results *rs = userdata;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct result *a = &rs->items[i], *b = &rs->items[j];
+	int c = (int)a->verdict - (int)b->verdict;
+
+	if (!c)
+		c = strcmp(a->cause, b->cause);
+	return c ? c : (i > j) - (i < j);
 }
 
-static int print_others(FILE *f, const struct results *rs, size_t first, size_t width)
+static void cause_groups_done(struct cause_groups *g)
+{
+	free(g->first);
+	free(g->next);
+}
+
+static int cause_groups_build(const struct results *rs, struct cause_groups *g)
+{
+	_cleanup_(freep) size_t *idx = calloc(rs->n + 1, sizeof(*idx));
+	size_t n = 0;
+
+	g->first = calloc(rs->n + 1, sizeof(*g->first));
+	g->next = calloc(rs->n + 1, sizeof(*g->next));
+	if (!idx || !g->first || !g->next)
+		return -ENOMEM;
+	for (size_t i = 0; i < rs->n; i++) {
+		g->first[i] = i;
+		g->next[i] = SIZE_MAX;
+		if (rs->items[i].cause)
+			idx[n++] = i;
+	}
+	qsort_r(idx, n, sizeof(*idx), cmp_cause, (void *)rs);
+	for (size_t k = 1; k < n; k++)
+		if (same_cause(&rs->items[idx[k - 1]], &rs->items[idx[k]])) {
+			g->first[idx[k]] = g->first[idx[k - 1]];
+			g->next[idx[k - 1]] = idx[k];
+		}
+	return 0;
+}
+
+static int print_others(FILE *f, const struct results *rs, const struct cause_groups *g,
+			size_t first, size_t width)
 {
 	_cleanup_(freep) char *buf = NULL;
 	size_t size, n = 0;
@@ -289,12 +336,11 @@ static int print_others(FILE *f, const struct results *rs, size_t first, size_t 
 
 	if (!m)
 		return -ENOMEM;
-	for (size_t k = first + 1; k < rs->n; k++)
-		if (same_cause(&rs->items[first], &rs->items[k])) {
-			/* cleaned when printed; ", " since an object may hold spaces */
-			fprintf(m, "%s%s", n ? ", " : " ", rs->items[k].object);
-			n++;
-		}
+	for (size_t k = g->next[first]; k != SIZE_MAX; k = g->next[k]) {
+		/* cleaned when printed; ", " since an object may hold spaces */
+		fprintf(m, "%s%s", n ? ", " : " ", rs->items[k].object);
+		n++;
+	}
 	if (fclose(m) != 0)
 		return -ENOMEM;
 	if (!n)
@@ -304,32 +350,88 @@ static int print_others(FILE *f, const struct results *rs, size_t first, size_t 
 	return 0;
 }
 
-static void print_remedies(FILE *f, const struct results *rs, size_t first, size_t width)
+struct remedy_sort {
+	const struct results *rs;
+	const size_t *members;
+};
+
+/* Positions in members, by remedy, then position. */
+static int cmp_remedy(const void *x, const void *y, void *userdata)
 {
-	const struct result *res = &rs->items[first];
+	const struct remedy_sort *s = userdata;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = strcmp(s->rs->items[s->members[i]].remedy, s->rs->items[s->members[j]].remedy);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * members: the group's results with a remedy, in order; dup[m]: members[m]'s remedy is an
+ * earlier member's (sorted once: every member's remedy may differ, each naming its port).
+ */
+static int remedies_dup(const struct results *rs, const struct cause_groups *g, size_t first,
+			bool **ret_dup, size_t **ret_members, size_t *ret_n)
+{
+	_cleanup_(freep) size_t *order = NULL;
+	size_t n = 0, *members;
+	bool *dup;
+
+	for (size_t k = first; k != SIZE_MAX; k = g->next[k])
+		n += rs->items[k].remedy != NULL;
+	members = calloc(n + 1, sizeof(*members));
+	order = calloc(n + 1, sizeof(*order));
+	dup = calloc(n + 1, sizeof(*dup));
+	if (!members || !order || !dup) {
+		free(members);
+		free(dup);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (size_t k = first; k != SIZE_MAX; k = g->next[k])
+		if (rs->items[k].remedy)
+			members[n++] = k;
+	for (size_t m = 0; m < n; m++)
+		order[m] = m;
+	qsort_r(order, n, sizeof(*order), cmp_remedy,
+		&(struct remedy_sort){ .rs = rs, .members = members });
+	for (size_t m = 1; m < n; m++)
+		dup[order[m]] = streq(rs->items[members[order[m - 1]]].remedy,
+				      rs->items[members[order[m]]].remedy);
+	*ret_dup = dup;
+	*ret_members = members;
+	*ret_n = n;
+	return 0;
+}
+
+static int print_remedies(FILE *f, const struct results *rs, const struct cause_groups *g,
+			  size_t first, size_t width)
+{
+	_cleanup_(freep) bool *dup = NULL;
+	_cleanup_(freep) size_t *members = NULL;
+	size_t n;
+	int r;
 
 	/* A pass needs no next step, whatever a module attached. */
-	if (res->verdict == VERDICT_PASS)
-		return;
-	for (size_t k = first; k < rs->n; k++) {
-		const struct result *o = &rs->items[k];
-		bool seen = false;
-
-		if (!o->remedy || (k > first && !same_cause(res, o)))
-			continue;
-		for (size_t j = first; j < k && !seen; j++)
-			seen = rs->items[j].remedy && same_cause(res, &rs->items[j]) &&
-			       streq(rs->items[j].remedy, o->remedy);
-		if (!seen)
-			print_remedy(f, o->remedy, width);
-	}
+	if (rs->items[first].verdict == VERDICT_PASS)
+		return 0;
+	r = remedies_dup(rs, g, first, &dup, &members, &n);
+	if (r < 0)
+		return r;
+	for (size_t m = 0; m < n; m++)
+		if (!dup[m])
+			print_remedy(f, rs->items[members[m]].remedy, width);
+	return 0;
 }
 
 static int print_results(FILE *f, const struct results *rs, bool color, size_t width)
 {
+	_cleanup_(cause_groups_done) struct cause_groups g = {};
 	size_t widths[_COL_MAX];
 	int k;
 
+	k = cause_groups_build(rs, &g);
+	if (k < 0)
+		return k;
 	column_widths(rs, width, widths);
 	k = print_row(f, column_titles, widths, NULL, false, width);
 	for (size_t i = 0; i < rs->n && k >= 0; i++) {
@@ -337,15 +439,15 @@ static int print_results(FILE *f, const struct results *rs, bool color, size_t w
 		const char *cells[_COL_MAX];
 
 		/* -v (no width) prints every result on its own row */
-		if (width && res->verdict != VERDICT_PASS && cause_shown(rs, i))
+		if (width && res->verdict != VERDICT_PASS && g.first[i] != i)
 			continue;
 		result_cells(res, cells);
 		k = print_row(f, cells, widths, color ? verdict_color(res->verdict) : NULL,
 			      res->verdict > VERDICT_SKIP, width);
 		if (k >= 0 && width && res->verdict != VERDICT_PASS)
-			k = print_others(f, rs, i, width);
+			k = print_others(f, rs, &g, i, width);
 		if (k >= 0 && width)
-			print_remedies(f, rs, i, width);
+			k = print_remedies(f, rs, &g, i, width);
 		else if (k >= 0 && res->verdict != VERDICT_PASS && res->remedy)
 			print_remedy(f, res->remedy, width);
 	}
