@@ -35,12 +35,41 @@ static int parse_group(const char *s)
 	return (int)v;
 }
 
-static void read_one(const struct sysroot *root, const char *addr, struct acs_fn_iommu *f)
+/* The type of IOMMU group g, read once per group: types[g] 1 translated, 0 not, -1 unread. */
+struct group_types {
+	signed char *v;
+	size_t n;
+};
+
+static bool group_translated(const struct sysroot *root, struct group_types *gt, int g)
+{
+	if ((size_t)g >= gt->n) {
+		size_t n = (size_t)g + 64;
+		signed char *v = realloc(gt->v, n);
+
+		if (!v)
+			return false; /* unknown is not translated: only a warning rides on it */
+		memset(v + gt->n, -1, n - gt->n);
+		gt->v = v;
+		gt->n = n;
+	}
+	if (gt->v[g] < 0) {
+		_cleanup_(freep) char *type = NULL;
+
+		/* identity passes DMA through; only DMA and DMA-FQ translate it */
+		gt->v[g] = sysroot_read_attr(root, SYSROOT_SYS, &type,
+					     "kernel/iommu_groups/%d/type", g) >= 0 &&
+			   (streq(type, "DMA") || streq(type, "DMA-FQ"));
+	}
+	return gt->v[g] > 0;
+}
+
+static void read_one(const struct sysroot *root, const char *addr, struct group_types *gt,
+		     struct acs_fn_iommu *f)
 {
 	_cleanup_(closep) int dfd =
 		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
 	char buf[64];
-
 	int r;
 
 	*f = (struct acs_fn_iommu){ .group = -1 };
@@ -55,23 +84,8 @@ static void read_one(const struct sysroot *root, const char *addr, struct acs_fn
 		return;
 	if (link_name(root, dfd, "iommu_group", buf, sizeof(buf)) >= 0)
 		f->group = parse_group(buf);
-	/* identity passes DMA through; only DMA and DMA-FQ translate it */
-	if (f->group >= 0 &&
-	    read_one_line_buf_at(root, dfd, "iommu_group/type", buf, sizeof(buf)) >= 0)
-		f->translated = streq(buf, "DMA") || streq(buf, "DMA-FQ");
-}
-
-int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *inv,
-		       struct acs_fn_iommu **ret)
-{
-	struct acs_fn_iommu *v = calloc(inv->n + 1, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < inv->n; i++)
-		read_one(root, inv->devs[i].addr, &v[i]);
-	*ret = v;
-	return 0;
+	if (f->group >= 0)
+		f->translated = group_translated(root, gt, f->group);
 }
 
 static bool is_bridge(const struct pci_dev_info *d)
@@ -85,20 +99,6 @@ static bool same_device(const char *a, const char *b)
 	const char *dot = strrchr(a, '.');
 
 	return dot && strneq(a, b, (size_t)(dot - a) + 1);
-}
-
-/*
- * Is j below the port p? Below a bridge: anything under it. An endpoint with ACS (a
- * multi-function device) isolates its functions from each other: those are its "below".
- */
-static bool below(const struct pci_inventory *inv, size_t p, size_t j)
-{
-	if (!is_bridge(&inv->devs[p]))
-		return j != p && same_device(inv->devs[p].addr, inv->devs[j].addr);
-	for (int k = inv->devs[j].parent; k >= 0; k = inv->devs[k].parent)
-		if ((size_t)k == p)
-			return true;
-	return false;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -121,35 +121,134 @@ static size_t uniq_groups(int *v, size_t n)
 	return k;
 }
 
-static int target_isolation(struct acs_target *t, const struct pci_inventory *inv, size_t p,
-			    const struct acs_fn_iommu *fn)
+/*
+ * targets[k]: the index in p->targets of the ACS_PORT_ACS bridge at inventory index k, -1
+ * for any other function; *ret_endpoints: whether a selected endpoint (a multi-function
+ * device with ACS) is among them, whose "below" is its device's other functions.
+ */
+static int *bridge_targets(const struct plan *p, const struct pci_inventory *inv,
+			   bool *ret_endpoints)
 {
-	_cleanup_(strbuf_done) struct strbuf vfio = {}, unread = {};
-	_cleanup_(freep) int *groups = calloc(inv->n + 1, sizeof(*groups));
-	size_t n = 0;
+	int *v = malloc((inv->n + 1) * sizeof(*v));
 
-	if (!groups)
-		return -ENOMEM;
-	t->relaxes = (t->mask.clear & t->cap & ACS_ISOLATION_BITS) != 0;
-	for (size_t j = 0; j < inv->n; j++) {
-		if (!below(inv, p, j))
+	if (!v)
+		return NULL;
+	for (size_t k = 0; k < inv->n; k++)
+		v[k] = -1;
+	*ret_endpoints = false;
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct pci_dev_info *d = pci_inventory_find(inv, p->targets[i].addr);
+
+		if (p->targets[i].state != ACS_PORT_ACS || !d)
 			continue;
-		t->translated |= fn[j].translated;
-		if (fn[j].group >= 0)
-			groups[n++] = fn[j].group;
-		if (fn[j].vfio)
-			strbuf_printf(&vfio, "%s%s", vfio.s ? " " : "", inv->devs[j].addr);
-		if (fn[j].driver_unknown)
-			strbuf_printf(&unread, "%s%s", unread.s ? " " : "", inv->devs[j].addr);
+		if (is_bridge(d))
+			v[d - inv->devs] = (int)i;
+		else
+			*ret_endpoints = true;
 	}
-	if (vfio.oom || unread.oom)
+	return v;
+}
+
+/* Is function j below a selected ACS_PORT_ACS bridge? */
+static bool below_some_bridge(const struct pci_inventory *inv, const int *targets, size_t j)
+{
+	for (int k = inv->devs[j].parent; k >= 0; k = inv->devs[k].parent)
+		if (targets[k] >= 0)
+			return true;
+	return false;
+}
+
+/* Is function j another function of a selected ACS_PORT_ACS endpoint's device? */
+static bool beside_some_endpoint(const struct plan *p, const struct pci_inventory *inv, size_t j)
+{
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct acs_target *t = &p->targets[i];
+
+		if (t->state == ACS_PORT_ACS && !streq(t->addr, inv->devs[j].addr) &&
+		    same_device(t->addr, inv->devs[j].addr)) {
+			const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+
+			if (d && !is_bridge(d))
+				return true;
+		}
+	}
+	return false;
+}
+
+int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *inv,
+		       const struct plan *p, struct acs_fn_iommu **ret)
+{
+	_cleanup_(freep) struct acs_fn_iommu *v = calloc(inv->n + 1, sizeof(*v));
+	_cleanup_(freep) int *targets = NULL;
+	struct group_types gt = {};
+	bool endpoints;
+
+	if (!v)
 		return -ENOMEM;
-	t->vfio = TAKE_PTR(vfio.s);
-	t->driver_unread = TAKE_PTR(unread.s);
+	targets = bridge_targets(p, inv, &endpoints);
+	if (!targets)
+		return -ENOMEM;
+	for (size_t j = 0; j < inv->n; j++) {
+		v[j] = (struct acs_fn_iommu){ .group = -1 };
+		/* only what plan_isolation() looks at: a function below a selected port */
+		if (below_some_bridge(inv, targets, j) ||
+		    (endpoints && beside_some_endpoint(p, inv, j)))
+			read_one(root, inv->devs[j].addr, &gt, &v[j]);
+	}
+	free(gt.v);
+	*ret = TAKE_PTR(v);
+	return 0;
+}
+
+/* What one target learns from the functions below it, in their inventory order. */
+struct isolation_acc {
+	struct strbuf vfio, unread;
+	int *groups;
+	size_t n_groups, cap;
+};
+
+static void acc_done(struct isolation_acc *a)
+{
+	strbuf_done(&a->vfio);
+	strbuf_done(&a->unread);
+	free(a->groups);
+}
+
+static int acc_add(struct acs_target *t, struct isolation_acc *a, const char *addr,
+		   const struct acs_fn_iommu *f)
+{
+	t->translated |= f->translated;
+	if (f->group >= 0) {
+		if (a->n_groups == a->cap) {
+			size_t cap = a->cap ? a->cap * 2 : 8;
+			int *v = reallocarray(a->groups, cap, sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			a->groups = v;
+			a->cap = cap;
+		}
+		a->groups[a->n_groups++] = f->group;
+	}
+	if (f->vfio)
+		strbuf_printf(&a->vfio, "%s%s", a->vfio.s ? " " : "", addr);
+	if (f->driver_unknown)
+		strbuf_printf(&a->unread, "%s%s", a->unread.s ? " " : "", addr);
+	return 0;
+}
+
+static int acc_finish(struct acs_target *t, struct isolation_acc *a)
+{
+	size_t n;
+
+	if (a->vfio.oom || a->unread.oom)
+		return -ENOMEM;
+	t->vfio = TAKE_PTR(a->vfio.s);
+	t->driver_unread = TAKE_PTR(a->unread.s);
 	t->refused = t->relaxes && (t->vfio || t->driver_unread) && !t->allow_vfio;
-	n = uniq_groups(groups, n);
+	n = uniq_groups(a->groups, a->n_groups);
 	if (t->relaxes && n >= 2) {
-		t->merged = TAKE_PTR(groups);
+		t->merged = TAKE_PTR(a->groups);
 		t->n_merged = n;
 	}
 	return 0;
@@ -177,22 +276,84 @@ static int split_refused(struct plan *p)
 	return 0;
 }
 
-int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct acs_fn_iommu *fn)
+/* Each function below a selected bridge, handed to every selected bridge above it. */
+static int collect_bridges(struct plan *p, const struct pci_inventory *inv, const int *targets,
+			   const struct acs_fn_iommu *fn, struct isolation_acc *acc)
 {
-	if (!fn)
-		return 0;
-	for (size_t i = 0; i < p->n_targets; i++) {
-		struct acs_target *t = &p->targets[i];
-		const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
+	for (size_t j = 0; j < inv->n; j++)
+		for (int k = inv->devs[j].parent; k >= 0; k = inv->devs[k].parent) {
+			int i = targets[k], r;
+
+			if (i < 0)
+				continue;
+			r = acc_add(&p->targets[i], &acc[i], inv->devs[j].addr, &fn[j]);
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
+
+/* A selected endpoint with ACS: the other functions of its device. */
+static int collect_endpoint(struct plan *p, size_t i, const struct pci_inventory *inv, size_t e,
+			    const struct acs_fn_iommu *fn, struct isolation_acc *acc)
+{
+	for (size_t j = 0; j < inv->n; j++) {
 		int r;
 
-		if (t->state != ACS_PORT_ACS || !d)
+		if (j == e || !same_device(inv->devs[e].addr, inv->devs[j].addr))
 			continue;
-		r = target_isolation(t, inv, (size_t)(d - inv->devs), fn);
+		r = acc_add(&p->targets[i], &acc[i], inv->devs[j].addr, &fn[j]);
 		if (r < 0)
 			return r;
 	}
-	return split_refused(p);
+	return 0;
+}
+
+static int collect(struct plan *p, const struct pci_inventory *inv, const struct acs_fn_iommu *fn,
+		   struct isolation_acc *acc)
+{
+	_cleanup_(freep) int *targets = NULL;
+	bool endpoints;
+	int r;
+
+	targets = bridge_targets(p, inv, &endpoints);
+	if (!targets)
+		return -ENOMEM;
+	r = collect_bridges(p, inv, targets, fn, acc);
+	for (size_t i = 0; i < p->n_targets && r >= 0 && endpoints; i++) {
+		const struct pci_dev_info *d = pci_inventory_find(inv, p->targets[i].addr);
+
+		if (p->targets[i].state == ACS_PORT_ACS && d && !is_bridge(d))
+			r = collect_endpoint(p, i, inv, (size_t)(d - inv->devs), fn, acc);
+	}
+	return r;
+}
+
+int plan_isolation(struct plan *p, const struct pci_inventory *inv, const struct acs_fn_iommu *fn)
+{
+	struct isolation_acc *acc;
+	int r;
+
+	if (!fn)
+		return 0;
+	acc = calloc(p->n_targets + 1, sizeof(*acc));
+	if (!acc)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_targets; i++) {
+		struct acs_target *t = &p->targets[i];
+
+		if (t->state == ACS_PORT_ACS && pci_inventory_find(inv, t->addr))
+			t->relaxes = (t->mask.clear & t->cap & ACS_ISOLATION_BITS) != 0;
+	}
+	r = collect(p, inv, fn, acc);
+	for (size_t i = 0; i < p->n_targets && r >= 0; i++)
+		if (p->targets[i].state == ACS_PORT_ACS &&
+		    pci_inventory_find(inv, p->targets[i].addr))
+			r = acc_finish(&p->targets[i], &acc[i]);
+	for (size_t i = 0; i < p->n_targets; i++)
+		acc_done(&acc[i]);
+	free(acc);
+	return r < 0 ? r : split_refused(p);
 }
 
 void acs_vfio_format(const struct acs_target *t, char *buf, size_t size)

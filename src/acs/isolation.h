@@ -24,13 +24,15 @@ struct acs_fn_iommu {
 };
 
 /*
- * Each function's iommu_group and driver links, and its group's type (from
- * bus/pci/devices/ADDR/ under root): *ret has inv->n entries (free() it). Never fails for
- * a function: an unreadable group is "no group"; an unreadable driver link is
+ * The iommu_group and driver links of each function below a selected ACS_PORT_ACS port of
+ * p (what plan_isolation() looks at; the others stay { .group = -1 }: at 4096 functions,
+ * reading every one cost more than the ACS check itself), and its group's type, read once
+ * per group (kernel/iommu_groups/N/type): *ret has inv->n entries (free() it). Never fails
+ * for a function: an unreadable group is "no group"; an unreadable driver link is
  * driver_unknown (not its absence: no link is no driver). -ENOMEM only.
  */
 int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *inv,
-		       struct acs_fn_iommu **ret);
+		       const struct plan *p, struct acs_fn_iommu **ret);
 
 /*
  * Pure: for every selected ACS_PORT_ACS port, what is below it (a bridge: the functions

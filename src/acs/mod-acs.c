@@ -136,7 +136,7 @@ static int acs_plan(struct run *run)
 	if (r < 0 || plan->n_targets == 0)
 		return r;
 	/* what relaxing each port does to the IOMMU groups below, and to VMs' devices */
-	r = acs_isolation_read(run->root, &run->pci_inv, &fn);
+	r = acs_isolation_read(run->root, &run->pci_inv, plan, &fn);
 	if (r < 0)
 		return r;
 	return plan_isolation(plan, &run->pci_inv, fn);
