@@ -16,17 +16,21 @@
  */
 int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t max, char **ret,
 		      size_t *ret_size);
-/* The first line of a sysfs-style attribute, trailing whitespace stripped. */
+/*
+ * The first line of a sysfs-style attribute (4096 bytes at most, -EFBIG past them),
+ * trailing whitespace stripped: openat2, one pread(2), close. No fstat(2): a FIFO is
+ * refused by pread(2) itself (-EBADFD), a directory is -EISDIR; nothing blocks.
+ */
 int read_one_line_at(const struct sysroot *r, int dfd, const char *path, char **ret);
 /*
- * The same into the caller's buffer, no malloc: one read(2) (sysfs hands out an attribute
- * whole, a page at most; a small regular file reads whole too), the first line, trailing
- * blanks stripped. -EFBIG when the file does not fit in size - 1 bytes. For the attributes
- * of thousands of PCI functions (topology), below the function's directory fd.
+ * The same into the caller's buffer, no malloc: one pread(2) (sysfs hands out an
+ * attribute whole, a page at most; a small regular file reads whole too), the first line,
+ * trailing blanks stripped. -EFBIG when the file does not fit in size - 1 bytes. For the
+ * attributes of thousands of PCI functions (topology), below the function's directory fd.
  */
 int read_one_line_buf_at(const struct sysroot *r, int dfd, const char *name, char *buf,
 			 size_t size);
-/* The same from an open fd (not closed); the same regular-file check. */
+/* The same from an open fd (not closed); the same checks. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 int read_one_line_fd(int fd, char **ret);
 

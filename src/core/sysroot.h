@@ -111,7 +111,7 @@ int sysroot_lib_path(const struct sysroot *r, enum sysroot_top top, char **ret, 
 bool sysroot_lib_path_direct(const struct sysroot *r, const char *path);
 /*
  * The first line of the file (a sysfs attribute, a /proc value), trailing blanks stripped,
- * malloc'd into *ret; the checks of read_full_fd() (fileio.h: -EBADFD for a FIFO, ...).
+ * malloc'd into *ret; as read_one_line_at() (fileio.h: one pread, -EBADFD for a FIFO).
  */
 int sysroot_read_attr(const struct sysroot *r, enum sysroot_top top, char **ret, const char *fmt,
 		      ...) _printf_(4, 5);
