@@ -3,8 +3,9 @@
 
 #include "core/log.h"
 #include "iommu/iommu-config.h"
+#include "core/string-table.h"
 
-static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
+static const char *const iommu_expect_table[_IOMMU_EXPECT_MAX] = {
 	[IOMMU_EXPECT_ANY] = "any",
 	[IOMMU_EXPECT_OFF] = "off",
 	[IOMMU_EXPECT_PASSTHROUGH] = "passthrough",
@@ -13,12 +14,7 @@ static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
 
 static const struct iommu_config iommu_defaults = { .expect = IOMMU_EXPECT_ANY };
 
-const char *iommu_expect_to_string(enum iommu_expect e)
-{
-	if (e < 0 || e >= _IOMMU_EXPECT_MAX)
-		return NULL;
-	return iommu_expect_names[e];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(iommu_expect, enum iommu_expect);
 
 const struct iommu_config *iommu_config_get(const struct config *c)
 {
@@ -54,7 +50,7 @@ static int parse_expect(struct iommu_config *ic, const char *value, const struct
 		return 0;
 	}
 	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
-		if (config_enum_eq(value, iommu_expect_names[e])) {
+		if (config_enum_eq(value, iommu_expect_table[e])) {
 			ic->expect = e;
 			ic->expect_at = *at;
 			return 0;

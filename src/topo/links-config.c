@@ -3,17 +3,15 @@
 
 #include "core/log.h"
 #include "topo/links-config.h"
+#include "core/string-table.h"
 
-static const char *const degraded_names[_LINKS_DEGRADED_MAX] = {
+static const char *const links_degraded_table[_LINKS_DEGRADED_MAX] = {
 	[LINKS_DEGRADED_WARN] = "warn",
 	[LINKS_DEGRADED_FAIL] = "fail",
 	[LINKS_DEGRADED_IGNORE] = "ignore",
 };
 
-const char *links_degraded_to_string(enum links_degraded d)
-{
-	return d < _LINKS_DEGRADED_MAX ? degraded_names[d] : "?";
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(links_degraded, enum links_degraded, "?");
 
 bool links_config_selects(const struct links_config *lc, const struct pci_ident *id)
 {
@@ -43,7 +41,7 @@ static int assign_degraded(struct links_config *lc, const char *value, const str
 		return 0;
 	}
 	for (int i = 0; i < _LINKS_DEGRADED_MAX; i++)
-		if (config_enum_eq(value, degraded_names[i])) {
+		if (config_enum_eq(value, links_degraded_table[i])) {
 			lc->degraded = i;
 			lc->degraded_at = *at;
 			return 0;
