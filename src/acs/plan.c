@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "acs/plan.h"
 #include "topo/topo.h"
+#include "core/string-table.h"
 
 enum pick {
 	PICK_UPSTREAM = 1,
@@ -360,17 +361,15 @@ void plan_done(struct plan *p)
 	*p = (struct plan){};
 }
 
-const char *acs_port_state_to_string(enum acs_port_state s)
-{
-	static const char *const names[_ACS_PORT_STATE_MAX] = {
-		[ACS_PORT_ACS] = "acs",
-		[ACS_PORT_NO_ACS] = "no_acs",
-		[ACS_PORT_UNREADABLE] = "unreadable",
-		[ACS_PORT_DEAD] = "not_responding",
-		[ACS_PORT_GONE] = "gone",
-	};
-	return s < _ACS_PORT_STATE_MAX ? names[s] : "?";
-}
+static const char *const acs_port_state_table[_ACS_PORT_STATE_MAX] = {
+	[ACS_PORT_ACS] = "acs",
+	[ACS_PORT_NO_ACS] = "no_acs",
+	[ACS_PORT_UNREADABLE] = "unreadable",
+	[ACS_PORT_DEAD] = "not_responding",
+	[ACS_PORT_GONE] = "gone",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(acs_port_state, enum acs_port_state, "?");
 
 size_t plan_undecided(const struct plan *p)
 {

@@ -2,8 +2,9 @@
 /* The AER counter files and thresholds (see aer.h). */
 
 #include "aer/aer.h"
+#include "core/string-table.h"
 
-static const char *const kind_names[_AER_KIND_MAX] = {
+static const char *const aer_kind_table[_AER_KIND_MAX] = {
 	[AER_COR] = "correctable",
 	[AER_NONFATAL] = "nonfatal",
 	[AER_FATAL] = "fatal",
@@ -21,10 +22,7 @@ static const char *const total_names[_AER_KIND_MAX] = {
 	[AER_FATAL] = "TOTAL_ERR_FATAL",
 };
 
-const char *aer_kind_to_string(enum aer_kind k)
-{
-	return k < _AER_KIND_MAX ? kind_names[k] : "?";
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(aer_kind, enum aer_kind, "?");
 
 const char *aer_kind_key(enum aer_kind k)
 {

@@ -3,9 +3,10 @@
 #include <limits.h>
 
 #include "bond/bond-parse.h"
+#include "core/string-table.h"
 
 /* Indexed by enum bond_mode: the kernel's bond_mode_tbl names. */
-static const char *const mode_names[_BOND_MODE_MAX] = {
+static const char *const bond_mode_table[_BOND_MODE_MAX] = {
 	[BOND_MODE_ROUNDROBIN] = "balance-rr", [BOND_MODE_ACTIVEBACKUP] = "active-backup",
 	[BOND_MODE_XOR] = "balance-xor",       [BOND_MODE_BROADCAST] = "broadcast",
 	[BOND_MODE_8023AD] = "802.3ad",	       [BOND_MODE_TLB] = "balance-tlb",
@@ -23,19 +24,19 @@ static const char *const proc_mode_names[_BOND_MODE_MAX] = {
 	[BOND_MODE_ALB] = "adaptive load balancing",
 };
 
-static const char *const mii_names[_BOND_MII_MAX] = {
+static const char *const bond_mii_table[_BOND_MII_MAX] = {
 	[BOND_MII_UP] = "up",
 	[BOND_MII_GOING_DOWN] = "going down",
 	[BOND_MII_DOWN] = "down",
 	[BOND_MII_GOING_BACK] = "going back",
 };
 
-static const char *const slave_state_names[_BOND_SLAVE_STATE_MAX] = {
+static const char *const bond_slave_state_table[_BOND_SLAVE_STATE_MAX] = {
 	[BOND_SLAVE_ACTIVE] = "active",
 	[BOND_SLAVE_BACKUP] = "backup",
 };
 
-static const char *const lacp_rate_names[_BOND_LACP_RATE_MAX] = {
+static const char *const bond_lacp_rate_table[_BOND_LACP_RATE_MAX] = {
 	[BOND_LACP_SLOW] = "slow",
 	[BOND_LACP_FAST] = "fast",
 };
@@ -56,14 +57,11 @@ static int lookup(const char *const *names, int n, const char *s, size_t len)
 	return -EINVAL;
 }
 
-const char *bond_mode_to_string(enum bond_mode m)
-{
-	return m >= 0 && m < _BOND_MODE_MAX ? mode_names[m] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(bond_mode, enum bond_mode);
 
 int bond_mode_from_name(const char *s)
 {
-	return lookup(mode_names, _BOND_MODE_MAX, s, strlen(s));
+	return lookup(bond_mode_table, _BOND_MODE_MAX, s, strlen(s));
 }
 
 /* Decimal without sign, blanks or leading zeros beyond "0"; at most UINT_MAX. */
@@ -93,7 +91,7 @@ int bond_parse_mode(const char *s, enum bond_mode *ret)
 
 	if (!sp)
 		return -EINVAL;
-	m = lookup(mode_names, _BOND_MODE_MAX, s, sp - s);
+	m = lookup(bond_mode_table, _BOND_MODE_MAX, s, sp - s);
 	if (m < 0 || parse_decimal(sp + 1, len - (sp + 1 - s), &num) < 0 || num != (unsigned)m)
 		return -EINVAL;
 	*ret = m;
@@ -130,14 +128,11 @@ int bond_parse_uint_na(const char *s, unsigned *ret)
 	return parse_decimal(s, len, ret);
 }
 
-const char *bond_mii_to_string(enum bond_mii m)
-{
-	return m >= 0 && m < _BOND_MII_MAX ? mii_names[m] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(bond_mii, enum bond_mii);
 
 int bond_parse_mii(const char *s, enum bond_mii *ret)
 {
-	int m = lookup(mii_names, _BOND_MII_MAX, s, chomp_len(s));
+	int m = lookup(bond_mii_table, _BOND_MII_MAX, s, chomp_len(s));
 
 	if (m < 0)
 		return m;
@@ -145,14 +140,11 @@ int bond_parse_mii(const char *s, enum bond_mii *ret)
 	return 0;
 }
 
-const char *bond_slave_state_to_string(enum bond_slave_state st)
-{
-	return st >= 0 && st < _BOND_SLAVE_STATE_MAX ? slave_state_names[st] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(bond_slave_state, enum bond_slave_state);
 
 int bond_parse_slave_state(const char *s, enum bond_slave_state *ret)
 {
-	int st = lookup(slave_state_names, _BOND_SLAVE_STATE_MAX, s, chomp_len(s));
+	int st = lookup(bond_slave_state_table, _BOND_SLAVE_STATE_MAX, s, chomp_len(s));
 
 	if (st < 0)
 		return st;
@@ -160,10 +152,7 @@ int bond_parse_slave_state(const char *s, enum bond_slave_state *ret)
 	return 0;
 }
 
-const char *bond_lacp_rate_to_string(enum bond_lacp_rate r)
-{
-	return r >= 0 && r < _BOND_LACP_RATE_MAX ? lacp_rate_names[r] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(bond_lacp_rate, enum bond_lacp_rate);
 
 int bond_parse_lacp_rate(const char *s, enum bond_lacp_rate *ret)
 {
@@ -174,7 +163,7 @@ int bond_parse_lacp_rate(const char *s, enum bond_lacp_rate *ret)
 
 	if (!sp)
 		return -EINVAL;
-	r = lookup(lacp_rate_names, _BOND_LACP_RATE_MAX, s, sp - s);
+	r = lookup(bond_lacp_rate_table, _BOND_LACP_RATE_MAX, s, sp - s);
 	if (r < 0 || parse_decimal(sp + 1, len - (sp + 1 - s), &num) < 0 || num != (unsigned)r)
 		return -EINVAL;
 	*ret = r;

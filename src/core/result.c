@@ -5,28 +5,14 @@
 
 #include "core/log.h"
 #include "core/result.h"
+#include "core/string-table.h"
 
-static const char *const verdict_names[_VERDICT_MAX] = {
+static const char *const verdict_table[_VERDICT_MAX] = {
 	[VERDICT_PASS] = "pass",       [VERDICT_SKIP] = "skip", [VERDICT_WARN] = "warn",
 	[VERDICT_UNKNOWN] = "unknown", [VERDICT_FAIL] = "fail",
 };
 
-const char *verdict_to_string(enum verdict v)
-{
-	if (v < 0 || v >= _VERDICT_MAX)
-		return "invalid";
-	return verdict_names[v];
-}
-
-int verdict_from_string(const char *s)
-{
-	for (int v = 0; v < _VERDICT_MAX; v++)
-		if (streq(s, verdict_names[v]))
-			return v;
-	return -EINVAL;
-}
-
-static const char *const action_names[_ACTION_MAX] = {
+static const char *const action_table[_ACTION_MAX] = {
 	[ACTION_NONE] = "none",		  [ACTION_APPLY] = "apply",
 	[ACTION_CONFIG] = "config",	  [ACTION_REBOOT] = "reboot",
 	[ACTION_DRIVER] = "driver",	  [ACTION_CABLE] = "cable",
@@ -34,41 +20,16 @@ static const char *const action_names[_ACTION_MAX] = {
 	[ACTION_RESET_GPU] = "reset-gpu", [ACTION_RESTART_APP] = "restart-app",
 };
 
-static const char *const severity_names[_SEVERITY_MAX] = {
+static const char *const severity_table[_SEVERITY_MAX] = {
 	[SEVERITY_NONE] = "none",	  [SEVERITY_INFO] = "info",
 	[SEVERITY_WARNING] = "warning",	  [SEVERITY_ERROR] = "error",
 	[SEVERITY_CRITICAL] = "critical",
 };
 
-const char *action_to_string(enum action a)
-{
-	if (a < 0 || a >= _ACTION_MAX)
-		return "invalid";
-	return action_names[a];
-}
-
-int action_from_string(const char *s)
-{
-	for (int a = 0; a < _ACTION_MAX; a++)
-		if (streq(s, action_names[a]))
-			return a;
-	return -EINVAL;
-}
-
-const char *severity_to_string(enum severity s)
-{
-	if (s < 0 || s >= _SEVERITY_MAX)
-		return "invalid";
-	return severity_names[s];
-}
-
-int severity_from_string(const char *s)
-{
-	for (int v = 0; v < _SEVERITY_MAX; v++)
-		if (streq(s, severity_names[v]))
-			return v;
-	return -EINVAL;
-}
+/* "invalid": a value outside a table still prints (and says so). */
+DEFINE_STRING_TABLE_LOOKUP_FALLBACK(verdict, enum verdict, "invalid");
+DEFINE_STRING_TABLE_LOOKUP_FALLBACK(action, enum action, "invalid");
+DEFINE_STRING_TABLE_LOOKUP_FALLBACK(severity, enum severity, "invalid");
 
 enum severity severity_of_verdict(enum verdict v)
 {

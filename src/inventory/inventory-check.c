@@ -3,6 +3,7 @@
 
 #include "inventory/inventory-check.h"
 #include "rdma/rdma-check.h"
+#include "core/string-table.h"
 
 enum inventory_fn_state inventory_fn_judge(enum topo_kind kind, enum pci_dev_state dev_state,
 					   int driver_err, bool has_device)
@@ -25,24 +26,16 @@ bool inventory_fn_present(enum inventory_fn_state s)
 	return s != INVENTORY_FN_NOT_RESPONDING && s != INVENTORY_FN_GONE;
 }
 
-const char *inventory_fn_state_to_string(enum inventory_fn_state s)
-{
-	switch (s) {
-	case INVENTORY_FN_OK:
-		return "present, driver bound";
-	case INVENTORY_FN_NO_DRIVER:
-		return "no driver bound";
-	case INVENTORY_FN_NO_DEVICE:
-		return "no RDMA device or netdev";
-	case INVENTORY_FN_NOT_RESPONDING:
-		return "not responding";
-	case INVENTORY_FN_GONE:
-		return "unreadable";
-	case INVENTORY_FN_UNKNOWN:
-		return "driver unknown";
-	}
-	return "?";
-}
+static const char *const inventory_fn_state_table[] = {
+	[INVENTORY_FN_OK] = "present, driver bound",
+	[INVENTORY_FN_NO_DRIVER] = "no driver bound",
+	[INVENTORY_FN_NO_DEVICE] = "no RDMA device or netdev",
+	[INVENTORY_FN_NOT_RESPONDING] = "not responding",
+	[INVENTORY_FN_GONE] = "unreadable",
+	[INVENTORY_FN_UNKNOWN] = "driver unknown",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(inventory_fn_state, enum inventory_fn_state, "?");
 
 enum verdict inventory_count_verdict(int expected, size_t have, size_t unreadable)
 {

@@ -3,8 +3,9 @@
 
 #include "core/log.h"
 #include "iommu/iommu-config.h"
+#include "core/string-table.h"
 
-static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
+static const char *const iommu_expect_table[_IOMMU_EXPECT_MAX] = {
 	[IOMMU_EXPECT_ANY] = "any",
 	[IOMMU_EXPECT_OFF] = "off",
 	[IOMMU_EXPECT_PASSTHROUGH] = "passthrough",
@@ -13,12 +14,7 @@ static const char *const iommu_expect_names[_IOMMU_EXPECT_MAX] = {
 
 static const struct iommu_config iommu_defaults = { .expect = IOMMU_EXPECT_ANY };
 
-const char *iommu_expect_to_string(enum iommu_expect e)
-{
-	if (e < 0 || e >= _IOMMU_EXPECT_MAX)
-		return NULL;
-	return iommu_expect_names[e];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(iommu_expect, enum iommu_expect);
 
 const struct iommu_config *iommu_config_get(const struct config *c)
 {
@@ -47,27 +43,17 @@ static int part_section(void **state, const char *name, const struct origin *at,
 	return 0;
 }
 
-static int parse_expect(struct iommu_config *ic, const char *value, const struct origin *at)
-{
-	if (value[0] == '\0') {
-		*ic = iommu_defaults;
-		return 0;
-	}
-	for (int e = 0; e < _IOMMU_EXPECT_MAX; e++)
-		if (config_enum_eq(value, iommu_expect_names[e])) {
-			ic->expect = e;
-			ic->expect_at = *at;
-			return 0;
-		}
-	return config_error_at(
-		at, "Expect=: invalid value '%s' (use any, off, passthrough or translated)", value);
-}
+static const struct config_item iommu_items[] = {
+	CONFIG_ITEM_ENUM("Expect", struct iommu_config, expect, iommu_expect_table),
+};
 
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	if (streq(key, "Expect"))
-		return parse_expect(state, value, at);
-	return config_error_at(at, "unknown key '%s' in [IOMMU] section", key);
+	int r = config_items_assign(iommu_items, ARRAY_SIZE(iommu_items), state, key, value, at);
+
+	if (r == -ENOKEY)
+		return config_error_at(at, "unknown key '%s' in [IOMMU] section", key);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -78,14 +64,13 @@ static int part_finish(void *state, const struct config_finish *f)
 /* Expect= is always in the dump, "# default" when no file set it. */
 static size_t part_n_lines(const void *state)
 {
-	return 1;
+	return ARRAY_SIZE(iommu_items);
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct iommu_config *ic = state ? state : &iommu_defaults;
-
-	return fn(ud, "IOMMU", "Expect", iommu_expect_to_string(ic->expect), &ic->expect_at, false);
+	return config_items_lines(iommu_items, ARRAY_SIZE(iommu_items),
+				  state ? state : &iommu_defaults, "IOMMU", fn, ud);
 }
 
 static void part_free(void *state)

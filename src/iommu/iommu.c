@@ -8,6 +8,7 @@
 #include "iommu/iommu.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "core/string-table.h"
 
 static const char *const group_type_names[_IOMMU_GROUP_TYPE_MAX] = {
 	[IOMMU_GROUP_IDENTITY] = "identity", [IOMMU_GROUP_DMA] = "DMA",
@@ -15,7 +16,7 @@ static const char *const group_type_names[_IOMMU_GROUP_TYPE_MAX] = {
 	[IOMMU_GROUP_BLOCKED] = "blocked",   [IOMMU_GROUP_OTHER] = "other",
 };
 
-static const char *const mode_names[] = {
+static const char *const iommu_mode_table[] = {
 	[IOMMU_MODE_OFF] = "off",
 	[IOMMU_MODE_PASSTHROUGH] = "passthrough",
 	[IOMMU_MODE_TRANSLATED] = "translated",
@@ -23,10 +24,7 @@ static const char *const mode_names[] = {
 	[IOMMU_MODE_UNKNOWN] = "unknown",
 };
 
-const char *iommu_mode_to_string(enum iommu_mode m)
-{
-	return mode_names[m];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(iommu_mode, enum iommu_mode);
 
 static enum iommu_group_type group_type_from_string(const char *s)
 {

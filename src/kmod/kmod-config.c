@@ -3,41 +3,31 @@
 
 #include "kmod/kmod-config.h"
 #include "core/log.h"
+#include "core/string-table.h"
 
 #define MODULE_PREFIX "Module:"
 
-static const char *const reload_names[_KMOD_RELOAD_MAX] = {
+static const char *const kmod_reload_table[_KMOD_RELOAD_MAX] = {
 	[KMOD_RELOAD_NEVER] = "never",
 	[KMOD_RELOAD_UNUSED] = "unused",
 };
 
-static const char *const origin_names[_KMOD_ORIGIN_MAX] = {
+static const char *const kmod_origin_table[_KMOD_ORIGIN_MAX] = {
 	[KMOD_ORIGIN_ANY] = "any",
 	[KMOD_ORIGIN_OFED] = "ofed",
 	[KMOD_ORIGIN_INBOX] = "inbox",
 };
 
-static const char *const gpudirect_names[_GPUDIRECT_MAX] = {
+static const char *const gpudirect_expect_table[_GPUDIRECT_MAX] = {
 	[GPUDIRECT_ANY] = "any",
 	[GPUDIRECT_PEERMEM] = "peermem",
 	[GPUDIRECT_DMABUF] = "dmabuf",
 	[GPUDIRECT_EITHER] = "either",
 };
 
-const char *kmod_reload_to_string(enum kmod_reload r)
-{
-	return r >= 0 && r < _KMOD_RELOAD_MAX ? reload_names[r] : NULL;
-}
-
-const char *kmod_origin_to_string(enum kmod_origin o)
-{
-	return o >= 0 && o < _KMOD_ORIGIN_MAX ? origin_names[o] : NULL;
-}
-
-const char *gpudirect_expect_to_string(enum gpudirect_expect e)
-{
-	return e >= 0 && e < _GPUDIRECT_MAX ? gpudirect_names[e] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kmod_reload, enum kmod_reload);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kmod_origin, enum kmod_origin);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(gpudirect_expect, enum gpudirect_expect);
 
 bool kmod_config_is_section(const char *name)
 {
@@ -236,10 +226,10 @@ static int assign_module(struct kmod_rule *rule, const char *key, const char *va
 	if (streq(key, "RdmaCM"))
 		return set_flag(&rule->rdmacm, false, key, value, at);
 	if (streq(key, "Reload"))
-		return set_enum((int *)&rule->reload, &rule->reload_at, reload_names,
+		return set_enum((int *)&rule->reload, &rule->reload_at, kmod_reload_table,
 				_KMOD_RELOAD_MAX, key, value, at);
 	if (streq(key, "Origin"))
-		return set_enum((int *)&rule->origin, &rule->origin_at, origin_names,
+		return set_enum((int *)&rule->origin, &rule->origin_at, kmod_origin_table,
 				_KMOD_ORIGIN_MAX, key, value, at);
 	if (streq(key, "MinVersion"))
 		return set_min_version(rule, value, at);
@@ -254,7 +244,7 @@ int kmod_config_assign(struct kmod_config *kc, const char *key, const char *valu
 	if (!kc->in_gpudirect)
 		return assign_module(&kc->rules[kc->cur], key, value, at);
 	if (streq(key, "Expect"))
-		return set_enum((int *)&kc->gpudirect, &kc->gpudirect_at, gpudirect_names,
+		return set_enum((int *)&kc->gpudirect, &kc->gpudirect_at, gpudirect_expect_table,
 				_GPUDIRECT_MAX, key, value, at);
 	return config_error_at(at, "unknown key '%s' in [GPUDirect] section", key);
 }
@@ -352,11 +342,13 @@ static int rule_lines(const struct kmod_rule *r, kmod_config_line_fn fn, void *u
 	if (ret >= 0)
 		ret = fn(ud, section, "Load", yesno(&r->load), &r->load.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Reload", reload_names[r->reload], &r->reload_at, false);
+		ret = fn(ud, section, "Reload", kmod_reload_to_string(r->reload), &r->reload_at,
+			 false);
 	if (ret >= 0)
 		ret = fn(ud, section, "Persist", yesno(&r->persist), &r->persist.at, false);
 	if (ret >= 0)
-		ret = fn(ud, section, "Origin", origin_names[r->origin], &r->origin_at, false);
+		ret = fn(ud, section, "Origin", kmod_origin_to_string(r->origin), &r->origin_at,
+			 false);
 	if (ret >= 0)
 		ret = fn(ud, section, "MinVersion", strempty(r->min_version), &r->min_version_at,
 			 false);
@@ -384,7 +376,7 @@ int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void
 		if (r < 0)
 			return r;
 	}
-	return fn(userdata, "GPUDirect", "Expect", gpudirect_names[kc->gpudirect],
+	return fn(userdata, "GPUDirect", "Expect", gpudirect_expect_to_string(kc->gpudirect),
 		  &kc->gpudirect_at, false);
 }
 

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "kmod/kmod-parse.h"
+#include "core/string-table.h"
 
 #define BLANKS " \t"
 
@@ -159,27 +160,22 @@ bool kmod_param_value_gives(const char *type, const char *value, const char *wan
 	return kmod_param_equal(type, "Y", want);
 }
 
-static const char *const live_state_names[_KMOD_STATE_MAX] = {
+static const char *const kmod_live_state_table[_KMOD_STATE_MAX] = {
 	[KMOD_STATE_LIVE] = "live",
 	[KMOD_STATE_COMING] = "coming",
 	[KMOD_STATE_GOING] = "going",
 };
 
-const char *kmod_live_state_to_string(enum kmod_live_state s)
-{
-	if (s < 0 || s >= _KMOD_STATE_MAX)
-		return NULL;
-	return live_state_names[s];
-}
+DEFINE_STRING_TABLE_LOOKUP(kmod_live_state, enum kmod_live_state);
 
 int kmod_initstate_parse(const char *s, enum kmod_live_state *ret)
 {
-	for (int i = 0; i < _KMOD_STATE_MAX; i++)
-		if (streq(s, live_state_names[i])) {
-			*ret = i;
-			return 0;
-		}
-	return -EINVAL;
+	int i = kmod_live_state_from_string(s);
+
+	if (i < 0)
+		return i;
+	*ret = i;
+	return 0;
 }
 
 /* /proc/modules spells the states differently from initstate. */

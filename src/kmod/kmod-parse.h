@@ -54,6 +54,7 @@ void proc_module_done(struct proc_module *m);
 /* state from /sys/module/NAME/initstate ("live", "coming", "going") */
 int kmod_initstate_parse(const char *s, enum kmod_live_state *ret);
 const char *kmod_live_state_to_string(enum kmod_live_state s);
+int kmod_live_state_from_string(const char *s); /* initstate's words; -EINVAL */
 
 /* modinfo "parm" and "parmtype" values are "NAME:TEXT"; ret_name gets a normalised name. */
 int modinfo_name_value(const char *value, char *ret_name, const char **ret_text);

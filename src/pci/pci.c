@@ -11,6 +11,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "pci/pci.h"
+#include "core/string-table.h"
 
 /*
  * libpci's error callback must not return (the default exits the process).
@@ -917,18 +918,13 @@ const struct pci_limited_text *pci_unreadable_text(const struct pci_dev_info *d)
 	return pci_limited_text(pci_limited_cause());
 }
 
-const char *pci_dev_state_to_string(enum pci_dev_state s)
-{
-	switch (s) {
-	case PCI_DEV_OK:
-		return "ok";
-	case PCI_DEV_GONE:
-		return "gone";
-	case PCI_DEV_DEAD:
-		return "not responding";
-	}
-	return "?";
-}
+static const char *const pci_dev_state_table[] = {
+	[PCI_DEV_OK] = "ok",
+	[PCI_DEV_GONE] = "gone",
+	[PCI_DEV_DEAD] = "not responding",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(pci_dev_state, enum pci_dev_state, "?");
 
 void pci_inventory_done(struct pci_inventory *inv)
 {

@@ -5,14 +5,15 @@
 #include <strings.h>
 
 #include "rdma/rdma-parse.h"
+#include "core/string-table.h"
 
-static const char *const port_state_names[_RDMA_PORT_STATE_MAX] = {
+static const char *const rdma_port_state_table[_RDMA_PORT_STATE_MAX] = {
 	[RDMA_PORT_NOP] = "NOP",       [RDMA_PORT_DOWN] = "DOWN",
 	[RDMA_PORT_INIT] = "INIT",     [RDMA_PORT_ARMED] = "ARMED",
 	[RDMA_PORT_ACTIVE] = "ACTIVE", [RDMA_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
 };
 
-static const char *const phys_state_names[_RDMA_PHYS_MAX] = {
+static const char *const rdma_phys_state_table[_RDMA_PHYS_MAX] = {
 	[RDMA_PHYS_UNKNOWN] = "unknown",
 	[RDMA_PHYS_SLEEP] = "Sleep",
 	[RDMA_PHYS_POLLING] = "Polling",
@@ -23,50 +24,29 @@ static const char *const phys_state_names[_RDMA_PHYS_MAX] = {
 	[RDMA_PHYS_PHY_TEST] = "Phy Test",
 };
 
-static const char *const link_layer_names[_RDMA_LL_MAX] = {
+static const char *const rdma_link_layer_table[_RDMA_LL_MAX] = {
 	[RDMA_LL_UNKNOWN] = "unknown",
 	[RDMA_LL_INFINIBAND] = "InfiniBand",
 	[RDMA_LL_ETHERNET] = "Ethernet",
 };
 
-static const char *const gid_type_names[_RDMA_GID_TYPE_MAX] = {
+static const char *const rdma_gid_type_table[_RDMA_GID_TYPE_MAX] = {
 	[RDMA_GID_IB_ROCE_V1] = "IB/RoCE v1",
 	[RDMA_GID_ROCE_V2] = "RoCE v2",
 };
 
-static const char *const node_type_names[_RDMA_NODE_MAX] = {
+static const char *const rdma_node_type_table[_RDMA_NODE_MAX] = {
 	[RDMA_NODE_UNKNOWN] = "unknown",     [RDMA_NODE_CA] = "CA",
 	[RDMA_NODE_SWITCH] = "switch",	     [RDMA_NODE_ROUTER] = "router",
 	[RDMA_NODE_RNIC] = "RNIC",	     [RDMA_NODE_USNIC] = "usNIC",
 	[RDMA_NODE_USNIC_UDP] = "usNIC UDP", [RDMA_NODE_UNSPECIFIED] = "unspecified",
 };
 
-#define NAME_OR_NULL(table, v, max) ((v) >= 0 && (v) < (max) ? (table)[v] : NULL)
-
-const char *rdma_port_state_to_string(enum rdma_port_state s)
-{
-	return NAME_OR_NULL(port_state_names, s, _RDMA_PORT_STATE_MAX);
-}
-
-const char *rdma_phys_state_to_string(enum rdma_phys_state s)
-{
-	return NAME_OR_NULL(phys_state_names, s, _RDMA_PHYS_MAX);
-}
-
-const char *rdma_link_layer_to_string(enum rdma_link_layer l)
-{
-	return NAME_OR_NULL(link_layer_names, l, _RDMA_LL_MAX);
-}
-
-const char *rdma_gid_type_to_string(enum rdma_gid_type t)
-{
-	return NAME_OR_NULL(gid_type_names, t, _RDMA_GID_TYPE_MAX);
-}
-
-const char *rdma_node_type_to_string(enum rdma_node_type t)
-{
-	return NAME_OR_NULL(node_type_names, t, _RDMA_NODE_MAX);
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(rdma_port_state, enum rdma_port_state);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(rdma_phys_state, enum rdma_phys_state);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(rdma_link_layer, enum rdma_link_layer);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(rdma_gid_type, enum rdma_gid_type);
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(rdma_node_type, enum rdma_node_type);
 
 int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph)
 {

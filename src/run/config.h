@@ -183,6 +183,73 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n);
 typedef int (*config_line_fn)(void *userdata, const char *section, const char *key,
 			      const char *value, const struct origin *at, bool list);
 
+/*
+ * A part's keys as data (systemd's conf-parser.h ConfigPerfItem): each key once, with the
+ * parser that assigns it, the printer that dumps it and where its value and its origin
+ * live in the part's state (the field and field_at). assign, `hostprep config` and the
+ * doc check (tests/doc/run.sh greps CONFIG_ITEM_*("Key") go through the one table.
+ */
+struct config_item;
+/*
+ * Assign value (an empty one restores the default and clears the origin): 0, or
+ * "file:line: KEY=: reason" and -EINVAL.
+ */
+typedef int (*config_item_parse_fn)(const struct config_item *it, void *state, const char *value,
+				    const struct origin *at);
+/* The value as the dump writes it; buf (size bytes) for a printer that formats. */
+typedef const char *(*config_item_print_fn)(const struct config_item *it, const void *state,
+					    char *buf, size_t size);
+
+/* An enum key's names (a string table, src/core/string-table.h), the default first. */
+struct config_enum_names {
+	const char *const *names;
+	size_t n;
+};
+
+struct config_item {
+	const char *key;
+	config_item_parse_fn parse;
+	config_item_print_fn print;
+	const void *ltype; /* the parser's own argument: struct config_enum_names for an enum */
+	size_t offset;	   /* of the value in the part's state */
+	size_t at_offset;  /* of its struct origin (.file NULL: the default) */
+};
+
+#define CONFIG_ITEM(key_, parse_, print_, ltype_, type, field)                           \
+	{                                                                                \
+		.key = (key_), .parse = (parse_), .print = (print_), .ltype = (ltype_),  \
+		.offset = offsetof(type, field), .at_offset = offsetof(type, field##_at) \
+	}
+/*
+ * An enum field (int-sized) named by table: matched in any case (config_enum_eq), "KEY=:
+ * invalid value 'v' (use a, b or c)" otherwise; empty restores table[0]; dumped by name.
+ */
+#define CONFIG_ITEM_ENUM(key_, type, field, table)                                           \
+	CONFIG_ITEM(key_, config_parse_enum, config_print_enum,                              \
+		    (&(const struct config_enum_names){ (table), ARRAY_SIZE(table) }), type, \
+		    field)
+
+int config_parse_enum(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at);
+const char *config_print_enum(const struct config_item *it, const void *state, char *buf,
+			      size_t size);
+
+/* The item for key in items[n], NULL if there is none. */
+const struct config_item *config_item_find(const struct config_item *items, size_t n,
+					   const char *key);
+/*
+ * Assign key through items[n]: what its parser returns, or -ENOKEY (nothing logged: the
+ * part's own "unknown key" message lists its keys) when the table has no such key.
+ */
+int config_items_assign(const struct config_item *items, size_t n, void *state, const char *key,
+			const char *value, const struct origin *at);
+/* fn() for one item's effective value in section (a scalar line, as part_lines() gives). */
+int config_item_line(const struct config_item *it, const void *state, const char *section,
+		     config_line_fn fn, void *userdata);
+/* The same for each of items[n], in table order (the dump order); stops at an error. */
+int config_items_lines(const struct config_item *items, size_t n, const void *state,
+		       const char *section, config_line_fn fn, void *userdata);
+
 /* What the loader tells a part's finish(), once every file is read. */
 struct config_finish {
 	char *const *files; /* config->files: what each origin's file points into */

@@ -3,17 +3,15 @@
 
 #include "core/log.h"
 #include "topo/links-config.h"
+#include "core/string-table.h"
 
-static const char *const degraded_names[_LINKS_DEGRADED_MAX] = {
+static const char *const links_degraded_table[_LINKS_DEGRADED_MAX] = {
 	[LINKS_DEGRADED_WARN] = "warn",
 	[LINKS_DEGRADED_FAIL] = "fail",
 	[LINKS_DEGRADED_IGNORE] = "ignore",
 };
 
-const char *links_degraded_to_string(enum links_degraded d)
-{
-	return d < _LINKS_DEGRADED_MAX ? degraded_names[d] : "?";
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(links_degraded, enum links_degraded, "?");
 
 bool links_config_selects(const struct links_config *lc, const struct pci_ident *id)
 {
@@ -33,23 +31,6 @@ static int part_section(void **state, const char *name, const struct origin *at,
 	int r = CONFIG_SINGLETON_ENTER(state, struct links_config, "Links", at, file_no);
 
 	return r < 0 ? r : 0;
-}
-
-static int assign_degraded(struct links_config *lc, const char *value, const struct origin *at)
-{
-	if (value[0] == '\0') {
-		lc->degraded = LINKS_DEGRADED_WARN;
-		lc->degraded_at = (struct origin){};
-		return 0;
-	}
-	for (int i = 0; i < _LINKS_DEGRADED_MAX; i++)
-		if (config_enum_eq(value, degraded_names[i])) {
-			lc->degraded = i;
-			lc->degraded_at = *at;
-			return 0;
-		}
-	return config_error_at(at, "Degraded=: invalid value '%s' (use warn, fail or ignore)",
-			       value);
 }
 
 struct select_words {
@@ -84,14 +65,18 @@ static int assign_select(struct links_config *lc, const char *value, const struc
 	return config_for_each_word(value, select_word, &w);
 }
 
+static const struct config_item links_items[] = {
+	CONFIG_ITEM_ENUM("Degraded", struct links_config, degraded, links_degraded_table),
+};
+
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct links_config *lc = state;
+	int r = config_items_assign(links_items, ARRAY_SIZE(links_items), state, key, value, at);
 
-	if (streq(key, "Degraded"))
-		return assign_degraded(lc, value, at);
+	if (r != -ENOKEY)
+		return r;
 	if (streq(key, "Select"))
-		return assign_select(lc, value, at);
+		return assign_select(state, value, at);
 	return config_error_at(
 		at, "unknown key '%s' in [Links] section (expected Degraded or Select)", key);
 }
@@ -115,8 +100,7 @@ static int part_lines(const void *state, config_line_fn fn, void *ud)
 
 	if (!lc)
 		return 0;
-	r = fn(ud, "Links", "Degraded", links_degraded_to_string(lc->degraded), &lc->degraded_at,
-	       false);
+	r = config_items_lines(links_items, ARRAY_SIZE(links_items), lc, "Links", fn, ud);
 	/* An empty list is the default selection; dump it as one so it reads back so. */
 	if (r >= 0 && lc->n_select == 0)
 		r = fn(ud, "Links", "Select", "", &(struct origin){}, true);

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "topo/links.h"
 #include "topo/topo.h"
+#include "core/string-table.h"
 
 #define PCI_CLASS_BRIDGE_PCI 0x0604
 #define PCI_EXP_TYPE_ROOT    4
@@ -21,7 +22,7 @@ static const char *const gen_rate[LINK_GEN_MAX + 1][2] = {
 	[4] = { "16.0", "16" }, [5] = { "32.0", "32" }, [6] = { "64.0", "64" },
 };
 
-static const char *const gen_name[LINK_GEN_MAX + 1] = {
+static const char *const link_gen_table[LINK_GEN_MAX + 1] = {
 	"unknown speed", "2.5 GT/s", "5.0 GT/s", "8.0 GT/s", "16.0 GT/s", "32.0 GT/s", "64.0 GT/s",
 };
 
@@ -56,10 +57,8 @@ int link_parse_width(const char *s)
 	return (int)v;
 }
 
-const char *link_gen_to_string(int gen)
-{
-	return gen >= 0 && gen <= LINK_GEN_MAX ? gen_name[gen] : gen_name[0];
-}
+/* An out-of-range generation is as unknown as generation 0. */
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(link_gen, int, link_gen_table[0]);
 
 /*
  * One attribute below the device's directory (dfd, or the error that opening it gave):

@@ -11,6 +11,7 @@
 #include "topo/gpus.h"
 #include "topo/links.h"
 #include "topo/topo.h"
+#include "core/string-table.h"
 
 #define TOPO_SCHEMA_VERSION 1
 
@@ -417,28 +418,24 @@ static int matrix_json(const struct topo_view *v, struct json_object *doc)
 	return 0;
 }
 
-const char *topo_p2p_to_string(enum topo_p2p p)
-{
-	static const char *const names[] = {
-		[TOPO_P2P_DIRECT] = "direct",
-		[TOPO_P2P_REDIRECTED] = "redirected",
-		[TOPO_P2P_UNKNOWN] = "unknown",
-		[TOPO_P2P_ROOT_COMPLEX] = "root-complex",
-	};
-	return names[p];
-}
+static const char *const topo_p2p_table[] = {
+	[TOPO_P2P_DIRECT] = "direct",
+	[TOPO_P2P_REDIRECTED] = "redirected",
+	[TOPO_P2P_UNKNOWN] = "unknown",
+	[TOPO_P2P_ROOT_COMPLEX] = "root-complex",
+};
 
-static const char *acs_state_to_string(enum topo_acs_state s)
-{
-	static const char *const names[] = {
-		[TOPO_ACS_KNOWN] = "known",
-		[TOPO_ACS_NONE] = "none",
-		[TOPO_ACS_NEEDS_ROOT] = "needs-root",
-		[TOPO_ACS_UNREADABLE] = "unreadable",
-		[TOPO_ACS_NO_EXT] = "no-extended-config",
-	};
-	return names[s];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(topo_p2p, enum topo_p2p);
+
+static const char *const acs_state_table[] = {
+	[TOPO_ACS_KNOWN] = "known",
+	[TOPO_ACS_NONE] = "none",
+	[TOPO_ACS_NEEDS_ROOT] = "needs-root",
+	[TOPO_ACS_UNREADABLE] = "unreadable",
+	[TOPO_ACS_NO_EXT] = "no-extended-config",
+};
+
+DEFINE_PRIVATE_STRING_TABLE_LOOKUP_TO_STRING(acs_state, enum topo_acs_state);
 
 struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt)
 {

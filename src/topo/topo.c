@@ -2,6 +2,7 @@
 /* Classification, distance classes and pair ports: pure functions of the inventory. */
 #include "pci/accel.h"
 #include "topo/topo.h"
+#include "core/string-table.h"
 
 /* Deeper than any real tree (a few switch levels); also bounds a parent loop. */
 #define TOPO_DEPTH_MAX 32
@@ -556,14 +557,12 @@ const char *topo_acs_bits(uint16_t mask, char *buf, size_t size)
 	return buf;
 }
 
-const char *topo_dist_to_string(enum topo_dist d)
-{
-	static const char *const names[] = {
-		[TOPO_PIX] = "PIX",   [TOPO_PXB] = "PXB", [TOPO_PHB] = "PHB",
-		[TOPO_NODE] = "NODE", [TOPO_SYS] = "SYS",
-	};
-	return d >= 0 && d < _TOPO_DIST_MAX ? names[d] : "?";
-}
+static const char *const topo_dist_table[_TOPO_DIST_MAX] = {
+	[TOPO_PIX] = "PIX",   [TOPO_PXB] = "PXB", [TOPO_PHB] = "PHB",
+	[TOPO_NODE] = "NODE", [TOPO_SYS] = "SYS",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(topo_dist, enum topo_dist, "?");
 
 const char *topo_kind_to_string(enum topo_kind k)
 {

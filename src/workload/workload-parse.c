@@ -5,17 +5,15 @@
 #include <stdio.h>
 
 #include "workload/workload.h"
+#include "core/string-table.h"
 
-static const char *const netns_names[_NETNS_MAX] = {
+static const char *const netns_expect_table[_NETNS_MAX] = {
 	[NETNS_ANY] = "any",
 	[NETNS_SHARED] = "shared",
 	[NETNS_EXCLUSIVE] = "exclusive",
 };
 
-const char *netns_expect_to_string(enum netns_expect e)
-{
-	return e >= 0 && e < _NETNS_MAX ? netns_names[e] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(netns_expect, enum netns_expect);
 
 /* Suffixes as systemd's parse_size() with base 1024 takes them for Limit*= (upper case). */
 static int suffix_shift(const char *s, unsigned *ret)

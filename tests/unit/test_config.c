@@ -18,6 +18,7 @@
 #include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
+#include "topo/links-config.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"
@@ -830,6 +831,38 @@ static void test_wait_key(void **state)
 	write_file(f, MAIN_ETC, "[Host]\nWait=soon\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
 	assert_error_at(f, MAIN_ETC, 2, "Wait=: invalid time span 'soon'");
+}
+
+/*
+ * Keys assigned through a part's table (struct config_item): an enum in any case, its
+ * "KEY=: invalid value" listing the names in table order, an empty value back to the
+ * first name with the default's origin, and the dump by name.
+ */
+static void test_item_enum(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[IOMMU]\nExpect=pt\n[Links]\nDegraded=warning\nFoo=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Expect=: invalid value 'pt' (use any, off, passthrough or translated)");
+	assert_error_at(f, MAIN_ETC, 4, "Degraded=: invalid value 'warning' (use warn, fail or ignore)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"unknown key 'Foo' in [Links] section (expected Degraded or Select)");
+	write_file(f, MAIN_USR, "[IOMMU]\nExpect=off\n[Links]\nDegraded=fail\n");
+	write_file(f, MAIN_ETC, "[IOMMU]\nExpect=TRANSLATED\n[Links]\nDegraded=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(iommu_config_get(&f->c)->expect, IOMMU_EXPECT_TRANSLATED);
+	assert_origin(f, &iommu_config_get(&f->c)->expect_at, MAIN_ETC, 2);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[IOMMU]\n# /etc/hostprep/hostprep.conf:2\nExpect=translated\n"));
+	assert_non_null(strstr(out, "[Links]\n# default\nDegraded=warn\n"));
+	free(out);
 }
 
 static void test_dump(void **state)
@@ -1655,6 +1688,7 @@ int main(void)
 		T(test_explicit_files_replace_search),
 		T(test_timespan),
 		T(test_wait_key),
+		T(test_item_enum),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
