@@ -19,18 +19,16 @@ static const char *const state_name[] = {
 /* The hops of every endpoint of the view, in endpoint order (GPUs, then NICs). */
 static int view_hops(const struct topo_view *v, struct link_hop **hops, size_t *n)
 {
-	*hops = NULL;
-	*n = 0;
-	for (size_t i = 0; i < v->topo.n; i++) {
-		int r = link_hops_collect(v->root, &v->inv, v->topo.eps[i].dev, hops, n);
+	_cleanup_(link_collect_done) struct link_collect c = {};
+	int r = link_collect_init(&c, v->root, &v->inv);
 
-		if (r < 0) {
-			free(*hops);
-			*hops = NULL;
-			return r;
-		}
-	}
-	link_hops_sort(*hops, *n);
+	for (size_t i = 0; i < v->topo.n && r >= 0; i++)
+		r = link_collect_add(&c, v->topo.eps[i].dev);
+	if (r < 0)
+		return r;
+	link_hops_sort(c.hops, c.n);
+	*n = c.n;
+	*hops = TAKE_PTR(c.hops);
 	return 0;
 }
 

@@ -194,20 +194,48 @@ bool link_port_faces_down(const struct pci_inventory *inv, size_t i)
 	return !link_port_faces_down(inv, d->parent);
 }
 
-/* One link per downstream-facing port: the functions of a multi-function card share it. */
-static bool hop_known(const struct link_hop *hops, size_t n, const char *port)
+/*
+ * One link per downstream-facing port: the functions of a multi-function card share it.
+ * A listed port is looked up in the inventory (one flag per function: thousands of
+ * endpoints made a scan of every hop per endpoint quadratic); an unlisted one, read
+ * through the device tree, is rare and searched.
+ */
+static bool hop_known(const struct link_collect *c, const char *port)
 {
-	for (size_t i = 0; i < n; i++)
-		if (streq(hops[i].port, port))
+	const struct pci_dev_info *d = pci_inventory_find(c->inv, port);
+
+	if (d)
+		return c->port_done[d - c->inv->devs];
+	for (size_t i = 0; i < c->n; i++)
+		if (streq(c->hops[i].port, port))
 			return true;
 	return false;
 }
 
-static int hop_add(const struct sysroot *root, const struct pci_dev_info *port,
-		   const struct pci_dev_info *dev, struct link_hop **hops, size_t *n)
+static int hop_push(struct link_collect *c, const struct link_hop *h)
 {
+	const struct pci_dev_info *d = pci_inventory_find(c->inv, h->port);
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct link_hop *grown = reallocarray(c->hops, cap, sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->hops = grown;
+		c->cap = cap;
+	}
+	c->hops[c->n++] = *h;
+	if (d)
+		c->port_done[d - c->inv->devs] = true;
+	return 0;
+}
+
+static int hop_add(struct link_collect *c, const struct pci_dev_info *port,
+		   const struct pci_dev_info *dev)
+{
+	const struct sysroot *root = c->root;
 	struct link_hop h = {};
-	struct link_hop *grown;
 	int r;
 
 	snprintf(h.port, sizeof(h.port), "%s", port->addr);
@@ -220,37 +248,22 @@ static int hop_add(const struct sysroot *root, const struct pci_dev_info *port,
 	if (!h.port_link.present && !h.dev_link.present)
 		return 0; /* conventional PCI: no PCIe link to judge */
 	link_hop_judge(&h);
-	grown = reallocarray(*hops, *n + 1, sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	*hops = grown;
-	grown[(*n)++] = h;
-	return 0;
+	return hop_push(c, &h);
 }
 
-static int hop_push(struct link_hop *h, struct link_hop **hops, size_t *n)
+static int collect_inventory(struct link_collect *c, size_t ep)
 {
-	struct link_hop *grown = reallocarray(*hops, *n + 1, sizeof(*grown));
+	const struct pci_inventory *inv = c->inv;
 
-	if (!grown)
-		return -ENOMEM;
-	*hops = grown;
-	grown[(*n)++] = *h;
-	return 0;
-}
-
-static int collect_inventory(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
-			     struct link_hop **hops, size_t *n)
-{
 	for (int i = (int)ep; inv->devs[i].parent >= 0; i = inv->devs[i].parent) {
 		int up = inv->devs[i].parent;
 		int r;
 
 		if (!link_port_faces_down(inv, up))
 			continue; /* inside a switch: upstream to downstream port is no link */
-		if (hop_known(*hops, *n, inv->devs[up].addr))
+		if (hop_known(c, inv->devs[up].addr))
 			break; /* everything above is collected already */
-		r = hop_add(root, &inv->devs[up], &inv->devs[i], hops, n);
+		r = hop_add(c, &inv->devs[up], &inv->devs[i]);
 		if (r < 0)
 			return r;
 	}
@@ -269,38 +282,45 @@ struct tree_path {
 	size_t n;
 };
 
-/* From the bus/pci/devices link of addr; -ENOENT without one (not a link, no devices/). */
-static int tree_path_read(const struct sysroot *root, const char *addr, struct tree_path *p)
+/* bus/pci/devices, opened once per collection. */
+static int devices_dfd(struct link_collect *c)
 {
-	_cleanup_(closep) int dfd =
-		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices");
+	if (c->devices_dfd == -EBADF)
+		c->devices_dfd = sysroot_openat(c->root, SYSROOT_SYS, O_PATH | O_DIRECTORY,
+						"bus/pci/devices");
+	return c->devices_dfd;
+}
+
+/* From the bus/pci/devices link of addr; -ENOENT without one (not a link, no devices/). */
+static int tree_path_read(struct link_collect *c, const char *addr, struct tree_path *p)
+{
+	int dfd = devices_dfd(c);
 	char link[PATH_MAX], *at, *save = NULL;
 
 	if (dfd < 0)
 		return dfd == -ENOMEM ? dfd : -ENOENT;
-	if (sysroot_readlink_at(root, dfd, addr, link, sizeof(link)) < 0)
+	if (sysroot_readlink_at(c->root, dfd, addr, link, sizeof(link)) < 0)
 		return -ENOENT;
 	at = strstr(link, "devices/pci");
 	if (!at)
 		return -ENOENT;
 	snprintf(p->buf, sizeof(p->buf), "%s", at + strlen("devices/"));
 	p->n = 0;
-	for (char *c = strtok_r(p->buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		if (p->n == LINK_PATH_MAX || streq(c, "..") || streq(c, "."))
+	for (char *s = strtok_r(p->buf, "/", &save); s; s = strtok_r(NULL, "/", &save)) {
+		if (p->n == LINK_PATH_MAX || streq(s, "..") || streq(s, "."))
 			return -ENOENT;
-		if (strneq(c, "pci", 3))
+		if (strneq(s, "pci", 3))
 			p->n = 0; /* a root bus, also a VMD domain's: the path starts again */
-		p->comp[p->n++] = c;
+		p->comp[p->n++] = s;
 	}
 	return p->n >= 2 && streq(p->comp[p->n - 1], addr) ? 0 : -ENOENT;
 }
 
 static int inv_find(const struct pci_inventory *inv, const char *addr)
 {
-	for (size_t i = 0; i < inv->n; i++)
-		if (streq(inv->devs[i].addr, addr))
-			return (int)i;
-	return -1;
+	const struct pci_dev_info *d = pci_inventory_find(inv, addr);
+
+	return d ? (int)(d - inv->devs) : -1;
 }
 
 /*
@@ -333,9 +353,10 @@ static int tree_read(const struct sysroot *root, const struct tree_path *p, size
 }
 
 /* The hop below comp[k]: a function missing from the inventory is read through the tree. */
-static int tree_hop(const struct sysroot *root, const struct pci_inventory *inv,
-		    const struct tree_path *p, size_t k, struct link_hop **hops, size_t *n)
+static int tree_hop(struct link_collect *c, const struct tree_path *p, size_t k)
 {
+	const struct sysroot *root = c->root;
+	const struct pci_inventory *inv = c->inv;
 	struct link_hop h = {};
 	int r;
 
@@ -356,43 +377,81 @@ static int tree_hop(const struct sysroot *root, const struct pci_inventory *inv,
 	/* An unlisted end that told nothing: its side of the link is unknown, not assumed. */
 	if ((h.port_unlisted && !h.port_link.present) || (h.dev_unlisted && !h.dev_link.present))
 		h.state = HOP_UNKNOWN;
-	return hop_push(&h, hops, n);
+	return hop_push(c, &h);
 }
 
-static int collect_tree(const struct sysroot *root, const struct pci_inventory *inv,
-			const struct tree_path *p, struct link_hop **hops, size_t *n)
+static int collect_tree(struct link_collect *c, const struct tree_path *p)
 {
 	bool down[LINK_PATH_MAX] = {};
 
-	tree_roles(inv, p, down);
+	tree_roles(c->inv, p, down);
 	for (size_t k = p->n - 1; k >= 2; k--) {
 		int r;
 
 		if (!down[k - 1])
 			continue; /* inside a switch: upstream to downstream port is no link */
-		if (hop_known(*hops, *n, p->comp[k - 1]))
+		if (hop_known(c, p->comp[k - 1]))
 			break;
-		r = tree_hop(root, inv, p, k - 1, hops, n);
+		r = tree_hop(c, p, k - 1);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
-		      struct link_hop **hops, size_t *n)
+int link_collect_init(struct link_collect *c, const struct sysroot *root,
+		      const struct pci_inventory *inv)
+{
+	*c = (struct link_collect){ .root = root, .inv = inv, .devices_dfd = -EBADF };
+	c->port_done = calloc(inv->n + 1, sizeof(*c->port_done));
+	return c->port_done ? 0 : -ENOMEM;
+}
+
+void link_collect_done(struct link_collect *c)
+{
+	if (c->root && c->devices_dfd >= 0) /* {} (never initialised) holds no fd */
+		close(c->devices_dfd);
+	free(c->port_done);
+	free(c->hops);
+	*c = (struct link_collect){ .devices_dfd = -EBADF };
+}
+
+int link_collect_add(struct link_collect *c, size_t ep)
 {
 	_cleanup_(freep) struct tree_path *p = malloc(sizeof(*p));
 	int r;
 
 	if (!p)
 		return -ENOMEM;
-	r = tree_path_read(root, inv->devs[ep].addr, p);
+	r = tree_path_read(c, c->inv->devs[ep].addr, p);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return collect_inventory(root, inv, ep, hops, n);
-	return collect_tree(root, inv, p, hops, n);
+		return collect_inventory(c, ep);
+	return collect_tree(c, p);
+}
+
+int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
+		      struct link_hop **hops, size_t *n)
+{
+	struct link_collect c;
+	int r = link_collect_init(&c, root, inv);
+
+	if (r < 0)
+		return r;
+	c.hops = *hops;
+	c.n = c.cap = *n;
+	for (size_t i = 0; i < c.n; i++) {
+		const struct pci_dev_info *d = pci_inventory_find(inv, c.hops[i].port);
+
+		if (d)
+			c.port_done[d - inv->devs] = true;
+	}
+	r = link_collect_add(&c, ep);
+	*hops = TAKE_PTR(c.hops);
+	*n = c.n;
+	link_collect_done(&c);
+	return r;
 }
 
 static int cmp_hop(const void *a, const void *b)

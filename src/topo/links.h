@@ -86,6 +86,26 @@ bool link_port_faces_down(const struct pci_inventory *inv, size_t i);
 int link_hops_collect(const struct sysroot *root, const struct pci_inventory *inv, size_t ep,
 		      struct link_hop **hops, size_t *n);
 
+/*
+ * The same for many endpoints: the hops collected (hops[0..n)), each port's once, with
+ * bus/pci/devices opened once and each listed port's "collected" flag in the inventory's
+ * order. link_collect_init(), link_collect_add() per endpoint, link_collect_done() (frees
+ * hops too: take them with TAKE_PTR first).
+ */
+struct link_collect {
+	const struct sysroot *root;
+	const struct pci_inventory *inv;
+	int devices_dfd; /* -EBADF until first used; then an fd or -errno */
+	bool *port_done; /* inv->n: a hop below this listed port is collected */
+	struct link_hop *hops;
+	size_t n, cap;
+};
+
+int link_collect_init(struct link_collect *c, const struct sysroot *root,
+		      const struct pci_inventory *inv);
+int link_collect_add(struct link_collect *c, size_t ep);
+void link_collect_done(struct link_collect *c);
+
 /* Order hops by the address of the function below them (report and display order). */
 void link_hops_sort(struct link_hop *hops, size_t n);
 

@@ -100,10 +100,13 @@ static int selected(const struct run *run, const struct pci_inventory *inv, size
 
 static int links_judge(struct run *run, struct pci_backend *b, struct pci_inventory *inv)
 {
-	_cleanup_(freep) struct link_hop *hops = NULL;
-	size_t n = 0, endpoints = 0;
+	_cleanup_(link_collect_done) struct link_collect c = {};
+	size_t endpoints = 0;
 	int r;
 
+	r = link_collect_init(&c, run->root, inv);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct pci_dev_info *d = &inv->devs[i];
 
@@ -117,7 +120,7 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 		r = topo_load_path_caps(b, inv, i);
 		if (r == -ENOMEM)
 			return r;
-		r = link_hops_collect(run->root, inv, i, &hops, &n);
+		r = link_collect_add(&c, i);
 		if (r < 0)
 			return r;
 	}
@@ -144,9 +147,9 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 							  .actual = "no PCI function matches",
 							  .action = ACTION_NONE,
 						  });
-	link_hops_sort(hops, n);
-	for (size_t i = 0; i < n; i++) {
-		r = hop_result(run, inv, &hops[i]);
+	link_hops_sort(c.hops, c.n);
+	for (size_t i = 0; i < c.n; i++) {
+		r = hop_result(run, inv, &c.hops[i]);
 		if (r < 0)
 			return r;
 	}
