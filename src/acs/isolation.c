@@ -64,6 +64,18 @@ static bool group_translated(const struct sysroot *root, struct group_types *gt,
 	return gt->v[g] > 0;
 }
 
+/*
+ * vfio-pci, or one of its vendor variants (the kernel's drivers/vfio/pci/<vendor>/, named
+ * by their modules: mlx5_vfio_pci, nvgrace_gpu_vfio_pci, hisi_acc_vfio_pci, pds_vfio_pci,
+ * virtio_vfio_pci, qat_vfio_pci): each hands the function to a VM the same way.
+ */
+static bool vfio_driver(const char *name)
+{
+	size_t n = strlen(name), k = strlen("_vfio_pci");
+
+	return streq(name, "vfio-pci") || (n > k && streq(name + n - k, "_vfio_pci"));
+}
+
 static void read_one(const struct sysroot *root, const char *addr, struct group_types *gt,
 		     struct acs_fn_iommu *f)
 {
@@ -77,7 +89,7 @@ static void read_one(const struct sysroot *root, const char *addr, struct group_
 		return; /* gone since the inventory was read */
 	r = dfd < 0 ? dfd : link_name(root, dfd, "driver", buf, sizeof(buf));
 	if (r >= 0)
-		f->vfio = streq(buf, "vfio-pci");
+		f->vfio = vfio_driver(buf);
 	else if (r != -ENOENT) /* no "driver" link: no driver bound */
 		f->driver_unknown = true;
 	if (dfd < 0)

@@ -17,7 +17,7 @@
 struct acs_fn_iommu {
 	int group;	 /* iommu_group number; -1: none (no IOMMU) or unreadable */
 	bool translated; /* its group's type is DMA or DMA-FQ */
-	bool vfio;	 /* bound to vfio-pci */
+	bool vfio;	 /* bound to vfio-pci or a vendor variant of it (mlx5_vfio_pci, ...) */
 	/* its driver link (or its directory) could not be read, for another reason than its
 	 * absence: counted as vfio-pci (struct acs_target.driver_unread) */
 	bool driver_unknown;

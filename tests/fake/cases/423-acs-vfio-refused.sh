@@ -147,3 +147,22 @@ ref_private
 for d in "$R" "$REF"; do rm -f "$(readlink -f "$d/sys/bus/pci/devices/0000:18:00.0")/driver"; done
 hp apply --dry-run
 expect_grep out '^plan: 12 ports selected: 12 with ACS; 12 writes$'
+
+# vfio-pci's vendor variants hand the function to a VM the same way (mlx5_vfio_pci for
+# ConnectX VF live migration, nvgrace_gpu_vfio_pci for Grace Hopper GPUs): refused too;
+# a driver whose name only contains "vfio" is not one of them
+for drv in mlx5_vfio_pci nvgrace_gpu_vfio_pci; do
+	newroot dgx8
+	useconf gpu-p2p
+	bind 0000:18:00.0 "$drv"
+	hp apply --dry-run
+	expect_grep out '^plan: 12 ports selected: 12 with ACS; 10 writes, 2 refused$'
+	expect_grep out '^    refused: vfio-pci below \(0000:18:00\.0\); '
+done
+for drv in _vfio_pci vfio_pci_stub xvfio-pci; do
+	newroot dgx8
+	useconf gpu-p2p
+	bind 0000:18:00.0 "$drv"
+	hp apply --dry-run
+	expect_grep out '^plan: 12 ports selected: 12 with ACS; 12 writes$'
+done
