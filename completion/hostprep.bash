@@ -3,8 +3,8 @@
 # /usr/share/bash-completion/completions/hostprep. Needs nothing from the
 # bash-completion package, so tests/doc/run.sh can drive it in a bare bash.
 
-# Kept equal to the command table in src/main.c and to getopt's long options
-# there by tests/doc/run.sh.
+# Kept equal to the command table (src/modules.c) and to the option tables
+# (`hostprep --list-options`) by tests/doc/run.sh.
 _hostprep_commands='apply check status gate revert config acs rdma env topology snapshot'
 _hostprep_options='--root --config --vendor-config --json --no-color -v --verbose -h --help --version'
 
