@@ -205,6 +205,7 @@ expect "hostprep snapshot --o" "--output "
 expect "hostprep check --p" "--publish "
 expect "hostprep apply --p" "--publish "
 expect "hostprep --config site.conf check --pu" "--publish "
+expect "hostprep --vendor-config sit" "site.conf "
 expect "hostprep -o sit" "site.conf "
 expect "hostprep --validate-as site.conf config sit" "site.conf "
 for c in $commands; do
