@@ -22,18 +22,43 @@ struct parsed {
 	char *argv[ARGS_MAX + 1]; /* getopt permutes it, so a copy */
 	struct options o;
 	const struct command *cmd;
-	char err[1024]; /* what it logged */
+	char err[1024];	 /* what it logged */
+	char out[16384]; /* what it printed */
 	int r;
 };
 
-/* stderr into p->err for the call: the message is part of the contract. */
+/* fd's output during the call, into buf: the messages and the help are the contract. */
+struct capture {
+	int fd, saved;
+	FILE *f;
+};
+
+static void capture_start(struct capture *c, int fd)
+{
+	c->fd = fd;
+	c->f = tmpfile();
+	assert_non_null(c->f);
+	fflush(NULL);
+	c->saved = dup(fd);
+	dup2(fileno(c->f), fd);
+}
+
+static void capture_end(struct capture *c, char *buf, size_t size)
+{
+	fflush(NULL);
+	dup2(c->saved, c->fd);
+	close(c->saved);
+	rewind(c->f);
+	buf[fread(buf, 1, size - 1, c->f)] = '\0';
+	fclose(c->f);
+}
+
 static void parse_words(struct parsed *p, const char *words)
 {
 	char line[512], *save = NULL;
-	int argc = 0, saved = dup(STDERR_FILENO);
-	FILE *f = tmpfile();
+	struct capture out, err;
+	int argc = 0;
 
-	assert_non_null(f);
 	*p = (struct parsed){};
 	p->argv[argc++] = strdup("hostprep");
 	snprintf(line, sizeof(line), "%s", words);
@@ -41,15 +66,11 @@ static void parse_words(struct parsed *p, const char *words)
 		assert_true(argc < ARGS_MAX);
 		p->argv[argc++] = strdup(w);
 	}
-	fflush(stderr);
-	dup2(fileno(f), STDERR_FILENO);
+	capture_start(&out, STDOUT_FILENO);
+	capture_start(&err, STDERR_FILENO);
 	p->r = cli_parse_argv(argc, p->argv, commands, n_commands, &p->o, &p->cmd);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	p->err[fread(p->err, 1, sizeof(p->err) - 1, f)] = '\0';
-	fclose(f);
+	capture_end(&err, p->err, sizeof(p->err));
+	capture_end(&out, p->out, sizeof(p->out));
 }
 
 static void parsed_done(struct parsed *p)
@@ -293,6 +314,24 @@ static void test_answers(void **state)
 
 	parse_words(&p, "apply --help");
 	assert_int_equal(p.r, 1);
+	assert_non_null(strstr(p.out, "--dry-run"));
+	assert_non_null(strstr(p.out, "--publish"));
+	assert_null(strstr(p.out, "--oneline"));
+	assert_null(strstr(p.out, "--root"));
+	parsed_done(&p);
+
+	parse_words(&p, "--help");
+	assert_int_equal(p.r, 1);
+	assert_non_null(strstr(p.out, "--root DIR"));
+	assert_non_null(strstr(p.out, "-o, --output FILE"));
+	assert_non_null(strstr(p.out, "apply, check: publish"));
+	parsed_done(&p);
+
+	parse_words(&p, "--list-options");
+	assert_int_equal(p.r, 1);
+	assert_non_null(strstr(p.out, "hostprep -v --verbose -\n"));
+	assert_non_null(strstr(p.out, "config - --validate-as NAME\n"));
+	assert_null(strstr(p.out, "list-options"));
 	parsed_done(&p);
 
 	parse_words(&p, "--help --no-such-option");
