@@ -3,10 +3,34 @@
 # /usr/share/bash-completion/completions/hostprep. Needs nothing from the
 # bash-completion package, so tests/doc/run.sh can drive it in a bare bash.
 
-# Kept equal to the command table in src/main.c and to getopt's long options
-# there by tests/doc/run.sh.
+# The commands are kept equal to commands[] in src/modules.c by tests/doc/run.sh. The
+# options are the program's own tables, asked of it (`hostprep --list-options`: one
+# "OWNER SHORT LONG ARG" a line, "-" for none, OWNER "hostprep" for its own options).
 _hostprep_commands='apply check status gate revert config acs rdma env topology snapshot'
-_hostprep_options='--root --config --vendor-config --json --no-color -v --verbose -h --help --version'
+
+# The options of OWNER... (hostprep, a command), short and long, one a line.
+_hostprep_opts() {
+	local owner short long arg o
+
+	while read -r owner short long arg; do
+		for o in "$@"; do
+			[[ $owner == "$o" ]] || continue
+			[[ $short == - ]] || printf '%s\n' "$short"
+			printf '%s\n' "$long"
+		done
+	done < <("${COMP_WORDS[0]}" --list-options 2>/dev/null)
+}
+
+# The argument's name (DIR, FILE, NAME) of option $1, of any table; nothing if it takes none.
+_hostprep_arg() {
+	local owner short long arg
+
+	while read -r owner short long arg; do
+		[[ $1 == "$short" || $1 == "$long" ]] || continue
+		[[ $arg == - ]] || printf '%s' "$arg"
+		return
+	done < <("${COMP_WORDS[0]}" --list-options 2>/dev/null)
+}
 
 # The word at index $1 with a leading ~ expanded, never eval'ed.
 _hostprep_word() {
@@ -49,7 +73,8 @@ _hostprep_rules() {
 
 _hostprep() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmd='' validate='' w i nargs=0
+	local cmd='' validate='' w i nargs=0 opts owner short long arg
+	local -a takes_arg
 
 	COMPREPLY=()
 	# --root=DIR: readline splits at '=', so the option is two words back.
@@ -58,64 +83,62 @@ _hostprep() {
 	elif [[ $cur == = ]]; then
 		cur=''
 	fi
-	case $prev in
-	--root)
+	case $(_hostprep_arg "$prev") in
+	DIR)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return 0
 		;;
-	--config | -o | --output)
+	FILE)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 		;;
-	--validate-as) return 0 ;; # NAME: the installed file's name, typed
+	?*) return 0 ;; # a NAME: typed
 	esac
+	mapfile -t takes_arg < <("${COMP_WORDS[0]}" --list-options 2>/dev/null |
+		while read -r owner short long arg; do
+			[[ $arg == - ]] || printf '%s\n%s\n' "$short" "$long"
+		done | grep -vx -- -)
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--root | --config | --vendor-config)
+		--validate | --validate-as) validate=1 ;;
+		esac
+		if [[ " ${takes_arg[*]} " == *" $w "* ]]; then
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			((i++))
-			;;
-		--validate) validate=1 ;;
-		--validate-as)
-			validate=1
-			((i++))
-			;;
-		-*) ;;
-		*) if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi ;;
-		esac
+		elif [[ $w != -* ]]; then
+			if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi
+		fi
 	done
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "$_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "$(_hostprep_opts hostprep)" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -W "$_hostprep_commands" -- "$cur")
 		fi
 		return 0
 	fi
+	opts=$(_hostprep_opts "$cmd" hostprep)
 	case $cmd in
-	apply) mapfile -t COMPREPLY < <(compgen -W "--dry-run --publish $_hostprep_options" -- "$cur") ;;
-	check) mapfile -t COMPREPLY < <(compgen -W "--publish $_hostprep_options" -- "$cur") ;;
-	status) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "--oneline $_hostprep_options" -- "$cur") ;;
-	snapshot) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "-o --output $_hostprep_options" -- "$cur") ;;
+	apply | check) mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur") ;;
 	config)
 		if [[ -n $validate && $cur != -* ]]; then
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
-			mapfile -t COMPREPLY < <(compgen -W "--validate --validate-as $_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
 		fi
 		;;
 	acs)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--install --uninstall $_hostprep_options" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
 		elif ((nargs == 0)); then
 			mapfile -t COMPREPLY < <(compgen -W cmdline -- "$cur")
 		fi
 		;;
-	*) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "$_hostprep_options" -- "$cur") ;;
+	*) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur") ;;
 	esac
 	return 0
 }

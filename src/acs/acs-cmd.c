@@ -248,10 +248,30 @@ static int cmd_acs(const struct options *o)
 	return 0;
 }
 
+static int set_install(struct options *o, char *arg)
+{
+	o->install = true;
+	return 0;
+}
+
+static int set_uninstall(struct options *o, char *arg)
+{
+	o->uninstall = true;
+	return 0;
+}
+
+static const struct command_option acs_options[] = {
+	{ "install", 0, NULL, "with cmdline: write the argument as a GRUB drop-in", set_install },
+	{ "uninstall", 0, NULL, "with cmdline: remove the drop-in, put back what was there",
+	  set_uninstall },
+	{}
+};
+
 const struct command acs_command = {
 	.name = "acs",
 	.run = cmd_acs,
 	.help = "acs cmdline [--install|--uninstall]  print the boot-time ACS argument for the "
 		"policy / write it as a GRUB drop-in / remove that",
-	.flags = COMMAND_ARGS | COMMAND_INSTALL,
+	.flags = COMMAND_ARGS,
+	.options = acs_options,
 };

@@ -94,10 +94,34 @@ static int cmd_config(const struct options *o)
 	return config_dump(&cfg, stdout);
 }
 
+static int set_validate(struct options *o, char *arg)
+{
+	o->validate = true;
+	return 0;
+}
+
+static int set_validate_as(struct options *o, char *arg)
+{
+	o->validate = true;
+	o->validate_as = arg;
+	return 0;
+}
+
+static const struct command_option config_options[] = {
+	{ "validate", 0, NULL, "validate the FILEs as installed, print nothing else",
+	  set_validate },
+	{ "validate-as", 0, "NAME",
+	  "validate one FILE as the installed NAME (hostprep.conf, "
+	  "a drop-in's NAME.conf)",
+	  set_validate_as },
+	{}
+};
+
 const struct command config_command = {
 	.name = "config",
 	.run = cmd_config,
 	.help = "config [--validate FILE... | --validate-as NAME FILE]  print the merged config "
 		"/ validate files (FILE as the installed NAME)",
-	.flags = COMMAND_ARGS | COMMAND_VALIDATE,
+	.flags = COMMAND_ARGS,
+	.options = config_options,
 };

@@ -336,18 +336,52 @@ static int cmd_revert(const struct options *o)
 	return do_run(o, RUN_REVERT);
 }
 
+static int set_dry_run(struct options *o, char *arg)
+{
+	o->dry_run = true;
+	return 0;
+}
+
+static int set_publish(struct options *o, char *arg)
+{
+	o->publish = true;
+	return 0;
+}
+
+/* A dry run publishes nothing: asking for both is a mistake, not a choice. */
+static int check_apply(const struct options *o)
+{
+	if (o->publish && o->dry_run) {
+		log_error("--publish is not with --dry-run.");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct command_option apply_options[] = {
+	{ "dry-run", 0, NULL, "print the plan, write nothing", set_dry_run },
+	{ "publish", 0, NULL, "publish the report of a --config run anyway", set_publish },
+	{}
+};
+
+static const struct command_option check_options[] = {
+	{ "publish", 0, NULL, "publish the report of a --config run anyway", set_publish },
+	{},
+};
+
 const struct command apply_command = {
 	.name = "apply",
 	.run = cmd_apply,
 	.help = "apply [--dry-run]   plan, write (when [Host] Apply=yes), verify, report",
-	.flags = COMMAND_DRY_RUN | COMMAND_PUBLISH,
+	.options = apply_options,
+	.check = check_apply,
 };
 
 const struct command check_command = {
 	.name = "check",
 	.run = cmd_check,
 	.help = "check               read-only evaluation and report",
-	.flags = COMMAND_PUBLISH,
+	.options = check_options,
 };
 
 const struct command revert_command = {

@@ -66,9 +66,31 @@ static int cmd_status(const struct options *o)
 	return status_show(o, &root);
 }
 
+static int set_oneline(struct options *o, char *arg)
+{
+	o->oneline = true;
+	return 0;
+}
+
+/* One line is for monitors that read text; --json is the whole report already. */
+static int check_status(const struct options *o)
+{
+	if (o->oneline && o->json) {
+		log_error("--oneline is not with --json.");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct command_option status_options[] = {
+	{ "oneline", 0, NULL, "one line: READY, or NOT READY and the first problems", set_oneline },
+	{}
+};
+
 const struct command status_command = {
 	.name = "status",
 	.run = cmd_status,
 	.help = "status [--oneline]  print the last report (unprivileged) / as one line",
-	.flags = COMMAND_ONELINE,
+	.options = status_options,
+	.check = check_status,
 };

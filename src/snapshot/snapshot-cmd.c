@@ -287,9 +287,20 @@ static int cmd_snapshot(const struct options *o)
 	return snapshot_to(o, &root, &s, o->output ? o->output : path);
 }
 
+static int set_output(struct options *o, char *arg)
+{
+	o->output = arg;
+	return 0;
+}
+
+static const struct command_option snapshot_options[] = {
+	{ "output", 'o', "FILE", "write the tar to FILE (- for stdout)", set_output },
+	{},
+};
+
 const struct command snapshot_command = {
 	.name = "snapshot",
 	.run = cmd_snapshot,
 	.help = "snapshot [-o FILE]  what hostprep reads here, in one tar (for a bug report)",
-	.flags = COMMAND_OUTPUT,
+	.options = snapshot_options,
 };

@@ -97,14 +97,23 @@ done <<<"$cmd_defs"
 for c in $commands; do
 	need "$man8" COMMANDS "^\*$c[* ]" "command '$c'"
 done
-longopts=$(sed -n 's/.*{ "\([a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$main")
-[ "$(echo "$longopts" | wc -w)" -ge 9 ] || fail "found only '$longopts' in $main's long_options"
+# every option of every table (hostprep's own in src/cli/argv.c, each command's in its
+# struct command), as the program lists them: "OWNER SHORT LONG ARG", "-" for none
+listed=$("$bin" --list-options) || fail "$bin --list-options failed"
+longopts=$(echo "$listed" | awk '{ print substr($3, 3) }')
+[ "$(echo "$longopts" | wc -w)" -ge 15 ] || fail "found only '$longopts' in --list-options"
 for o in $longopts; do
 	need "$man8" OPTIONS "^(\*-[a-z]\*, )?\*--$o\*" "option --$o"
 done
-for o in $(sed -n 's/.*getopt_long([^"]*"\([a-z]*\)".*/\1/p' "$main" | grep -o .); do
+for o in $(echo "$listed" | awk '$2 != "-" { print substr($2, 2) }'); do
 	need "$man8" OPTIONS "^\*-$o\*" "option -$o"
 done
+# a command's option is in that command's line of the synopsis
+while read -r owner short long arg; do
+	[ "$owner" = hostprep ] && continue
+	need "$man8" SYNOPSIS "^\*hostprep\* \[_OPTIONS_\] \*$owner[* ].*\*($long|$short)\*" \
+		"option $long of $owner (in its synopsis line)"
+done <<<"$listed"
 codes=$(sed -n 's/^#define EXIT_[A-Z_]*[[:space:]]*\([0-9]*\)$/\1/p' "$(src_file result.h)")
 [ -n "$codes" ] || fail "no EXIT_ codes found in src/core/result.h"
 for e in $codes; do
@@ -168,9 +177,12 @@ expect() {
 }
 
 want_cmds=$(echo "$commands" | sort | tr '\n' ' ')
-want_long=$(for o in $longopts; do
-	case $o in dry-run | validate | validate-as | install | uninstall | publish | oneline | output) ;; *) echo "--$o" ;; esac
-done | sort | tr '\n' ' ')
+# the options a command offers: hostprep's own and its table's, from --list-options
+want_opts() {
+	echo "$listed" | awk -v c="$1" -v p="$2" '$1 == "hostprep" || $1 == c {
+		if ($2 != "-") print $2; print $3 }' | grep -- "^$2" | sort | tr '\n' ' '
+}
+want_long=$(want_opts "" --)
 expect "hostprep " "$want_cmds"
 expect "hostprep --json " "$want_cmds"
 expect "hostprep --" "$want_long"
@@ -193,6 +205,13 @@ expect "hostprep snapshot --o" "--output "
 expect "hostprep check --p" "--publish "
 expect "hostprep apply --p" "--publish "
 expect "hostprep --config site.conf check --pu" "--publish "
+expect "hostprep --vendor-config sit" "site.conf "
+expect "hostprep -o sit" "site.conf "
+expect "hostprep --validate-as site.conf config sit" "site.conf "
+for c in $commands; do
+	expect "hostprep $c -" "$(want_opts "$c" -)"
+	expect "hostprep -v $c --" "$(want_opts "$c" --)"
+done
 expect "hostprep --config $top/conf/hostprep.conf --config site.conf check " \
 	"ACS:gpu-paths ACS:mine Module:mlx5_core Port:rails " rules
 expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules
@@ -201,6 +220,22 @@ expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules
 if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_hostprep"; fi
 got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
+# and each table's options: hostprep's in the first _arguments, a command's in its
+# "CMD) _arguments ... ;;" branch, no more, no less
+zsh_opts() {
+	awk -v c="$1" '
+		c == "" && /_arguments -C/ { on = 1 }
+		c == "" && on && /->command/ { exit }
+		c != "" && $0 ~ "^[[:space:]]*" c "\\) _arguments" { on = 1 }
+		on { print } on && c != "" && /;;/ { exit }' "$top/completion/_hostprep" |
+		sed 's/\[[^]]*\]//g' | grep -oE -- "(^|[^a-z-])--?[a-z][a-z-]*" | grep -oE -- "--?[a-z][a-z-]*" | sort -u | tr '\n' ' '
+}
+for c in "" $commands; do
+	want=$(echo "$listed" | awk -v c="${c:-hostprep}" '$1 == c { if ($2 != "-") print $2; print $3 }' |
+		sort -u | tr '\n' ' ')
+	got=$(zsh_opts "$c")
+	[ "$got" = "$want" ] && ok || fail "completion/_hostprep options of '${c:-hostprep}': '$got', want '$want'"
+done
 
 # --- the house drawn from the includes: no arrow up, no folder cycle (tests/doc/layers.py);
 # and the drawing can fail: an upward include and a cycle put into a copy of src/.

@@ -63,5 +63,7 @@ expect_grep out 'FAIL +iommu.mode' "apply --config with Apply=yes did not publis
 # usage: --publish only with check and apply, not with --dry-run
 hp --publish status
 expect_rc 2
+expect_grep err '--publish is an option of apply, check, not of status'
 hp --config "$T/try.conf" --publish apply --dry-run
 expect_rc 2
+expect_grep err '--publish is not with --dry-run'

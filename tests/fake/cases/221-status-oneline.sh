@@ -95,8 +95,10 @@ expect_grep out '^NOT READY: the last report cannot be used' "damaged report: st
 # usage: with status only, not with --json
 hp check --oneline
 expect_rc 2
+expect_grep err '--oneline is an option of status, not of check'
 hp --json status --oneline
 expect_rc 2
+expect_grep err '--oneline is not with --json'
 
 # the NPD example runs it
 J=$HERE/../../fleet/kubernetes/npd/hostprep-plugin.json

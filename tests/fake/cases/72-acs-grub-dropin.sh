@@ -122,3 +122,4 @@ expect_tree_same
 # --install goes with acs cmdline only
 hp -v check --install
 expect_rc 2
+expect_grep err '--install is an option of acs, not of check'
