@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "core/strbuf.h"
 #include "pci/accel.h"
+#include "core/log.h"
 #include "topo/p2p-map.h"
 
 static void ep_id(const struct topo_endpoint *e, char buf[static 16])
@@ -94,11 +95,35 @@ static struct json_object *pair_json(const struct topo_view *v, size_t i, size_t
 	return o;
 }
 
-/* Every GPU-GPU and GPU-NIC pair once (GPUs come first in eps), at any distance. */
+/* The pairs pairs_json() lists: each GPU with every endpoint after it. */
+static size_t pairs_count(const struct topo_view *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->topo.n && v->topo.eps[i].kind == TOPO_GPU; i++)
+		n += v->topo.n - i - 1;
+	return n;
+}
+
+/*
+ * Every GPU-GPU and GPU-NIC pair once (GPUs come first in eps), at any distance. Up to
+ * P2P_PAIRS_MAX: the list is quadratic in endpoints (a host of 100 GPUs and 100 NICs
+ * made 15,000 pairs, 4.5 MB of JSON and 50 MB of memory; 1,600 endpoints would take
+ * gigabytes at boot). The largest real hosts (16-20 GPUs, 10-20 NICs) have a few
+ * hundred; past the cap the list is empty and pairs_omitted says how many it would hold.
+ */
 static void pairs_json(const struct topo_view *v, struct json_object *doc)
 {
 	struct json_object *a = json_object_new_array();
+	size_t n = pairs_count(v);
 
+	if (n > P2P_PAIRS_MAX) {
+		log_warning("p2p.json: %zu GPU pairs exceed the %d listed, none listed.", n,
+			    P2P_PAIRS_MAX);
+		json_object_object_add(doc, "pairs", a);
+		json_object_object_add(doc, "pairs_omitted", json_object_new_int64((int64_t)n));
+		return;
+	}
 	for (size_t i = 0; i < v->topo.n; i++)
 		for (size_t j = i + 1; j < v->topo.n && v->topo.eps[i].kind == TOPO_GPU; j++)
 			json_object_array_add(a, pair_json(v, i, j));

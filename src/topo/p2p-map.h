@@ -11,6 +11,8 @@
  * NCCL/UCX wrappers read this world-readable file instead.
  */
 #define P2P_SCHEMA_VERSION 1
+/* p2p.json lists its pairs up to this many (pairs_omitted past it; docs/p2p-schema.md) */
+#define P2P_PAIRS_MAX 4096
 
 /* The document; NULL on ENOMEM. */
 struct json_object *p2p_map_json(const struct topo_view *v);

@@ -25,6 +25,7 @@ Python 3 standard library only. Deterministic: the same NAME gives the same byte
 """
 
 import os
+import re
 import struct
 import sys
 
@@ -999,8 +1000,31 @@ def kmod_overlays():
     return overlays
 
 
+def fx_gpus(n):
+    """n H100s, each alone below its own root port on bus 00: a host with more GPUs than
+    any real one, to pin what hostprep does with a quadratic pair list (p2p.json lists
+    n(n-1)/2 pairs up to its cap: gpus-91 makes 4095, gpus-92 4186)."""
+    fx = Fixture("gpus-%d" % n, "gpus%d-fake" % n,
+                 "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-amd64 root=/dev/sda1 ro quiet")
+    fx.iommu, fx.group_type = "intel", "DMA"
+    ports = []
+    for i in range(n):
+        bus = i + 1
+        ports.append(mk("0000:00:%02x.%d" % (i // 8 + 1, i % 8), 0x8086, 0x352a, 0x060400,
+                        intel_spr_root_port_caps(), rev=0x04, svid=0x8086, sdid=0x0000,
+                        pcie=PCIE_ROOT_PORT, link=(5, 16, 5, 16), acs=(0x005f, 0x001d),
+                        children=[h100("0000:%02x:00.0" % bus, 40 + i)], secondary=bus,
+                        driver="pcieport", irq=0, slot=i + 1))
+    fx.roots.append((0, 0x00, 0, "0-7", ports))
+    fx.iommu_units = [("dmar0", [0x00], None)]
+    return fx
+
+
 def main(argv):
     overlays = kmod_overlays()
+    m = re.fullmatch(r"gpus-(\d+)", argv[1]) if len(argv) == 3 else None
+    if m and 1 <= int(m.group(1)) <= 240:
+        FIXTURES[argv[1]] = (lambda: fx_gpus(int(m.group(1))), None)
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(list(FIXTURES) + list(overlays)))
         return 0
