@@ -49,6 +49,7 @@ RUNS = {512: 3, 4096: 3} if QUICK else {512: 11, 4096: 7}
 LOOP_RUNS = {512: 1 if QUICK else 3}           # at 4096 the loop takes minutes: one run, not traced
 CONF = os.path.join(HERE, "bench.conf")
 CONF_ALL = os.path.join(HERE, "bench-all.conf")  # every section that reads the topology
+CONF_NOOP = os.path.join(HERE, "bench-noop.conf")  # bench.conf leaving every bit: no write
 ENV = dict(os.environ, SOURCE_DATE_EPOCH="1700000000", LC_ALL="C")
 
 # Part 1: (name, fixture, argv after --root/--config, median ms over /bin/true,
@@ -74,12 +75,17 @@ CASES = [
 ]
 
 
+CPU = {}  # argv tuple -> CPU ns (user + system) of its runs, for the issue 26 targets
+
+
 def spawn_run(spawn, argv):
-    """(exit, wall ns, max RSS KiB, stdout) of one run of argv."""
+    """(exit, wall ns, max RSS KiB, stdout) of one run of argv; its CPU time to CPU."""
     out = subprocess.run([spawn] + argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, env=ENV, check=True).stdout
     head, _, last = out.rstrip("\n").rpartition("\n")
-    return tuple(int(x) for x in last.split()) + (head,)
+    code, ns, kib, cpu = (int(x) for x in last.split())
+    CPU.setdefault(tuple(argv), []).append(cpu)
+    return code, ns, kib, head
 
 
 def spawn_once(spawn, argv):
@@ -176,6 +182,8 @@ def tools(binary, floor, root, topology):
     t = [("floor", [floor, root]),
          ("check", hp(binary, root, "check")),
          ("check-all", [binary, "--root", root, "--config", CONF_ALL, "--no-color", "check"]),
+         ("check-nop", [binary, "--root", root, "--config", CONF_NOOP, "--no-color", "check"]),
+         ("apply-nop", [binary, "--root", root, "--config", CONF_NOOP, "--no-color", "apply"]),
          ("status", hp(binary, root, "status")),
          ("config", hp(binary, root, "config"))]
     if topology:                 # issue 10's command, once it is on main
@@ -300,6 +308,7 @@ def fmt_ms(x):
 
 def part2(binary, spawn, floor, build):
     misses = []
+    cpus = {}
     topology = has_topology(binary)
     results = {}
     for n in SIZES:
@@ -329,6 +338,7 @@ def part2(binary, spawn, floor, build):
             times["loop"].append(ns / 1e6)
             rss["loop"] = max(rss["loop"], kib)
         med = {k: statistics.median(v) for k, v in times.items() if v}
+        cpu = {name: statistics.median(CPU[tuple(argv)]) / 1e6 for name, argv in fast}
         stats = {}
         with tempfile.TemporaryDirectory() as tmp:
             for name, argv in ts:
@@ -357,8 +367,9 @@ def part2(binary, spawn, floor, build):
             print(f"{name:9} {fmt_ms(t):>10} {len(times[name]):>4} "
                   f"{t / med['floor']:6.2f}x {vs_loop} {sc} {cb} {rss[name] / 1024:6.1f} MiB {ch}")
         results[n] = (med, rss, stats, candidates)
+        cpus[n] = cpu
     print()
-    return misses + targets(results)
+    return misses + targets(results) + targets26(results, cpus, spawn)
 
 
 def target(ok, text):
@@ -398,6 +409,35 @@ def targets(results):
                                       f"at 4096 <= 1.25x {a * 1000:.0f} us/function at 512")
     print("SKIP rdma_topo >= 10x: Debian 12's rdma-core 44.0 has no kernel-boot/rdma_topo")
     print("SKIP guest activation <= 50 ms: printed by the VM tier (tests/vm)")
+    return miss
+
+
+def targets26(results, cpus, spawn):
+    """Issue 26: every section declared costs at most 1.5x the ACS-only check in CPU and
+    system calls; apply with nothing to write at most 1.2x check's calls (same config:
+    bench-noop.conf, every bit left); check within 1.2x the raw-read floor; status 5 ms
+    at 4096 functions (over a /bin/true spawn); check's RSS 4 MiB (above)."""
+    miss = []
+    base = baseline(spawn, 11)
+    print("== targets (issue 26) ==")
+    for n, (med, rss, stats, _) in sorted(results.items()):
+        cpu = cpus[n]
+        x = cpu["check-all"] / cpu["check"]
+        miss += target(x <= 1.5, f"{n}: check-all CPU {cpu['check-all']:.1f} ms <= 1.5x "
+                                 f"check's {cpu['check']:.1f} ms ({x:.2f}x)")
+        x = stats["check-all"][0] / stats["check"][0]
+        miss += target(x <= 1.5, f"{n}: check-all syscalls {stats['check-all'][0]} <= 1.5x "
+                                 f"check's {stats['check'][0]} ({x:.2f}x)")
+        x = stats["apply-nop"][0] / stats["check-nop"][0]
+        miss += target(x <= 1.2, f"{n}: apply with nothing to write, syscalls "
+                                 f"{stats['apply-nop'][0]} <= 1.2x check's "
+                                 f"{stats['check-nop'][0]} ({x:.2f}x)")
+        x = med["check"] / med["floor"]
+        miss += target(x <= 1.2, f"{n}: check {fmt_ms(med['check'])} <= 1.2x the floor "
+                                 f"{fmt_ms(med['floor'])} ({x:.2f}x)")
+        if n == 4096:
+            t = med["status"] - base
+            miss += target(t <= 5.0, f"{n}: status {t:.1f} ms over a /bin/true spawn <= 5 ms")
     return miss
 
 
