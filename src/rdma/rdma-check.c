@@ -1023,11 +1023,12 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 	struct env e = { .gid_index = -1, .addrs = &addrs };
 	struct sysroot host = { .dir = (char *)"" };
 	_cleanup_(freep) char *where = sysroot_path(&host, SYSROOT_RUN, "hostprep/rdma.env");
+	_cleanup_(freep) char *p2p = sysroot_path(&host, SYSROOT_RUN, "hostprep/p2p.env");
 	struct strbuf b = {};
 	char off[160];
 	int r;
 
-	if (!where)
+	if (!where || !p2p)
 		return -ENOMEM;
 	r = rdma_addrs_read(rr->root, &addrs);
 	if (r < 0)
@@ -1050,8 +1051,14 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		      "# 'hostprep env' prints it live. Values are never quoted (docker takes them "
 		      "literally).\n"
 		      "# systemd: EnvironmentFile=-%s\n"
-		      "# docker:  docker run --env-file %s ...\n",
-		      where, where);
+		      "# docker:  docker run --env-file %s ...\n"
+		      "# GPU peer-to-peer facts (the pairs redirected to the root complex, the "
+		      "pairs NVLink\n"
+		      "# joins) are in the file HOSTPREP_P2P_ENV names, written by the runs that "
+		      "publish\n"
+		      "# ('hostprep apply' at boot; no file: not known). docs/p2p-schema.md.\n"
+		      "HOSTPREP_P2P_ENV=%s\n",
+		      where, where, p2p);
 	r = hcoll_off(rr, &e, off, sizeof(off));
 	if (r >= 0)
 		env_body(&e, r ? off : NULL, &b);

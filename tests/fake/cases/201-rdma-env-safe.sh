@@ -29,10 +29,10 @@ expect_no_grep "$E" 'mlx5_3' 'a failing port in rdma.env'
 expect_grep "$E" '^# 2 name\(s\) left out'
 expect_grep err "rdma.env: RDMA device 'mlx5_6\\\\xff' left out"
 expect_grep err "rdma.env: RDMA device 'mlx5_7\`id>c1\`\\$\\(id>c2\\)' left out"
-# the values: no quote, nothing a shell, systemd or docker would read differently (Open
-# MPI's MCA names are lower case after OMPI_MCA_)
-grep -v '^#' "$E" | grep -Evq '^[A-Z][A-Za-z_]*=[A-Za-z0-9_.:,=-]*$' &&
-	fail "unsafe line in rdma.env: $(grep -v '^#' "$E" | grep -Ev '^[A-Z][A-Za-z_]*=[A-Za-z0-9_.:,=-]*$')"
+# the values: no quote, nothing a shell, systemd or docker would read differently (a path
+# is safe: HOSTPREP_P2P_ENV; Open MPI's MCA names are lower case after OMPI_MCA_)
+grep -v '^#' "$E" | grep -Evq '^[A-Z][A-Za-z0-9_]*=[A-Za-z0-9_.:,=/-]*$' &&
+	fail "unsafe line in rdma.env: $(grep -v '^#' "$E" | grep -Ev '^[A-Z][A-Za-z0-9_]*=[A-Za-z0-9_.:,=/-]*$')"
 grep -q '\\' "$E" && fail "backslash in rdma.env (systemd continues a line at it)"
 # sh sources it without running anything, and sees the exact values
 mkdir -p "$T/sh"
