@@ -76,6 +76,8 @@ static int rdma_verify_step(struct run *run)
 	if (r < 0 || !rr)
 		return r;
 	r = rdma_run_check(rr, &run->results);
+	if (r >= 0)
+		r = rdma_hcoll_result(rr, &run->results);
 	return r < 0 ? r : 0;
 }
 

@@ -761,6 +761,7 @@ struct env {
 	bool roce;
 	bool unchecked;	 /* a netdev listed without its addresses read */
 	unsigned unsafe; /* names left out: they could not be written safely */
+	bool quiet;	 /* the rdma.hcoll result's pass: rdma.env's writer warns */
 };
 
 /*
@@ -781,10 +782,12 @@ static bool env_name_ok(struct env *e, const char *what, const char *name)
 {
 	if (env_name_safe(name))
 		return true;
+	e->unsafe++;
+	if (e->quiet)
+		return false;
 	/* log_internal escapes the message: the name is shown as \xNN, never raw */
 	log_warning("rdma.env: %s '%s' left out: only names of A-Z a-z 0-9 _ . : - are written",
 		    what, name);
-	e->unsafe++;
 	return false;
 }
 
@@ -1069,4 +1072,74 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		return r;
 	}
 	return strbuf_take(&b, ret);
+}
+
+/* Whether any rule writes rdma.env (Env=yes, the default, and a rule at all). */
+static bool env_wanted(const struct port_config *pc)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (pc->rules[i].env)
+			return true;
+	return false;
+}
+
+/* The first Env=yes rule that says HCOLL=no, or NULL. */
+static const char *hcoll_admin_off(const struct port_config *pc)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (pc->rules[i].env && !pc->rules[i].hcoll)
+			return pc->rules[i].name;
+	return NULL;
+}
+
+static int hcoll_add(struct results *rs, const char *actual)
+{
+	return results_add(rs, &(const struct result_spec){
+				       .verdict = VERDICT_PASS,
+				       .check = "rdma.hcoll",
+				       .object = "host",
+				       .expected = "HCOLL on a port",
+				       .actual = actual,
+				       .action = ACTION_NONE,
+			       });
+}
+
+/*
+ * rdma.hcoll: what rdma.env says of Open MPI's HCOLL, and why, in the report (issue 27
+ * §9: an MPIJob hangs at start where HCOLL cannot find its port). A pass whether on (its
+ * port) or off (HCOLL=no, or no umad node): rdma.env turns it off where the host or pod
+ * cannot serve it, so a job that sources it does not hang; a warning on every host
+ * without ib_umad loaded would be noise. Nothing when no rule writes rdma.env or no port
+ * passes (rdma.port says why).
+ */
+int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs)
+{
+	static const struct rdma_addrs none = {};
+	struct env e = { .gid_index = -1, .addrs = &none, .quiet = true };
+	const char *rule = hcoll_admin_off(rr->pc);
+	char why[256], actual[320] = "";
+	int r = 0;
+
+	if (!env_wanted(rr->pc))
+		return 0;
+	if (rule) {
+		snprintf(actual, sizeof(actual), "off: [Port:%s] HCOLL=no", rule);
+		return hcoll_add(rs, actual);
+	}
+	for (size_t i = 0; i < rr->inv.n_devs; i++) {
+		const struct rdma_device *d = &rr->inv.devs[i];
+
+		for (size_t k = 0; !d->err && k < d->n_ports; k++)
+			if (port_in_env(rr->pc, d, &d->ports[k]))
+				env_port(&e, d, &d->ports[k]);
+	}
+	if (e.hcoll.s) {
+		r = hcoll_off(rr, &e, why, sizeof(why));
+		snprintf(actual, sizeof(actual), r ? "off: %s" : "on: HCOLL_MAIN_IB=%s",
+			 r ? why : e.hcoll.s);
+	}
+	env_free(&e);
+	if (r < 0 || !actual[0])
+		return r; /* no passing port: nothing said here */
+	return hcoll_add(rs, actual);
 }

@@ -41,6 +41,8 @@ mkdir -p "$R/dev/infiniband"
 hp check
 expect_grep "$E" '^# HCOLL off: no /dev/infiniband/umad\* node '
 expect_grep "$E" '^OMPI_MCA_coll_hcoll_enable=0$'
+# the reason is in the report too (rdma.hcoll), a pass: rdma.env keeps jobs from hanging
+expect_grep out '^PASS +rdma\.hcoll +host +HCOLL on a port +off: no /dev/infiniband/umad\* node '
 : >"$R/dev/infiniband/umad0"
 envfile rdma-env-addr.env
 expect_grep "$E" '^NCCL_SOCKET_IFNAME==ib0,ib2,bond0$'
@@ -80,12 +82,15 @@ expect_grep "$E" '^NCCL_SOCKET_IFNAME==eth0,eth1,eth2$'
 expect_no_grep "$E" 'leaves out' "the admin's list is not filtered"
 expect_grep "$E" '^# HCOLL off: \[Port:lag\] HCOLL=no$'
 expect_grep "$E" '^OMPI_MCA_coll_hcoll_enable=0$'
+hp check
+expect_grep out '^PASS +rdma\.hcoll +host +HCOLL on a port +off: \[Port:lag\] HCOLL=no$'
 # a rule with Env=no has no say in rdma.env
 printf '[Port:rails]\nSocketInterface=eth0,eth1\n[Port:lag]\nSocketInterface=eth1,eth2\nHCOLL=no\nEnv=no\n' \
 	>"$R/etc/hostprep/hostprep.conf.d/50-env.conf"
 hp check
 expect_grep "$E" '^NCCL_SOCKET_IFNAME==eth0,eth1$'
 expect_grep "$E" '^HCOLL_MAIN_IB=mlx5_0:1$'
+expect_grep out '^PASS +rdma\.hcoll +host +HCOLL on a port +on: HCOLL_MAIN_IB=mlx5_0:1$'
 
 # SocketInterface= is validated with the rest: file:line, exit 2, nothing written
 for bad in 'eth0,,eth1' 'eth0 eth1' ',eth0' 'eth0,' 'a234567890123456' 'eth$0'; do
