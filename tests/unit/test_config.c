@@ -865,6 +865,190 @@ static void test_item_enum(void **state)
 	free(out);
 }
 
+/* A table's state for the generic parsers' tests, as a part's would be. */
+struct item_state {
+	bool on;
+	struct origin on_at;
+	uint64_t n;
+	struct origin n_at;
+	uint64_t z;
+	struct origin z_at;
+};
+
+static const struct config_uint_range range_1_100 = { 1, 100, "count", "from %llu to %llu" };
+static const struct config_uint_range range_0_max = { 0, UINT64_MAX - 1, "size",
+						       "a number from %llu to %llu" };
+
+static const struct config_item test_items[] = {
+	CONFIG_ITEM_BOOL("On", struct item_state, on, true),
+	CONFIG_ITEM_UINT64("N", struct item_state, n, &range_1_100, 50),
+	CONFIG_ITEM_UINT64("Z", struct item_state, z, &range_0_max, 7),
+};
+
+/*
+ * config_items_assign() through the first n of test_items at test.conf:3, what it logged in
+ * *err (the caller frees it).
+ */
+static int item_assign(size_t n_items, struct item_state *st, const char *key, const char *value,
+		       char **err)
+{
+	const struct origin at = { "test.conf", 3 };
+	FILE *tmp = tmpfile();
+	int saved, r;
+	long n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	r = config_items_assign(test_items, n_items, st, key, value, &at);
+	if (r == -ENOKEY)
+		r = config_items_unknown(test_items, n_items, "Test", key, &at);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	*err = calloc(1, n + 1);
+	assert_non_null(*err);
+	rewind(tmp);
+	assert_int_equal(fread(*err, 1, n, tmp), (size_t)n);
+	fclose(tmp);
+	return r;
+}
+
+/* Assign key=value and expect exactly this message (NULL: none, and 0). */
+static void expect_item_n(size_t n_items, struct item_state *st, const char *key,
+			  const char *value, const char *msg)
+{
+	char *err = NULL;
+	int r = item_assign(n_items, st, key, value, &err);
+
+	if (!msg) {
+		assert_int_equal(r, 0);
+		assert_string_equal(err, "");
+	} else {
+		char *want;
+
+		assert_int_equal(r, -EINVAL);
+		assert_true(asprintf(&want, "hostprep: test.conf:3: %s\n", msg) > 0);
+		assert_string_equal(err, want);
+		free(want);
+	}
+	free(err);
+}
+
+static void expect_item(struct item_state *st, const char *key, const char *value,
+			const char *msg)
+{
+	expect_item_n(ARRAY_SIZE(test_items), st, key, value, msg);
+}
+
+static const char *item_print(const struct item_state *st, size_t i, char *buf, size_t size)
+{
+	return test_items[i].print(&test_items[i], st, buf, size);
+}
+
+/*
+ * CONFIG_ITEM_BOOL: config_parse_boolean()'s eight spellings in any case, nothing else;
+ * the message; a bad value leaves the field and its origin; empty back to dflt (true
+ * here, so that a parser restoring false or 0 fails), origin cleared; yes/no in the dump.
+ */
+static void test_item_bool(void **state)
+{
+	static const char *const yes[] = { "yes", "YES", "true", "True", "on", "ON", "1" };
+	static const char *const no[] = { "no", "No", "false", "FALSE", "off", "Off", "0" };
+	static const char *const bad[] = { "y", "n", "2", "01", "yes no", "enable", "-1" };
+	struct item_state st = {};
+	char buf[64], *msg;
+
+	assert_int_equal(config_items_defaults(test_items, ARRAY_SIZE(test_items), &st), 0);
+	assert_true(st.on);
+	assert_null(st.on_at.file);
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		st.on = true;
+		expect_item(&st, "On", no[i], NULL);
+		assert_false(st.on);
+		assert_string_equal(item_print(&st, 0, buf, sizeof(buf)), "no");
+		expect_item(&st, "On", yes[i], NULL);
+		assert_true(st.on);
+		assert_string_equal(st.on_at.file, "test.conf");
+		assert_int_equal(st.on_at.line, 3);
+		assert_string_equal(item_print(&st, 0, buf, sizeof(buf)), "yes");
+	}
+	expect_item(&st, "On", "no", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_true(asprintf(&msg, "On=: invalid boolean '%s' (use yes or no)", bad[i]) > 0);
+		expect_item(&st, "On", bad[i], msg);
+		free(msg);
+		assert_false(st.on);
+		assert_int_equal(st.on_at.line, 3);
+	}
+	expect_item(&st, "On", "", NULL);
+	assert_true(st.on);
+	assert_null(st.on_at.file);
+}
+
+/*
+ * CONFIG_ITEM_UINT64: the bounds exactly (min-1 and max+1 refused), decimal digits only
+ * (no sign, blank, leading zero but "0", suffix), no overflow past UINT64_MAX, the
+ * range's own message; empty back to dflt with the origin cleared; decimal in the dump.
+ */
+static void test_item_uint64(void **state)
+{
+	static const char *const bad_n[] = { "0", "101", "-1", "+1", " 1", "1 ", "01", "1x",
+					     "0x10", "1e2", "18446744073709551617" };
+	static const char *const bad_z[] = { "00", "18446744073709551615",
+					     "18446744073709551616", "99999999999999999999" };
+	struct item_state st = {};
+	char buf[64], *msg;
+
+	assert_int_equal(config_items_defaults(test_items, ARRAY_SIZE(test_items), &st), 0);
+	assert_true(st.n == 50 && st.z == 7);
+	expect_item(&st, "N", "1", NULL);
+	assert_true(st.n == 1);
+	expect_item(&st, "N", "100", NULL);
+	assert_true(st.n == 100);
+	assert_int_equal(st.n_at.line, 3);
+	assert_string_equal(item_print(&st, 1, buf, sizeof(buf)), "100");
+	for (size_t i = 0; i < ARRAY_SIZE(bad_n); i++) {
+		assert_true(asprintf(&msg, "N=: invalid count '%s' (from 1 to 100)", bad_n[i]) > 0);
+		expect_item(&st, "N", bad_n[i], msg);
+		free(msg);
+		assert_true(st.n == 100);
+	}
+	expect_item(&st, "N", "", NULL);
+	assert_true(st.n == 50);
+	assert_null(st.n_at.file);
+
+	expect_item(&st, "Z", "0", NULL);
+	assert_true(st.z == 0);
+	assert_string_equal(item_print(&st, 2, buf, sizeof(buf)), "0");
+	expect_item(&st, "Z", "18446744073709551614", NULL);
+	assert_true(st.z == UINT64_MAX - 1);
+	assert_string_equal(item_print(&st, 2, buf, sizeof(buf)), "18446744073709551614");
+	for (size_t i = 0; i < ARRAY_SIZE(bad_z); i++) {
+		assert_true(asprintf(&msg,
+				     "Z=: invalid size '%s' (a number from 0 to 18446744073709551614)",
+				     bad_z[i]) > 0);
+		expect_item(&st, "Z", bad_z[i], msg);
+		free(msg);
+	}
+	expect_item(&st, "Z", "", NULL);
+	assert_true(st.z == 7);
+}
+
+/* The unknown-key message lists the table's keys in order; the dump is one line each. */
+static void test_items_unknown_and_lines(void **state)
+{
+	struct item_state st = {};
+
+	expect_item(&st, "on", "yes", "unknown key 'on' in [Test] section (expected On, N or Z)");
+	expect_item_n(2, &st, "Z", "1", "unknown key 'Z' in [Test] section (expected On or N)");
+	expect_item_n(1, &st, "N", "1", "unknown key 'N' in [Test] section (expected On)");
+	assert_int_equal(config_items_n_lines(test_items, ARRAY_SIZE(test_items), &st), 3);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -1689,6 +1873,9 @@ int main(void)
 		T(test_timespan),
 		T(test_wait_key),
 		T(test_item_enum),
+		T(test_item_bool),
+		T(test_item_uint64),
+		T(test_items_unknown_and_lines),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
