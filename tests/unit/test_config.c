@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "acs/acs-config.h"
+#include "aer/aer.h"
 #include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
@@ -1049,6 +1050,54 @@ static void test_items_unknown_and_lines(void **state)
 	assert_int_equal(config_items_n_lines(test_items, ARRAY_SIZE(test_items), &st), 3);
 }
 
+/*
+ * [AER] through its table: the thresholds' defaults and message, the unknown-key message
+ * from the table (the keys in dump order), Exceeded= as an enum, and the dump.
+ */
+static void test_item_aer(void **state)
+{
+	struct fixture *f = *state;
+	const struct aer_config *ac;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[AER]\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[AER]\n# default\nFatal=0\n# default\nNonFatal=0\n"
+				    "# default\nCorrectable=off\n# default\nExceeded=warn\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[AER]\nFatal=01\nCorrectable=1000000000001\nExceeded=no\nFoo=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Fatal=: invalid threshold '01' (a count from 0 to 1000000000000, or off)");
+	assert_error_at(f, MAIN_ETC, 3, "Correctable=: invalid threshold '1000000000001'");
+	assert_error_at(f, MAIN_ETC, 4, "Exceeded=: invalid value 'no' (use warn or fail)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"unknown key 'Foo' in [AER] section (expected Fatal, NonFatal, "
+			"Correctable or Exceeded)");
+	write_file(f, MAIN_USR, "[AER]\nFatal=3\nNonFatal=off\nExceeded=FAIL\n");
+	write_file(f, MAIN_ETC, "[AER]\nFatal=\nCorrectable=1000000000000\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	ac = aer_config_get(&f->c);
+	assert_true(ac->limit[AER_FATAL] == 0 && ac->limit[AER_NONFATAL] == AER_OFF);
+	assert_true(ac->limit[AER_COR] == AER_COUNT_MAX);
+	assert_int_equal(ac->exceeded, AER_EXCEEDED_FAIL);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[AER]\n# default\nFatal=0\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nNonFatal=off\n"
+				    "# /etc/hostprep/hostprep.conf:3\nCorrectable=1000000000000\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nExceeded=fail\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -1876,6 +1925,7 @@ int main(void)
 		T(test_item_bool),
 		T(test_item_uint64),
 		T(test_items_unknown_and_lines),
+		T(test_item_aer),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
