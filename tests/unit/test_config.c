@@ -1098,6 +1098,46 @@ static void test_item_aer(void **state)
 	free(out);
 }
 
+/*
+ * [Sysctl] Expect=, a list item: each NAME once (a later one replaces its value and
+ * origin), an empty assignment forgets them, an empty list dumped as one empty
+ * assignment at the section's first header; the table-made unknown-key message.
+ */
+static void test_item_sysctl(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=novalue\nexpect=a.b=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Expect=: 'novalue': ");
+	assert_error_at(f, MAIN_ETC, 3, "unknown key 'expect' in [Sysctl] section (expected Expect)");
+	write_file(f, MAIN_USR, "[Sysctl]\nExpect=a.b=1\nExpect=c.d = 2\n");
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=a.b=3\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sysctl]\n# reset: the Expect= lines below are the whole list\nExpect=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nExpect=a.b=3\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nExpect=c.d=2\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Sysctl]\nExpect=a.b=1\n");
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sysctl]\n# reset: the Expect= lines below are the whole list\n"
+				    "Expect=\n# /usr/lib/hostprep/hostprep.conf:1\nExpect=\n"));
+	assert_null(strstr(out, "a.b"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -1926,6 +1966,7 @@ int main(void)
 		T(test_item_uint64),
 		T(test_items_unknown_and_lines),
 		T(test_item_aer),
+		T(test_item_sysctl),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
