@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "iommu/iommu-config.h"
 #include "topo/links-config.h"
+#include "xid/xid.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"
@@ -1138,6 +1139,51 @@ static void test_item_sysctl(void **state)
 	free(out);
 }
 
+/*
+ * [Xid] through its table: two lists of one parser (each its own count), MaxRecords= as a
+ * bounded count with its message and default, the unknown-key message, the dump.
+ */
+static void test_item_xid(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Xid]\nIgnore=079\nIgnoreSXid=0\nMaxRecords=10000001\nMaxRecords=0\nMax=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Ignore=: invalid code '079' (a number from 1 to 99999)");
+	assert_error_at(f, MAIN_ETC, 3, "IgnoreSXid=: invalid code '0' (a number from 1 to 99999)");
+	assert_error_at(f, MAIN_ETC, 4, "MaxRecords=: invalid count '10000001' (from 1 to 10000000)");
+	assert_error_at(f, MAIN_ETC, 5, "MaxRecords=: invalid count '0' (from 1 to 10000000)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"unknown key 'Max' in [Xid] section (expected Ignore, IgnoreSXid or "
+			"MaxRecords)");
+	write_file(f, MAIN_USR, "[Xid]\nIgnoreSXid=20034\nMaxRecords=5\n");
+	write_file(f, MAIN_ETC, "[Xid]\nIgnore=79 13\nMaxRecords=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_true(xid_config_get(&f->c)->max_records == XID_RECORDS_DEFAULT);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:2\nIgnore=79\n"
+				    "# /etc/hostprep/hostprep.conf:2\nIgnore=13\n"));
+	assert_non_null(strstr(out, "IgnoreSXid=\n# /usr/lib/hostprep/hostprep.conf:2\n"
+				    "IgnoreSXid=20034\n# default\nMaxRecords=200000\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Xid]\n");
+	write_file(f, MAIN_ETC, "[Xid]\nIgnore=43\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# default\nIgnoreSXid=\n# default\nMaxRecords=200000\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -1967,6 +2013,7 @@ int main(void)
 		T(test_items_unknown_and_lines),
 		T(test_item_aer),
 		T(test_item_sysctl),
+		T(test_item_xid),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
