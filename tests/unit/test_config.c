@@ -16,6 +16,7 @@
 
 #include "acs/acs-config.h"
 #include "aer/aer.h"
+#include "gpu/gpu.h"
 #include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
@@ -1184,6 +1185,64 @@ static void test_item_xid(void **state)
 	free(out);
 }
 
+/*
+ * [GPU] through its table: each key's own message (the version's base named), the
+ * defaults a new section starts from (Persistence=yes, NVLinks=all), an empty value back
+ * to them, the unknown-key message and the dump in table order.
+ */
+static void test_item_gpu(void **state)
+{
+	struct fixture *f = *state;
+	const struct gpu_config *gc;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[GPU]\nMinDriver=535.x\nMinVBIOS=96.00.zz\nPersistence=no\nMIG=yes\n"
+		   "NVLinks=0\nNVLink=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"MinDriver=: invalid version '535.x' (numeric fields separated by dots)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"MinVBIOS=: invalid version '96.00.zz' (hexadecimal fields separated by "
+			"dots)");
+	assert_error_at(f, MAIN_ETC, 4, "Persistence=: invalid value 'no' (use yes or any)");
+	assert_error_at(f, MAIN_ETC, 5, "MIG=: invalid value 'yes' (use on, off or any)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"NVLinks=: invalid value '0' (use all, any or a number of links from 1 to");
+	assert_error_at(f, MAIN_ETC, 7,
+			"unknown key 'NVLink' in [GPU] section (expected MinDriver, Driver, "
+			"Persistence, MIG, MinVBIOS or NVLinks)");
+	write_file(f, MAIN_USR, "[GPU]\nDriver=550.54\nPersistence=any\nMIG=on\nNVLinks=12\n");
+	write_file(f, MAIN_ETC, "[GPU]\nDriver=\nPersistence=\nMinVBIOS=96.00.AB\nNVLinks=ANY\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	gc = gpu_config_get(&f->c);
+	assert_true(gc->persistence);
+	assert_string_equal(gc->driver, "");
+	assert_int_equal(gc->nvlinks, GPU_NVLINKS_ANY);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[GPU]\n# default\nMinDriver=\n# default\nDriver=\n"
+				    "# default\nPersistence=yes\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nMIG=on\n"
+				    "# /etc/hostprep/hostprep.conf:4\nMinVBIOS=96.00.AB\n"
+				    "# /etc/hostprep/hostprep.conf:5\nNVLinks=any\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[GPU]\n");
+	write_file(f, MAIN_ETC, "[GPU]\nNVLinks=18\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "Persistence=yes\n# default\nMIG=any\n# default\nMinVBIOS=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nNVLinks=18\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2014,6 +2073,7 @@ int main(void)
 		T(test_item_aer),
 		T(test_item_sysctl),
 		T(test_item_xid),
+		T(test_item_gpu),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
