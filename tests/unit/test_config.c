@@ -1243,6 +1243,59 @@ static void test_item_gpu(void **state)
 	free(out);
 }
 
+/*
+ * [Workload] through its table: the exact messages (MinMemlock= two of them, NetnsMode= a
+ * table enum, DeviceNodes= the generic bool), the unknown-key message, and the dump: the
+ * default units, an unset MinMemlock= as empty, an emptied unit list at the header.
+ */
+static void test_item_workload(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Workload]\nMinMemlock=8m\nMinMemlock=16777216T\nDeviceNodes=perhaps\n"
+		   "NetnsMode=private\nMemlockUnits=containerd\nNetns=any\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"MinMemlock=: invalid size '8m' (infinity, or bytes with an optional K, "
+			"M, G or T suffix, base 1024, like 64M)");
+	assert_error_at(f, MAIN_ETC, 3, "MinMemlock=: '16777216T' is out of range");
+	assert_error_at(f, MAIN_ETC, 4, "DeviceNodes=: invalid boolean 'perhaps' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"NetnsMode=: invalid value 'private' (use any, shared or exclusive)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"MemlockUnits=: invalid unit name 'containerd' (a service unit, like "
+			"containerd.service)");
+	assert_error_at(f, MAIN_ETC, 7,
+			"unknown key 'Netns' in [Workload] section (expected MemlockUnits, "
+			"MinMemlock, DeviceNodes or NetnsMode)");
+	write_file(f, MAIN_ETC, "[Workload]\nMinMemlock=65536K\nNetnsMode=Shared\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# default\nMemlockUnits=kubelet.service\n"
+				    "# /etc/hostprep/hostprep.conf:2\nMinMemlock=64M\n"
+				    "# default\nDeviceNodes=no\n"
+				    "# /etc/hostprep/hostprep.conf:3\nNetnsMode=shared\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Workload]\nMemlockUnits=\nDeviceNodes=on\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:1\nMemlockUnits=\n"
+				    "# default\nMinMemlock=\n"
+				    "# /etc/hostprep/hostprep.conf:3\nDeviceNodes=yes\n"
+				    "# default\nNetnsMode=any\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2074,6 +2127,7 @@ int main(void)
 		T(test_item_sysctl),
 		T(test_item_xid),
 		T(test_item_gpu),
+		T(test_item_workload),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
