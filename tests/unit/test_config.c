@@ -17,6 +17,7 @@
 #include "acs/acs-config.h"
 #include "aer/aer.h"
 #include "gpu/gpu.h"
+#include "inventory/inventory-config.h"
 #include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
@@ -1296,6 +1297,51 @@ static void test_item_workload(void **state)
 	free(out);
 }
 
+/*
+ * [Inventory] through its table: the count's message and its unset default (empty in the
+ * dump), ActivePorts= as one list line, the address lists (none dumped when empty), the
+ * messages of each and the unknown-key message.
+ */
+static void test_item_inventory(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Inventory]\nGPUs=4097\nRDMADevices=08\nActivePorts=IB:8\n"
+		   "NICAddresses=0000:3b:00.0 3b:00.0\nGPU=8\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "GPUs=: invalid count '4097' (a number from 0 to 4096)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"RDMADevices=: invalid count '08' (a number from 0 to 4096)");
+	assert_error_at(f, MAIN_ETC, 4,
+			"ActivePorts=: invalid entry 'IB:8': the link layer is InfiniBand or "
+			"Ethernet");
+	assert_error_at(f, MAIN_ETC, 5,
+			"NICAddresses=: 0000:3b:00.0 is listed twice (first at line 5)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"unknown key 'GPU' in [Inventory] section (expected GPUs, NICs, "
+			"RDMADevices, ActivePorts, GPUAddresses or NICAddresses)");
+	write_file(f, MAIN_USR, "[Inventory]\nGPUs=8\nNICs=4\nActivePorts=Ethernet:2\n");
+	write_file(f, MAIN_ETC, "[Inventory]\nNICs=\nGPUAddresses=1b:00.0 0000:29:00.0\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(inventory_config_get(&f->c)->count[INVENTORY_NICS], -1);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Inventory]\n# /usr/lib/hostprep/hostprep.conf:2\nGPUs=8\n"
+				    "# default\nNICs=\n# default\nRDMADevices=\n"));
+	assert_non_null(strstr(out, "# /usr/lib/hostprep/hostprep.conf:4\nActivePorts=Ethernet:2\n"
+				    "# reset: the GPUAddresses= lines below are the whole list\n"
+				    "GPUAddresses=\n"
+				    "# /etc/hostprep/hostprep.conf:3\nGPUAddresses=0000:1b:00.0\n"
+				    "# /etc/hostprep/hostprep.conf:3\nGPUAddresses=0000:29:00.0\n"));
+	assert_null(strstr(out, "NICAddresses"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2128,6 +2174,7 @@ int main(void)
 		T(test_item_xid),
 		T(test_item_gpu),
 		T(test_item_workload),
+		T(test_item_inventory),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
