@@ -187,11 +187,15 @@ size_t config_items_n_lines(const struct config_item *items, size_t n, const voi
 int config_item_line(const struct config_item *it, const void *state, const char *section,
 		     config_line_fn fn, void *userdata)
 {
-	char buf[64];
+	char buf[CONFIG_ITEM_PRINT_MAX];
+	const char *value;
 
 	if (it->list)
 		return it->list->lines(it, state, section, fn, userdata);
-	return fn(userdata, section, it->key, it->print(it, state, buf, sizeof(buf)),
+	value = it->print(it, state, buf, sizeof(buf));
+	if (!value)
+		return -ENOMEM;
+	return fn(userdata, section, it->key, value,
 		  (const struct origin *)((const char *)state + it->at_offset), false);
 }
 

@@ -197,7 +197,11 @@ struct config_item;
  */
 typedef int (*config_item_parse_fn)(const struct config_item *it, void *state, const char *value,
 				    const struct origin *at);
-/* The value as the dump writes it; buf (size bytes) for a printer that formats. */
+/*
+ * The value as the dump writes it; buf (size bytes, CONFIG_ITEM_PRINT_MAX) for a printer
+ * that formats; NULL: -ENOMEM.
+ */
+#define CONFIG_ITEM_PRINT_MAX 128
 typedef const char *(*config_item_print_fn)(const struct config_item *it, const void *state,
 					    char *buf, size_t size);
 /*
@@ -280,9 +284,11 @@ struct config_item {
  * A bool field: config_parse_boolean()'s spellings, "KEY=: invalid boolean 'v' (use yes
  * or no)" otherwise; empty restores dflt; dumped as yes or no.
  */
-#define CONFIG_ITEM_BOOL(key_, type, field, dflt_)                       \
+#define CONFIG_ITEM_BOOL_AT(key_, type, field, field_at, dflt_)          \
 	CONFIG_ITEM_AT(key_, config_parse_bool, config_print_bool, NULL, \
-		       (dflt_) + CONFIG_FIELD_IS(type, field, bool), type, field, field##_at)
+		       (dflt_) + CONFIG_FIELD_IS(type, field, bool), type, field, field_at)
+#define CONFIG_ITEM_BOOL(key_, type, field, dflt_) \
+	CONFIG_ITEM_BOOL_AT(key_, type, field, field##_at, dflt_)
 /*
  * A uint64_t field: decimal digits only (no sign, no blanks, no leading zero but "0")
  * from min to max of range (a struct config_uint_range), else its message; empty restores

@@ -1342,6 +1342,52 @@ static void test_item_inventory(void **state)
 	free(out);
 }
 
+/*
+ * [Sinks] through its table: two bools at a struct's member (on by default) and two
+ * paths with their own message, dumped as set or as the default path on the host; the
+ * part keeps its own unknown-key message (no list of keys).
+ */
+static void test_item_sinks(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Sinks]\nPrometheus=maybe\nNFDFile=/a/../b\nNfd=no\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Prometheus=: invalid boolean 'maybe' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"NFDFile=: invalid path '/a/../b' (absolute, at most 256 characters, no "
+			"blanks, '//', '..' or trailing '/')");
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'Nfd' in [Sinks] section\n");
+	write_file(f, MAIN_USR, "[Sinks]\nPrometheus=no\nNFD=off\nNFDFile=/srv/nfd/hostprep\n");
+	write_file(f, MAIN_ETC, "[Sinks]\nPrometheusDir=/srv/prom\nNFD=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sinks]\n# /usr/lib/hostprep/hostprep.conf:2\nPrometheus=no\n"
+				    "# /etc/hostprep/hostprep.conf:2\nPrometheusDir=/srv/prom\n"
+				    "# default\nNFD=yes\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nNFDFile=/srv/nfd/hostprep\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Sinks]\n");
+	write_file(f, MAIN_ETC, "[Sinks]\nNFDFile=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sinks]\n# default\nPrometheus=yes\n"
+				    "# default\nPrometheusDir=/var/lib/prometheus/node-exporter\n"
+				    "# default\nNFD=yes\n# default\n"
+				    "NFDFile=/etc/kubernetes/node-feature-discovery/features.d/"
+				    "hostprep\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2175,6 +2221,7 @@ int main(void)
 		T(test_item_gpu),
 		T(test_item_workload),
 		T(test_item_inventory),
+		T(test_item_sinks),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
