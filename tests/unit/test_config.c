@@ -832,9 +832,29 @@ static void test_wait_key(void **state)
 	assert_int_equal(f->c.wait_usec, 120000000ULL);
 	assert_string_equal(f->c.lines[1].value, "120s");
 	config_done(&f->c);
-	write_file(f, MAIN_ETC, "[Host]\nWait=soon\n");
+	/* dumped in the largest exact unit, as [Host]'s table prints it */
+	static const char *const spans[][2] = {
+		{ "0", "0" },		{ "1500ms", "1500ms" }, { "1min 30s", "90s" },
+		{ "2500us", "2500us" }, { "1h", "3600s" },	{ "", "60s" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(spans); i++) {
+		char text[64];
+
+		config_done(&f->c);
+		snprintf(text, sizeof(text), "[Host]\nWait=%s\n", spans[i][0]);
+		write_file(f, MAIN_ETC, text);
+		assert_int_equal(load(f, NULL, 0), 0);
+		assert_string_equal(f->c.lines[1].value, spans[i][1]);
+		assert_int_equal(f->c.lines[1].at.line, spans[i][0][0] ? 2 : 0);
+	}
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Host]\nWait=soon\nWait=61min\nwait=1s\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_ETC, 2, "Wait=: invalid time span 'soon'");
+	assert_error_at(f, MAIN_ETC, 2,
+			"Wait=: invalid time span 'soon' (use e.g. 0, 60s, 2min; at most 1h)");
+	assert_error_at(f, MAIN_ETC, 3, "Wait=: invalid time span '61min'");
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'wait' in [Host] section\n");
 }
 
 /*
