@@ -1408,6 +1408,45 @@ static void test_item_sinks(void **state)
 	free(out);
 }
 
+/*
+ * [Bond:IFNAME] through its table over each rule: the messages in full, a new rule's
+ * defaults (any mode, every slave, Miimon=yes, no RDMA) dumped as empty or yes, an empty
+ * value back to them, and a rule's lines under its own section.
+ */
+static void test_item_bond(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Bond:bond0]\nMode=lacp\nMinSlavesUp=65\nMiimon=100\nRDMA=a/b\nmode=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Mode=: unknown bonding mode 'lacp' (use balance-rr, active-backup, "
+			"balance-xor, broadcast, 802.3ad, balance-tlb or balance-alb)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"MinSlavesUp=: invalid value '65' (a number of slaves, 1-64; leave unset "
+			"for every slave)");
+	assert_error_at(f, MAIN_ETC, 4, "Miimon=: invalid boolean '100' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5, "RDMA=: invalid RDMA device name 'a/b' (1-63 characters");
+	assert_error_at(f, MAIN_ETC, 6, "unknown key 'mode' in [Bond:*] section\n");
+	write_file(f, MAIN_USR,
+		   "[Bond:bond0]\nMode=802.3AD\nMinSlavesUp=2\nMiimon=no\nRDMA=mlx5_bond_0\n");
+	write_file(f, MAIN_ETC, "[Bond:bond1]\nMiimon=no\n[Bond:bond0]\nMiimon=\nRDMA=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Bond:bond0]\n# /usr/lib/hostprep/hostprep.conf:2\nMode=802.3ad\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nMinSlavesUp=2\n"
+				    "# default\nMiimon=yes\n# default\nRDMA=\n"));
+	assert_non_null(strstr(out, "[Bond:bond1]\n# default\nMode=\n# default\nMinSlavesUp=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nMiimon=no\n# default\nRDMA=\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2242,6 +2281,7 @@ int main(void)
 		T(test_item_workload),
 		T(test_item_inventory),
 		T(test_item_sinks),
+		T(test_item_bond),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
