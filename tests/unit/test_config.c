@@ -1447,6 +1447,50 @@ static void test_item_bond(void **state)
 	free(out);
 }
 
+/*
+ * [Module:NAME] and [GPUDirect] through their tables: the enums' and bools' messages, a
+ * new rule's defaults (Enabled= and Require= yes, the rest no, first names), Parameter=
+ * lines only when given, [GPUDirect] Expect= last, and both unknown-key messages.
+ */
+static void test_item_kmod(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Module:nvidia_peermem]\nReload=always\nOrigin=mofed\nLoad=sure\nFoo=1\n"
+		   "[GPUDirect]\nExpect=both\nFoo=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Reload=: invalid value 'always' (use never or unused)");
+	assert_error_at(f, MAIN_ETC, 3, "Origin=: invalid value 'mofed' (use any, ofed or inbox)");
+	assert_error_at(f, MAIN_ETC, 4, "Load=: invalid boolean 'sure' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5, "unknown key 'Foo' in [Module:*] section\n");
+	assert_error_at(f, MAIN_ETC, 7,
+			"Expect=: invalid value 'both' (use any, peermem, dmabuf or either)");
+	assert_error_at(f, MAIN_ETC, 8, "unknown key 'Foo' in [GPUDirect] section\n");
+	write_file(f, MAIN_USR, "[Module:mlx5_core]\nEnabled=no\nOrigin=OFED\nParameter=a=1 b=2\n");
+	write_file(f, MAIN_ETC, "[Module:ib_core]\n[Module:mlx5_core]\nEnabled=\n[GPUDirect]\n"
+				"Expect=DMABUF\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Module:mlx5_core]\n# default\nEnabled=yes\n"
+				    "# default\nRequire=yes\n# default\nLoad=no\n"
+				    "# default\nReload=never\n# default\nPersist=no\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nOrigin=ofed\n"
+				    "# default\nMinVersion=\n# default\nDevices=no\n"
+				    "# default\nRdmaCM=no\n"
+				    "# reset: the Parameter= lines below are the whole list\n"
+				    "Parameter=\n# /usr/lib/hostprep/hostprep.conf:4\nParameter=a=1\n"));
+	assert_non_null(strstr(out, "[Module:ib_core]\n# default\nEnabled=yes\n"));
+	assert_non_null(strstr(out, "# default\nRdmaCM=no\n\n[GPUDirect]\n"
+				    "# /etc/hostprep/hostprep.conf:5\nExpect=dmabuf\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2282,6 +2326,7 @@ int main(void)
 		T(test_item_inventory),
 		T(test_item_sinks),
 		T(test_item_bond),
+		T(test_item_kmod),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
