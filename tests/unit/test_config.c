@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "iommu/iommu-config.h"
 #include "topo/links-config.h"
+#include "topo/topo.h"
 #include "xid/xid.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
@@ -1491,6 +1492,54 @@ static void test_item_kmod(void **state)
 	free(out);
 }
 
+/*
+ * [Topology] through its table: two selector lists of one parser, each with its own count
+ * and flag (an empty assignment clears it and its flag), ExpectP2P=, empty lists dumped as
+ * one empty assignment, and the table-made unknown-key message.
+ */
+static void test_item_topology(void **state)
+{
+	struct fixture *f = *state;
+	const struct topo_config *tc;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Topology]\nNIC=class:0207\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"unknown key 'NIC' in [Topology] section (expected Accelerators, NICs or "
+			"ExpectP2P)");
+	write_file(f, MAIN_USR, "[Topology]\nAccelerators=class:0302\nNICs=class:0207\n");
+	write_file(f, MAIN_ETC, "[Topology]\nNICs=\nNICs=15b3:1021 15b3:101d\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	tc = topo_config_get(&f->c);
+	assert_true(tc->accel_set && tc->n_accel == 1);
+	assert_true(tc->nics_set && tc->n_nics == 2);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /usr/lib/hostprep/hostprep.conf:2\nAccelerators=class:0302\n"));
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:3\nNICs=15b3:1021\n"
+				    "# /etc/hostprep/hostprep.conf:3\nNICs=15b3:101d\n"
+				    "# reset: the ExpectP2P= lines below are the whole list\n"
+				    "ExpectP2P=\n# default\nExpectP2P=\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Topology]\nAccelerators=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	tc = topo_config_get(&f->c);
+	assert_true(!tc->accel_set && tc->n_accel == 0);
+	assert_true(tc->nics_set && tc->n_nics == 1);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Topology]\n# reset: the Accelerators= lines below are the "
+				    "whole list\nAccelerators=\n# default\nAccelerators=\n"));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2327,6 +2376,7 @@ int main(void)
 		T(test_item_sinks),
 		T(test_item_bond),
 		T(test_item_kmod),
+		T(test_item_topology),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
