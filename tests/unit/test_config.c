@@ -1540,6 +1540,40 @@ static void test_item_topology(void **state)
 	free(out);
 }
 
+/*
+ * [ACS:NAME] through its table over each rule: the messages, a new rule's defaults
+ * (Enabled=yes, the default mask, AllowNone= and AllowVFIO= no) in dump order, and the
+ * selector lists a line each, none when empty.
+ */
+static void test_item_acs(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect=class:0302\nMask=01\nAllowNone=never\nAllowVFIO=1\n"
+		   "Exclude=zz\nSelects=x\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3,
+			"Mask=: invalid mask '01' (7 characters of 0, 1 or x, bit 6 first)");
+	assert_error_at(f, MAIN_ETC, 4, "AllowNone=: invalid boolean 'never' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 6, "Exclude=: invalid selector 'zz': ");
+	assert_error_at(f, MAIN_ETC, 7, "unknown key 'Selects' in [ACS:*] section\n");
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\nAllowVFIO=yes\nAllowVFIO=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[ACS:gpu]\n# default\nEnabled=yes\n# default\nMask=" ACS_MASK_DEFAULT
+				    "\n# default\nAllowNone=no\n# default\nAllowVFIO=no\n"
+				    "# reset: the Select= lines below are the whole list\nSelect=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nSelect=class:0302\n"));
+	assert_null(strstr(out, "Exclude="));
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2377,6 +2411,7 @@ int main(void)
 		T(test_item_bond),
 		T(test_item_kmod),
 		T(test_item_topology),
+		T(test_item_acs),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
