@@ -32,6 +32,117 @@ static bool rule_name_valid(const char *name)
 	return true;
 }
 
+static int parse_mask(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at)
+{
+	struct acs_rule *rule = state;
+
+	if (value[0] == '\0') {
+		acs_mask_parse(ACS_MASK_DEFAULT, &rule->mask);
+		rule->mask_at = (struct origin){};
+		return 0;
+	}
+	if (acs_mask_parse(value, &rule->mask) < 0)
+		return config_error_at(at,
+				       "Mask=: invalid mask '%s' "
+				       "(7 characters of 0, 1 or x, bit 6 first)",
+				       value);
+	rule->mask_at = *at;
+	return 0;
+}
+
+struct acs_words {
+	const char *key;
+	const struct origin *at;
+	struct selector_entry **list;
+	size_t *n;
+};
+
+static int acs_word(void *ctx, const char *word)
+{
+	struct acs_words *w = ctx;
+	struct selector sel;
+	const char *reason;
+
+	if (selector_parse_acs(word, &sel, &reason) < 0)
+		return config_error_at(w->at, "%s=: invalid selector '%s': %s", w->key, word,
+				       reason);
+	return config_selector_list_add(w->list, w->n, CONFIG_MAX_SELECTORS, w->key, &sel, word,
+					w->at);
+}
+
+static size_t *list_n(const struct config_item *it, const void *state)
+{
+	return (size_t *)((char *)state + *(const size_t *)it->ltype);
+}
+
+/*
+ * Select=, Exclude=: values accumulate across assignments and files; an empty assignment
+ * resets the list (and an empty Select= is remembered, for check_rule_select()).
+ */
+static int parse_selector_list(const struct config_item *it, void *state, const char *value,
+			       const struct origin *at)
+{
+	struct acs_rule *rule = state;
+	struct acs_words w = { .key = it->key,
+			       .at = at,
+			       .list = config_item_field(it, state),
+			       .n = list_n(it, state) };
+
+	if (value[0] == '\0') {
+		if (w.list == &rule->select)
+			rule->select_reset_at = *at;
+		config_selector_list_clear(w.list, w.n);
+		return 0;
+	}
+	return config_for_each_word(value, acs_word, &w);
+}
+
+static size_t list_n_lines(const struct config_item *it, const void *state)
+{
+	return *list_n(it, state);
+}
+
+/* A line per selector, none for none. */
+static int list_lines(const struct config_item *it, const void *state, const char *section,
+		      config_line_fn fn, void *ud)
+{
+	const struct selector_entry *list =
+		*(struct selector_entry *const *)config_item_field_const(it, state);
+	size_t n = *list_n(it, state);
+
+	for (size_t i = 0; i < n; i++) {
+		int r = fn(ud, section, it->key, list[i].text, &list[i].at, true);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const char *print_mask(const struct config_item *it, const void *state, char *buf,
+			      size_t size)
+{
+	acs_mask_format(&((const struct acs_rule *)state)->mask, buf);
+	return buf;
+}
+
+static const struct config_item_list selectors_dump = { list_n_lines, list_lines };
+static const size_t n_select_offset = offsetof(struct acs_rule, n_select);
+static const size_t n_exclude_offset = offsetof(struct acs_rule, n_exclude);
+
+/* A rule's keys, in dump order; a new rule starts from their defaults (rule_add()). */
+static const struct config_item acs_items[] = {
+	CONFIG_ITEM_BOOL("Enabled", struct acs_rule, enabled, true),
+	CONFIG_ITEM("Mask", parse_mask, print_mask, NULL, struct acs_rule, mask),
+	CONFIG_ITEM_BOOL("AllowNone", struct acs_rule, allow_none, false),
+	CONFIG_ITEM_BOOL("AllowVFIO", struct acs_rule, allow_vfio, false),
+	CONFIG_ITEM_LIST("Select", parse_selector_list, &selectors_dump, &n_select_offset,
+			 struct acs_rule, select),
+	CONFIG_ITEM_LIST("Exclude", parse_selector_list, &selectors_dump, &n_exclude_offset,
+			 struct acs_rule, exclude),
+};
+
 static int rule_add(struct acs_config *ac, const char *name, const struct origin *at)
 {
 	struct acs_rule *grown;
@@ -49,10 +160,8 @@ static int rule_add(struct acs_config *ac, const char *name, const struct origin
 		return -ENOMEM;
 	}
 	ac->rules = grown;
-	ac->rules[ac->n_rules] = (struct acs_rule){ .name = copy, .at = *at, .enabled = true };
-	acs_mask_parse(ACS_MASK_DEFAULT, &ac->rules[ac->n_rules].mask);
-	ac->n_rules++;
-	return 0;
+	ac->rules[ac->n_rules] = (struct acs_rule){ .name = copy, .at = *at };
+	return config_items_defaults(acs_items, ARRAY_SIZE(acs_items), &ac->rules[ac->n_rules++]);
 }
 
 static int part_section(void **state, const char *section, const struct origin *at,
@@ -90,78 +199,15 @@ static int part_section(void **state, const char *section, const struct origin *
 	return 0;
 }
 
-static int parse_mask(struct acs_rule *rule, const char *value, const struct origin *at)
-{
-	if (value[0] == '\0') {
-		acs_mask_parse(ACS_MASK_DEFAULT, &rule->mask);
-		rule->mask_at = (struct origin){};
-		return 0;
-	}
-	if (acs_mask_parse(value, &rule->mask) < 0)
-		return config_error_at(at,
-				       "Mask=: invalid mask '%s' "
-				       "(7 characters of 0, 1 or x, bit 6 first)",
-				       value);
-	rule->mask_at = *at;
-	return 0;
-}
-
-struct acs_words {
-	const char *key;
-	const struct origin *at;
-	struct selector_entry **list;
-	size_t *n;
-};
-
-static int acs_word(void *ctx, const char *word)
-{
-	struct acs_words *w = ctx;
-	struct selector sel;
-	const char *reason;
-
-	if (selector_parse_acs(word, &sel, &reason) < 0)
-		return config_error_at(w->at, "%s=: invalid selector '%s': %s", w->key, word,
-				       reason);
-	return config_selector_list_add(w->list, w->n, CONFIG_MAX_SELECTORS, w->key, &sel, word,
-					w->at);
-}
-
-/* Values accumulate across assignments and files; an empty assignment resets the list. */
-static int parse_selector_list(const char *key, const char *value, const struct origin *at,
-			       struct selector_entry **list, size_t *n)
-{
-	struct acs_words w = { .key = key, .at = at, .list = list, .n = n };
-
-	if (value[0] == '\0') {
-		config_selector_list_clear(list, n);
-		return 0;
-	}
-	return config_for_each_word(value, acs_word, &w);
-}
-
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
 	struct acs_config *ac = state;
-	struct acs_rule *rule = &ac->rules[ac->cur];
+	int r = config_items_assign(acs_items, ARRAY_SIZE(acs_items), &ac->rules[ac->cur], key,
+				    value, at);
 
-	if (streq(key, "Enabled"))
-		return config_set_boolean(key, value, at, true, &rule->enabled, &rule->enabled_at);
-	if (streq(key, "Mask"))
-		return parse_mask(rule, value, at);
-	if (streq(key, "Select")) {
-		if (value[0] == '\0')
-			rule->select_reset_at = *at;
-		return parse_selector_list(key, value, at, &rule->select, &rule->n_select);
-	}
-	if (streq(key, "Exclude"))
-		return parse_selector_list(key, value, at, &rule->exclude, &rule->n_exclude);
-	if (streq(key, "AllowNone"))
-		return config_set_boolean(key, value, at, false, &rule->allow_none,
-					  &rule->allow_none_at);
-	if (streq(key, "AllowVFIO"))
-		return config_set_boolean(key, value, at, false, &rule->allow_vfio,
-					  &rule->allow_vfio_at);
-	return config_error_at(at, "unknown key '%s' in [" ACS_PREFIX "*] section", key);
+	if (r == -ENOKEY)
+		return config_error_at(at, "unknown key '%s' in [" ACS_PREFIX "*] section", key);
+	return r;
 }
 
 /* An error on a line of the rule (its own or the lexer's) is the one to fix. */
@@ -238,45 +284,16 @@ static size_t part_n_lines(const void *state)
 	size_t n = 0;
 
 	for (size_t i = 0; ac && i < ac->n_rules; i++)
-		n += 4 + ac->rules[i].n_select + ac->rules[i].n_exclude;
+		n += config_items_n_lines(acs_items, ARRAY_SIZE(acs_items), &ac->rules[i]);
 	return n;
 }
 
-static int list_lines(const char *section, const char *key, const struct selector_entry *list,
-		      size_t n, config_line_fn fn, void *ud)
-{
-	for (size_t i = 0; i < n; i++) {
-		int r = fn(ud, section, key, list[i].text, &list[i].at, true);
-
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Enabled, Mask, AllowNone, AllowVFIO, Select..., Exclude... */
 static int rule_lines(const struct acs_rule *rule, config_line_fn fn, void *ud)
 {
 	char section[sizeof(ACS_PREFIX) + ACS_RULE_NAME_MAX];
-	char mask[ACS_MASK_BITS + 1];
-	int r;
 
 	snprintf(section, sizeof(section), ACS_PREFIX "%s", rule->name);
-	acs_mask_format(&rule->mask, mask);
-	r = fn(ud, section, "Enabled", rule->enabled ? "yes" : "no", &rule->enabled_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "Mask", mask, &rule->mask_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "AllowNone", rule->allow_none ? "yes" : "no",
-		       &rule->allow_none_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "AllowVFIO", rule->allow_vfio ? "yes" : "no",
-		       &rule->allow_vfio_at, false);
-	if (r >= 0)
-		r = list_lines(section, "Select", rule->select, rule->n_select, fn, ud);
-	if (r >= 0)
-		r = list_lines(section, "Exclude", rule->exclude, rule->n_exclude, fn, ud);
-	return r;
+	return config_items_lines(acs_items, ARRAY_SIZE(acs_items), rule, section, fn, ud);
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)

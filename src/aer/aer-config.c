@@ -1,13 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* [AER]: the config part (see aer.h for the keys). */
 
+#include <inttypes.h>
+
 #include "aer/aer.h"
 #include "core/log.h"
 
-static const uint64_t limit_default[_AER_KIND_MAX] = {
-	[AER_COR] = AER_OFF,
-	[AER_NONFATAL] = 0,
-	[AER_FATAL] = 0,
+static const char *const exceeded_table[_AER_EXCEEDED_MAX] = {
+	[AER_EXCEEDED_WARN] = "warn",
+	[AER_EXCEEDED_FAIL] = "fail",
+};
+
+/* A threshold: a count or off (aer_parse_limit()); empty restores it->dflt. */
+static int parse_limit(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
+{
+	uint64_t *limit = config_item_field(it, state), v;
+
+	if (value[0] == '\0') {
+		*limit = it->dflt;
+		*config_item_at(it, state) = (struct origin){};
+		return 0;
+	}
+	if (aer_parse_limit(value, &v) < 0)
+		return config_error_at(
+			at, "%s=: invalid threshold '%s' (a count from 0 to %llu, or off)", it->key,
+			value, AER_COUNT_MAX);
+	*limit = v;
+	*config_item_at(it, state) = *at;
+	return 0;
+}
+
+static const char *print_limit(const struct config_item *it, const void *state, char *buf,
+			       size_t size)
+{
+	uint64_t limit = *(const uint64_t *)config_item_field_const(it, state);
+
+	if (limit == AER_OFF)
+		return "off";
+	snprintf(buf, size, "%" PRIu64, limit);
+	return buf;
+}
+
+/* In dump order: the worst first. Fatal and non-fatal > 0 are flagged, correctable not. */
+static const struct config_item aer_items[] = {
+	CONFIG_ITEM_AT("Fatal", parse_limit, print_limit, NULL, 0, struct aer_config,
+		       limit[AER_FATAL], limit_at[AER_FATAL]),
+	CONFIG_ITEM_AT("NonFatal", parse_limit, print_limit, NULL, 0, struct aer_config,
+		       limit[AER_NONFATAL], limit_at[AER_NONFATAL]),
+	CONFIG_ITEM_AT("Correctable", parse_limit, print_limit, NULL, AER_OFF, struct aer_config,
+		       limit[AER_COR], limit_at[AER_COR]),
+	CONFIG_ITEM_ENUM("Exceeded", struct aer_config, exceeded, exceeded_table),
 };
 
 static bool is_section(const char *name)
@@ -20,57 +63,17 @@ static int part_section(void **state, const char *name, const struct origin *at,
 	int r = CONFIG_SINGLETON_ENTER(state, struct aer_config, "AER", at, file_no);
 
 	if (r == 1)
-		memcpy(((struct aer_config *)*state)->limit, limit_default, sizeof(limit_default));
+		r = config_items_defaults(aer_items, ARRAY_SIZE(aer_items), *state);
 	return r < 0 ? r : 0;
-}
-
-static int assign_limit(struct aer_config *ac, enum aer_kind k, const char *value,
-			const struct origin *at)
-{
-	uint64_t v;
-
-	if (value[0] == '\0') {
-		ac->limit[k] = limit_default[k];
-		ac->limit_at[k] = (struct origin){};
-		return 0;
-	}
-	if (aer_parse_limit(value, &v) < 0)
-		return config_error_at(
-			at, "%s=: invalid threshold '%s' (a count from 0 to %llu, or off)",
-			aer_kind_key(k), value, AER_COUNT_MAX);
-	ac->limit[k] = v;
-	ac->limit_at[k] = *at;
-	return 0;
-}
-
-static int assign_exceeded(struct aer_config *ac, const char *value, const struct origin *at)
-{
-	if (value[0] == '\0' || config_enum_eq(value, "warn")) {
-		ac->fail = false;
-		ac->fail_at = value[0] ? *at : (struct origin){};
-		return 0;
-	}
-	if (!config_enum_eq(value, "fail"))
-		return config_error_at(at, "Exceeded=: invalid value '%s' (use warn or fail)",
-				       value);
-	ac->fail = true;
-	ac->fail_at = *at;
-	return 0;
 }
 
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct aer_config *ac = state;
+	int r = config_items_assign(aer_items, ARRAY_SIZE(aer_items), state, key, value, at);
 
-	for (int k = 0; k < _AER_KIND_MAX; k++)
-		if (streq(key, aer_kind_key(k)))
-			return assign_limit(ac, k, value, at);
-	if (streq(key, "Exceeded"))
-		return assign_exceeded(ac, value, at);
-	return config_error_at(at,
-			       "unknown key '%s' in [AER] section (expected Fatal, NonFatal, "
-			       "Correctable or Exceeded)",
-			       key);
+	if (r == -ENOKEY)
+		return config_items_unknown(aer_items, ARRAY_SIZE(aer_items), "AER", key, at);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -80,27 +83,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	return state ? _AER_KIND_MAX + 1 : 0;
+	return state ? config_items_n_lines(aer_items, ARRAY_SIZE(aer_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct aer_config *ac = state;
-	int r = 0;
-
-	if (!ac)
+	if (!state)
 		return 0;
-	/* dump order: the worst first */
-	for (int k = _AER_KIND_MAX - 1; r >= 0 && k >= 0; k--) {
-		char buf[24] = "off";
-
-		if (ac->limit[k] != AER_OFF)
-			snprintf(buf, sizeof(buf), "%" PRIu64, ac->limit[k]);
-		r = fn(ud, "AER", aer_kind_key(k), buf, &ac->limit_at[k], false);
-	}
-	if (r >= 0)
-		r = fn(ud, "AER", "Exceeded", ac->fail ? "fail" : "warn", &ac->fail_at, false);
-	return r;
+	return config_items_lines(aer_items, ARRAY_SIZE(aer_items), state, "AER", fn, ud);
 }
 
 static void part_free(void *state)

@@ -10,12 +10,6 @@ static const char *const aer_kind_table[_AER_KIND_MAX] = {
 	[AER_FATAL] = "fatal",
 };
 
-static const char *const kind_keys[_AER_KIND_MAX] = {
-	[AER_COR] = "Correctable",
-	[AER_NONFATAL] = "NonFatal",
-	[AER_FATAL] = "Fatal",
-};
-
 static const char *const total_names[_AER_KIND_MAX] = {
 	[AER_COR] = "TOTAL_ERR_COR",
 	[AER_NONFATAL] = "TOTAL_ERR_NONFATAL",
@@ -23,11 +17,6 @@ static const char *const total_names[_AER_KIND_MAX] = {
 };
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(aer_kind, enum aer_kind, "?");
-
-const char *aer_kind_key(enum aer_kind k)
-{
-	return k < _AER_KIND_MAX ? kind_keys[k] : "?";
-}
 
 /* Decimal digits only, no sign, at most max; the end of the number in *end. */
 static int parse_u64(const char *s, uint64_t max, const char **end, uint64_t *ret)

@@ -38,12 +38,18 @@ enum aer_kind {
 	_AER_KIND_MAX,
 };
 
+enum aer_exceeded {
+	AER_EXCEEDED_WARN, /* a threshold exceeded is a warning */
+	AER_EXCEEDED_FAIL,
+	_AER_EXCEEDED_MAX,
+};
+
 struct aer_config {
 	struct config_singleton head;  /* must come first */
 	uint64_t limit[_AER_KIND_MAX]; /* AER_OFF: not judged */
 	struct origin limit_at[_AER_KIND_MAX];
-	bool fail;
-	struct origin fail_at;
+	enum aer_exceeded exceeded;
+	struct origin exceeded_at;
 };
 
 extern const struct config_part aer_config_part;
@@ -55,8 +61,6 @@ static inline const struct aer_config *aer_config_get(const struct config *c)
 
 /* "correctable", "nonfatal", "fatal": the file name's suffix. */
 const char *aer_kind_to_string(enum aer_kind k);
-/* "Correctable", "NonFatal", "Fatal": the key. */
-const char *aer_kind_key(enum aer_kind k);
 /* A threshold: "0".."1000000000000" or "off" (AER_OFF); -EINVAL. */
 int aer_parse_limit(const char *s, uint64_t *ret);
 

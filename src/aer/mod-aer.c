@@ -235,17 +235,18 @@ static int fn_result(struct run *run, const struct aer_config *ac, const struct 
 		return -ENOMEM;
 	bad = fn_exceeds(ac, f);
 	snprintf(remedy, sizeof(remedy), remedy_exceeded, d->addr);
-	return results_add(&run->results, &(const struct result_spec){
-						  .verdict = !bad	? VERDICT_PASS
-							     : ac->fail ? VERDICT_FAIL
-									: VERDICT_WARN,
-						  .check = CHECK_AER,
-						  .object = d->addr,
-						  .expected = expected,
-						  .actual = actual,
-						  .remedy = bad ? remedy : NULL,
-						  .action = ACTION_HARDWARE,
-					  });
+	return results_add(&run->results,
+			   &(const struct result_spec){
+				   .verdict = !bad				  ? VERDICT_PASS
+					      : ac->exceeded == AER_EXCEEDED_FAIL ? VERDICT_FAIL
+										  : VERDICT_WARN,
+				   .check = CHECK_AER,
+				   .object = d->addr,
+				   .expected = expected,
+				   .actual = actual,
+				   .remedy = bad ? remedy : NULL,
+				   .action = ACTION_HARDWARE,
+			   });
 }
 
 /* The GPUs and NICs and every bridge above them (want[], by device index). */

@@ -8,42 +8,36 @@
 #include "core/log.h"
 #include "gpu/gpu.h"
 
-static bool is_section(const char *name)
+/* A dotted version in a char[GPU_VERSION_MAX]; ltype: the base of its fields (an int). */
+static int parse_version(const struct config_item *it, void *state, const char *value,
+			 const struct origin *at)
 {
-	return streq(name, "GPU");
-}
+	int base = *(const int *)it->ltype;
 
-static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
-{
-	int r = CONFIG_SINGLETON_ENTER(state, struct gpu_config, "GPU", at, file_no);
-
-	if (r == 1) {
-		((struct gpu_config *)*state)->persistence = true;
-		((struct gpu_config *)*state)->nvlinks = GPU_NVLINKS_ALL;
-	}
-	return r < 0 ? r : 0;
-}
-
-static int assign_version(const char *key, const char *value, int base, char *buf,
-			  struct origin *buf_at, const struct origin *at)
-{
 	if (value[0] && (!gpu_version_valid(value, base) || strlen(value) >= GPU_VERSION_MAX))
 		return config_error_at(at,
 				       "%s=: invalid version '%s' (%s fields separated by dots)",
-				       key, value, base == 16 ? "hexadecimal" : "numeric");
-	snprintf(buf, GPU_VERSION_MAX, "%s", value);
-	*buf_at = value[0] ? *at : (struct origin){};
+				       it->key, value, base == 16 ? "hexadecimal" : "numeric");
+	snprintf(config_item_field(it, state), GPU_VERSION_MAX, "%s", value);
+	*config_item_at(it, state) = value[0] ? *at : (struct origin){};
 	return 0;
 }
 
-static int assign_mig(struct gpu_config *gc, const char *value, const struct origin *at)
+static const char *print_string(const struct config_item *it, const void *state, char *buf,
+				size_t size)
 {
-	static const char *const names[] = {
-		[GPU_ANY] = "any", [GPU_ON] = "on", [GPU_OFF] = "off"
-	};
+	return config_item_field_const(it, state);
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (value[0] == '\0' || config_enum_eq(value, names[i])) {
+static const char *const mig_names[] = { [GPU_ANY] = "any", [GPU_ON] = "on", [GPU_OFF] = "off" };
+
+static int parse_mig(const struct config_item *it, void *state, const char *value,
+		     const struct origin *at)
+{
+	struct gpu_config *gc = state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mig_names); i++)
+		if (value[0] == '\0' || config_enum_eq(value, mig_names[i])) {
 			gc->mig = value[0] ? (enum gpu_tristate)i : GPU_ANY;
 			gc->mig_at = value[0] ? *at : (struct origin){};
 			return 0;
@@ -51,8 +45,17 @@ static int assign_mig(struct gpu_config *gc, const char *value, const struct ori
 	return config_error_at(at, "MIG=: invalid value '%s' (use on, off or any)", value);
 }
 
-static int assign_persistence(struct gpu_config *gc, const char *value, const struct origin *at)
+static const char *print_mig(const struct config_item *it, const void *state, char *buf,
+			     size_t size)
 {
+	return mig_names[((const struct gpu_config *)state)->mig];
+}
+
+static int parse_persistence(const struct config_item *it, void *state, const char *value,
+			     const struct origin *at)
+{
+	struct gpu_config *gc = state;
+
 	if (value[0] == '\0' || config_enum_eq(value, "yes")) {
 		gc->persistence = true;
 		gc->persistence_at = value[0] ? *at : (struct origin){};
@@ -66,8 +69,16 @@ static int assign_persistence(struct gpu_config *gc, const char *value, const st
 	return 0;
 }
 
-static int assign_nvlinks(struct gpu_config *gc, const char *value, const struct origin *at)
+static const char *print_persistence(const struct config_item *it, const void *state, char *buf,
+				     size_t size)
 {
+	return ((const struct gpu_config *)state)->persistence ? "yes" : "any";
+}
+
+static int parse_nvlinks(const struct config_item *it, void *state, const char *value,
+			 const struct origin *at)
+{
+	struct gpu_config *gc = state;
 	char *end;
 	unsigned long n;
 
@@ -91,26 +102,47 @@ static int assign_nvlinks(struct gpu_config *gc, const char *value, const struct
 	return 0;
 }
 
+static const char *print_nvlinks(const struct config_item *it, const void *state, char *buf,
+				 size_t size)
+{
+	return gpu_nvlinks_text(((const struct gpu_config *)state)->nvlinks, buf, size);
+}
+
+static const int base10 = 10, base16 = 16;
+
+/* In dump order. An empty value of each restores its default (a new section's). */
+static const struct config_item gpu_items[] = {
+	CONFIG_ITEM("MinDriver", parse_version, print_string, &base10, struct gpu_config,
+		    min_driver),
+	CONFIG_ITEM("Driver", parse_version, print_string, &base10, struct gpu_config, driver),
+	CONFIG_ITEM("Persistence", parse_persistence, print_persistence, NULL, struct gpu_config,
+		    persistence),
+	CONFIG_ITEM("MIG", parse_mig, print_mig, NULL, struct gpu_config, mig),
+	CONFIG_ITEM("MinVBIOS", parse_version, print_string, &base16, struct gpu_config, min_vbios),
+	CONFIG_ITEM("NVLinks", parse_nvlinks, print_nvlinks, NULL, struct gpu_config, nvlinks),
+};
+
+static bool is_section(const char *name)
+{
+	return streq(name, "GPU");
+}
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	int r = CONFIG_SINGLETON_ENTER(state, struct gpu_config, "GPU", at, file_no);
+
+	if (r == 1)
+		r = config_items_defaults(gpu_items, ARRAY_SIZE(gpu_items), *state);
+	return r < 0 ? r : 0;
+}
+
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct gpu_config *gc = state;
+	int r = config_items_assign(gpu_items, ARRAY_SIZE(gpu_items), state, key, value, at);
 
-	if (streq(key, "MinDriver"))
-		return assign_version(key, value, 10, gc->min_driver, &gc->min_driver_at, at);
-	if (streq(key, "Driver"))
-		return assign_version(key, value, 10, gc->driver, &gc->driver_at, at);
-	if (streq(key, "MinVBIOS"))
-		return assign_version(key, value, 16, gc->min_vbios, &gc->min_vbios_at, at);
-	if (streq(key, "Persistence"))
-		return assign_persistence(gc, value, at);
-	if (streq(key, "MIG"))
-		return assign_mig(gc, value, at);
-	if (streq(key, "NVLinks"))
-		return assign_nvlinks(gc, value, at);
-	return config_error_at(at,
-			       "unknown key '%s' in [GPU] section (expected MinDriver, Driver, "
-			       "Persistence, MIG, MinVBIOS or NVLinks)",
-			       key);
+	if (r == -ENOKEY)
+		return config_items_unknown(gpu_items, ARRAY_SIZE(gpu_items), "GPU", key, at);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -127,32 +159,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	return state ? 6 : 0;
+	return state ? config_items_n_lines(gpu_items, ARRAY_SIZE(gpu_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	static const char *const mig[] = { [GPU_ANY] = "any", [GPU_ON] = "on", [GPU_OFF] = "off" };
-	const struct gpu_config *gc = state;
-	char buf[16];
-	int r;
-
-	if (!gc)
+	if (!state)
 		return 0;
-	r = fn(ud, "GPU", "MinDriver", gc->min_driver, &gc->min_driver_at, false);
-	if (r >= 0)
-		r = fn(ud, "GPU", "Driver", gc->driver, &gc->driver_at, false);
-	if (r >= 0)
-		r = fn(ud, "GPU", "Persistence", gc->persistence ? "yes" : "any",
-		       &gc->persistence_at, false);
-	if (r >= 0)
-		r = fn(ud, "GPU", "MIG", mig[gc->mig], &gc->mig_at, false);
-	if (r >= 0)
-		r = fn(ud, "GPU", "MinVBIOS", gc->min_vbios, &gc->min_vbios_at, false);
-	if (r >= 0)
-		r = fn(ud, "GPU", "NVLinks", gpu_nvlinks_text(gc->nvlinks, buf, sizeof(buf)),
-		       &gc->nvlinks_at, false);
-	return r;
+	return config_items_lines(gpu_items, ARRAY_SIZE(gpu_items), state, "GPU", fn, ud);
 }
 
 const char *gpu_nvlinks_text(int nvlinks, char *buf, size_t size)

@@ -70,36 +70,36 @@ static bool is_section(const char *name)
 	return streq(name, "Inventory");
 }
 
-static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+/* GPUs=, NICs=, RDMADevices=: a count, -1 when not given. */
+static int parse_count(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
 {
-	int r = CONFIG_SINGLETON_ENTER(state, struct inventory_config, "Inventory", at, file_no);
-
-	if (r == 1) {
-		struct inventory_config *ic = *state;
-
-		for (int k = 0; k < _INVENTORY_COUNT_MAX; k++)
-			ic->count[k] = -1;
-	}
-	return r < 0 ? r : 0;
-}
-
-static int assign_count(struct inventory_config *ic, enum inventory_count k, const char *value,
-			const struct origin *at)
-{
+	int *count = config_item_field(it, state);
 	int n;
 
 	if (value[0] == '\0') {
-		ic->count[k] = -1;
-		ic->count_at[k] = (struct origin){};
+		*count = -1;
+		*config_item_at(it, state) = (struct origin){};
 		return 0;
 	}
 	n = inventory_parse_count(value);
 	if (n < 0)
 		return config_error_at(at, "%s=: invalid count '%s' (a number from 0 to %d)",
-				       count_names[k], value, INVENTORY_COUNT_MAX);
-	ic->count[k] = n;
-	ic->count_at[k] = *at;
+				       it->key, value, INVENTORY_COUNT_MAX);
+	*count = n;
+	*config_item_at(it, state) = *at;
 	return 0;
+}
+
+static const char *print_count(const struct config_item *it, const void *state, char *buf,
+			       size_t size)
+{
+	int count = *(const int *)config_item_field_const(it, state);
+
+	if (count < 0)
+		return "";
+	snprintf(buf, size, "%d", count);
+	return buf;
 }
 
 struct ports_words {
@@ -126,8 +126,10 @@ static int ports_word(void *ctx, const char *word)
 }
 
 /* List: each word sets its link layer's count; an empty assignment unsets both. */
-static int assign_ports(struct inventory_config *ic, const char *value, const struct origin *at)
+static int parse_ports(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
 {
+	struct inventory_config *ic = state;
 	struct ports_words w = { .ic = ic, .at = at };
 
 	if (value[0] == '\0') {
@@ -178,9 +180,12 @@ static int addr_word(void *ctx, const char *word)
 	return 0;
 }
 
-static int assign_addrs(struct inventory_config *ic, enum topo_kind kind, const char *value,
-			const struct origin *at)
+/* GPUAddresses=, NICAddresses=: ltype is the kind (an enum topo_kind). */
+static int parse_addrs(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
 {
+	struct inventory_config *ic = state;
+	enum topo_kind kind = *(const enum topo_kind *)it->ltype;
 	struct addr_words w = { .ic = ic, .kind = kind, .at = at };
 
 	if (value[0] == '\0') {
@@ -190,25 +195,6 @@ static int assign_addrs(struct inventory_config *ic, enum topo_kind kind, const 
 		return 0;
 	}
 	return config_for_each_word(value, addr_word, &w);
-}
-
-static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
-{
-	struct inventory_config *ic = state;
-
-	for (int k = INVENTORY_GPUS; k <= INVENTORY_RDMA; k++)
-		if (streq(key, count_names[k]))
-			return assign_count(ic, k, value, at);
-	if (streq(key, "ActivePorts"))
-		return assign_ports(ic, value, at);
-	if (streq(key, "GPUAddresses"))
-		return assign_addrs(ic, TOPO_GPU, value, at);
-	if (streq(key, "NICAddresses"))
-		return assign_addrs(ic, TOPO_NIC, value, at);
-	return config_error_at(at,
-			       "unknown key '%s' in [Inventory] section (expected GPUs, NICs, "
-			       "RDMADevices, ActivePorts, GPUAddresses or NICAddresses)",
-			       key);
 }
 
 /* More addresses listed than the count allows: one of the two is wrong. */
@@ -237,26 +223,11 @@ static int part_finish(void *state, const struct config_finish *f)
 	return r;
 }
 
-static size_t part_n_lines(const void *state)
+/* ActivePorts= as one line: "InfiniBand:8 Ethernet:2", "" when neither is given. */
+static int ports_lines(const struct config_item *it, const void *state, const char *section,
+		       config_line_fn fn, void *ud)
 {
 	const struct inventory_config *ic = state;
-
-	return ic ? 4 + ic->n_addrs[TOPO_GPU] + ic->n_addrs[TOPO_NIC] : 0;
-}
-
-static int count_line(const struct inventory_config *ic, enum inventory_count k, config_line_fn fn,
-		      void *ud)
-{
-	char buf[16] = "";
-
-	if (ic->count[k] >= 0)
-		snprintf(buf, sizeof(buf), "%d", ic->count[k]);
-	return fn(ud, "Inventory", count_names[k], buf, &ic->count_at[k], false);
-}
-
-/* ActivePorts= as one line: "InfiniBand:8 Ethernet:2", "" when neither is given. */
-static int ports_line(const struct inventory_config *ic, config_line_fn fn, void *ud)
-{
 	const struct origin *at = &ic->count_at[INVENTORY_PORTS_IB];
 	char buf[64] = "";
 	size_t o = 0;
@@ -267,36 +238,85 @@ static int ports_line(const struct inventory_config *ic, config_line_fn fn, void
 					      count_names[k], ic->count[k]);
 	if (!at->file)
 		at = &ic->count_at[INVENTORY_PORTS_ETH];
-	return fn(ud, "Inventory", "ActivePorts", buf, at, true);
+	return fn(ud, section, it->key, buf, at, true);
 }
 
-static int addr_lines(const struct inventory_config *ic, enum topo_kind kind, config_line_fn fn,
-		      void *ud)
+static size_t ports_n_lines(const struct config_item *it, const void *state)
 {
+	return 1;
+}
+
+/* An address list's lines: none for an empty one (the default, nothing required). */
+static size_t addrs_n_lines(const struct config_item *it, const void *state)
+{
+	return ((const struct inventory_config *)state)
+		->n_addrs[*(const enum topo_kind *)it->ltype];
+}
+
+static int addrs_lines(const struct config_item *it, const void *state, const char *section,
+		       config_line_fn fn, void *ud)
+{
+	const struct inventory_config *ic = state;
+	enum topo_kind kind = *(const enum topo_kind *)it->ltype;
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < ic->n_addrs[kind]; i++)
-		r = fn(ud, "Inventory", addr_keys[kind], ic->addrs[kind][i].addr,
-		       &ic->addrs[kind][i].at, true);
+		r = fn(ud, section, it->key, ic->addrs[kind][i].addr, &ic->addrs[kind][i].at, true);
 	return r;
+}
+
+static const struct config_item_list ports_list = { ports_n_lines, ports_lines };
+static const struct config_item_list addrs_list = { addrs_n_lines, addrs_lines };
+static const enum topo_kind kind_gpu = TOPO_GPU, kind_nic = TOPO_NIC;
+
+/* In dump order; a new section starts from each one's empty value (nothing expected). */
+static const struct config_item inventory_items[] = {
+	CONFIG_ITEM_AT("GPUs", parse_count, print_count, NULL, 0, struct inventory_config,
+		       count[INVENTORY_GPUS], count_at[INVENTORY_GPUS]),
+	CONFIG_ITEM_AT("NICs", parse_count, print_count, NULL, 0, struct inventory_config,
+		       count[INVENTORY_NICS], count_at[INVENTORY_NICS]),
+	CONFIG_ITEM_AT("RDMADevices", parse_count, print_count, NULL, 0, struct inventory_config,
+		       count[INVENTORY_RDMA], count_at[INVENTORY_RDMA]),
+	CONFIG_ITEM_LIST("ActivePorts", parse_ports, &ports_list, NULL, struct inventory_config,
+			 count),
+	CONFIG_ITEM_LIST("GPUAddresses", parse_addrs, &addrs_list, &kind_gpu,
+			 struct inventory_config, addrs),
+	CONFIG_ITEM_LIST("NICAddresses", parse_addrs, &addrs_list, &kind_nic,
+			 struct inventory_config, addrs),
+};
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	int r = CONFIG_SINGLETON_ENTER(state, struct inventory_config, "Inventory", at, file_no);
+
+	if (r == 1)
+		r = config_items_defaults(inventory_items, ARRAY_SIZE(inventory_items), *state);
+	return r < 0 ? r : 0;
+}
+
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	int r = config_items_assign(inventory_items, ARRAY_SIZE(inventory_items), state, key, value,
+				    at);
+
+	if (r == -ENOKEY)
+		return config_items_unknown(inventory_items, ARRAY_SIZE(inventory_items),
+					    "Inventory", key, at);
+	return r;
+}
+
+static size_t part_n_lines(const void *state)
+{
+	return state ? config_items_n_lines(inventory_items, ARRAY_SIZE(inventory_items), state)
+		     : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct inventory_config *ic = state;
-	int r = 0;
-
-	if (!ic)
+	if (!state)
 		return 0;
-	for (int k = INVENTORY_GPUS; r >= 0 && k <= INVENTORY_RDMA; k++)
-		r = count_line(ic, k, fn, ud);
-	if (r >= 0)
-		r = ports_line(ic, fn, ud);
-	if (r >= 0)
-		r = addr_lines(ic, TOPO_GPU, fn, ud);
-	if (r >= 0)
-		r = addr_lines(ic, TOPO_NIC, fn, ud);
-	return r;
+	return config_items_lines(inventory_items, ARRAY_SIZE(inventory_items), state, "Inventory",
+				  fn, ud);
 }
 
 static void part_free(void *state)

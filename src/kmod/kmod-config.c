@@ -29,80 +29,10 @@ DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kmod_reload, enum kmod_reload);
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kmod_origin, enum kmod_origin);
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(gpudirect_expect, enum gpudirect_expect);
 
-bool kmod_config_is_section(const char *name)
+static int parse_min_version(const struct config_item *it, void *state, const char *value,
+			     const struct origin *at)
 {
-	return streq(name, "GPUDirect") || strneq(name, MODULE_PREFIX, strlen(MODULE_PREFIX));
-}
-
-static int enter_module(struct kmod_config *kc, const char *raw, const struct origin *at,
-			unsigned file_no)
-{
-	struct kmod_rule t = {
-		.at = *at,
-		.enabled = { .on = true },
-		.require = { .on = true },
-	};
-	int r;
-
-	if (kmod_name_normalize(raw, t.name) < 0)
-		return config_error_at(
-			at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)", raw,
-			KMOD_NAME_MAX);
-	r = CONFIG_RULE_ENTER(&kc->rules, &kc->n_rules, KMOD_MAX_MODULES, &t, MODULE_PREFIX, "NAME",
-			      at, file_no);
-	if (r < 0)
-		return r;
-	kc->cur = r;
-	kc->in_gpudirect = false;
-	return 0;
-}
-
-int kmod_config_section(struct kmod_config **kc, const char *name, const struct origin *at,
-			unsigned file_no)
-{
-	if (!*kc) {
-		*kc = calloc(1, sizeof(**kc));
-		if (!*kc)
-			return -ENOMEM;
-	}
-	if (streq(name, "GPUDirect")) {
-		(*kc)->in_gpudirect = true;
-		return 0;
-	}
-	return enter_module(*kc, name + strlen(MODULE_PREFIX), at, file_no);
-}
-
-static int set_flag(struct kmod_flag *f, bool def, const char *key, const char *value,
-		    const struct origin *at)
-{
-	return config_set_boolean(key, value, at, def, &f->on, &f->at);
-}
-
-/* An enum key: index into names, or the default (0) for an empty assignment. */
-static int set_enum(int *ret, struct origin *ret_at, const char *const *names, int n,
-		    const char *key, const char *value, const struct origin *at)
-{
-	char choices[128] = "";
-
-	if (value[0] == '\0') {
-		*ret = 0;
-		*ret_at = (struct origin){};
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		if (config_enum_eq(value, names[i])) {
-			*ret = i;
-			*ret_at = *at;
-			return 0;
-		}
-		snprintf(choices + strlen(choices), sizeof(choices) - strlen(choices), "%s%s",
-			 i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
-	}
-	return config_error_at(at, "%s=: invalid value '%s' (use %s)", key, value, choices);
-}
-
-static int set_min_version(struct kmod_rule *rule, const char *value, const struct origin *at)
-{
+	struct kmod_rule *rule = state;
 	char *copy = NULL;
 
 	if (value[0] && !ofed_version_valid(value))
@@ -187,8 +117,11 @@ static int parse_param_word(struct kmod_rule *rule, const char *word, const stru
 	return param_add(rule, key, eq + 1, at);
 }
 
-static int set_params(struct kmod_rule *rule, const char *value, const struct origin *at)
+/* Parameter=KEY=VALUE...: a list; an empty assignment forgets every parameter. */
+static int parse_params(const struct config_item *it, void *state, const char *value,
+			const struct origin *at)
 {
+	struct kmod_rule *rule = state;
 	_cleanup_(freep) char *copy = strdup(value);
 	char *save = NULL;
 	int ret = 0;
@@ -210,43 +143,114 @@ static int set_params(struct kmod_rule *rule, const char *value, const struct or
 	return ret;
 }
 
-static int assign_module(struct kmod_rule *rule, const char *key, const char *value,
-			 const struct origin *at)
+static const char *print_min_version(const struct config_item *it, const void *state, char *buf,
+				     size_t size)
 {
-	if (streq(key, "Enabled"))
-		return set_flag(&rule->enabled, true, key, value, at);
-	if (streq(key, "Require"))
-		return set_flag(&rule->require, true, key, value, at);
-	if (streq(key, "Load"))
-		return set_flag(&rule->load, false, key, value, at);
-	if (streq(key, "Persist"))
-		return set_flag(&rule->persist, false, key, value, at);
-	if (streq(key, "Devices"))
-		return set_flag(&rule->devices, false, key, value, at);
-	if (streq(key, "RdmaCM"))
-		return set_flag(&rule->rdmacm, false, key, value, at);
-	if (streq(key, "Reload"))
-		return set_enum((int *)&rule->reload, &rule->reload_at, kmod_reload_table,
-				_KMOD_RELOAD_MAX, key, value, at);
-	if (streq(key, "Origin"))
-		return set_enum((int *)&rule->origin, &rule->origin_at, kmod_origin_table,
-				_KMOD_ORIGIN_MAX, key, value, at);
-	if (streq(key, "MinVersion"))
-		return set_min_version(rule, value, at);
-	if (streq(key, "Parameter"))
-		return set_params(rule, value, at);
-	return config_error_at(at, "unknown key '%s' in [" MODULE_PREFIX "*] section", key);
+	return strempty(((const struct kmod_rule *)state)->min_version);
+}
+
+static size_t params_n_lines(const struct config_item *it, const void *state)
+{
+	return ((const struct kmod_rule *)state)->n_params;
+}
+
+/* A line per parameter, none for none (the default). */
+static int params_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct kmod_rule *r = state;
+	int ret = 0;
+
+	for (size_t i = 0; ret >= 0 && i < r->n_params; i++) {
+		_cleanup_(freep) char *pv = NULL;
+
+		if (asprintf(&pv, "%s=%s", r->params[i].key, r->params[i].value) < 0)
+			return -ENOMEM;
+		ret = fn(ud, section, it->key, pv, &r->params[i].at, true);
+	}
+	return ret;
+}
+
+static const struct config_item_list params_list = { params_n_lines, params_lines };
+
+/* A [Module:NAME] rule's keys, in dump order; a new rule starts from their defaults. */
+static const struct config_item module_items[] = {
+	CONFIG_ITEM_BOOL_AT("Enabled", struct kmod_rule, enabled.on, enabled.at, true),
+	CONFIG_ITEM_BOOL_AT("Require", struct kmod_rule, require.on, require.at, true),
+	CONFIG_ITEM_BOOL_AT("Load", struct kmod_rule, load.on, load.at, false),
+	CONFIG_ITEM_ENUM("Reload", struct kmod_rule, reload, kmod_reload_table),
+	CONFIG_ITEM_BOOL_AT("Persist", struct kmod_rule, persist.on, persist.at, false),
+	CONFIG_ITEM_ENUM("Origin", struct kmod_rule, origin, kmod_origin_table),
+	CONFIG_ITEM("MinVersion", parse_min_version, print_min_version, NULL, struct kmod_rule,
+		    min_version),
+	CONFIG_ITEM_BOOL_AT("Devices", struct kmod_rule, devices.on, devices.at, false),
+	CONFIG_ITEM_BOOL_AT("RdmaCM", struct kmod_rule, rdmacm.on, rdmacm.at, false),
+	CONFIG_ITEM_LIST("Parameter", parse_params, &params_list, NULL, struct kmod_rule, params),
+};
+
+static const struct config_item gpudirect_items[] = {
+	CONFIG_ITEM_ENUM("Expect", struct kmod_config, gpudirect, gpudirect_expect_table),
+};
+
+bool kmod_config_is_section(const char *name)
+{
+	return streq(name, "GPUDirect") || strneq(name, MODULE_PREFIX, strlen(MODULE_PREFIX));
+}
+
+static int enter_module(struct kmod_config *kc, const char *raw, const struct origin *at,
+			unsigned file_no)
+{
+	struct kmod_rule t = { .at = *at };
+	int r;
+
+	if (kmod_name_normalize(raw, t.name) < 0)
+		return config_error_at(
+			at, "invalid module name '%s' (1-%d characters of A-Z a-z 0-9 _ -)", raw,
+			KMOD_NAME_MAX);
+	r = config_items_defaults(module_items, ARRAY_SIZE(module_items), &t);
+	if (r < 0)
+		return r;
+	r = CONFIG_RULE_ENTER(&kc->rules, &kc->n_rules, KMOD_MAX_MODULES, &t, MODULE_PREFIX, "NAME",
+			      at, file_no);
+	if (r < 0)
+		return r;
+	kc->cur = r;
+	kc->in_gpudirect = false;
+	return 0;
+}
+
+int kmod_config_section(struct kmod_config **kc, const char *name, const struct origin *at,
+			unsigned file_no)
+{
+	if (!*kc) {
+		*kc = calloc(1, sizeof(**kc));
+		if (!*kc)
+			return -ENOMEM;
+	}
+	if (streq(name, "GPUDirect")) {
+		(*kc)->in_gpudirect = true;
+		return 0;
+	}
+	return enter_module(*kc, name + strlen(MODULE_PREFIX), at, file_no);
 }
 
 int kmod_config_assign(struct kmod_config *kc, const char *key, const char *value,
 		       const struct origin *at)
 {
-	if (!kc->in_gpudirect)
-		return assign_module(&kc->rules[kc->cur], key, value, at);
-	if (streq(key, "Expect"))
-		return set_enum((int *)&kc->gpudirect, &kc->gpudirect_at, gpudirect_expect_table,
-				_GPUDIRECT_MAX, key, value, at);
-	return config_error_at(at, "unknown key '%s' in [GPUDirect] section", key);
+	int r;
+
+	if (!kc->in_gpudirect) {
+		r = config_items_assign(module_items, ARRAY_SIZE(module_items), &kc->rules[kc->cur],
+					key, value, at);
+		if (r == -ENOKEY)
+			return config_error_at(
+				at, "unknown key '%s' in [" MODULE_PREFIX "*] section", key);
+		return r;
+	}
+	r = config_items_assign(gpudirect_items, ARRAY_SIZE(gpudirect_items), kc, key, value, at);
+	if (r == -ENOKEY)
+		return config_error_at(at, "unknown key '%s' in [GPUDirect] section", key);
+	return r;
 }
 
 /* The later of two settings is where the contradiction was made. */
@@ -311,58 +315,24 @@ void kmod_config_free(struct kmod_config *kc)
 	free(kc);
 }
 
-#define RULE_LINES 9 /* scalar keys per rule, Parameter= lines come on top */
-
 size_t kmod_config_n_lines(const struct kmod_config *kc)
 {
-	size_t n = 1; /* [GPUDirect] Expect */
+	size_t n;
 
 	if (!kc)
 		return 0;
+	n = config_items_n_lines(gpudirect_items, ARRAY_SIZE(gpudirect_items), kc);
 	for (size_t i = 0; i < kc->n_rules; i++)
-		n += RULE_LINES + kc->rules[i].n_params;
+		n += config_items_n_lines(module_items, ARRAY_SIZE(module_items), &kc->rules[i]);
 	return n;
-}
-
-static const char *yesno(const struct kmod_flag *f)
-{
-	return f->on ? "yes" : "no";
 }
 
 static int rule_lines(const struct kmod_rule *r, kmod_config_line_fn fn, void *ud)
 {
 	char section[sizeof(MODULE_PREFIX) + KMOD_NAME_MAX];
-	_cleanup_(freep) char *pv = NULL;
-	int ret;
 
 	snprintf(section, sizeof(section), MODULE_PREFIX "%s", r->name);
-	ret = fn(ud, section, "Enabled", yesno(&r->enabled), &r->enabled.at, false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Require", yesno(&r->require), &r->require.at, false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Load", yesno(&r->load), &r->load.at, false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Reload", kmod_reload_to_string(r->reload), &r->reload_at,
-			 false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Persist", yesno(&r->persist), &r->persist.at, false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Origin", kmod_origin_to_string(r->origin), &r->origin_at,
-			 false);
-	if (ret >= 0)
-		ret = fn(ud, section, "MinVersion", strempty(r->min_version), &r->min_version_at,
-			 false);
-	if (ret >= 0)
-		ret = fn(ud, section, "Devices", yesno(&r->devices), &r->devices.at, false);
-	if (ret >= 0)
-		ret = fn(ud, section, "RdmaCM", yesno(&r->rdmacm), &r->rdmacm.at, false);
-	for (size_t i = 0; ret >= 0 && i < r->n_params; i++) {
-		free(pv);
-		if (asprintf(&pv, "%s=%s", r->params[i].key, r->params[i].value) < 0)
-			return -ENOMEM;
-		ret = fn(ud, section, "Parameter", pv, &r->params[i].at, true);
-	}
-	return ret;
+	return config_items_lines(module_items, ARRAY_SIZE(module_items), r, section, fn, ud);
 }
 
 int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void *userdata)
@@ -376,8 +346,8 @@ int kmod_config_lines(const struct kmod_config *kc, kmod_config_line_fn fn, void
 		if (r < 0)
 			return r;
 	}
-	return fn(userdata, "GPUDirect", "Expect", gpudirect_expect_to_string(kc->gpudirect),
-		  &kc->gpudirect_at, false);
+	return config_items_lines(gpudirect_items, ARRAY_SIZE(gpudirect_items), kc, "GPUDirect", fn,
+				  userdata);
 }
 
 char *kmod_rule_params_string(const struct kmod_rule *rule)

@@ -12,10 +12,87 @@
 /* The real host's root: renders a default path for `hostprep config` without a literal. */
 static const struct sysroot host_root = { .dir = (char *)"" };
 
-static const char *yes_no(bool b)
+/* Absolute, no "..", no blanks or control characters: it is joined to the root prefix. */
+static bool path_valid(const char *p)
 {
-	return b ? "yes" : "no";
+	size_t n = strlen(p);
+
+	if (p[0] != '/' || n > SINK_PATH_MAX || p[n - 1] == '/')
+		return false;
+	for (const char *c = p; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return !strstr(p, "/../") && !(n >= 3 && streq(p + n - 3, "/..")) && !strstr(p, "//");
 }
+
+static char *default_prom_dir(const struct sysroot *root)
+{
+	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter");
+}
+
+static char *default_nfd_file(const struct sysroot *root)
+{
+	return sysroot_path(root, SYSROOT_ETC,
+			    "kubernetes/node-feature-discovery/features.d/hostprep");
+}
+
+/* A path key's default, for the dump (its item's ltype). */
+struct path_default {
+	char *(*path)(const struct sysroot *root);
+};
+
+static int parse_path(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at)
+{
+	char **path = config_item_field(it, state);
+	char *copy = NULL;
+
+	if (value[0] && !path_valid(value))
+		return config_error_at(
+			at,
+			"%s=: invalid path '%s' (absolute, at most %d characters, no "
+			"blanks, '//', '..' or trailing '/')",
+			it->key, value, SINK_PATH_MAX);
+	if (value[0]) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(*path);
+	*path = copy;
+	*config_item_at(it, state) = value[0] ? *at : (struct origin){};
+	return 0;
+}
+
+/* The path set, or the default one as it lies on the real host. */
+static const char *print_path(const struct config_item *it, const void *state, char *buf,
+			      size_t size)
+{
+	const char *path = *(char *const *)config_item_field_const(it, state);
+	const struct path_default *d = it->ltype;
+	_cleanup_(freep) char *dflt = NULL;
+
+	if (path)
+		return path;
+	dflt = d->path(&host_root);
+	if (!dflt)
+		return NULL;
+	snprintf(buf, size, "%s", dflt);
+	return buf;
+}
+
+static const struct path_default prom_dir_default = { default_prom_dir };
+static const struct path_default nfd_file_default = { default_nfd_file };
+
+/* In dump order; a new section starts from each one's empty value (both sinks on). */
+static const struct config_item sinks_items[] = {
+	CONFIG_ITEM_BOOL_AT("Prometheus", struct sinks_config, prometheus.on, prometheus.at, true),
+	CONFIG_ITEM_AT("PrometheusDir", parse_path, print_path, &prom_dir_default, 0,
+		       struct sinks_config, prom_dir.path, prom_dir.at),
+	CONFIG_ITEM_BOOL_AT("NFD", struct sinks_config, nfd.on, nfd.at, true),
+	CONFIG_ITEM_AT("NFDFile", parse_path, print_path, &nfd_file_default, 0, struct sinks_config,
+		       nfd_file.path, nfd_file.at),
+};
 
 static bool is_section(const char *name)
 {
@@ -31,65 +108,17 @@ static int part_section(void **state, const char *name, const struct origin *at,
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return -ENOMEM;
-	sc->prometheus.on = true;
-	sc->nfd.on = true;
 	*state = sc;
-	return 0;
-}
-
-static int set_switch(struct sink_switch *s, const char *key, const char *value,
-		      const struct origin *at)
-{
-	return config_set_boolean(key, value, at, true, &s->on, &s->at);
-}
-
-/* Absolute, no "..", no blanks or control characters: it is joined to the root prefix. */
-static bool path_valid(const char *p)
-{
-	size_t n = strlen(p);
-
-	if (p[0] != '/' || n > SINK_PATH_MAX || p[n - 1] == '/')
-		return false;
-	for (const char *c = p; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f)
-			return false;
-	return !strstr(p, "/../") && !(n >= 3 && streq(p + n - 3, "/..")) && !strstr(p, "//");
-}
-
-static int set_path(struct sink_path *sp, const char *key, const char *value,
-		    const struct origin *at)
-{
-	char *copy = NULL;
-
-	if (value[0] && !path_valid(value))
-		return config_error_at(
-			at,
-			"%s=: invalid path '%s' (absolute, at most %d characters, no "
-			"blanks, '//', '..' or trailing '/')",
-			key, value, SINK_PATH_MAX);
-	if (value[0]) {
-		copy = strdup(value);
-		if (!copy)
-			return -ENOMEM;
-	}
-	free(sp->path);
-	*sp = (struct sink_path){ .path = copy, .at = value[0] ? *at : (struct origin){} };
-	return 0;
+	return config_items_defaults(sinks_items, ARRAY_SIZE(sinks_items), sc);
 }
 
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct sinks_config *sc = state;
+	int r = config_items_assign(sinks_items, ARRAY_SIZE(sinks_items), state, key, value, at);
 
-	if (streq(key, "Prometheus"))
-		return set_switch(&sc->prometheus, key, value, at);
-	if (streq(key, "PrometheusDir"))
-		return set_path(&sc->prom_dir, key, value, at);
-	if (streq(key, "NFD"))
-		return set_switch(&sc->nfd, key, value, at);
-	if (streq(key, "NFDFile"))
-		return set_path(&sc->nfd_file, key, value, at);
-	return config_error_at(at, "unknown key '%s' in [" SECTION "] section", key);
+	if (r == -ENOKEY)
+		return config_error_at(at, "unknown key '%s' in [" SECTION "] section", key);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -99,48 +128,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	return state ? 4 : 0;
-}
-
-static char *default_prom_dir(const struct sysroot *root)
-{
-	return sysroot_path(root, SYSROOT_VAR_LIB, "prometheus/node-exporter");
-}
-
-static char *default_nfd_file(const struct sysroot *root)
-{
-	return sysroot_path(root, SYSROOT_ETC,
-			    "kubernetes/node-feature-discovery/features.d/hostprep");
-}
-
-static int path_line(const struct sink_path *sp, char *(*def)(const struct sysroot *),
-		     const char *key, config_line_fn fn, void *ud)
-{
-	_cleanup_(freep) char *d = NULL;
-
-	if (sp->path)
-		return fn(ud, SECTION, key, sp->path, &sp->at, false);
-	d = def(&host_root);
-	if (!d)
-		return -ENOMEM;
-	return fn(ud, SECTION, key, d, &sp->at, false);
+	return state ? config_items_n_lines(sinks_items, ARRAY_SIZE(sinks_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct sinks_config *sc = state;
-	int r;
-
-	if (!sc)
+	if (!state)
 		return 0;
-	r = fn(ud, SECTION, "Prometheus", yes_no(sc->prometheus.on), &sc->prometheus.at, false);
-	if (r >= 0)
-		r = path_line(&sc->prom_dir, default_prom_dir, "PrometheusDir", fn, ud);
-	if (r >= 0)
-		r = fn(ud, SECTION, "NFD", yes_no(sc->nfd.on), &sc->nfd.at, false);
-	if (r >= 0)
-		r = path_line(&sc->nfd_file, default_nfd_file, "NFDFile", fn, ud);
-	return r;
+	return config_items_lines(sinks_items, ARRAY_SIZE(sinks_items), state, SECTION, fn, ud);
 }
 
 static void part_free(void *state)

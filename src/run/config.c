@@ -457,31 +457,6 @@ int config_parse_boolean(const char *s)
 	return -EINVAL;
 }
 
-/* An empty assignment resets a scalar to its default (as in systemd). */
-static int parse_bool_key(struct loader *l, const struct conf_event *ev, bool def, bool *ret,
-			  struct origin *ret_at)
-{
-	int b;
-
-	if (ev->value[0] == '\0') {
-		*ret = def;
-		*ret_at = (struct origin){};
-		return 0;
-	}
-	b = config_parse_boolean(ev->value);
-	if (b < 0)
-		return conf_error(l, &ev->at, "%s=: invalid boolean '%s' (use yes or no)", ev->name,
-				  ev->value);
-	*ret = b;
-	*ret_at = ev->at;
-	return 0;
-}
-
-static int parse_apply(struct loader *l, const struct conf_event *ev)
-{
-	return parse_bool_key(l, ev, false, &l->c->apply, &l->c->apply_at);
-}
-
 /* "0", "90", "90s", "500ms", "2min", "1min 30s": systemd's time span, seconds by default. */
 int config_parse_timespan(const char *s, uint64_t *ret_usec)
 {
@@ -527,24 +502,50 @@ int config_parse_timespan(const char *s, uint64_t *ret_usec)
 	return 0;
 }
 
-static int parse_wait(struct loader *l, const struct conf_event *ev)
+/* [Host] Wait=: a time span (config_parse_timespan()); empty restores the default. */
+static int parse_wait(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at)
 {
+	struct config *c = state;
 	uint64_t usec;
 
-	if (ev->value[0] == '\0') {
-		l->c->wait_usec = CONFIG_WAIT_DEFAULT_USEC;
-		l->c->wait_at = (struct origin){};
+	if (value[0] == '\0') {
+		c->wait_usec = it->dflt;
+		c->wait_at = (struct origin){};
 		return 0;
 	}
-	if (config_parse_timespan(ev->value, &usec) < 0)
-		return conf_error(
-			l, &ev->at,
-			"Wait=: invalid time span '%s' (use e.g. 0, 60s, 2min; at most 1h)",
-			ev->value);
-	l->c->wait_usec = usec;
-	l->c->wait_at = ev->at;
+	if (config_parse_timespan(value, &usec) < 0)
+		return config_error_at(
+			at, "Wait=: invalid time span '%s' (use e.g. 0, 60s, 2min; at most 1h)",
+			value);
+	c->wait_usec = usec;
+	c->wait_at = *at;
 	return 0;
 }
+
+/* The span in seconds when exact, else in ms or us: "60s", "1500ms". */
+static const char *print_wait(const struct config_item *it, const void *state, char *buf,
+			      size_t size)
+{
+	uint64_t u = ((const struct config *)state)->wait_usec;
+
+	if (u == 0)
+		snprintf(buf, size, "0");
+	else if (u % 1000000 == 0)
+		snprintf(buf, size, "%" PRIu64 "s", u / 1000000);
+	else if (u % 1000 == 0)
+		snprintf(buf, size, "%" PRIu64 "ms", u / 1000);
+	else
+		snprintf(buf, size, "%" PRIu64 "us", u);
+	return buf;
+}
+
+/* [Host]'s keys, in dump order; a config starts from their defaults (config_start()). */
+static const struct config_item host_items[] = {
+	CONFIG_ITEM_BOOL("Apply", struct config, apply, false),
+	CONFIG_ITEM_AT("Wait", parse_wait, print_wait, NULL, CONFIG_WAIT_DEFAULT_USEC,
+		       struct config, wait_usec, wait_at),
+};
 
 int config_for_each_word(const char *value, int (*fn)(void *ctx, const char *word), void *ctx)
 {
@@ -608,15 +609,6 @@ void config_selector_list_clear(struct selector_entry **list, size_t *n)
 	*list = NULL;
 	*n = 0;
 }
-
-static const struct key_def {
-	enum section_kind section;
-	const char *key;
-	int (*parse)(struct loader *l, const struct conf_event *ev);
-} key_defs[] = {
-	{ SECTION_HOST, "Apply", parse_apply },
-	{ SECTION_HOST, "Wait", parse_wait },
-};
 
 /* config_parts[]'s index of p, or n_config_parts if it is not listed there. */
 static size_t part_index(const struct config_part *p)
@@ -709,6 +701,8 @@ static int on_section(struct loader *l, const struct conf_event *ev)
 
 static int on_assignment(struct loader *l, const struct conf_event *ev)
 {
+	int r;
+
 	if (l->section == SECTION_BAD)
 		return 0;
 	if (l->section == SECTION_NONE)
@@ -716,10 +710,11 @@ static int on_assignment(struct loader *l, const struct conf_event *ev)
 	if (l->section == SECTION_PART)
 		return part_result(l, config_parts[l->part]->assign(l->c->parts[l->part], ev->name,
 								    ev->value, &ev->at));
-	for (size_t i = 0; i < ARRAY_SIZE(key_defs); i++)
-		if (key_defs[i].section == l->section && streq(key_defs[i].key, ev->name))
-			return key_defs[i].parse(l, ev);
-	return conf_error(l, &ev->at, "unknown key '%s' in [Host] section", ev->name);
+	r = config_items_assign(host_items, ARRAY_SIZE(host_items), l->c, ev->name, ev->value,
+				&ev->at);
+	if (r == -ENOKEY)
+		return conf_error(l, &ev->at, "unknown key '%s' in [Host] section", ev->name);
+	return part_result(l, r);
 }
 
 static int on_event(const struct conf_event *ev, void *userdata)
@@ -814,39 +809,16 @@ static int add_line_full(struct config *c, const char *section, const char *key,
 	return 0;
 }
 
-static int add_line(struct config *c, const char *section, const char *key, const char *value,
-		    const struct origin *at)
-{
-	return add_line_full(c, section, key, value, at, false);
-}
-
 static int add_part_line(void *c, const char *section, const char *key, const char *value,
 			 const struct origin *at, bool list)
 {
 	return add_line_full(c, section, key, value, at, list);
 }
 
-/* The span in seconds when exact, else in ms or us: "60s", "1500ms". */
-static int add_wait_line(struct config *c)
-{
-	char buf[32];
-	uint64_t u = c->wait_usec;
-
-	if (u == 0)
-		snprintf(buf, sizeof(buf), "0");
-	else if (u % 1000000 == 0)
-		snprintf(buf, sizeof(buf), "%" PRIu64 "s", u / 1000000);
-	else if (u % 1000 == 0)
-		snprintf(buf, sizeof(buf), "%" PRIu64 "ms", u / 1000);
-	else
-		snprintf(buf, sizeof(buf), "%" PRIu64 "us", u);
-	return add_line(c, "Host", "Wait", buf, &c->wait_at);
-}
-
 static int build_lines(struct loader *l)
 {
 	struct config *c = l->c;
-	size_t n = 2;
+	size_t n = config_items_n_lines(host_items, ARRAY_SIZE(host_items), c);
 	int r;
 
 	for (size_t i = 0; i < n_config_parts; i++)
@@ -854,9 +826,7 @@ static int build_lines(struct loader *l)
 	c->lines = calloc(n, sizeof(*c->lines));
 	if (!c->lines)
 		return -ENOMEM;
-	r = add_line(c, "Host", "Apply", c->apply ? "yes" : "no", &c->apply_at);
-	if (r >= 0)
-		r = add_wait_line(c);
+	r = config_items_lines(host_items, ARRAY_SIZE(host_items), c, "Host", add_part_line, c);
 	for (size_t i = 0; r >= 0 && i < n_config_parts; i++)
 		r = config_parts[i]->lines(c->parts[i], add_part_line, c);
 	return r;
@@ -1445,7 +1415,9 @@ void config_done(struct config *c)
 
 static int config_start(struct config *c, const struct sysroot *root, bool search)
 {
-	*c = (struct config){ .wait_usec = CONFIG_WAIT_DEFAULT_USEC };
+	*c = (struct config){};
+	if (config_items_defaults(host_items, ARRAY_SIZE(host_items), c) < 0)
+		return -ENOMEM;
 	c->files = calloc(CONFIG_MAX_FILES + 1, sizeof(*c->files));
 	if (!c->files)
 		return -ENOMEM;

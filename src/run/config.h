@@ -187,18 +187,32 @@ typedef int (*config_line_fn)(void *userdata, const char *section, const char *k
  * A part's keys as data (systemd's conf-parser.h ConfigPerfItem): each key once, with the
  * parser that assigns it, the printer that dumps it and where its value and its origin
  * live in the part's state (the field and field_at). assign, `hostprep config` and the
- * doc check (tests/doc/run.sh greps CONFIG_ITEM_*("Key") go through the one table.
+ * doc check (tests/doc/run.sh greps CONFIG_ITEM_*("Key") go through the one table; the
+ * table's order is the dump's and the unknown-key message's.
  */
 struct config_item;
 /*
- * Assign value (an empty one restores the default and clears the origin): 0, or
- * "file:line: KEY=: reason" and -EINVAL.
+ * Assign value (an empty one restores the default, it->dflt for the generic parsers, and
+ * clears the origin): 0, or "file:line: KEY=: reason" and -EINVAL (-ENOMEM).
  */
 typedef int (*config_item_parse_fn)(const struct config_item *it, void *state, const char *value,
 				    const struct origin *at);
-/* The value as the dump writes it; buf (size bytes) for a printer that formats. */
+/*
+ * The value as the dump writes it; buf (size bytes, CONFIG_ITEM_PRINT_MAX) for a printer
+ * that formats; NULL: -ENOMEM.
+ */
+#define CONFIG_ITEM_PRINT_MAX 128
 typedef const char *(*config_item_print_fn)(const struct config_item *it, const void *state,
 					    char *buf, size_t size);
+/*
+ * A list key's dump, which a single printed value cannot be: n_lines() of them, each
+ * through fn as part_lines() gives it (list true, an empty list as one empty assignment).
+ */
+struct config_item_list {
+	size_t (*n_lines)(const struct config_item *it, const void *state);
+	int (*lines)(const struct config_item *it, const void *state, const char *section,
+		     config_line_fn fn, void *userdata);
+};
 
 /* An enum key's names (a string table, src/core/string-table.h), the default first. */
 struct config_enum_names {
@@ -206,19 +220,57 @@ struct config_enum_names {
 	size_t n;
 };
 
+/*
+ * An unsigned key's bounds and message: "KEY=: invalid <what> 'v' (<range>)", range a
+ * printf format given min and max as unsigned long long ("a number from %llu to %llu").
+ */
+struct config_uint_range {
+	uint64_t min, max;
+	const char *what;
+	const char *range;
+};
+
 struct config_item {
 	const char *key;
 	config_item_parse_fn parse;
-	config_item_print_fn print;
-	const void *ltype; /* the parser's own argument: struct config_enum_names for an enum */
+	config_item_print_fn print;	     /* NULL for a list (list set) */
+	const struct config_item_list *list; /* NULL for a scalar */
+	const void *ltype; /* the parser's own argument (struct config_enum_names ...) */
+	uint64_t dflt;	   /* what an empty value restores, for the generic parsers */
 	size_t offset;	   /* of the value in the part's state */
 	size_t at_offset;  /* of its struct origin (.file NULL: the default) */
 };
 
-#define CONFIG_ITEM(key_, parse_, print_, ltype_, type, field)                           \
-	{                                                                                \
-		.key = (key_), .parse = (parse_), .print = (print_), .ltype = (ltype_),  \
-		.offset = offsetof(type, field), .at_offset = offsetof(type, field##_at) \
+/*
+ * 0, and a compile error "KEY: field is not T" unless field of type is a T: a table entry
+ * cannot point a parser at a field of another type.
+ */
+#define CONFIG_FIELD_IS(type, field, T)                                                      \
+	(0 * sizeof(struct {                                                                 \
+		 _Static_assert(__builtin_types_compatible_p(typeof(((type *)0)->field), T), \
+				#field " is not " #T);                                       \
+		 int dummy;                                                                  \
+	 }))
+
+/* field_at: where the origin is, for a field that is not named field##_at (an array's). */
+#define CONFIG_ITEM_AT(key_, parse_, print_, ltype_, dflt_, type, field, field_at)                \
+	{                                                                                         \
+		.key = (key_), .parse = (parse_), .print = (print_), .ltype = (ltype_),           \
+		.dflt = (dflt_), .offset = offsetof(type, field),                                 \
+		.at_offset =                                                                      \
+			offsetof(type, field_at) + CONFIG_FIELD_IS(type, field_at, struct origin) \
+	}
+#define CONFIG_ITEM(key_, parse_, print_, ltype_, type, field) \
+	CONFIG_ITEM_AT(key_, parse_, print_, ltype_, 0, type, field, field##_at)
+/*
+ * A list key: parse_ is the part's own (an empty value empties the list), the dump its
+ * list_ (struct config_item_list); field is the list's state (each entry keeps its own
+ * origin), ltype_ the parser's.
+ */
+#define CONFIG_ITEM_LIST(key_, parse_, list_, ltype_, type, field)                    \
+	{                                                                             \
+		.key = (key_), .parse = (parse_), .list = (list_), .ltype = (ltype_), \
+		.offset = offsetof(type, field)                                       \
 	}
 /*
  * An enum field (int-sized) named by table: matched in any case (config_enum_eq), "KEY=:
@@ -228,11 +280,43 @@ struct config_item {
 	CONFIG_ITEM(key_, config_parse_enum, config_print_enum,                              \
 		    (&(const struct config_enum_names){ (table), ARRAY_SIZE(table) }), type, \
 		    field)
+/*
+ * A bool field: config_parse_boolean()'s spellings, "KEY=: invalid boolean 'v' (use yes
+ * or no)" otherwise; empty restores dflt; dumped as yes or no.
+ */
+#define CONFIG_ITEM_BOOL_AT(key_, type, field, field_at, dflt_)          \
+	CONFIG_ITEM_AT(key_, config_parse_bool, config_print_bool, NULL, \
+		       (dflt_) + CONFIG_FIELD_IS(type, field, bool), type, field, field_at)
+#define CONFIG_ITEM_BOOL(key_, type, field, dflt_) \
+	CONFIG_ITEM_BOOL_AT(key_, type, field, field##_at, dflt_)
+/*
+ * A uint64_t field: decimal digits only (no sign, no blanks, no leading zero but "0")
+ * from min to max of range (a struct config_uint_range), else its message; empty restores
+ * dflt; dumped in decimal.
+ */
+#define CONFIG_ITEM_UINT64(key_, type, field, range_, dflt_)                     \
+	CONFIG_ITEM_AT(key_, config_parse_uint64, config_print_uint64, (range_), \
+		       (dflt_) + CONFIG_FIELD_IS(type, field, uint64_t), type, field, field##_at)
 
 int config_parse_enum(const struct config_item *it, void *state, const char *value,
 		      const struct origin *at);
 const char *config_print_enum(const struct config_item *it, const void *state, char *buf,
 			      size_t size);
+int config_parse_bool(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at);
+const char *config_print_bool(const struct config_item *it, const void *state, char *buf,
+			      size_t size);
+int config_parse_uint64(const struct config_item *it, void *state, const char *value,
+			const struct origin *at);
+const char *config_print_uint64(const struct config_item *it, const void *state, char *buf,
+				size_t size);
+/*
+ * For a part's own parser: its field and origin in state, and its default (with the
+ * origin cleared) for an empty value.
+ */
+void *config_item_field(const struct config_item *it, void *state);
+const void *config_item_field_const(const struct config_item *it, const void *state);
+struct origin *config_item_at(const struct config_item *it, void *state);
 
 /* The item for key in items[n], NULL if there is none. */
 const struct config_item *config_item_find(const struct config_item *items, size_t n,
@@ -243,6 +327,19 @@ const struct config_item *config_item_find(const struct config_item *items, size
  */
 int config_items_assign(const struct config_item *items, size_t n, void *state, const char *key,
 			const char *value, const struct origin *at);
+/*
+ * Every item's default, as an empty assignment gives it: a new section's state (which
+ * holds no list yet, or only empty ones). -ENOMEM.
+ */
+int config_items_defaults(const struct config_item *items, size_t n, void *state);
+/*
+ * "unknown key 'K' in [SECTION] section (expected A, B or C)", the keys in table order;
+ * -EINVAL.
+ */
+int config_items_unknown(const struct config_item *items, size_t n, const char *section,
+			 const char *key, const struct origin *at);
+/* How many lines the dump has for items[n] (a scalar one, a list as many as it gives). */
+size_t config_items_n_lines(const struct config_item *items, size_t n, const void *state);
 /* fn() for one item's effective value in section (a scalar line, as part_lines() gives). */
 int config_item_line(const struct config_item *it, const void *state, const char *section,
 		     config_line_fn fn, void *userdata);

@@ -57,16 +57,15 @@ static int expect_set(struct sysctl_config *sc, char *name, char *value, const s
 	return 0;
 }
 
-static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+/* Expect=NAME=VALUE: a list; an empty assignment forgets every setting. */
+static int parse_expect(const struct config_item *it, void *state, const char *value,
+			const struct origin *at)
 {
 	struct sysctl_config *sc = state;
 	char *name = NULL, *v = NULL;
 	const char *reason = NULL;
 	int r;
 
-	if (!streq(key, "Expect"))
-		return config_error_at(at, "unknown key '%s' in [Sysctl] section (expected Expect)",
-				       key);
 	if (value[0] == '\0') {
 		expect_reset(sc);
 		return 0;
@@ -79,6 +78,47 @@ static int part_assign(void *state, const char *key, const char *value, const st
 	return expect_set(sc, name, v, at);
 }
 
+static size_t expect_n_lines(const struct config_item *it, const void *state)
+{
+	const struct sysctl_config *sc = state;
+
+	return sc->n_expect ? sc->n_expect : 1;
+}
+
+static int expect_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct sysctl_config *sc = state;
+	int r = 0;
+
+	if (sc->n_expect == 0) /* keep the section (and its emptiness) in the dump */
+		return fn(ud, section, it->key, "", &sc->head.at, true);
+	for (size_t i = 0; r >= 0 && i < sc->n_expect; i++) {
+		_cleanup_(freep) char *line = NULL;
+
+		if (asprintf(&line, "%s=%s", sc->expect[i].name, sc->expect[i].value) < 0)
+			return -ENOMEM;
+		r = fn(ud, section, it->key, line, &sc->expect[i].at, true);
+	}
+	return r;
+}
+
+static const struct config_item sysctl_items[] = {
+	CONFIG_ITEM_LIST("Expect", parse_expect,
+			 (&(const struct config_item_list){ expect_n_lines, expect_lines }), NULL,
+			 struct sysctl_config, expect),
+};
+
+static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
+{
+	int r = config_items_assign(sysctl_items, ARRAY_SIZE(sysctl_items), state, key, value, at);
+
+	if (r == -ENOKEY)
+		return config_items_unknown(sysctl_items, ARRAY_SIZE(sysctl_items), "Sysctl", key,
+					    at);
+	return r;
+}
+
 static int part_finish(void *state, const struct config_finish *f)
 {
 	return 0; /* settings are independent */
@@ -86,28 +126,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	const struct sysctl_config *sc = state;
-
-	return sc ? (sc->n_expect ? sc->n_expect : 1) : 0;
+	return state ? config_items_n_lines(sysctl_items, ARRAY_SIZE(sysctl_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct sysctl_config *sc = state;
-	int r = 0;
-
-	if (!sc)
+	if (!state)
 		return 0;
-	if (sc->n_expect == 0) /* keep the section (and its emptiness) in the dump */
-		return fn(ud, "Sysctl", "Expect", "", &sc->head.at, true);
-	for (size_t i = 0; r >= 0 && i < sc->n_expect; i++) {
-		_cleanup_(freep) char *line = NULL;
-
-		if (asprintf(&line, "%s=%s", sc->expect[i].name, sc->expect[i].value) < 0)
-			return -ENOMEM;
-		r = fn(ud, "Sysctl", "Expect", line, &sc->expect[i].at, true);
-	}
-	return r;
+	return config_items_lines(sysctl_items, ARRAY_SIZE(sysctl_items), state, "Sysctl", fn, ud);
 }
 
 static void part_free(void *state)

@@ -54,11 +54,25 @@ static int selector_word(void *ctx, const char *word)
 	return config_selector_list_add(w->v, w->n, TOPO_MAX_SELECTORS, w->key, &sel, word, w->at);
 }
 
-/* List key: accumulates; an empty assignment resets to the built-in classification. */
-static int assign_selectors(struct selector_entry **v, size_t *n, bool *set, const char *key,
-			    const char *value, const struct origin *at)
+/* Where a selector list's count and "given" flag are (an item's ltype). */
+struct selector_list {
+	size_t n_offset, set_offset;
+};
+
+static size_t *list_n(const struct config_item *it, const void *state)
 {
-	struct selector_words w = { .v = v, .n = n, .key = key, .at = at };
+	return (size_t *)((char *)state + ((const struct selector_list *)it->ltype)->n_offset);
+}
+
+/* List key: accumulates; an empty assignment resets to the built-in classification. */
+static int parse_selectors(const struct config_item *it, void *state, const char *value,
+			   const struct origin *at)
+{
+	const struct selector_list *l = it->ltype;
+	struct selector_entry **v = config_item_field(it, state);
+	size_t *n = list_n(it, state);
+	bool *set = (bool *)((char *)state + l->set_offset);
+	struct selector_words w = { .v = v, .n = n, .key = it->key, .at = at };
 
 	if (value[0] == '\0') {
 		config_selector_list_clear(v, n);
@@ -67,6 +81,29 @@ static int assign_selectors(struct selector_entry **v, size_t *n, bool *set, con
 	}
 	*set = true;
 	return config_for_each_word(value, selector_word, &w);
+}
+
+static size_t selectors_n_lines(const struct config_item *it, const void *state)
+{
+	size_t n = *list_n(it, state);
+
+	return n ? n : 1;
+}
+
+/* A list dumps as its values; an empty one as one empty assignment (reads back the same). */
+static int selectors_lines(const struct config_item *it, const void *state, const char *section,
+			   config_line_fn fn, void *ud)
+{
+	const struct selector_entry *v =
+		*(struct selector_entry *const *)config_item_field_const(it, state);
+	size_t n = *list_n(it, state);
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = fn(ud, section, it->key, v[i].text, &v[i].at, true);
+	if (n == 0)
+		r = fn(ud, section, it->key, "", &(struct origin){}, true);
+	return r;
 }
 
 static int parse_expect(const char *word, struct topo_expect *e, const struct origin *at)
@@ -129,8 +166,10 @@ static int expect_word(void *ctx, const char *word)
 	return 0;
 }
 
-static int assign_expect(struct topo_config *tc, const char *value, const struct origin *at)
+static int parse_expect_list(const struct config_item *it, void *state, const char *value,
+			     const struct origin *at)
 {
+	struct topo_config *tc = state;
 	struct expect_words w = { .tc = tc, .at = at };
 
 	if (value[0] == '\0') {
@@ -140,21 +179,51 @@ static int assign_expect(struct topo_config *tc, const char *value, const struct
 	return config_for_each_word(value, expect_word, &w);
 }
 
+static size_t expect_n_lines(const struct config_item *it, const void *state)
+{
+	size_t n = ((const struct topo_config *)state)->n_expect;
+
+	return n ? n : 1;
+}
+
+static int expect_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct topo_config *tc = state;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
+		r = fn(ud, section, it->key, tc->expect[i].text, &tc->expect[i].at, true);
+	if (r >= 0 && tc->n_expect == 0)
+		r = fn(ud, section, it->key, "", &(struct origin){}, true);
+	return r;
+}
+
+static const struct config_item_list selectors_dump = { selectors_n_lines, selectors_lines };
+static const struct config_item_list expect_dump = { expect_n_lines, expect_lines };
+static const struct selector_list accel_list = { offsetof(struct topo_config, n_accel),
+						 offsetof(struct topo_config, accel_set) };
+static const struct selector_list nics_list = { offsetof(struct topo_config, n_nics),
+						offsetof(struct topo_config, nics_set) };
+
+/* In dump order; a new section is empty (the built-in classification, nothing expected). */
+static const struct config_item topo_items[] = {
+	CONFIG_ITEM_LIST("Accelerators", parse_selectors, &selectors_dump, &accel_list,
+			 struct topo_config, accel),
+	CONFIG_ITEM_LIST("NICs", parse_selectors, &selectors_dump, &nics_list, struct topo_config,
+			 nics),
+	CONFIG_ITEM_LIST("ExpectP2P", parse_expect_list, &expect_dump, NULL, struct topo_config,
+			 expect),
+};
+
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct topo_config *tc = state;
+	int r = config_items_assign(topo_items, ARRAY_SIZE(topo_items), state, key, value, at);
 
-	if (streq(key, "Accelerators"))
-		return assign_selectors(&tc->accel, &tc->n_accel, &tc->accel_set, key, value, at);
-	if (streq(key, "NICs"))
-		return assign_selectors(&tc->nics, &tc->n_nics, &tc->nics_set, key, value, at);
-	if (streq(key, "ExpectP2P"))
-		return assign_expect(tc, value, at);
-	return config_error_at(
-		at,
-		"unknown key '%s' in [Topology] section (expected Accelerators, NICs or "
-		"ExpectP2P)",
-		key);
+	if (r == -ENOKEY)
+		return config_items_unknown(topo_items, ARRAY_SIZE(topo_items), "Topology", key,
+					    at);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -162,48 +231,16 @@ static int part_finish(void *state, const struct config_finish *f)
 	return 0; /* every key stands alone */
 }
 
-static size_t list_lines(size_t n)
-{
-	return n ? n : 1;
-}
-
 static size_t part_n_lines(const void *state)
 {
-	const struct topo_config *tc = state;
-
-	if (!tc)
-		return 0;
-	return list_lines(tc->n_accel) + list_lines(tc->n_nics) + list_lines(tc->n_expect);
-}
-
-/* A list dumps as its values; an empty one as one empty assignment (reads back the same). */
-static int selector_lines(const struct topo_config *tc, const char *key,
-			  const struct selector_entry *v, size_t n, config_line_fn fn, void *ud)
-{
-	int r = 0;
-
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = fn(ud, "Topology", key, v[i].text, &v[i].at, true);
-	if (n == 0)
-		r = fn(ud, "Topology", key, "", &(struct origin){}, true);
-	return r;
+	return state ? config_items_n_lines(topo_items, ARRAY_SIZE(topo_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct topo_config *tc = state;
-	int r;
-
-	if (!tc)
+	if (!state)
 		return 0;
-	r = selector_lines(tc, "Accelerators", tc->accel, tc->n_accel, fn, ud);
-	if (r >= 0)
-		r = selector_lines(tc, "NICs", tc->nics, tc->n_nics, fn, ud);
-	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
-		r = fn(ud, "Topology", "ExpectP2P", tc->expect[i].text, &tc->expect[i].at, true);
-	if (r >= 0 && tc->n_expect == 0)
-		r = fn(ud, "Topology", "ExpectP2P", "", &(struct origin){}, true);
-	return r;
+	return config_items_lines(topo_items, ARRAY_SIZE(topo_items), state, "Topology", fn, ud);
 }
 
 static void part_free(void *state)

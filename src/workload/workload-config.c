@@ -79,8 +79,10 @@ static int unit_word(void *ctx, const char *word)
 }
 
 /* List key: whitespace-separated; the first assignment replaces the default list. */
-static int assign_units(struct workload_config *wc, const char *value, const struct origin *at)
+static int parse_units(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
 {
+	struct workload_config *wc = state;
 	struct unit_words w = { .wc = wc, .at = at };
 
 	if (!wc->units_set || value[0] == '\0')
@@ -89,8 +91,31 @@ static int assign_units(struct workload_config *wc, const char *value, const str
 	return config_for_each_word(value, unit_word, &w);
 }
 
-static int assign_min(struct workload_config *wc, const char *value, const struct origin *at)
+static size_t units_n_lines(const struct config_item *it, const void *state)
 {
+	const struct workload_config *wc = state;
+
+	return wc->n_units ? wc->n_units : 1;
+}
+
+static int units_lines(const struct config_item *it, const void *state, const char *section,
+		       config_line_fn fn, void *ud)
+{
+	const struct workload_config *wc = state;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < wc->n_units; i++)
+		r = fn(ud, section, it->key, wc->units[i].name, &wc->units[i].at, true);
+	/* An emptied list must dump as one, or it would read back as the default list. */
+	if (wc->n_units == 0)
+		r = fn(ud, section, it->key, "", &wc->head.at, true);
+	return r;
+}
+
+static int parse_min(const struct config_item *it, void *state, const char *value,
+		     const struct origin *at)
+{
+	struct workload_config *wc = state;
 	uint64_t v;
 	int r;
 
@@ -113,44 +138,39 @@ static int assign_min(struct workload_config *wc, const char *value, const struc
 	return 0;
 }
 
-static int assign_devices(struct workload_config *wc, const char *value, const struct origin *at)
+/* Unset: empty, which reads back as unset. */
+static const char *print_min(const struct config_item *it, const void *state, char *buf,
+			     size_t size)
 {
-	return config_set_boolean("DeviceNodes", value, at, false, &wc->devices, &wc->devices_at);
+	const struct workload_config *wc = state;
+
+	if (!wc->min_set)
+		return "";
+	return workload_format_size(wc->min_memlock, buf, size);
 }
 
-static int assign_netns(struct workload_config *wc, const char *value, const struct origin *at)
-{
-	if (value[0] == '\0') {
-		wc->netns = NETNS_ANY;
-		wc->netns_at = (struct origin){};
-		return 0;
-	}
-	for (int i = 0; i < _NETNS_MAX; i++)
-		if (config_enum_eq(value, netns_expect_to_string(i))) {
-			wc->netns = i;
-			wc->netns_at = *at;
-			return 0;
-		}
-	return config_error_at(at, "NetnsMode=: invalid value '%s' (use any, shared or exclusive)",
-			       value);
-}
+static const struct config_item_list units_list = { units_n_lines, units_lines };
+
+/* In dump order. A new section is zeroed but for the default units (part_section()). */
+static const struct config_item workload_items[] = {
+	CONFIG_ITEM_LIST("MemlockUnits", parse_units, &units_list, NULL, struct workload_config,
+			 units),
+	CONFIG_ITEM_AT("MinMemlock", parse_min, print_min, NULL, 0, struct workload_config,
+		       min_memlock, min_at),
+	CONFIG_ITEM_BOOL("DeviceNodes", struct workload_config, devices, false),
+	CONFIG_ITEM("NetnsMode", config_parse_enum, config_print_enum, &netns_expect_names,
+		    struct workload_config, netns),
+};
 
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct workload_config *wc = state;
+	int r = config_items_assign(workload_items, ARRAY_SIZE(workload_items), state, key, value,
+				    at);
 
-	if (streq(key, "MemlockUnits"))
-		return assign_units(wc, value, at);
-	if (streq(key, "MinMemlock"))
-		return assign_min(wc, value, at);
-	if (streq(key, "DeviceNodes"))
-		return assign_devices(wc, value, at);
-	if (streq(key, "NetnsMode"))
-		return assign_netns(wc, value, at);
-	return config_error_at(at,
-			       "unknown key '%s' in [Workload] section (expected MemlockUnits, "
-			       "MinMemlock, DeviceNodes or NetnsMode)",
-			       key);
+	if (r == -ENOKEY)
+		return config_items_unknown(workload_items, ARRAY_SIZE(workload_items), "Workload",
+					    key, at);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -160,35 +180,15 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	const struct workload_config *wc = state;
-
-	return wc ? 3 + wc->n_units + (wc->n_units == 0) : 0;
+	return state ? config_items_n_lines(workload_items, ARRAY_SIZE(workload_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct workload_config *wc = state;
-	char size[32] = "";
-	int r = 0;
-
-	if (!wc)
+	if (!state)
 		return 0;
-	for (size_t i = 0; r >= 0 && i < wc->n_units; i++)
-		r = fn(ud, "Workload", "MemlockUnits", wc->units[i].name, &wc->units[i].at, true);
-	/* An emptied list must dump as one, or it would read back as the default list. */
-	if (wc->n_units == 0)
-		r = fn(ud, "Workload", "MemlockUnits", "", &wc->head.at, true);
-	if (wc->min_set)
-		workload_format_size(wc->min_memlock, size, sizeof(size));
-	if (r >= 0)
-		r = fn(ud, "Workload", "MinMemlock", size, &wc->min_at, false);
-	if (r >= 0)
-		r = fn(ud, "Workload", "DeviceNodes", wc->devices ? "yes" : "no", &wc->devices_at,
-		       false);
-	if (r >= 0)
-		r = fn(ud, "Workload", "NetnsMode", netns_expect_to_string(wc->netns),
-		       &wc->netns_at, false);
-	return r;
+	return config_items_lines(workload_items, ARRAY_SIZE(workload_items), state, "Workload", fn,
+				  ud);
 }
 
 static void part_free(void *state)

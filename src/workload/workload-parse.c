@@ -15,6 +15,8 @@ static const char *const netns_expect_table[_NETNS_MAX] = {
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(netns_expect, enum netns_expect);
 
+const struct config_enum_names netns_expect_names = { netns_expect_table, _NETNS_MAX };
+
 /* Suffixes as systemd's parse_size() with base 1024 takes them for Limit*= (upper case). */
 static int suffix_shift(const char *s, unsigned *ret)
 {

@@ -67,6 +67,8 @@ const char *workload_format_size(uint64_t v, char *buf, size_t n);
 /* ib_core's netns_mode parameter "Y"/"N" (also 1/0) → NETNS_SHARED/EXCLUSIVE, else -EINVAL. */
 int workload_parse_netns_mode(const char *s);
 const char *netns_expect_to_string(enum netns_expect e);
+/* NetnsMode='s names, for its config item. */
+extern const struct config_enum_names netns_expect_names;
 /* A unit name we accept: [A-Za-z0-9:_.@\-]+ ending in ".service". */
 bool workload_unit_name_valid(const char *s);
 /* "231:192" → major/minor; -EINVAL otherwise. */

@@ -7,20 +7,6 @@
 #include "core/log.h"
 #include "xid/xid.h"
 
-static bool is_section(const char *name)
-{
-	return streq(name, "Xid");
-}
-
-static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
-{
-	int r = CONFIG_SINGLETON_ENTER(state, struct xid_config, "Xid", at, file_no);
-
-	if (r == 1)
-		((struct xid_config *)*state)->max_records = XID_RECORDS_DEFAULT;
-	return r < 0 ? r : 0;
-}
-
 /* Decimal digits only, no sign, no leading zero, from 1 to max; -EINVAL. */
 static int parse_number(const char *s, uint64_t max, uint64_t *ret)
 {
@@ -63,13 +49,19 @@ static int ignore_word(void *ctx, const char *word)
 	return 0;
 }
 
-static int assign_ignore(struct xid_config *xc, bool sxid, const char *key, const char *value,
-			 const struct origin *at)
+/* A list of codes: the item's field is the array, its ltype where its count is. */
+static size_t *ignore_count(const struct config_item *it, const void *state)
+{
+	return (size_t *)((char *)state + *(const size_t *)it->ltype);
+}
+
+static int parse_ignore(const struct config_item *it, void *state, const char *value,
+			const struct origin *at)
 {
 	struct ignore_ctx c = {
-		.v = sxid ? xc->ignore_sxid : xc->ignore,
-		.n = sxid ? &xc->n_ignore_sxid : &xc->n_ignore,
-		.key = key,
+		.v = config_item_field(it, state),
+		.n = ignore_count(it, state),
+		.key = it->key,
 		.at = at,
 	};
 
@@ -80,37 +72,68 @@ static int assign_ignore(struct xid_config *xc, bool sxid, const char *key, cons
 	return config_for_each_word(value, ignore_word, &c);
 }
 
-static int assign_max_records(struct xid_config *xc, const char *value, const struct origin *at)
+static size_t ignore_n_lines(const struct config_item *it, const void *state)
 {
-	uint64_t v;
+	size_t n = *ignore_count(it, state);
 
-	if (value[0] == '\0') {
-		xc->max_records = XID_RECORDS_DEFAULT;
-		xc->max_records_at = (struct origin){};
-		return 0;
+	return n ? n : 1;
+}
+
+/* An empty list as one empty assignment, so that it reads back so. */
+static int ignore_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct xid_ignore *v = config_item_field_const(it, state);
+	size_t n = *ignore_count(it, state);
+	int r = 0;
+
+	if (n == 0)
+		return fn(ud, section, it->key, "", &(struct origin){}, true);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		char buf[16];
+
+		snprintf(buf, sizeof(buf), "%u", v[i].code);
+		r = fn(ud, section, it->key, buf, &v[i].at, true);
 	}
-	if (parse_number(value, XID_RECORDS_MAX, &v) < 0)
-		return config_error_at(at, "MaxRecords=: invalid count '%s' (from 1 to %llu)",
-				       value, XID_RECORDS_MAX);
-	xc->max_records = v;
-	xc->max_records_at = *at;
-	return 0;
+	return r;
+}
+
+static const struct config_item_list ignore_list = { ignore_n_lines, ignore_lines };
+static const size_t n_ignore_offset = offsetof(struct xid_config, n_ignore);
+static const size_t n_ignore_sxid_offset = offsetof(struct xid_config, n_ignore_sxid);
+static const struct config_uint_range max_records_range = { 1, XID_RECORDS_MAX, "count",
+							    "from %llu to %llu" };
+
+static const struct config_item xid_items[] = {
+	CONFIG_ITEM_LIST("Ignore", parse_ignore, &ignore_list, &n_ignore_offset, struct xid_config,
+			 ignore),
+	CONFIG_ITEM_LIST("IgnoreSXid", parse_ignore, &ignore_list, &n_ignore_sxid_offset,
+			 struct xid_config, ignore_sxid),
+	CONFIG_ITEM_UINT64("MaxRecords", struct xid_config, max_records, &max_records_range,
+			   XID_RECORDS_DEFAULT),
+};
+
+static bool is_section(const char *name)
+{
+	return streq(name, "Xid");
+}
+
+static int part_section(void **state, const char *name, const struct origin *at, unsigned file_no)
+{
+	int r = CONFIG_SINGLETON_ENTER(state, struct xid_config, "Xid", at, file_no);
+
+	if (r == 1)
+		r = config_items_defaults(xid_items, ARRAY_SIZE(xid_items), *state);
+	return r < 0 ? r : 0;
 }
 
 static int part_assign(void *state, const char *key, const char *value, const struct origin *at)
 {
-	struct xid_config *xc = state;
+	int r = config_items_assign(xid_items, ARRAY_SIZE(xid_items), state, key, value, at);
 
-	if (streq(key, "Ignore"))
-		return assign_ignore(xc, false, key, value, at);
-	if (streq(key, "IgnoreSXid"))
-		return assign_ignore(xc, true, key, value, at);
-	if (streq(key, "MaxRecords"))
-		return assign_max_records(xc, value, at);
-	return config_error_at(at,
-			       "unknown key '%s' in [Xid] section (expected Ignore, IgnoreSXid or "
-			       "MaxRecords)",
-			       key);
+	if (r == -ENOKEY)
+		return config_items_unknown(xid_items, ARRAY_SIZE(xid_items), "Xid", key, at);
+	return r;
 }
 
 static int part_finish(void *state, const struct config_finish *f)
@@ -120,45 +143,14 @@ static int part_finish(void *state, const struct config_finish *f)
 
 static size_t part_n_lines(const void *state)
 {
-	const struct xid_config *xc = state;
-
-	if (!xc)
-		return 0;
-	return 1 + (xc->n_ignore ? xc->n_ignore : 1) + (xc->n_ignore_sxid ? xc->n_ignore_sxid : 1);
-}
-
-/* A list as its lines; an empty list as one empty assignment, so that it reads back so. */
-static int list_lines(const struct xid_ignore *v, size_t n, const char *key, config_line_fn fn,
-		      void *ud)
-{
-	int r = 0;
-
-	if (n == 0)
-		return fn(ud, "Xid", key, "", &(struct origin){}, true);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		char buf[16];
-
-		snprintf(buf, sizeof(buf), "%u", v[i].code);
-		r = fn(ud, "Xid", key, buf, &v[i].at, true);
-	}
-	return r;
+	return state ? config_items_n_lines(xid_items, ARRAY_SIZE(xid_items), state) : 0;
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *ud)
 {
-	const struct xid_config *xc = state;
-	char buf[24];
-	int r;
-
-	if (!xc)
+	if (!state)
 		return 0;
-	r = list_lines(xc->ignore, xc->n_ignore, "Ignore", fn, ud);
-	if (r >= 0)
-		r = list_lines(xc->ignore_sxid, xc->n_ignore_sxid, "IgnoreSXid", fn, ud);
-	snprintf(buf, sizeof(buf), "%" PRIu64, xc->max_records);
-	if (r >= 0)
-		r = fn(ud, "Xid", "MaxRecords", buf, &xc->max_records_at, false);
-	return r;
+	return config_items_lines(xid_items, ARRAY_SIZE(xid_items), state, "Xid", fn, ud);
 }
 
 static void part_free(void *state)

@@ -141,7 +141,7 @@ for s in $sections; do
 	grep -Eq "^# \[$(re_quote "$s")" "$man5" && ok || fail "hostprep.conf.5: no section [$s...]"
 done
 keys=$( (sed -n 's/^#\{0,1\}[[:space:]]*\([A-Z][A-Za-z0-9]*\)=.*/\1/p' "$top/conf/hostprep.conf"
-	grep -hoE 'streq\(key, "[A-Z][A-Za-z0-9]*"\)|\{ SECTION_[A-Z]+, "[A-Z][A-Za-z0-9]*"|CONFIG_ITEM[A-Z_]*\("[A-Z][A-Za-z0-9]*"' \
+	grep -hoE 'streq\(key, "[A-Z][A-Za-z0-9]*"\)|CONFIG_ITEM[A-Z_]*\("[A-Z][A-Za-z0-9]*"' \
 		"$(src_file config.c)" "$top"/src/*/*-config.c |
 		sed 's/.*"\(.*\)".*/\1/') | sort -u)
 [ "$(echo "$keys" | wc -w)" -ge 25 ] || fail "found only $(echo "$keys" | wc -w) keys"

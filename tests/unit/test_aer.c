@@ -164,7 +164,7 @@ static void test_config(void **state)
 	assert_true(ac->limit[AER_FATAL] == 0);
 	assert_true(ac->limit[AER_NONFATAL] == 0);
 	assert_true(ac->limit[AER_COR] == AER_OFF);
-	assert_false(ac->fail);
+	assert_int_equal(ac->exceeded, AER_EXCEEDED_WARN);
 	assert_int_equal(aer_config_part.assign(st, "Correctable", "100", &at), 0);
 	assert_true(ac->limit[AER_COR] == 100);
 	assert_int_equal(aer_config_part.assign(st, "NonFatal", "off", &at), 0);
@@ -172,14 +172,14 @@ static void test_config(void **state)
 	assert_int_equal(aer_config_part.assign(st, "Fatal", "2", &at), 0);
 	assert_true(ac->limit[AER_FATAL] == 2);
 	assert_int_equal(aer_config_part.assign(st, "Exceeded", "FAIL", &at), 0);
-	assert_true(ac->fail);
+	assert_int_equal(ac->exceeded, AER_EXCEEDED_FAIL);
 	/* an empty value is the default again */
 	assert_int_equal(aer_config_part.assign(st, "Correctable", "", &at), 0);
 	assert_true(ac->limit[AER_COR] == AER_OFF);
 	assert_int_equal(aer_config_part.assign(st, "Fatal", "", &at), 0);
 	assert_true(ac->limit[AER_FATAL] == 0);
 	assert_int_equal(aer_config_part.assign(st, "Exceeded", "", &at), 0);
-	assert_false(ac->fail);
+	assert_int_equal(ac->exceeded, AER_EXCEEDED_WARN);
 
 	assert_int_equal(aer_config_part.assign(st, "Fatal", "-1", &at), -EINVAL);
 	assert_int_equal(aer_config_part.assign(st, "NonFatal", "yes", &at), -EINVAL);

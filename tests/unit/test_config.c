@@ -15,10 +15,15 @@
 #include <sys/sysmacros.h>
 
 #include "acs/acs-config.h"
+#include "aer/aer.h"
+#include "gpu/gpu.h"
+#include "inventory/inventory-config.h"
 #include "run/config.h"
 #include "core/log.h"
 #include "iommu/iommu-config.h"
 #include "topo/links-config.h"
+#include "topo/topo.h"
+#include "xid/xid.h"
 
 #define MAIN_USR   "usr/lib/hostprep/hostprep.conf"
 #define MAIN_ETC   "etc/hostprep/hostprep.conf"
@@ -828,9 +833,29 @@ static void test_wait_key(void **state)
 	assert_int_equal(f->c.wait_usec, 120000000ULL);
 	assert_string_equal(f->c.lines[1].value, "120s");
 	config_done(&f->c);
-	write_file(f, MAIN_ETC, "[Host]\nWait=soon\n");
+	/* dumped in the largest exact unit, as [Host]'s table prints it */
+	static const char *const spans[][2] = {
+		{ "0", "0" },		{ "1500ms", "1500ms" }, { "1min 30s", "90s" },
+		{ "2500us", "2500us" }, { "1h", "3600s" },	{ "", "60s" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(spans); i++) {
+		char text[64];
+
+		config_done(&f->c);
+		snprintf(text, sizeof(text), "[Host]\nWait=%s\n", spans[i][0]);
+		write_file(f, MAIN_ETC, text);
+		assert_int_equal(load(f, NULL, 0), 0);
+		assert_string_equal(f->c.lines[1].value, spans[i][1]);
+		assert_int_equal(f->c.lines[1].at.line, spans[i][0][0] ? 2 : 0);
+	}
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Host]\nWait=soon\nWait=61min\nwait=1s\n");
 	assert_int_equal(load(f, NULL, 0), -EINVAL);
-	assert_error_at(f, MAIN_ETC, 2, "Wait=: invalid time span 'soon'");
+	assert_error_at(f, MAIN_ETC, 2,
+			"Wait=: invalid time span 'soon' (use e.g. 0, 60s, 2min; at most 1h)");
+	assert_error_at(f, MAIN_ETC, 3, "Wait=: invalid time span '61min'");
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'wait' in [Host] section\n");
 }
 
 /*
@@ -862,6 +887,690 @@ static void test_item_enum(void **state)
 	fclose(m);
 	assert_non_null(strstr(out, "[IOMMU]\n# /etc/hostprep/hostprep.conf:2\nExpect=translated\n"));
 	assert_non_null(strstr(out, "[Links]\n# default\nDegraded=warn\n"));
+	free(out);
+}
+
+/* A table's state for the generic parsers' tests, as a part's would be. */
+struct item_state {
+	bool on;
+	struct origin on_at;
+	uint64_t n;
+	struct origin n_at;
+	uint64_t z;
+	struct origin z_at;
+};
+
+static const struct config_uint_range range_1_100 = { 1, 100, "count", "from %llu to %llu" };
+static const struct config_uint_range range_0_max = { 0, UINT64_MAX - 1, "size",
+						       "a number from %llu to %llu" };
+
+static const struct config_item test_items[] = {
+	CONFIG_ITEM_BOOL("On", struct item_state, on, true),
+	CONFIG_ITEM_UINT64("N", struct item_state, n, &range_1_100, 50),
+	CONFIG_ITEM_UINT64("Z", struct item_state, z, &range_0_max, 7),
+};
+
+/*
+ * config_items_assign() through the first n of test_items at test.conf:3, what it logged in
+ * *err (the caller frees it).
+ */
+static int item_assign(size_t n_items, struct item_state *st, const char *key, const char *value,
+		       char **err)
+{
+	const struct origin at = { "test.conf", 3 };
+	FILE *tmp = tmpfile();
+	int saved, r;
+	long n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	r = config_items_assign(test_items, n_items, st, key, value, &at);
+	if (r == -ENOKEY)
+		r = config_items_unknown(test_items, n_items, "Test", key, &at);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	*err = calloc(1, n + 1);
+	assert_non_null(*err);
+	rewind(tmp);
+	assert_int_equal(fread(*err, 1, n, tmp), (size_t)n);
+	fclose(tmp);
+	return r;
+}
+
+/* Assign key=value and expect exactly this message (NULL: none, and 0). */
+static void expect_item_n(size_t n_items, struct item_state *st, const char *key,
+			  const char *value, const char *msg)
+{
+	char *err = NULL;
+	int r = item_assign(n_items, st, key, value, &err);
+
+	if (!msg) {
+		assert_int_equal(r, 0);
+		assert_string_equal(err, "");
+	} else {
+		char *want;
+
+		assert_int_equal(r, -EINVAL);
+		assert_true(asprintf(&want, "hostprep: test.conf:3: %s\n", msg) > 0);
+		assert_string_equal(err, want);
+		free(want);
+	}
+	free(err);
+}
+
+static void expect_item(struct item_state *st, const char *key, const char *value,
+			const char *msg)
+{
+	expect_item_n(ARRAY_SIZE(test_items), st, key, value, msg);
+}
+
+static const char *item_print(const struct item_state *st, size_t i, char *buf, size_t size)
+{
+	return test_items[i].print(&test_items[i], st, buf, size);
+}
+
+/*
+ * CONFIG_ITEM_BOOL: config_parse_boolean()'s eight spellings in any case, nothing else;
+ * the message; a bad value leaves the field and its origin; empty back to dflt (true
+ * here, so that a parser restoring false or 0 fails), origin cleared; yes/no in the dump.
+ */
+static void test_item_bool(void **state)
+{
+	static const char *const yes[] = { "yes", "YES", "true", "True", "on", "ON", "1" };
+	static const char *const no[] = { "no", "No", "false", "FALSE", "off", "Off", "0" };
+	static const char *const bad[] = { "y", "n", "2", "01", "yes no", "enable", "-1" };
+	struct item_state st = {};
+	char buf[64], *msg;
+
+	assert_int_equal(config_items_defaults(test_items, ARRAY_SIZE(test_items), &st), 0);
+	assert_true(st.on);
+	assert_null(st.on_at.file);
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		st.on = true;
+		expect_item(&st, "On", no[i], NULL);
+		assert_false(st.on);
+		assert_string_equal(item_print(&st, 0, buf, sizeof(buf)), "no");
+		expect_item(&st, "On", yes[i], NULL);
+		assert_true(st.on);
+		assert_string_equal(st.on_at.file, "test.conf");
+		assert_int_equal(st.on_at.line, 3);
+		assert_string_equal(item_print(&st, 0, buf, sizeof(buf)), "yes");
+	}
+	expect_item(&st, "On", "no", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_true(asprintf(&msg, "On=: invalid boolean '%s' (use yes or no)", bad[i]) > 0);
+		expect_item(&st, "On", bad[i], msg);
+		free(msg);
+		assert_false(st.on);
+		assert_int_equal(st.on_at.line, 3);
+	}
+	expect_item(&st, "On", "", NULL);
+	assert_true(st.on);
+	assert_null(st.on_at.file);
+}
+
+/*
+ * CONFIG_ITEM_UINT64: the bounds exactly (min-1 and max+1 refused), decimal digits only
+ * (no sign, blank, leading zero but "0", suffix), no overflow past UINT64_MAX, the
+ * range's own message; empty back to dflt with the origin cleared; decimal in the dump.
+ */
+static void test_item_uint64(void **state)
+{
+	static const char *const bad_n[] = { "0", "101", "-1", "+1", " 1", "1 ", "01", "1x",
+					     "0x10", "1e2", "18446744073709551617" };
+	static const char *const bad_z[] = { "00", "18446744073709551615",
+					     "18446744073709551616", "99999999999999999999" };
+	struct item_state st = {};
+	char buf[64], *msg;
+
+	assert_int_equal(config_items_defaults(test_items, ARRAY_SIZE(test_items), &st), 0);
+	assert_true(st.n == 50 && st.z == 7);
+	expect_item(&st, "N", "1", NULL);
+	assert_true(st.n == 1);
+	expect_item(&st, "N", "100", NULL);
+	assert_true(st.n == 100);
+	assert_int_equal(st.n_at.line, 3);
+	assert_string_equal(item_print(&st, 1, buf, sizeof(buf)), "100");
+	for (size_t i = 0; i < ARRAY_SIZE(bad_n); i++) {
+		assert_true(asprintf(&msg, "N=: invalid count '%s' (from 1 to 100)", bad_n[i]) > 0);
+		expect_item(&st, "N", bad_n[i], msg);
+		free(msg);
+		assert_true(st.n == 100);
+	}
+	expect_item(&st, "N", "", NULL);
+	assert_true(st.n == 50);
+	assert_null(st.n_at.file);
+
+	expect_item(&st, "Z", "0", NULL);
+	assert_true(st.z == 0);
+	assert_string_equal(item_print(&st, 2, buf, sizeof(buf)), "0");
+	expect_item(&st, "Z", "18446744073709551614", NULL);
+	assert_true(st.z == UINT64_MAX - 1);
+	assert_string_equal(item_print(&st, 2, buf, sizeof(buf)), "18446744073709551614");
+	for (size_t i = 0; i < ARRAY_SIZE(bad_z); i++) {
+		assert_true(asprintf(&msg,
+				     "Z=: invalid size '%s' (a number from 0 to 18446744073709551614)",
+				     bad_z[i]) > 0);
+		expect_item(&st, "Z", bad_z[i], msg);
+		free(msg);
+	}
+	expect_item(&st, "Z", "", NULL);
+	assert_true(st.z == 7);
+}
+
+/* The unknown-key message lists the table's keys in order; the dump is one line each. */
+static void test_items_unknown_and_lines(void **state)
+{
+	struct item_state st = {};
+
+	expect_item(&st, "on", "yes", "unknown key 'on' in [Test] section (expected On, N or Z)");
+	expect_item_n(2, &st, "Z", "1", "unknown key 'Z' in [Test] section (expected On or N)");
+	expect_item_n(1, &st, "N", "1", "unknown key 'N' in [Test] section (expected On)");
+	assert_int_equal(config_items_n_lines(test_items, ARRAY_SIZE(test_items), &st), 3);
+}
+
+/*
+ * [AER] through its table: the thresholds' defaults and message, the unknown-key message
+ * from the table (the keys in dump order), Exceeded= as an enum, and the dump.
+ */
+static void test_item_aer(void **state)
+{
+	struct fixture *f = *state;
+	const struct aer_config *ac;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[AER]\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[AER]\n# default\nFatal=0\n# default\nNonFatal=0\n"
+				    "# default\nCorrectable=off\n# default\nExceeded=warn\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[AER]\nFatal=01\nCorrectable=1000000000001\nExceeded=no\nFoo=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Fatal=: invalid threshold '01' (a count from 0 to 1000000000000, or off)");
+	assert_error_at(f, MAIN_ETC, 3, "Correctable=: invalid threshold '1000000000001'");
+	assert_error_at(f, MAIN_ETC, 4, "Exceeded=: invalid value 'no' (use warn or fail)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"unknown key 'Foo' in [AER] section (expected Fatal, NonFatal, "
+			"Correctable or Exceeded)");
+	write_file(f, MAIN_USR, "[AER]\nFatal=3\nNonFatal=off\nExceeded=FAIL\n");
+	write_file(f, MAIN_ETC, "[AER]\nFatal=\nCorrectable=1000000000000\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	ac = aer_config_get(&f->c);
+	assert_true(ac->limit[AER_FATAL] == 0 && ac->limit[AER_NONFATAL] == AER_OFF);
+	assert_true(ac->limit[AER_COR] == AER_COUNT_MAX);
+	assert_int_equal(ac->exceeded, AER_EXCEEDED_FAIL);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[AER]\n# default\nFatal=0\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nNonFatal=off\n"
+				    "# /etc/hostprep/hostprep.conf:3\nCorrectable=1000000000000\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nExceeded=fail\n"));
+	free(out);
+}
+
+/*
+ * [Sysctl] Expect=, a list item: each NAME once (a later one replaces its value and
+ * origin), an empty assignment forgets them, an empty list dumped as one empty
+ * assignment at the section's first header; the table-made unknown-key message.
+ */
+static void test_item_sysctl(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=novalue\nexpect=a.b=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Expect=: 'novalue': ");
+	assert_error_at(f, MAIN_ETC, 3, "unknown key 'expect' in [Sysctl] section (expected Expect)");
+	write_file(f, MAIN_USR, "[Sysctl]\nExpect=a.b=1\nExpect=c.d = 2\n");
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=a.b=3\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sysctl]\n# reset: the Expect= lines below are the whole list\nExpect=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nExpect=a.b=3\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nExpect=c.d=2\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Sysctl]\nExpect=a.b=1\n");
+	write_file(f, MAIN_ETC, "[Sysctl]\nExpect=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sysctl]\n# reset: the Expect= lines below are the whole list\n"
+				    "Expect=\n# /usr/lib/hostprep/hostprep.conf:1\nExpect=\n"));
+	assert_null(strstr(out, "a.b"));
+	free(out);
+}
+
+/*
+ * [Xid] through its table: two lists of one parser (each its own count), MaxRecords= as a
+ * bounded count with its message and default, the unknown-key message, the dump.
+ */
+static void test_item_xid(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Xid]\nIgnore=079\nIgnoreSXid=0\nMaxRecords=10000001\nMaxRecords=0\nMax=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Ignore=: invalid code '079' (a number from 1 to 99999)");
+	assert_error_at(f, MAIN_ETC, 3, "IgnoreSXid=: invalid code '0' (a number from 1 to 99999)");
+	assert_error_at(f, MAIN_ETC, 4, "MaxRecords=: invalid count '10000001' (from 1 to 10000000)");
+	assert_error_at(f, MAIN_ETC, 5, "MaxRecords=: invalid count '0' (from 1 to 10000000)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"unknown key 'Max' in [Xid] section (expected Ignore, IgnoreSXid or "
+			"MaxRecords)");
+	write_file(f, MAIN_USR, "[Xid]\nIgnoreSXid=20034\nMaxRecords=5\n");
+	write_file(f, MAIN_ETC, "[Xid]\nIgnore=79 13\nMaxRecords=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_true(xid_config_get(&f->c)->max_records == XID_RECORDS_DEFAULT);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:2\nIgnore=79\n"
+				    "# /etc/hostprep/hostprep.conf:2\nIgnore=13\n"));
+	assert_non_null(strstr(out, "IgnoreSXid=\n# /usr/lib/hostprep/hostprep.conf:2\n"
+				    "IgnoreSXid=20034\n# default\nMaxRecords=200000\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Xid]\n");
+	write_file(f, MAIN_ETC, "[Xid]\nIgnore=43\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# default\nIgnoreSXid=\n# default\nMaxRecords=200000\n"));
+	free(out);
+}
+
+/*
+ * [GPU] through its table: each key's own message (the version's base named), the
+ * defaults a new section starts from (Persistence=yes, NVLinks=all), an empty value back
+ * to them, the unknown-key message and the dump in table order.
+ */
+static void test_item_gpu(void **state)
+{
+	struct fixture *f = *state;
+	const struct gpu_config *gc;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[GPU]\nMinDriver=535.x\nMinVBIOS=96.00.zz\nPersistence=no\nMIG=yes\n"
+		   "NVLinks=0\nNVLink=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"MinDriver=: invalid version '535.x' (numeric fields separated by dots)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"MinVBIOS=: invalid version '96.00.zz' (hexadecimal fields separated by "
+			"dots)");
+	assert_error_at(f, MAIN_ETC, 4, "Persistence=: invalid value 'no' (use yes or any)");
+	assert_error_at(f, MAIN_ETC, 5, "MIG=: invalid value 'yes' (use on, off or any)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"NVLinks=: invalid value '0' (use all, any or a number of links from 1 to");
+	assert_error_at(f, MAIN_ETC, 7,
+			"unknown key 'NVLink' in [GPU] section (expected MinDriver, Driver, "
+			"Persistence, MIG, MinVBIOS or NVLinks)");
+	write_file(f, MAIN_USR, "[GPU]\nDriver=550.54\nPersistence=any\nMIG=on\nNVLinks=12\n");
+	write_file(f, MAIN_ETC, "[GPU]\nDriver=\nPersistence=\nMinVBIOS=96.00.AB\nNVLinks=ANY\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	gc = gpu_config_get(&f->c);
+	assert_true(gc->persistence);
+	assert_string_equal(gc->driver, "");
+	assert_int_equal(gc->nvlinks, GPU_NVLINKS_ANY);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[GPU]\n# default\nMinDriver=\n# default\nDriver=\n"
+				    "# default\nPersistence=yes\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nMIG=on\n"
+				    "# /etc/hostprep/hostprep.conf:4\nMinVBIOS=96.00.AB\n"
+				    "# /etc/hostprep/hostprep.conf:5\nNVLinks=any\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[GPU]\n");
+	write_file(f, MAIN_ETC, "[GPU]\nNVLinks=18\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "Persistence=yes\n# default\nMIG=any\n# default\nMinVBIOS=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nNVLinks=18\n"));
+	free(out);
+}
+
+/*
+ * [Workload] through its table: the exact messages (MinMemlock= two of them, NetnsMode= a
+ * table enum, DeviceNodes= the generic bool), the unknown-key message, and the dump: the
+ * default units, an unset MinMemlock= as empty, an emptied unit list at the header.
+ */
+static void test_item_workload(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Workload]\nMinMemlock=8m\nMinMemlock=16777216T\nDeviceNodes=perhaps\n"
+		   "NetnsMode=private\nMemlockUnits=containerd\nNetns=any\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"MinMemlock=: invalid size '8m' (infinity, or bytes with an optional K, "
+			"M, G or T suffix, base 1024, like 64M)");
+	assert_error_at(f, MAIN_ETC, 3, "MinMemlock=: '16777216T' is out of range");
+	assert_error_at(f, MAIN_ETC, 4, "DeviceNodes=: invalid boolean 'perhaps' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5,
+			"NetnsMode=: invalid value 'private' (use any, shared or exclusive)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"MemlockUnits=: invalid unit name 'containerd' (a service unit, like "
+			"containerd.service)");
+	assert_error_at(f, MAIN_ETC, 7,
+			"unknown key 'Netns' in [Workload] section (expected MemlockUnits, "
+			"MinMemlock, DeviceNodes or NetnsMode)");
+	write_file(f, MAIN_ETC, "[Workload]\nMinMemlock=65536K\nNetnsMode=Shared\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# default\nMemlockUnits=kubelet.service\n"
+				    "# /etc/hostprep/hostprep.conf:2\nMinMemlock=64M\n"
+				    "# default\nDeviceNodes=no\n"
+				    "# /etc/hostprep/hostprep.conf:3\nNetnsMode=shared\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Workload]\nMemlockUnits=\nDeviceNodes=on\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:1\nMemlockUnits=\n"
+				    "# default\nMinMemlock=\n"
+				    "# /etc/hostprep/hostprep.conf:3\nDeviceNodes=yes\n"
+				    "# default\nNetnsMode=any\n"));
+	free(out);
+}
+
+/*
+ * [Inventory] through its table: the count's message and its unset default (empty in the
+ * dump), ActivePorts= as one list line, the address lists (none dumped when empty), the
+ * messages of each and the unknown-key message.
+ */
+static void test_item_inventory(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Inventory]\nGPUs=4097\nRDMADevices=08\nActivePorts=IB:8\n"
+		   "NICAddresses=0000:3b:00.0 3b:00.0\nGPU=8\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "GPUs=: invalid count '4097' (a number from 0 to 4096)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"RDMADevices=: invalid count '08' (a number from 0 to 4096)");
+	assert_error_at(f, MAIN_ETC, 4,
+			"ActivePorts=: invalid entry 'IB:8': the link layer is InfiniBand or "
+			"Ethernet");
+	assert_error_at(f, MAIN_ETC, 5,
+			"NICAddresses=: 0000:3b:00.0 is listed twice (first at line 5)");
+	assert_error_at(f, MAIN_ETC, 6,
+			"unknown key 'GPU' in [Inventory] section (expected GPUs, NICs, "
+			"RDMADevices, ActivePorts, GPUAddresses or NICAddresses)");
+	write_file(f, MAIN_USR, "[Inventory]\nGPUs=8\nNICs=4\nActivePorts=Ethernet:2\n");
+	write_file(f, MAIN_ETC, "[Inventory]\nNICs=\nGPUAddresses=1b:00.0 0000:29:00.0\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	assert_int_equal(inventory_config_get(&f->c)->count[INVENTORY_NICS], -1);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Inventory]\n# /usr/lib/hostprep/hostprep.conf:2\nGPUs=8\n"
+				    "# default\nNICs=\n# default\nRDMADevices=\n"));
+	assert_non_null(strstr(out, "# /usr/lib/hostprep/hostprep.conf:4\nActivePorts=Ethernet:2\n"
+				    "# reset: the GPUAddresses= lines below are the whole list\n"
+				    "GPUAddresses=\n"
+				    "# /etc/hostprep/hostprep.conf:3\nGPUAddresses=0000:1b:00.0\n"
+				    "# /etc/hostprep/hostprep.conf:3\nGPUAddresses=0000:29:00.0\n"));
+	assert_null(strstr(out, "NICAddresses"));
+	free(out);
+}
+
+/*
+ * [Sinks] through its table: two bools at a struct's member (on by default) and two
+ * paths with their own message, dumped as set or as the default path on the host; the
+ * part keeps its own unknown-key message (no list of keys).
+ */
+static void test_item_sinks(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Sinks]\nPrometheus=maybe\nNFDFile=/a/../b\nNfd=no\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Prometheus=: invalid boolean 'maybe' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"NFDFile=: invalid path '/a/../b' (absolute, at most 256 characters, no "
+			"blanks, '//', '..' or trailing '/')");
+	assert_error_at(f, MAIN_ETC, 4, "unknown key 'Nfd' in [Sinks] section\n");
+	write_file(f, MAIN_USR, "[Sinks]\nPrometheus=no\nNFD=off\nNFDFile=/srv/nfd/hostprep\n");
+	write_file(f, MAIN_ETC, "[Sinks]\nPrometheusDir=/srv/prom\nNFD=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sinks]\n# /usr/lib/hostprep/hostprep.conf:2\nPrometheus=no\n"
+				    "# /etc/hostprep/hostprep.conf:2\nPrometheusDir=/srv/prom\n"
+				    "# default\nNFD=yes\n"
+				    "# /usr/lib/hostprep/hostprep.conf:4\nNFDFile=/srv/nfd/hostprep\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_USR, "[Sinks]\n");
+	write_file(f, MAIN_ETC, "[Sinks]\nNFDFile=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Sinks]\n# default\nPrometheus=yes\n"
+				    "# default\nPrometheusDir=/var/lib/prometheus/node-exporter\n"
+				    "# default\nNFD=yes\n# default\n"
+				    "NFDFile=/etc/kubernetes/node-feature-discovery/features.d/"
+				    "hostprep\n"));
+	free(out);
+}
+
+/*
+ * [Bond:IFNAME] through its table over each rule: the messages in full, a new rule's
+ * defaults (any mode, every slave, Miimon=yes, no RDMA) dumped as empty or yes, an empty
+ * value back to them, and a rule's lines under its own section.
+ */
+static void test_item_bond(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Bond:bond0]\nMode=lacp\nMinSlavesUp=65\nMiimon=100\nRDMA=a/b\nmode=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Mode=: unknown bonding mode 'lacp' (use balance-rr, active-backup, "
+			"balance-xor, broadcast, 802.3ad, balance-tlb or balance-alb)");
+	assert_error_at(f, MAIN_ETC, 3,
+			"MinSlavesUp=: invalid value '65' (a number of slaves, 1-64; leave unset "
+			"for every slave)");
+	assert_error_at(f, MAIN_ETC, 4, "Miimon=: invalid boolean '100' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5, "RDMA=: invalid RDMA device name 'a/b' (1-63 characters");
+	assert_error_at(f, MAIN_ETC, 6, "unknown key 'mode' in [Bond:*] section\n");
+	write_file(f, MAIN_USR,
+		   "[Bond:bond0]\nMode=802.3AD\nMinSlavesUp=2\nMiimon=no\nRDMA=mlx5_bond_0\n");
+	write_file(f, MAIN_ETC, "[Bond:bond1]\nMiimon=no\n[Bond:bond0]\nMiimon=\nRDMA=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Bond:bond0]\n# /usr/lib/hostprep/hostprep.conf:2\nMode=802.3ad\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nMinSlavesUp=2\n"
+				    "# default\nMiimon=yes\n# default\nRDMA=\n"));
+	assert_non_null(strstr(out, "[Bond:bond1]\n# default\nMode=\n# default\nMinSlavesUp=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nMiimon=no\n# default\nRDMA=\n"));
+	free(out);
+}
+
+/*
+ * [Module:NAME] and [GPUDirect] through their tables: the enums' and bools' messages, a
+ * new rule's defaults (Enabled= and Require= yes, the rest no, first names), Parameter=
+ * lines only when given, [GPUDirect] Expect= last, and both unknown-key messages.
+ */
+static void test_item_kmod(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Module:nvidia_peermem]\nReload=always\nOrigin=mofed\nLoad=sure\nFoo=1\n"
+		   "[GPUDirect]\nExpect=both\nFoo=1\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2, "Reload=: invalid value 'always' (use never or unused)");
+	assert_error_at(f, MAIN_ETC, 3, "Origin=: invalid value 'mofed' (use any, ofed or inbox)");
+	assert_error_at(f, MAIN_ETC, 4, "Load=: invalid boolean 'sure' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 5, "unknown key 'Foo' in [Module:*] section\n");
+	assert_error_at(f, MAIN_ETC, 7,
+			"Expect=: invalid value 'both' (use any, peermem, dmabuf or either)");
+	assert_error_at(f, MAIN_ETC, 8, "unknown key 'Foo' in [GPUDirect] section\n");
+	write_file(f, MAIN_USR, "[Module:mlx5_core]\nEnabled=no\nOrigin=OFED\nParameter=a=1 b=2\n");
+	write_file(f, MAIN_ETC, "[Module:ib_core]\n[Module:mlx5_core]\nEnabled=\n[GPUDirect]\n"
+				"Expect=DMABUF\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Module:mlx5_core]\n# default\nEnabled=yes\n"
+				    "# default\nRequire=yes\n# default\nLoad=no\n"
+				    "# default\nReload=never\n# default\nPersist=no\n"
+				    "# /usr/lib/hostprep/hostprep.conf:3\nOrigin=ofed\n"
+				    "# default\nMinVersion=\n# default\nDevices=no\n"
+				    "# default\nRdmaCM=no\n"
+				    "# reset: the Parameter= lines below are the whole list\n"
+				    "Parameter=\n# /usr/lib/hostprep/hostprep.conf:4\nParameter=a=1\n"));
+	assert_non_null(strstr(out, "[Module:ib_core]\n# default\nEnabled=yes\n"));
+	assert_non_null(strstr(out, "# default\nRdmaCM=no\n\n[GPUDirect]\n"
+				    "# /etc/hostprep/hostprep.conf:5\nExpect=dmabuf\n"));
+	free(out);
+}
+
+/*
+ * [Topology] through its table: two selector lists of one parser, each with its own count
+ * and flag (an empty assignment clears it and its flag), ExpectP2P=, empty lists dumped as
+ * one empty assignment, and the table-made unknown-key message.
+ */
+static void test_item_topology(void **state)
+{
+	struct fixture *f = *state;
+	const struct topo_config *tc;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC, "[Topology]\nNIC=class:0207\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"unknown key 'NIC' in [Topology] section (expected Accelerators, NICs or "
+			"ExpectP2P)");
+	write_file(f, MAIN_USR, "[Topology]\nAccelerators=class:0302\nNICs=class:0207\n");
+	write_file(f, MAIN_ETC, "[Topology]\nNICs=\nNICs=15b3:1021 15b3:101d\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	tc = topo_config_get(&f->c);
+	assert_true(tc->accel_set && tc->n_accel == 1);
+	assert_true(tc->nics_set && tc->n_nics == 2);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "# /usr/lib/hostprep/hostprep.conf:2\nAccelerators=class:0302\n"));
+	assert_non_null(strstr(out, "# /etc/hostprep/hostprep.conf:3\nNICs=15b3:1021\n"
+				    "# /etc/hostprep/hostprep.conf:3\nNICs=15b3:101d\n"
+				    "# reset: the ExpectP2P= lines below are the whole list\n"
+				    "ExpectP2P=\n# default\nExpectP2P=\n"));
+	free(out);
+	out = NULL;
+	config_done(&f->c);
+	write_file(f, MAIN_ETC, "[Topology]\nAccelerators=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	tc = topo_config_get(&f->c);
+	assert_true(!tc->accel_set && tc->n_accel == 0);
+	assert_true(tc->nics_set && tc->n_nics == 1);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[Topology]\n# reset: the Accelerators= lines below are the "
+				    "whole list\nAccelerators=\n# default\nAccelerators=\n"));
+	free(out);
+}
+
+/*
+ * [ACS:NAME] through its table over each rule: the messages, a new rule's defaults
+ * (Enabled=yes, the default mask, AllowNone= and AllowVFIO= no) in dump order, and the
+ * selector lists a line each, none when empty.
+ */
+static void test_item_acs(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[ACS:gpu]\nSelect=class:0302\nMask=01\nAllowNone=never\nAllowVFIO=1\n"
+		   "Exclude=zz\nSelects=x\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 3,
+			"Mask=: invalid mask '01' (7 characters of 0, 1 or x, bit 6 first)");
+	assert_error_at(f, MAIN_ETC, 4, "AllowNone=: invalid boolean 'never' (use yes or no)");
+	assert_error_at(f, MAIN_ETC, 6, "Exclude=: invalid selector 'zz': ");
+	assert_error_at(f, MAIN_ETC, 7, "unknown key 'Selects' in [ACS:*] section\n");
+	write_file(f, MAIN_ETC, "[ACS:gpu]\nSelect=class:0302\nAllowVFIO=yes\nAllowVFIO=\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(out, "[ACS:gpu]\n# default\nEnabled=yes\n# default\nMask=" ACS_MASK_DEFAULT
+				    "\n# default\nAllowNone=no\n# default\nAllowVFIO=no\n"
+				    "# reset: the Select= lines below are the whole list\nSelect=\n"
+				    "# /etc/hostprep/hostprep.conf:2\nSelect=class:0302\n"));
+	assert_null(strstr(out, "Exclude="));
 	free(out);
 }
 
@@ -1689,6 +2398,20 @@ int main(void)
 		T(test_timespan),
 		T(test_wait_key),
 		T(test_item_enum),
+		T(test_item_bool),
+		T(test_item_uint64),
+		T(test_items_unknown_and_lines),
+		T(test_item_aer),
+		T(test_item_sysctl),
+		T(test_item_xid),
+		T(test_item_gpu),
+		T(test_item_workload),
+		T(test_item_inventory),
+		T(test_item_sinks),
+		T(test_item_bond),
+		T(test_item_kmod),
+		T(test_item_topology),
+		T(test_item_acs),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
