@@ -276,18 +276,21 @@ static void test_env(void **state)
 	assert_null(strstr(env, "NCCL_SOCKET_IFNAME=")); /* eth`id` is the only netdev */
 	assert_non_null(strstr(env, "\nNCCL_IB_GID_INDEX=3\n"));
 	assert_non_null(strstr(env, "# 3 name(s) left out"));
+	assert_non_null(strstr(env, "\nHOSTPREP_P2P_ENV=/run/hostprep/p2p.env\n"));
 	for (char *l = strtok_r(env, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (l[0] == '#') {
 			assert_null(strchr(l, '\\')); /* systemd continues a comment at \ */
 			continue;
 		}
 		print_message("line %s\n", l);
-		/* a name sh, systemd and docker take (Open MPI's MCA names are lower case) */
+		/* a name sh, systemd and docker take (Open MPI's MCA names are lower case;
+		 * HOSTPREP_P2P_ENV has a digit), a value with nothing they read differently
+		 * (a path's slash is safe) */
 		assert_true(strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") > 0);
-		l += strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_");
+		l += strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 		assert_int_equal(*l, '=');
 		assert_int_equal(strspn(l, "=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					   "0123456789_.:,-"),
+					   "0123456789_.:,-/"),
 				 strlen(l));
 	}
 	port_config_free(pc);
