@@ -972,6 +972,15 @@ static int has_umad(const struct sysroot *root)
 	return 0;
 }
 
+/* The first Env=yes rule that says HCOLL=no, or NULL. */
+static const char *hcoll_admin_off(const struct port_config *pc)
+{
+	for (size_t i = 0; pc && i < pc->n_rules; i++)
+		if (pc->rules[i].env && !pc->rules[i].hcoll)
+			return pc->rules[i].name;
+	return NULL;
+}
+
 /*
  * Open MPI's HCOLL picks its own IB port and opens a umad node to find it: in a pod without
  * them (or without multicast) an MPIJob hangs at start. Off where the host cannot serve it
@@ -980,13 +989,13 @@ static int has_umad(const struct sysroot *root)
  */
 static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, size_t n)
 {
+	const char *rule = hcoll_admin_off(rr->pc);
 	int r;
 
-	for (size_t i = 0; rr->pc && i < rr->pc->n_rules; i++)
-		if (rr->pc->rules[i].env && !rr->pc->rules[i].hcoll) {
-			snprintf(why, n, "[Port:%s] HCOLL=no", rr->pc->rules[i].name);
-			return 1;
-		}
+	if (rule) {
+		snprintf(why, n, "[Port:%s] HCOLL=no", rule);
+		return 1;
+	}
 	if (!e->hcoll.s) {
 		snprintf(why, n, "no selected port is ACTIVE and passes its rule");
 		return 1;
@@ -1081,15 +1090,6 @@ static bool env_wanted(const struct port_config *pc)
 		if (pc->rules[i].env)
 			return true;
 	return false;
-}
-
-/* The first Env=yes rule that says HCOLL=no, or NULL. */
-static const char *hcoll_admin_off(const struct port_config *pc)
-{
-	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		if (pc->rules[i].env && !pc->rules[i].hcoll)
-			return pc->rules[i].name;
-	return NULL;
 }
 
 static int hcoll_add(struct results *rs, const char *actual)

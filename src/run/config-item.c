@@ -88,8 +88,7 @@ const char *config_print_bool(const struct config_item *it, const void *state, c
 	return *(const bool *)config_item_field_const(it, state) ? "yes" : "no";
 }
 
-/* Decimal digits only, no sign, no leading zero but "0", at most max; -EINVAL. */
-static int parse_decimal(const char *s, uint64_t max, uint64_t *ret)
+int config_parse_decimal(const char *s, uint64_t max, uint64_t *ret)
 {
 	uint64_t v = 0;
 
@@ -116,7 +115,7 @@ int config_parse_uint64(const struct config_item *it, void *state, const char *v
 		*config_item_at(it, state) = (struct origin){};
 		return 0;
 	}
-	if (parse_decimal(value, u->max, &v) == 0 && v >= u->min) {
+	if (config_parse_decimal(value, u->max, &v) == 0 && v >= u->min) {
 		*(uint64_t *)config_item_field(it, state) = v;
 		*config_item_at(it, state) = *at;
 		return 0;

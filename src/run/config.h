@@ -306,6 +306,8 @@ int config_parse_bool(const struct config_item *it, void *state, const char *val
 		      const struct origin *at);
 const char *config_print_bool(const struct config_item *it, const void *state, char *buf,
 			      size_t size);
+/* Decimal digits only, no sign, no leading zero but "0", at most max; -EINVAL. */
+int config_parse_decimal(const char *s, uint64_t max, uint64_t *ret);
 int config_parse_uint64(const struct config_item *it, void *state, const char *value,
 			const struct origin *at);
 const char *config_print_uint64(const struct config_item *it, const void *state, char *buf,

@@ -7,22 +7,6 @@
 #include "core/log.h"
 #include "xid/xid.h"
 
-/* Decimal digits only, no sign, no leading zero, from 1 to max; -EINVAL. */
-static int parse_number(const char *s, uint64_t max, uint64_t *ret)
-{
-	uint64_t v = 0;
-
-	if (s[0] < '1' || s[0] > '9')
-		return -EINVAL;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	*ret = v;
-	return 0;
-}
-
 struct ignore_ctx {
 	struct xid_ignore *v;
 	size_t *n;
@@ -35,7 +19,7 @@ static int ignore_word(void *ctx, const char *word)
 	struct ignore_ctx *c = ctx;
 	uint64_t code;
 
-	if (parse_number(word, XID_CODE_MAX, &code) < 0)
+	if (config_parse_decimal(word, XID_CODE_MAX, &code) < 0 || code == 0)
 		return config_error_at(c->at, "%s=: invalid code '%s' (a number from 1 to %u)",
 				       c->key, word, XID_CODE_MAX);
 	for (size_t i = 0; i < *c->n; i++)
