@@ -262,6 +262,35 @@ broken_an-l40-pcie-box-four() { # the driver did not initialise one L40
 	expect_not_ready an-l40-pcie-box-four '^FAIL +gpu\.present +0000:41:00\.0 '
 }
 
+# the whole HGX H100 8-rail drop-in (conf/examples/): dgx8's eight H100 and eight NDR
+# ports (ib-gpu; no NVSwitch function on its bus: no fabric manager asked for), NVML
+# answering 18 NVLinks per GPU; apply once with the example (its Apply=yes, Mask=0000000)
+HGXS="0000:18:00.0 0000:19:00.0 0000:3a:00.0 0000:3b:00.0 0000:9a:00.0 0000:9b:00.0 0000:ba:00.0 0000:bb:00.0"
+hgx_host() { # NVML_RECORD_OPTION...
+	newroot ib-gpu
+	example hgx-h100-8rail
+	gpu_host "NVIDIA H100 80GB HBM3" $HGXS
+	python3 "$HERE/nvml_record.py" --links 18 "$@" $HGXS >"$NVML"
+	port_up mlx5_3
+	# booted with iommu=pt: every IOMMU group in passthrough
+	for t in "$R"/sys/kernel/iommu_groups/*/type; do echo identity >"$t"; done
+	sed -i 's/$/ iommu=pt/' "$R/proc/cmdline"
+	hp apply # its exit is the verdict: 1 on the broken host
+}
+ready_hgx-h100-8rail() {
+	hgx_host
+	expect_ready hgx-h100-8rail
+	expect_grep out '^PASS +acs +0000:17:00\.0 +0000000: '
+	expect_grep out '^PASS +inventory\.ports +InfiniBand .*8 of 8'
+	expect_grep out '^PASS +rdma\.port +mlx5_7/1 '
+	expect_grep out '^PASS +gpu\.nvlink +0000:bb:00\.0 .*18 of 18 active'
+	expect_grep out '^PASS +topology\.p2p '
+}
+broken_hgx-h100-8rail() { # one NVLink of GPU 5 down
+	hgx_host --down 5:3
+	expect_not_ready hgx-h100-8rail '^FAIL +gpu\.nvlink +0000:9b:00\.0 .*17 of 18'
+}
+
 # a GB200-like tray: four NDR ports on its four ConnectX-7 (the fixture has the RDMA
 # devices only), NVML answering for four Blackwell GPUs on the rack's NVLink switches
 GB200S="0008:01:00.0 0009:01:00.0 0018:01:00.0 0019:01:00.0"
