@@ -31,6 +31,14 @@ const struct fact_kind_info *fact_kind_info(enum fact_kind k)
 	return k >= 0 && k < _FACT_KIND_MAX ? &kinds[k] : NULL;
 }
 
+int fact_kind_from_name(const char *name)
+{
+	for (enum fact_kind k = 0; k < _FACT_KIND_MAX; k++)
+		if (streq(kinds[k].name, name))
+			return k;
+	return -EINVAL;
+}
+
 static void fact_free(struct fact *f)
 {
 	free(f->object);

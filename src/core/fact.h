@@ -45,6 +45,8 @@ struct facts {
 };
 
 const struct fact_kind_info *fact_kind_info(enum fact_kind k);
+/* The kind whose info's name is name ("gpu"), or -EINVAL. */
+int fact_kind_from_name(const char *name);
 /*
  * Set the fact of kind k about object (NULL: "host") to values (the kind's keys in order,
  * each NULL or "" when not read): copied; a fact of the same kind and object is replaced

@@ -143,6 +143,54 @@ static int print_config(FILE *f, const struct report *rep)
 	return r;
 }
 
+/* {"kind": "gpu", "object": ADDR, "model": ..., "vbios": ... (null: not read)} */
+static int print_fact(FILE *f, const struct fact *x)
+{
+	static const char in[] = "      ";
+	const struct fact_kind_info *k = fact_kind_info(x->kind);
+	int r;
+
+	fputs("    {\n", f);
+	r = print_member(f, in, "kind", k->name, false);
+	if (r >= 0)
+		r = print_member(f, in, "object", x->object, !k->keys[0]);
+	for (size_t i = 0; r >= 0 && i < FACT_KEYS_MAX && k->keys[i]; i++) {
+		bool last = i + 1 == FACT_KEYS_MAX || !k->keys[i + 1];
+
+		if (x->values[i])
+			r = print_member(f, in, k->keys[i], x->values[i], last);
+		else
+			fprintf(f, "%s\"%s\": null%s\n", in, k->keys[i], last ? "" : ",");
+	}
+	fputs("    }", f);
+	return r;
+}
+
+/*
+ * ",\n  \"facts\": [...]" after the results, by kind as the sinks list them; none: no
+ * member at all (a run that read none, as reports before the field). The same facts as
+ * the textfile's *_info metrics and the NFD labels (docs/report-schema.md).
+ */
+static int print_facts(FILE *f, const struct facts *fs)
+{
+	bool first = true;
+	int r = 0;
+
+	if (!fs->n)
+		return 0;
+	fputs(",\n  \"facts\": [\n", f);
+	for (enum fact_kind kind = 0; kind < _FACT_KIND_MAX; kind++) /* as the sinks group them */
+		for (size_t i = 0; i < fs->n && r >= 0; i++) {
+			if (fs->items[i].kind != kind)
+				continue;
+			fputs(first ? "" : ",\n", f);
+			first = false;
+			r = print_fact(f, &fs->items[i]);
+		}
+	fputs("\n  ]", f);
+	return r;
+}
+
 /* The pretty JSON and its trailing newline; stream errors are the caller's (ferror). */
 static int print_report(FILE *f, const struct report *rep)
 {
@@ -180,8 +228,10 @@ static int print_report(FILE *f, const struct report *rep)
 	}
 	if (r < 0)
 		return r;
-	fputs(rep->results.n ? "\n  ]\n}\n" : "  ]\n}\n", f);
-	return 0;
+	fputs(rep->results.n ? "\n  ]" : "  ]", f);
+	r = print_facts(f, &rep->facts);
+	fputs("\n}\n", f);
+	return r;
 }
 
 int report_print_json(const struct report *rep, FILE *f)
@@ -401,6 +451,61 @@ static int results_from_json(struct json_object *o, struct results *rs)
 	return 0;
 }
 
+/* A fact's value: absent or null (not read) is NULL, a string is itself. */
+static int fact_value(struct json_object *o, size_t i, const char *key, const char **ret)
+{
+	struct json_object *v;
+
+	*ret = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return log_error_errno(EBADMSG,
+				       "Report field 'facts[%zu].%s' is %s, expected string.", i,
+				       key, json_type_to_name(json_object_get_type(v)));
+	*ret = json_object_get_string(v);
+	return 0;
+}
+
+static int fact_from_json(struct json_object *o, size_t i, struct facts *fs)
+{
+	const char *kind, *object, *values[FACT_KEYS_MAX] = {};
+	const struct fact_kind_info *k;
+	char where[32];
+	int kind_id;
+	int r;
+
+	snprintf(where, sizeof(where), "facts[%zu].", i);
+	if (!json_object_is_type(o, json_type_object))
+		return log_error_errno(EBADMSG, "Report field 'facts[%zu]' is not an object.", i);
+	r = get_string(o, where, "kind", &kind);
+	if (r >= 0)
+		r = get_string(o, where, "object", &object);
+	if (r < 0)
+		return r;
+	kind_id = fact_kind_from_name(kind);
+	if (kind_id < 0) /* a kind of a later version: readers ignore what they do not know */
+		return 0;
+	k = fact_kind_info(kind_id);
+	for (size_t j = 0; j < FACT_KEYS_MAX && k->keys[j] && r >= 0; j++)
+		r = fact_value(o, i, k->keys[j], &values[j]);
+	return r < 0 ? r : facts_set(fs, kind_id, object, values);
+}
+
+/* "facts": absent in reports of runs that read none (and of earlier versions). */
+static int facts_from_json(struct json_object *o, struct facts *fs)
+{
+	struct json_object *a;
+	int r;
+
+	if (!json_object_object_get_ex(o, "facts", &a))
+		return 0;
+	r = get_field(o, "", "facts", json_type_array, &a);
+	for (size_t i = 0; r >= 0 && i < json_object_array_length(a); i++)
+		r = fact_from_json(json_object_array_get_idx(a, i), i, fs);
+	return r;
+}
+
 static int check_schema(struct json_object *o)
 {
 	struct json_object *v;
@@ -566,6 +671,8 @@ int report_from_json_string(const char *s, struct report *ret)
 		r = results_from_json(o, &rep.results);
 	if (r >= 0)
 		r = check_derived(o, &rep.results);
+	if (r >= 0)
+		r = facts_from_json(o, &rep.facts);
 	if (r < 0)
 		return r;
 	rep.schema = REPORT_SCHEMA_VERSION;

@@ -21,6 +21,21 @@ facts() {
 	[ "$got" = "$1" ] || fail "$2: the info series differ:
 $(diff <(printf '%s\n' "$1") <(printf '%s\n' "$got"))"
 }
+# The same facts in report.json's "facts" (null: not read), rendered as the textfile's lines
+# by jq, and `status --json` reading them back byte for byte (docs/report-schema.md)
+J=$R/run/hostprep/report.json
+jfacts() {
+	local got
+	got=$(jq -r '.facts[] | "hostprep_\(.kind)_info{" + ([
+		(if .kind == "gpu" then "gpu=\"\(.object)\"" elif .kind == "rdma_device"
+		 then "device=\"\(.object)\"" else empty end),
+		(to_entries[] | select(.key != "kind" and .key != "object") |
+		 "\(.key)=\"\(.value // "unknown")\"")] | join(",")) + "} 1"' "$J")
+	[ "$got" = "$1" ] || fail "$2: report.json's facts differ from the textfile's:
+$(diff <(printf '%s\n' "$1") <(printf '%s\n' "$got"))"
+	hp status --json
+	cmp -s "$T/out" "$J" || fail "$2: status --json does not give report.json back: $(diff "$J" "$T/out" | head -5)"
+}
 GPUS=$(for b in 18 19 3a 3b 9a 9b ba bb; do
 	printf 'hostprep_gpu_info{gpu="0000:%s:00.0",model="NVIDIA H100 80GB HBM3",vbios="96.00.74.00.11"} 1\n' $b
 done)
@@ -40,6 +55,7 @@ hostprep_nvidia_driver_info{version=\"580.95.05\"} 1
 $GPUS
 $(rdma 28.39.1002)
 $TOPO" "all read"
+jfacts "$(grep -E '^hostprep_[a-z_]+_info[{ ]' "$P")" "all read"
 sink_golden "$P" sink-ib-gpu-facts.prom # fleet/prometheus's rules read these metrics
 # the devices of functions outside the topology (mlx5_1 ... on 1a:00.1, absent from the
 # bus; the bond's) have no series: one per device of a PCI endpoint, bounded
@@ -65,6 +81,9 @@ hostprep_nvidia_driver_info{version=\"unknown\"} 1
 ${GPUS/gpu=\"0000:3a:00.0\",model=\"NVIDIA H100 80GB HBM3\",vbios=\"96.00.74.00.11\"/gpu=\"0000:3a:00.0\",model=\"NVIDIA H100 80GB HBM3\",vbios=\"unknown\"}
 $(rdma unknown)
 $TOPO" "unread values"
+jfacts "$(grep -E '^hostprep_[a-z_]+_info[{ ]' "$P")" "unread values"
+[ "$(jq -c '[.facts[] | select(.kind == "nvidia_driver")][0].version' "$J")" = null ] ||
+	fail "an unread value is null in report.json"
 expect_grep "$N" "^$NS\.nvidia-driver=unknown$"
 expect_grep "$N" "^$NS\.gpu-vbios=mixed$"
 expect_grep "$N" "^$NS\.rdma-firmware=mixed$"
@@ -102,4 +121,6 @@ rm -f "$P" "$N"
 printf '[IOMMU]\nExpect=any\n' >"$T/other.conf"
 hp --config "$T/other.conf" check
 [ -e "$P" ] && fail "a run of another configuration published its facts"
+hp --config "$T/other.conf" --json check
+jq -e 'has("facts") | not' "$T/out" >/dev/null || fail "a run that read no facts prints \"facts\""
 true
