@@ -6,6 +6,7 @@
  */
 #include <json-c/json.h>
 
+#include "core/emit.h"
 #include "core/log.h"
 #include "core/result.h"
 #include "topo/gpus.h"
@@ -499,18 +500,52 @@ static int pairs_json(const struct topo_view *v, struct json_object *doc)
 
 /*
  * The parts of the output, in order. A section prints its text (a blank line first,
- * except the first) and adds its member to the JSON document; either may be NULL.
+ * except the first) and adds its member to the JSON document; either may be NULL. One
+ * written once for both (core/emit.h) is .emit instead.
  */
 struct topo_section {
 	int (*text)(const struct topo_view *v, FILE *f);
 	int (*json)(const struct topo_view *v, struct json_object *doc);
+	int (*emit)(const struct topo_view *v, struct emit *e);
 };
 
 static const struct topo_section sections[] = {
-	{ matrix_text, matrix_json },	    { legend_text, devices_json },
-	{ pairs_text, pairs_json },	    { links_show_text, links_show_json },
-	{ gpus_show_text, gpus_show_json },
+	{ .text = matrix_text, .json = matrix_json },
+	{ .text = legend_text, .json = devices_json },
+	{ .text = pairs_text, .json = pairs_json },
+	{ .emit = links_show },
+	{ .text = gpus_show_text, .json = gpus_show_json },
 };
+
+/* A section written once, into the output e was opened for. */
+static int section_emit(const struct topo_section *s, const struct topo_view *v, struct emit *e)
+{
+	int r = s->emit(v, e);
+	int k = emit_done(e);
+
+	return r < 0 ? r : k;
+}
+
+static int section_text(const struct topo_section *s, const struct topo_view *v, FILE *f)
+{
+	struct emit e;
+
+	if (!s->emit)
+		return s->text ? s->text(v, f) : 0;
+	emit_init_text(&e, f);
+	return section_emit(s, v, &e);
+}
+
+static int section_json(const struct topo_section *s, const struct topo_view *v,
+			struct json_object *doc)
+{
+	struct emit e;
+
+	if (!s->emit)
+		return s->json ? s->json(v, doc) : 0;
+	emit_init_json_into(&e, doc);
+	return section_emit(s, v, &e);
+}
 
 int topo_show_text(const struct topo_view *v, FILE *f)
 {
@@ -521,9 +556,7 @@ int topo_show_text(const struct topo_view *v, FILE *f)
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		if (!sections[i].text)
-			continue;
-		r = sections[i].text(v, f);
+		r = section_text(&sections[i], v, f);
 		if (r < 0)
 			return r;
 	}
@@ -538,7 +571,7 @@ struct json_object *topo_show_json(const struct topo_view *v)
 		return NULL;
 	json_object_object_add(doc, "schema", json_object_new_int(TOPO_SCHEMA_VERSION));
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		if (sections[i].json && sections[i].json(v, doc) < 0) {
+		if (section_json(&sections[i], v, doc) < 0) {
 			json_object_put(doc);
 			return NULL;
 		}
