@@ -101,7 +101,7 @@ int links_show(const struct topo_view *v, struct emit *e)
 	return 0;
 }
 
-int gpus_show_text(const struct topo_view *v, FILE *f)
+int gpus_show(const struct topo_view *v, struct emit *e)
 {
 	struct gpu_map m;
 	int r;
@@ -109,28 +109,10 @@ int gpus_show_text(const struct topo_view *v, FILE *f)
 	r = gpu_map_build(&m, v->root, v);
 	if (r < 0)
 		return r;
-	fputc('\n', f);
-	r = gpu_map_show_text(&m, v, f);
+	emit_textf(e, "\n");
+	emit_open_object(e, "gpu_map");
+	gpu_map_emit(&m, v, e);
+	emit_close_object(e);
 	gpu_map_done(&m);
-	return r;
-}
-
-int gpus_show_json(const struct topo_view *v, struct json_object *doc)
-{
-	struct json_object *j;
-	struct gpu_map m;
-	int r;
-
-	r = gpu_map_build(&m, v->root, v);
-	if (r < 0)
-		return r;
-	j = gpu_map_json(&m, v);
-	gpu_map_done(&m);
-	if (!j)
-		return -ENOMEM;
-	if (json_object_object_add(doc, "gpu_map", j) < 0) {
-		json_object_put(j);
-		return -ENOMEM;
-	}
 	return 0;
 }

@@ -514,7 +514,7 @@ static const struct topo_section sections[] = {
 	{ .text = legend_text, .json = devices_json },
 	{ .text = pairs_text, .json = pairs_json },
 	{ .emit = links_show },
-	{ .text = gpus_show_text, .json = gpus_show_json },
+	{ .emit = gpus_show },
 };
 
 /* A section written once, into the output e was opened for. */
