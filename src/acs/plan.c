@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <inttypes.h>
 #include <limits.h>
 
 #include "acs/acs-verify.h"
 #include "acs/isolation.h"
+#include "core/emit.h"
 #include "core/json-util.h"
 #include "core/log.h"
 #include "acs/plan.h"
@@ -404,8 +406,30 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* "12 ports selected: 8 with ACS, 3 without ACS, 1 unreadable (...); 5 writes" */
-static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE *f)
+/* "0x%0*x": the JSON string, and what the text prints after its words. */
+static void emit_hex(struct emit *e, enum emit_to to, const char *key, const char *fmt, unsigned v,
+		     int width)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "0x%0*x", width, v);
+	emit_string(e, to, key, fmt, buf);
+}
+
+/* Why a state has no write, after its count in the text: only "unreadable" says. */
+static void unreadable_emit(struct emit *e, const struct plan *p, const struct plan_doc *doc)
+{
+	size_t n = p->n_state[ACS_PORT_UNREADABLE];
+
+	emit_textf(e, " (%s)",
+		   p->n_no_ext == n ? pci_no_ext_text()->why
+		   : p->n_no_ext    ? "some need CAP_SYS_ADMIN, some have no extended config space"
+				    : doc->limited_short);
+}
+
+/* Text "plan: 12 ports selected: 8 with ACS, 3 without ACS, 1 unreadable (...); 5 writes";
+ * JSON every state's count, none left out. */
+static void summary_emit(struct emit *e, const struct plan *p, const struct plan_doc *doc)
 {
 	static const char *const label[_ACS_PORT_STATE_MAX] = {
 		[ACS_PORT_ACS] = "with ACS",
@@ -417,249 +441,222 @@ static void print_counts(const struct plan *p, const struct plan_doc *doc, FILE 
 	const char *sep = ": ";
 	size_t undecided = plan_undecided(p);
 
-	fprintf(f, "plan: %zu port%s selected", p->n_targets, plural(p->n_targets));
+	emit_open_object(e, "summary");
+	emit_u64(e, EMIT_ANY, "selected", "plan: %" PRIu64, p->n_targets);
+	emit_textf(e, " port%s selected", plural(p->n_targets));
 	for (int s = 0; s < _ACS_PORT_STATE_MAX; s++) {
-		if (!p->n_state[s])
+		size_t n = p->n_state[s];
+
+		/* a state no port is in: a 0 in JSON, no words in the text */
+		if (n)
+			emit_textf(e, "%s", sep);
+		emit_u64(e, n ? EMIT_ANY : EMIT_JSON, acs_port_state_to_string(s), "%" PRIu64, n);
+		if (!n)
 			continue;
-		fprintf(f, "%s%zu %s", sep, p->n_state[s], label[s]);
+		emit_textf(e, " %s", label[s]);
 		if (s == ACS_PORT_UNREADABLE)
-			fprintf(f, " (%s)",
-				p->n_no_ext == p->n_state[s] ? pci_no_ext_text()->why
-				: p->n_no_ext		     ? "some need CAP_SYS_ADMIN, some have "
-							       "no extended config space"
-							     : doc->limited_short);
+			unreadable_emit(e, p, doc);
 		sep = ", ";
 	}
-	fprintf(f, "; %zu write%s", p->n_actions, plural(p->n_actions));
-	if (p->n_refused)
-		fprintf(f, ", %zu refused", p->n_refused);
+	emit_u64(e, EMIT_ANY, "writes", "; %" PRIu64, p->n_actions);
+	emit_textf(e, " write%s", plural(p->n_actions));
+	emit_u64(e, p->n_refused ? EMIT_ANY : EMIT_JSON, "refused", ", %" PRIu64 " refused",
+		 p->n_refused);
 	if (undecided)
-		fprintf(f, " (%zu port%s could not be read)", undecided, plural(undecided));
-	fputc('\n', f);
+		emit_textf(e, " (%zu port%s could not be read)", undecided, plural(undecided));
+	emit_textf(e, "\n");
+	emit_close_object(e);
 }
 
-static void print_action(const struct acs_action *a, const char *verb, FILE *f)
+/* "0000:03:00.0 0000:04:00.0" as an array of strings (JSON only: the text says them in
+ * isolation_text()'s phrase). */
+static void words_emit(struct emit *e, const char *key, const char *s)
+{
+	emit_open_array(e, key);
+	for (const char *w = s; w && *w; w += strcspn(w, " "), w += strspn(w, " ")) {
+		_cleanup_(freep) char *word = strndup(w, strcspn(w, " "));
+
+		if (word)
+			emit_string(e, EMIT_JSON, NULL, NULL, word);
+		else
+			emit_null(e, EMIT_JSON, NULL, NULL, NULL); /* never a shorter list */
+	}
+	emit_close_array(e);
+}
+
+/* JSON: the IOMMU groups that become one, and the devices that decide the refusal. */
+static void isolation_json(struct emit *e, const struct acs_target *t)
+{
+	words_emit(e, "vfio", t->vfio);
+	words_emit(e, "driver_unreadable", t->driver_unread);
+	emit_open_array(e, "iommu_groups_merged");
+	for (size_t i = 0; i < t->n_merged; i++)
+		emit_int(e, EMIT_JSON, NULL, NULL, t->merged[i]);
+	emit_close_array(e);
+}
+
+/* Text, under a port's line: what relaxing it does to the IOMMU groups, why it is refused. */
+static void isolation_text(struct emit *e, const struct acs_target *t)
+{
+	char groups[256], below[512];
+
+	if (emit_is_json(e))
+		return;
+	acs_merged_format(t, groups, sizeof(groups));
+	if (t->n_merged)
+		emit_textf(e, "    IOMMU groups %s below become one\n", groups);
+	acs_vfio_format(t, below, sizeof(below));
+	if (t->refused)
+		emit_textf(e,
+			   "    refused: %s; a guest's device could reach another guest's memory; "
+			   "AllowVFIO=yes in the rule allows it\n",
+			   below);
+	else if (t->relaxes && below[0])
+		emit_textf(e, "    %s: allowed by AllowVFIO=yes\n", below);
+}
+
+/* The write (or the refused one) of a port: its old and new Control, and in the text
+ * what they mean. */
+static void action_emit(struct emit *e, const struct acs_target *t, const struct acs_action *a)
 {
 	char from[64], to[64];
 
+	if (!a) {
+		emit_null(e, EMIT_JSON, "old", NULL, NULL);
+		emit_null(e, EMIT_JSON, "new", NULL, NULL);
+		if (t->refused) /* relaxed already: nothing to write, nothing to allow */
+			emit_textf(e, ": relaxed already");
+		return;
+	}
+	emit_hex(e, EMIT_ANY, "old", " ctrl(+0x6) %s", a->old, 4);
+	emit_hex(e, EMIT_ANY, "new", " -> %s", a->new, 4);
 	acs_ctrl_describe(a->old, from, sizeof(from));
 	acs_ctrl_describe(a->new, to, sizeof(to));
-	fprintf(f, "  %s %s ACS@0x%03x ctrl(+0x6) 0x%04x -> 0x%04x  (%s -> %s)  rule %s\n", verb,
-		a->addr, a->off, a->old, a->new, from, to, a->target->rules);
+	emit_textf(e, "  (%s -> %s)", from, to);
 }
 
-/* Under a port's line: what relaxing it does to the IOMMU groups, and why it is refused. */
-static void print_isolation(const struct acs_target *t, FILE *f)
+/*
+ * One port. The text has a line for a write or a refusal, a port relaxed already, and
+ * one without ACS or unread ("skip"/"unknown", with the reason); none for an ACS port
+ * left as it is. JSON has every port.
+ */
+static void port_emit(struct emit *e, const struct acs_target *t, const struct acs_action *a,
+		      const char *verb, const struct plan_doc *doc)
 {
-	char groups[256];
+	bool acs = t->state == ACS_PORT_ACS;
+	enum emit_to line = verb ? EMIT_ANY : EMIT_JSON;
+	char buf[128];
+	const char *reason = target_reason(t, doc, buf, sizeof(buf));
 
-	acs_merged_format(t, groups, sizeof(groups));
-	if (t->n_merged)
-		fprintf(f, "    IOMMU groups %s below become one\n", groups);
-	char below[512];
+	emit_open_object(e, NULL);
+	if (verb)
+		emit_textf(e, "  %s ", verb);
+	emit_string(e, line, "address", "%s", t->addr);
+	emit_string(e, EMIT_JSON, "state", NULL, acs_port_state_to_string(t->state));
+	if (acs) {
+		emit_hex(e, line, "offset", " ACS@%s", t->off, 3);
+		/* a write's line says its old value instead */
+		emit_hex(e, a ? EMIT_JSON : line, "control", " ctrl(+0x6) %s", t->ctrl, 4);
+	} else {
+		emit_null(e, EMIT_JSON, "offset", NULL, NULL);
+		emit_null(e, EMIT_JSON, "control", NULL, NULL);
+		emit_string(e, line & EMIT_TEXT, NULL, ": %s", reason);
+	}
+	emit_bool(e, EMIT_JSON, "write", NULL, a != NULL && !t->refused);
+	emit_bool(e, EMIT_JSON, "refused", NULL, t->refused);
+	isolation_json(e, t);
+	action_emit(e, t, a);
+	emit_string(e, line, "rules", "  rule %s\n", t->rules);
+	emit_string(e, EMIT_JSON, "reason", NULL, reason);
+	isolation_text(e, t);
+	emit_close_object(e);
+}
 
-	acs_vfio_format(t, below, sizeof(below));
-	if (t->refused)
-		fprintf(f,
-			"    refused: %s; a guest's device could reach another "
-			"guest's memory; AllowVFIO=yes in the rule allows it\n",
-			below);
-	else if (t->relaxes && below[0])
-		fprintf(f, "    %s: allowed by AllowVFIO=yes\n", below);
+static void ports_emit(struct emit *e, const struct plan *p, const struct plan_doc *doc)
+{
+	size_t a = 0, x = 0;
+
+	emit_open_array(e, "ports");
+	for (size_t i = 0; i < p->n_targets; i++) {
+		const struct acs_target *t = &p->targets[i];
+		const struct acs_action *act = NULL;
+		const char *verb = NULL;
+
+		if (a < p->n_actions && p->actions[a].target == t)
+			act = &p->actions[a++], verb = "write";
+		else if (x < p->n_refused && p->refused[x].target == t)
+			act = &p->refused[x++], verb = "refuse"; /* old and new: what was refused */
+		else if (t->refused)
+			verb = "refuse";
+		else if (t->state != ACS_PORT_ACS)
+			verb = t->state == ACS_PORT_NO_ACS ? "skip" : "unknown";
+		port_emit(e, t, act, verb, doc);
+	}
+	emit_close_array(e);
+}
+
+/* The idle rules' names; "idle_rules_failing": those that may not be idle (AllowNone=no). */
+static void idle_emit(struct emit *e, const struct plan *p)
+{
+	emit_open_array(e, "idle_rules");
+	for (size_t i = 0; i < p->n_idle; i++) {
+		emit_string(e, EMIT_ANY, NULL, "  rule %s selects no port on this host",
+			    p->idle[i].rule->name);
+		emit_textf(e, "%s\n",
+			   p->idle[i].rule->allow_none
+				   ? ""
+				   : ": fails (an admin's Select=; AllowNone=yes allows none)");
+	}
+	emit_close_array(e);
+	emit_open_array(e, "idle_rules_failing");
+	for (size_t i = 0; i < p->n_idle; i++)
+		if (!p->idle[i].rule->allow_none)
+			emit_string(e, EMIT_JSON, NULL, NULL, p->idle[i].rule->name);
+	emit_close_array(e);
+}
+
+/* The plan, as apply --dry-run's lines or its "plan" object. */
+static void plan_emit(struct emit *e, const struct plan *p, const struct plan_doc *doc)
+{
+	if (doc->scan_err < 0)
+		emit_string(e, EMIT_ANY, "error",
+			    "plan: cannot enumerate PCI devices (%s); nothing planned\n",
+			    strerror(-doc->scan_err));
+	else
+		emit_null(e, EMIT_JSON, "error", NULL, NULL);
+	if (doc->scan_err < 0 && !emit_is_json(e))
+		return; /* the text says nothing more; JSON has its (empty) members */
+	summary_emit(e, p, doc);
+	ports_emit(e, p, doc);
+	idle_emit(e, p);
 }
 
 int plan_print(const struct plan *p, const struct plan_doc *doc, FILE *f)
 {
-	size_t a = 0, x = 0;
+	struct emit e;
 
-	if (doc->scan_err < 0) {
-		fprintf(f, "plan: cannot enumerate PCI devices (%s); nothing planned\n",
-			strerror(-doc->scan_err));
-		return 0;
-	}
-	print_counts(p, doc, f);
-	for (size_t i = 0; i < p->n_targets; i++) {
-		const struct acs_target *t = &p->targets[i];
-		char buf[128];
+	emit_init_text(&e, f);
+	plan_emit(&e, p, doc);
+	return emit_done(&e);
+}
 
-		if (a < p->n_actions && p->actions[a].target == t)
-			print_action(&p->actions[a++], "write", f);
-		else if (x < p->n_refused && p->refused[x].target == t)
-			print_action(&p->refused[x++], "refuse", f);
-		else if (t->refused) /* relaxed already: nothing to write, nothing to allow */
-			fprintf(f,
-				"  refuse %s ACS@0x%03x ctrl(+0x6) 0x%04x: relaxed already  rule "
-				"%s\n",
-				t->addr, t->off, t->ctrl, t->rules);
-		else if (t->state != ACS_PORT_ACS)
-			fprintf(f, "  %s %s: %s  rule %s\n",
-				t->state == ACS_PORT_NO_ACS ? "skip" : "unknown", t->addr,
-				target_reason(t, doc, buf, sizeof(buf)), t->rules);
-		print_isolation(t, f);
-	}
-	for (size_t i = 0; i < p->n_idle; i++)
-		fprintf(f, "  rule %s selects no port on this host%s\n", p->idle[i].rule->name,
-			p->idle[i].rule->allow_none ? ""
-						    : ": fails (an admin's Select=; AllowNone=yes "
-						      "allows none)");
-	return 0;
+json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
+{
+	struct json_object *o;
+	struct emit e;
+
+	if (emit_init_json(&e) < 0)
+		return NULL;
+	plan_emit(&e, p, doc);
+	o = emit_take_json(&e);
+	emit_done(&e);
+	return o;
 }
 
 /* json-c's adders take ownership even of NULL; a NULL value is JSON null. */
 static int add(json_object *o, const char *key, json_object *v)
 {
 	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
-}
-
-/* Append o to the array v, taking it: freed when it cannot be added; NULL is -ENOMEM. */
-static int push(json_object *v, json_object *o)
-{
-	if (!o || json_object_array_add(v, o) < 0) {
-		json_object_put(o);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static json_object *hex_string(unsigned v, int width)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "0x%0*x", width, v);
-	return json_object_new_string(buf);
-}
-
-static json_object *string_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-/* "0000:03:00.0 0000:04:00.0" as an array of strings. */
-static json_object *words_json(const char *s)
-{
-	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
-
-	for (const char *w = s; v && w && *w; w += strcspn(w, " "), w += strspn(w, " ")) {
-		if (push(v, json_object_new_string_len(w, (int)strcspn(w, " "))) < 0)
-			return NULL;
-	}
-	return TAKE_PTR(v);
-}
-
-static json_object *groups_json(const struct acs_target *t)
-{
-	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
-
-	for (size_t i = 0; v && i < t->n_merged; i++) {
-		if (push(v, json_object_new_int(t->merged[i])) < 0)
-			return NULL;
-	}
-	return TAKE_PTR(v);
-}
-
-static json_object *port_json(const struct acs_target *t, const struct acs_action *a,
-			      const struct plan_doc *doc)
-{
-	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-	bool acs = t->state == ACS_PORT_ACS;
-	char buf[128];
-
-	if (!o || add(o, "address", json_object_new_string(t->addr)) < 0 ||
-	    add(o, "state", json_object_new_string(acs_port_state_to_string(t->state))) < 0 ||
-	    add(o, "offset", acs ? hex_string(t->off, 3) : NULL) < 0 ||
-	    add(o, "control", acs ? hex_string(t->ctrl, 4) : NULL) < 0 ||
-	    add(o, "write", json_object_new_boolean(a != NULL && !t->refused)) < 0 ||
-	    add(o, "refused", json_object_new_boolean(t->refused)) < 0 ||
-	    add(o, "vfio", words_json(t->vfio)) < 0 ||
-	    add(o, "driver_unreadable", words_json(t->driver_unread)) < 0 ||
-	    add(o, "iommu_groups_merged", groups_json(t)) < 0 ||
-	    add(o, "old", a ? hex_string(a->old, 4) : NULL) < 0 ||
-	    add(o, "new", a ? hex_string(a->new, 4) : NULL) < 0 ||
-	    add(o, "rules", json_object_new_string(t->rules)) < 0 ||
-	    add(o, "reason", string_or_null(target_reason(t, doc, buf, sizeof(buf)))) < 0)
-		return NULL;
-	return TAKE_PTR(o);
-}
-
-static json_object *ports_json(const struct plan *p, const struct plan_doc *doc)
-{
-	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
-	size_t a = 0, x = 0;
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < p->n_targets; i++) {
-		const struct acs_target *t = &p->targets[i];
-		const struct acs_action *act = NULL;
-
-		if (a < p->n_actions && p->actions[a].target == t)
-			act = &p->actions[a++];
-		else if (x < p->n_refused && p->refused[x].target == t)
-			act = &p->refused[x++]; /* old and new say what was refused */
-		if (push(v, port_json(t, act, doc)) < 0)
-			return NULL;
-	}
-	return TAKE_PTR(v);
-}
-
-static json_object *counts_json(const struct plan *p)
-{
-	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-
-	if (!o || add(o, "selected", json_object_new_int64((int64_t)p->n_targets)) < 0)
-		return NULL;
-	for (int s = 0; s < _ACS_PORT_STATE_MAX; s++)
-		if (add(o, acs_port_state_to_string(s),
-			json_object_new_int64((int64_t)p->n_state[s])) < 0)
-			return NULL;
-	if (add(o, "writes", json_object_new_int64((int64_t)p->n_actions)) < 0 ||
-	    add(o, "refused", json_object_new_int64((int64_t)p->n_refused)) < 0)
-		return NULL;
-	return TAKE_PTR(o);
-}
-
-/* The idle rules' names; failing: only those that may not be idle (AllowNone=no). */
-static json_object *idle_json(const struct plan *p, bool failing)
-{
-	_cleanup_(json_object_putp) json_object *v = json_object_new_array();
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < p->n_idle; i++) {
-		json_object *s;
-
-		if (failing && p->idle[i].rule->allow_none)
-			continue;
-		s = json_object_new_string(p->idle[i].rule->name);
-
-		if (!s || json_object_array_add(v, s) < 0) {
-			json_object_put(s);
-			return NULL;
-		}
-	}
-	return TAKE_PTR(v);
-}
-
-json_object *plan_json(const struct plan *p, const struct plan_doc *doc)
-{
-	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-	json_object *counts = counts_json(p), *ports = ports_json(p, doc),
-		    *idle = idle_json(p, false);
-	json_object *failing = idle_json(p, true);
-
-	if (!o || !counts || !ports || !idle || !failing) {
-		json_object_put(counts);
-		json_object_put(ports);
-		json_object_put(idle);
-		json_object_put(failing);
-		return NULL;
-	}
-	if (add(o, "error",
-		doc->scan_err < 0 ? json_object_new_string(strerror(-doc->scan_err)) : NULL) < 0 ||
-	    add(o, "summary", counts) < 0 || add(o, "ports", ports) < 0 ||
-	    add(o, "idle_rules", idle) < 0 || add(o, "idle_rules_failing", failing) < 0)
-		return NULL;
-	return TAKE_PTR(o);
 }
 
 int plan_print_json(const struct plan *p, const struct plan_doc *doc, FILE *f)

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <json-c/json.h>
 
+#include "core/emit.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/result.h"
@@ -217,237 +218,125 @@ static const char *gpu_problem(const struct gpu_map *m, const struct gpu_entry *
 	return "no NVIDIA driver entry: the driver did not take this GPU (dmesg: NVRM)";
 }
 
-static const char *nic_name(const struct topo_view *v, const struct gpu_nic *n)
+/* ---- text and JSON (docs/gpus-schema.md), one call per field (core/emit.h) ---- */
+
+/* An empty string is no value: "-" in the text, null in JSON. */
+static const char *nonempty(const char *s)
 {
-	return v->topo.eps[n->ep].name;
+	return s && s[0] ? s : NULL;
 }
 
-/* ---- text ---- */
-
-static void nics_text(const struct topo_view *v, const struct gpu_entry *g, char *buf, size_t size)
+/* Text "mlx5_0,mlx5_1 (PIX)": the names, then the class they share (or "-"). */
+static void nics_emit(struct emit *e, const struct topo_view *v, const struct gpu_entry *g)
 {
-	size_t len = 0;
+	emit_open_array(e, "nearest_nics");
+	for (size_t k = 0; k < g->n_nics; k++) {
+		const struct topo_endpoint *n = &v->topo.eps[g->nics[k].ep];
 
-	buf[0] = '\0';
-	for (size_t k = 0; k < g->n_nics; k++)
-		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s", k ? "," : "",
-				nic_name(v, &g->nics[k]));
+		emit_open_object(e, NULL);
+		emit_string(e, EMIT_ANY, "name", k ? ",%s" : "%s", nonempty(n->name));
+		emit_string(e, EMIT_JSON, "pci", NULL, nonempty(v->inv.devs[n->dev].addr));
+		emit_string(e, EMIT_JSON, "distance", NULL, topo_dist_to_string(g->nics[k].dist));
+		emit_close_object(e);
+	}
+	emit_close_array(e);
 	if (g->n_nics)
-		snprintf(buf + len, len < size ? size - len : 0, " (%s)",
-			 topo_dist_to_string(g->nics[0].dist));
+		emit_textf(e, " (%s)\n", topo_dist_to_string(g->nics[0].dist));
 	else
-		snprintf(buf, size, "-");
+		emit_textf(e, "-\n");
 }
 
-static void gpu_text(const struct gpu_map *m, const struct topo_view *v, const struct gpu_entry *g,
-		     FILE *f)
+static void gpu_emit(struct emit *e, const struct gpu_map *m, const struct topo_view *v,
+		     const struct gpu_entry *g)
 {
-	const struct topo_endpoint *e = &v->topo.eps[g->ep];
+	const struct topo_endpoint *ep = &v->topo.eps[g->ep];
+	const struct pci_dev_info *d = &v->inv.devs[ep->dev];
+	const char *model = g->info ? nonempty(g->info->model) : NULL;
 	const char *problem = gpu_problem(m, g);
-	char minor[16] = "-", index[16] = "-", nics[256];
+	char id[16];
 
+	snprintf(id, sizeof(id), "%04x:%04x", d->id.vendor, d->id.device);
+	emit_open_object(e, NULL);
+	/* null for the GPUs nvidia-smi does not count (other vendors) */
 	if (g->index >= 0)
-		snprintf(index, sizeof(index), "%d", g->index);
+		emit_int(e, EMIT_ANY, "index", "  %-5d ", g->index);
+	else
+		emit_null(e, EMIT_ANY, "index", "  %-5s ", "-");
+	emit_string(e, EMIT_ANY, "pci", "%-12s ", nonempty(d->addr));
+	emit_string(e, EMIT_JSON, "id", NULL, id);
+	emit_string(e, EMIT_JSON, "model", NULL, model); /* the text's is on a line below */
+	emit_string(e, EMIT_ANY, "uuid", "%-40s ", g->info ? nonempty(g->info->uuid) : NULL);
 	if (g->info && g->info->minor >= 0)
-		snprintf(minor, sizeof(minor), "%d", g->info->minor);
-	nics_text(v, g, nics, sizeof(nics));
-	fprintf(f, "  %-5s %-12s %-40s %-5s %-4d %s\n", index, v->inv.devs[e->dev].addr,
-		g->info && g->info->uuid[0] ? g->info->uuid : "-", minor, e->numa_node, nics);
-	if (g->info && g->info->model[0])
-		fprintf(f, "        %s\n", g->info->model);
+		emit_int(e, EMIT_ANY, "minor", "%-5d ", g->info->minor);
+	else
+		emit_null(e, EMIT_ANY, "minor", "%-5s ", "-");
+	if (ep->numa_node >= 0)
+		emit_int(e, EMIT_JSON, "numa_node", NULL, ep->numa_node);
+	else
+		emit_null(e, EMIT_JSON, "numa_node", NULL, NULL);
+	emit_int(e, EMIT_TEXT, NULL, "%-4d ", ep->numa_node); /* -1 as the kernel says it */
+	emit_string(e, EMIT_JSON, "cpulist", NULL, nonempty(ep->cpulist));
+	nics_emit(e, v, g);
+	if (model)
+		emit_string(e, EMIT_TEXT, NULL, "        %s\n", model);
 	if (problem)
-		fprintf(f, "        %s\n", problem);
+		emit_string(e, EMIT_ANY, "problem", "        %s\n", problem);
+	else
+		emit_null(e, EMIT_JSON, "problem", NULL, NULL);
+	emit_close_object(e);
 }
 
-int gpu_map_show_text(const struct gpu_map *m, const struct topo_view *v, FILE *f)
+static void orphan_emit(struct emit *e, const struct nv_info *info)
 {
-	fprintf(f, "GPUs (index: PCI address order = nvidia-smi, CUDA_DEVICE_ORDER=PCI_BUS_ID)\n");
-	if (m->n_gpus == 0)
-		fprintf(f, "  none\n");
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_ANY, "pci", "  driver entry %s ", nonempty(info->addr));
+	if (info->uuid[0])
+		emit_string(e, EMIT_ANY, "uuid", "(%s) ", info->uuid);
 	else
-		fprintf(f, "  %-5s %-12s %-40s %-5s %-4s %s\n", "INDEX", "PCI", "UUID", "MINOR",
-			"NUMA", "NEAREST NIC");
+		emit_null(e, EMIT_ANY, "uuid", "(%s) ", "no UUID");
+	emit_textf(e, "has no PCI GPU: fallen off the bus?\n");
+	if (info->minor >= 0)
+		emit_int(e, EMIT_JSON, "minor", NULL, info->minor);
+	else
+		emit_null(e, EMIT_JSON, "minor", NULL, NULL);
+	emit_close_object(e);
+}
+
+void gpu_map_emit(const struct gpu_map *m, const struct topo_view *v, struct emit *e)
+{
+	emit_textf(e,
+		   "GPUs (index: PCI address order = nvidia-smi, CUDA_DEVICE_ORDER=PCI_BUS_ID)\n");
+	emit_int(e, EMIT_JSON, "schema", NULL, 1);
+	emit_bool(e, EMIT_JSON, "nvidia_driver", NULL, m->driver_loaded);
+	if (m->n_gpus == 0)
+		emit_textf(e, "  none\n");
+	else
+		emit_textf(e, "  %-5s %-12s %-40s %-5s %-4s %s\n", "INDEX", "PCI", "UUID", "MINOR",
+			   "NUMA", "NEAREST NIC");
+	emit_open_array(e, "gpus");
 	for (size_t k = 0; k < m->n_gpus; k++)
-		gpu_text(m, v, &m->gpus[k], f);
+		gpu_emit(e, m, v, &m->gpus[k]);
+	emit_close_array(e);
+	emit_open_array(e, "driver_entries_without_pci");
 	for (size_t i = 0; i < m->n_infos; i++)
 		if (gpu_map_info_orphan(m, v, i))
-			fprintf(f, "  driver entry %s (%s) has no PCI GPU: fallen off the bus?\n",
-				m->infos[i].addr,
-				m->infos[i].uuid[0] ? m->infos[i].uuid : "no UUID");
-	return ferror(f) ? -EIO : 0;
-}
-
-/* ---- JSON (docs/gpus-schema.md) ---- */
-
-static int add(struct json_object *o, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(o, key, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static struct json_object *str_or_null(const char *s)
-{
-	_cleanup_(freep) char *buf = NULL;
-	const char *safe = text_json_safe(s, &buf); /* an RDMA device name may hold any byte */
-
-	return safe && safe[0] ? json_object_new_string(safe) : json_object_new_null();
-}
-
-static int add_str(struct json_object *o, const char *key, const char *s)
-{
-	struct json_object *val = str_or_null(s);
-
-	/* json_object_new_null() is NULL by design: only a string can fail */
-	if (!val && s && s[0])
-		return -ENOMEM;
-	return json_object_object_add(o, key, val) < 0 ? -ENOMEM : 0;
-}
-
-static struct json_object *nic_json(const struct topo_view *v, const struct gpu_nic *n)
-{
-	const struct topo_endpoint *e = &v->topo.eps[n->ep];
-	struct json_object *o = json_object_new_object();
-
-	if (!o || add_str(o, "name", e->name) < 0 ||
-	    add_str(o, "pci", v->inv.devs[e->dev].addr) < 0 ||
-	    add_str(o, "distance", topo_dist_to_string(n->dist)) < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static int gpu_json_nics(const struct topo_view *v, const struct gpu_entry *g,
-			 struct json_object *o)
-{
-	struct json_object *a = json_object_new_array();
-
-	if (!a)
-		return -ENOMEM;
-	for (size_t k = 0; k < g->n_nics; k++) {
-		struct json_object *n = nic_json(v, &g->nics[k]);
-
-		if (!n || json_object_array_add(a, n) < 0) {
-			json_object_put(n);
-			json_object_put(a);
-			return -ENOMEM;
-		}
-	}
-	return add(o, "nearest_nics", a);
-}
-
-static struct json_object *gpu_json(const struct gpu_map *m, const struct topo_view *v,
-				    const struct gpu_entry *g)
-{
-	const struct topo_endpoint *e = &v->topo.eps[g->ep];
-	const struct pci_dev_info *d = &v->inv.devs[e->dev];
-	struct json_object *o = json_object_new_object();
-	char id[16];
-	int r;
-
-	if (!o)
-		return NULL;
-	snprintf(id, sizeof(id), "%04x:%04x", d->id.vendor, d->id.device);
-	/* null for the GPUs nvidia-smi does not count (other vendors) */
-	r = g->index >= 0 ? add(o, "index", json_object_new_int(g->index))
-	    : json_object_object_add(o, "index", NULL) < 0 ? -ENOMEM
-							   : 0;
-	if (r >= 0)
-		r = add_str(o, "pci", d->addr);
-	if (r >= 0)
-		r = add_str(o, "id", id);
-	if (r >= 0)
-		r = add_str(o, "model", g->info ? g->info->model : NULL);
-	if (r >= 0)
-		r = add_str(o, "uuid", g->info ? g->info->uuid : NULL);
-	if (r >= 0)
-		r = json_object_object_add(o, "minor",
-					   g->info && g->info->minor >= 0
-						   ? json_object_new_int(g->info->minor)
-						   : NULL);
-	if (r >= 0)
-		r = json_object_object_add(o, "numa_node",
-					   e->numa_node >= 0 ? json_object_new_int(e->numa_node)
-							     : NULL);
-	if (r >= 0)
-		r = add_str(o, "cpulist", e->cpulist);
-	if (r >= 0)
-		r = gpu_json_nics(v, g, o);
-	if (r >= 0)
-		r = add_str(o, "problem", gpu_problem(m, g));
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static struct json_object *orphans_json(const struct gpu_map *m, const struct topo_view *v)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; a && i < m->n_infos; i++) {
-		struct json_object *o;
-
-		if (!gpu_map_info_orphan(m, v, i))
-			continue;
-		o = json_object_new_object();
-		if (!o || add_str(o, "pci", m->infos[i].addr) < 0 ||
-		    add_str(o, "uuid", m->infos[i].uuid) < 0 ||
-		    json_object_object_add(o, "minor",
-					   m->infos[i].minor >= 0
-						   ? json_object_new_int(m->infos[i].minor)
-						   : NULL) < 0 ||
-		    json_object_array_add(a, o) < 0) {
-			json_object_put(o);
-			json_object_put(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-struct json_object *gpu_map_json(const struct gpu_map *m, const struct topo_view *v)
-{
-	struct json_object *doc = json_object_new_object(), *gpus = json_object_new_array();
-	int r = doc && gpus ? 0 : -ENOMEM;
-
-	for (size_t k = 0; r >= 0 && k < m->n_gpus; k++) {
-		struct json_object *g = gpu_json(m, v, &m->gpus[k]);
-
-		if (!g || json_object_array_add(gpus, g) < 0) {
-			json_object_put(g);
-			r = -ENOMEM;
-		}
-	}
-	if (r >= 0)
-		r = add(doc, "schema", json_object_new_int(1));
-	if (r >= 0)
-		r = add(doc, "nvidia_driver", json_object_new_boolean(m->driver_loaded));
-	if (r >= 0)
-		r = add(doc, "gpus", TAKE_PTR(gpus));
-	if (r >= 0)
-		r = add(doc, "driver_entries_without_pci", orphans_json(m, v));
-	if (r < 0) {
-		json_object_put(gpus);
-		json_object_put(doc);
-		return NULL;
-	}
-	return doc;
+			orphan_emit(e, &m->infos[i]);
+	emit_close_array(e);
 }
 
 int gpu_map_text(const struct gpu_map *m, const struct topo_view *v, char **ret)
 {
-	struct json_object *doc = gpu_map_json(m, v);
+	struct json_object *doc;
+	struct emit e;
 	int r;
 
-	if (!doc)
-		return -ENOMEM;
+	if (emit_init_json(&e) < 0)
+		return emit_done(&e);
+	gpu_map_emit(m, v, &e);
+	doc = emit_take_json(&e);
+	r = emit_done(&e);
+	if (r < 0)
+		return r;
 	r = asprintf(ret, "%s\n",
 		     json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 								 JSON_C_TO_STRING_SPACED |

@@ -65,13 +65,12 @@ void gpu_map_done(struct gpu_map *m);
 /* Driver entries whose address is no PCI GPU of the topology (a GPU fallen off the bus). */
 bool gpu_map_info_orphan(const struct gpu_map *m, const struct topo_view *v, size_t i);
 
-/* The "GPUs" section of `hostprep topology`. */
-int gpu_map_show_text(const struct gpu_map *m, const struct topo_view *v, FILE *f);
-/* The gpus.json document (also the "gpus" member of `topology --json`); NULL on ENOMEM. */
-struct json_object *gpu_map_json(const struct gpu_map *m, const struct topo_view *v);
+/* The map as text (the "GPUs" section of `hostprep topology`) or as the gpus.json
+ * document (also the "gpu_map" member of `topology --json`). */
+struct emit;
+void gpu_map_emit(const struct gpu_map *m, const struct topo_view *v, struct emit *e);
 /* The "GPUs" section of `hostprep topology`, text and JSON ("gpu_map"): links-show.c. */
-int gpus_show_text(const struct topo_view *v, FILE *f);
-int gpus_show_json(const struct topo_view *v, struct json_object *doc);
+int gpus_show(const struct topo_view *v, struct emit *e);
 
 /* The gpus.json file's text (the document and a newline), malloc'd; -ENOMEM. */
 int gpu_map_text(const struct gpu_map *m, const struct topo_view *v, char **ret);

@@ -6,6 +6,7 @@
  */
 #include <json-c/json.h>
 
+#include "core/emit.h"
 #include "topo/gpus.h"
 #include "topo/links.h"
 
@@ -32,125 +33,75 @@ static int view_hops(const struct topo_view *v, struct link_hop **hops, size_t *
 	return 0;
 }
 
-int links_show_text(const struct topo_view *v, FILE *f)
+/* A link's speed and width ("current", "capable", each end's maximum): JSON only, the
+ * text says them in link_hop_describe()'s phrase. */
+static void rate_emit(struct emit *e, const char *key, int gen, int width)
 {
-	_cleanup_(freep) struct link_hop *hops = NULL;
+	emit_open_object(e, key);
+	emit_string(e, EMIT_JSON, "speed", NULL, gen ? link_gen_to_string(gen) : NULL);
+	if (width)
+		emit_int(e, EMIT_JSON, "width", NULL, width);
+	else
+		emit_null(e, EMIT_JSON, "width", NULL, NULL);
+	emit_close_object(e);
+}
+
+/* The ends missing from bus/pci/devices (only on such a hop): the text names one. */
+static void unlisted_emit(struct emit *e, const struct link_hop *h)
+{
+	if (!h->port_unlisted && !h->dev_unlisted)
+		return;
+	emit_string(e, EMIT_TEXT, NULL,
+		    "               %s missing from bus/pci/devices: read through the device "
+		    "tree\n",
+		    h->port_unlisted ? h->port : h->dev);
+	emit_open_array(e, "unlisted");
+	if (h->port_unlisted)
+		emit_string(e, EMIT_JSON, NULL, NULL, h->port);
+	if (h->dev_unlisted)
+		emit_string(e, EMIT_JSON, NULL, NULL, h->dev);
+	emit_close_array(e);
+}
+
+static void hop_emit(struct emit *e, const struct link_hop *h)
+{
 	char text[256];
-	size_t n;
-	int r;
 
-	r = view_hops(v, &hops, &n);
-	if (r < 0)
-		return r;
-	fprintf(f, "\nPCIe links (each hop from a root or downstream port to the function below; "
-		   "degraded = below what both ends can do)\n");
-	if (n == 0)
-		fprintf(f, "  none (no PCIe link attributes)\n");
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "  %-12s %-9s %s\n", hops[i].dev, state_name[hops[i].state],
-			link_hop_describe(&hops[i], text, sizeof(text)));
-		if (hops[i].port_unlisted || hops[i].dev_unlisted)
-			fprintf(f,
-				"               %s missing from bus/pci/devices: read through the "
-				"device tree\n",
-				hops[i].port_unlisted ? hops[i].port : hops[i].dev);
-	}
-	return ferror(f) ? -EIO : 0;
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_JSON, "port", NULL, h->port);
+	emit_string(e, EMIT_ANY, "device", "  %-12s ", h->dev);
+	emit_string(e, EMIT_ANY, "state", "%-9s ", state_name[h->state]);
+	if (!emit_is_json(e))
+		emit_textf(e, "%s\n", link_hop_describe(h, text, sizeof(text)));
+	rate_emit(e, "current", h->cur_gen, h->cur_width);
+	rate_emit(e, "capable", h->cap_gen, h->cap_width);
+	rate_emit(e, "port_max", h->port_link.max_gen, h->port_link.max_width);
+	rate_emit(e, "device_max", h->dev_link.max_gen, h->dev_link.max_width);
+	unlisted_emit(e, h);
+	emit_close_object(e);
 }
 
-static struct json_object *rate_json(int gen, int width)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	json_object_object_add(o, "speed",
-			       gen ? json_object_new_string(link_gen_to_string(gen)) : NULL);
-	json_object_object_add(o, "width", width ? json_object_new_int(width) : NULL);
-	return o;
-}
-
-/* "unlisted": the ends missing from bus/pci/devices (only on such a hop). */
-static int unlisted_json(struct json_object *o, const struct link_hop *h)
-{
-	struct json_object *a = json_object_new_array();
-	int r = a ? 0 : -ENOMEM;
-
-	if (r >= 0 && h->port_unlisted &&
-	    json_object_array_add(a, json_object_new_string(h->port)) < 0)
-		r = -ENOMEM;
-	if (r >= 0 && h->dev_unlisted &&
-	    json_object_array_add(a, json_object_new_string(h->dev)) < 0)
-		r = -ENOMEM;
-	if (r >= 0 && json_object_object_add(o, "unlisted", a) < 0)
-		r = -ENOMEM;
-	if (r < 0)
-		json_object_put(a);
-	return r;
-}
-
-static struct json_object *hop_json(const struct link_hop *h)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *parts[] = {
-		json_object_new_string(h->port),
-		json_object_new_string(h->dev),
-		json_object_new_string(state_name[h->state]),
-		rate_json(h->cur_gen, h->cur_width),
-		rate_json(h->cap_gen, h->cap_width),
-		rate_json(h->port_link.max_gen, h->port_link.max_width),
-		rate_json(h->dev_link.max_gen, h->dev_link.max_width),
-	};
-	static const char *const keys[] = {
-		"port", "device", "state", "current", "capable", "port_max", "device_max",
-	};
-	bool ok = o != NULL;
-
-	for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
-		if (ok && parts[k] && json_object_object_add(o, keys[k], parts[k]) == 0)
-			continue;
-		ok = false;
-		json_object_put(parts[k]);
-	}
-	if (ok && (h->port_unlisted || h->dev_unlisted))
-		ok = unlisted_json(o, h) == 0;
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-int links_show_json(const struct topo_view *v, struct json_object *doc)
+int links_show(const struct topo_view *v, struct emit *e)
 {
 	_cleanup_(freep) struct link_hop *hops = NULL;
-	struct json_object *a;
 	size_t n;
 	int r;
 
 	r = view_hops(v, &hops, &n);
 	if (r < 0)
 		return r;
-	a = json_object_new_array();
-	if (!a)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *h = hop_json(&hops[i]);
-
-		if (!h || json_object_array_add(a, h) < 0) {
-			json_object_put(h);
-			json_object_put(a);
-			return -ENOMEM;
-		}
-	}
-	if (json_object_object_add(doc, "links", a) < 0) {
-		json_object_put(a);
-		return -ENOMEM;
-	}
+	emit_textf(e, "\nPCIe links (each hop from a root or downstream port to the function "
+		      "below; degraded = below what both ends can do)\n");
+	if (n == 0)
+		emit_textf(e, "  none (no PCIe link attributes)\n");
+	emit_open_array(e, "links");
+	for (size_t i = 0; i < n; i++)
+		hop_emit(e, &hops[i]);
+	emit_close_array(e);
 	return 0;
 }
 
-int gpus_show_text(const struct topo_view *v, FILE *f)
+int gpus_show(const struct topo_view *v, struct emit *e)
 {
 	struct gpu_map m;
 	int r;
@@ -158,28 +109,10 @@ int gpus_show_text(const struct topo_view *v, FILE *f)
 	r = gpu_map_build(&m, v->root, v);
 	if (r < 0)
 		return r;
-	fputc('\n', f);
-	r = gpu_map_show_text(&m, v, f);
+	emit_textf(e, "\n");
+	emit_open_object(e, "gpu_map");
+	gpu_map_emit(&m, v, e);
+	emit_close_object(e);
 	gpu_map_done(&m);
-	return r;
-}
-
-int gpus_show_json(const struct topo_view *v, struct json_object *doc)
-{
-	struct json_object *j;
-	struct gpu_map m;
-	int r;
-
-	r = gpu_map_build(&m, v->root, v);
-	if (r < 0)
-		return r;
-	j = gpu_map_json(&m, v);
-	gpu_map_done(&m);
-	if (!j)
-		return -ENOMEM;
-	if (json_object_object_add(doc, "gpu_map", j) < 0) {
-		json_object_put(j);
-		return -ENOMEM;
-	}
 	return 0;
 }

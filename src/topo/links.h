@@ -111,6 +111,5 @@ void link_hops_sort(struct link_hop *hops, size_t n);
 
 /* The "PCIe links" section of `hostprep topology` (src/topo/links-show.c). */
 struct topo_view;
-struct json_object;
-int links_show_text(const struct topo_view *v, FILE *f);
-int links_show_json(const struct topo_view *v, struct json_object *doc);
+struct emit;
+int links_show(const struct topo_view *v, struct emit *e);

@@ -6,6 +6,7 @@
  */
 #include <json-c/json.h>
 
+#include "core/emit.h"
 #include "core/log.h"
 #include "core/result.h"
 #include "topo/gpus.h"
@@ -279,36 +280,50 @@ static int matrix_text(const struct topo_view *v, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static int legend_text(const struct topo_view *v, FILE *f)
+/* Text "  GPU0: name (address) [state]" lines (the name only when it is not the address,
+ * the state only when it is not ok), then what the matrix's classes mean. */
+static void device_emit(const struct topo_view *v, const struct topo_endpoint *ep, struct emit *e)
 {
-	const struct topology *t = &v->topo;
+	const struct pci_dev_info *d = &v->inv.devs[ep->dev];
+	bool named = !streq(ep->name, d->addr);
 	char id[16];
 
-	fputs("\nLegend:\n", f);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct topo_endpoint *e = &t->eps[i];
-		const struct pci_dev_info *d = &v->inv.devs[e->dev];
+	endpoint_id(ep, id);
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_ANY, "id", "  %s: ", id);
+	emit_string(e, EMIT_JSON, "kind", NULL, ep->kind == TOPO_GPU ? "gpu" : "nic");
+	if (named)
+		emit_string(e, EMIT_TEXT, NULL, "%s (", ep->name);
+	emit_string(e, EMIT_ANY, "address", named ? "%s)" : "%s", d->addr);
+	emit_string(e, EMIT_JSON, "name", NULL, ep->name); /* may hold any byte */
+	emit_string(e, d->state != PCI_DEV_OK ? EMIT_ANY : EMIT_JSON, "state", " [%s]",
+		    pci_dev_state_to_string(d->state));
+	if (ep->numa_node < 0)
+		emit_null(e, EMIT_JSON, "numa_node", NULL, NULL);
+	else
+		emit_int(e, EMIT_JSON, "numa_node", NULL, ep->numa_node);
+	emit_string(e, EMIT_JSON, "cpulist", NULL, ep->cpulist);
+	emit_textf(e, "\n");
+	emit_close_object(e);
+}
 
-		endpoint_id(e, id);
-		if (streq(e->name, d->addr))
-			fprintf(f, "  %s: %s", id, d->addr);
-		else
-			fprintf(f, "  %s: %s (%s)", id, e->name, d->addr);
-		if (d->state != PCI_DEV_OK)
-			fprintf(f, " [%s]", pci_dev_state_to_string(d->state));
-		fputc('\n', f);
-	}
-	fputs("\n  X    = self\n"
-	      "  PIX  = through at most one PCIe switch\n"
-	      "  PXB  = through several PCIe switches, not through a host bridge\n"
-	      "  PHB  = through a PCIe host bridge (root ports of one root complex)\n"
-	      "  NODE = across host bridges within one NUMA node\n"
-	      "  SYS  = across NUMA nodes (the SMP interconnect)\n",
-	      f);
+static int devices_show(const struct topo_view *v, struct emit *e)
+{
+	emit_textf(e, "\nLegend:\n");
+	emit_open_array(e, "devices");
+	for (size_t i = 0; i < v->topo.n; i++)
+		device_emit(v, &v->topo.eps[i], e);
+	emit_close_array(e);
+	emit_textf(e, "\n  X    = self\n"
+		      "  PIX  = through at most one PCIe switch\n"
+		      "  PXB  = through several PCIe switches, not through a host bridge\n"
+		      "  PHB  = through a PCIe host bridge (root ports of one root complex)\n"
+		      "  NODE = across host bridges within one NUMA node\n"
+		      "  SYS  = across NUMA nodes (the SMP interconnect)\n");
 	if (v->nvlink)
-		fputs("  NV#  = through a bonded set of # NVLinks (NVML)\n", f);
+		emit_textf(e, "  NV#  = through a bonded set of # NVLinks (NVML)\n");
 	else if (v->nvlink_why[0])
-		fprintf(f, "  PCIe only: NVLink not read (%s)\n", v->nvlink_why);
+		emit_textf(e, "  PCIe only: NVLink not read (%s)\n", v->nvlink_why);
 	return 0;
 }
 
@@ -343,39 +358,6 @@ static int pairs_text(const struct topo_view *v, FILE *f)
 static struct json_object *str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *device_json(const struct topo_view *v, const struct topo_endpoint *e)
-{
-	struct json_object *o = json_object_new_object();
-	const struct pci_dev_info *d = &v->inv.devs[e->dev];
-	char id[16];
-
-	endpoint_id(e, id);
-	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "kind",
-			       json_object_new_string(e->kind == TOPO_GPU ? "gpu" : "nic"));
-	json_object_object_add(o, "address", json_object_new_string(d->addr));
-	_cleanup_(freep) char *buf = NULL; /* an RDMA device name may hold any byte */
-	const char *name = text_json_safe(e->name, &buf);
-
-	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
-	json_object_object_add(o, "state",
-			       json_object_new_string(pci_dev_state_to_string(d->state)));
-	json_object_object_add(o, "numa_node",
-			       e->numa_node < 0 ? NULL : json_object_new_int(e->numa_node));
-	json_object_object_add(o, "cpulist", str_or_null(e->cpulist));
-	return o;
-}
-
-static int devices_json(const struct topo_view *v, struct json_object *doc)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < v->topo.n; i++)
-		json_object_array_add(a, device_json(v, &v->topo.eps[i]));
-	json_object_object_add(doc, "devices", a);
-	return 0;
 }
 
 static int matrix_json(const struct topo_view *v, struct json_object *doc)
@@ -499,18 +481,52 @@ static int pairs_json(const struct topo_view *v, struct json_object *doc)
 
 /*
  * The parts of the output, in order. A section prints its text (a blank line first,
- * except the first) and adds its member to the JSON document; either may be NULL.
+ * except the first) and adds its member to the JSON document; either may be NULL. One
+ * written once for both (core/emit.h) is .emit instead.
  */
 struct topo_section {
 	int (*text)(const struct topo_view *v, FILE *f);
 	int (*json)(const struct topo_view *v, struct json_object *doc);
+	int (*emit)(const struct topo_view *v, struct emit *e);
 };
 
 static const struct topo_section sections[] = {
-	{ matrix_text, matrix_json },	    { legend_text, devices_json },
-	{ pairs_text, pairs_json },	    { links_show_text, links_show_json },
-	{ gpus_show_text, gpus_show_json },
+	{ .text = matrix_text, .json = matrix_json },
+	{ .emit = devices_show },
+	{ .text = pairs_text, .json = pairs_json },
+	{ .emit = links_show },
+	{ .emit = gpus_show },
 };
+
+/* A section written once, into the output e was opened for. */
+static int section_emit(const struct topo_section *s, const struct topo_view *v, struct emit *e)
+{
+	int r = s->emit(v, e);
+	int k = emit_done(e);
+
+	return r < 0 ? r : k;
+}
+
+static int section_text(const struct topo_section *s, const struct topo_view *v, FILE *f)
+{
+	struct emit e;
+
+	if (!s->emit)
+		return s->text ? s->text(v, f) : 0;
+	emit_init_text(&e, f);
+	return section_emit(s, v, &e);
+}
+
+static int section_json(const struct topo_section *s, const struct topo_view *v,
+			struct json_object *doc)
+{
+	struct emit e;
+
+	if (!s->emit)
+		return s->json ? s->json(v, doc) : 0;
+	emit_init_json_into(&e, doc);
+	return section_emit(s, v, &e);
+}
 
 int topo_show_text(const struct topo_view *v, FILE *f)
 {
@@ -521,9 +537,7 @@ int topo_show_text(const struct topo_view *v, FILE *f)
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		if (!sections[i].text)
-			continue;
-		r = sections[i].text(v, f);
+		r = section_text(&sections[i], v, f);
 		if (r < 0)
 			return r;
 	}
@@ -538,7 +552,7 @@ struct json_object *topo_show_json(const struct topo_view *v)
 		return NULL;
 	json_object_object_add(doc, "schema", json_object_new_int(TOPO_SCHEMA_VERSION));
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		if (sections[i].json && sections[i].json(v, doc) < 0) {
+		if (section_json(&sections[i], v, doc) < 0) {
 			json_object_put(doc);
 			return NULL;
 		}

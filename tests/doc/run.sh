@@ -220,14 +220,22 @@ expect "hostprep --config $top/conf/hostprep.conf check " "ACS:gpu-paths " rules
 if zsh -n "$top/completion/_hostprep"; then ok; else fail "zsh -n completion/_hostprep"; fi
 got=$(sed -n "s/^[[:space:]]*'\([a-z]*\):.*/\1/p" "$top/completion/_hostprep" | sort | tr '\n' ' ')
 [ "$got" = "$want_cmds" ] && ok || fail "completion/_hostprep commands '$got', want '$want_cmds'"
-# and each table's options: hostprep's in the first _arguments, a command's in its
-# "CMD) _arguments ... ;;" branch, no more, no less
+# and each table's options, as zsh gets them when completing: the file reads them from
+# the program at completion time, so drive it with _arguments stubbed to print its
+# specs (the first call's for hostprep's own; for a command, the call after it), no more,
+# no less
 zsh_opts() {
-	awk -v c="$1" '
-		c == "" && /_arguments -C/ { on = 1 }
-		c == "" && on && /->command/ { exit }
-		c != "" && $0 ~ "^[[:space:]]*" c "\\) _arguments" { on = 1 }
-		on { print } on && c != "" && /;;/ { exit }' "$top/completion/_hostprep" |
+	(cd "$tmp" && CMD=$1 zsh -f -c '
+		_describe() { return 1 }
+		_arguments() {
+			if [[ $1 == -C && -n $CMD ]]; then
+				state=argument line=($CMD)
+				return 0
+			fi
+			print -rl -- "$@"
+		}
+		words=("$2")
+		source "$1"' _ "$top/completion/_hostprep" "$bin") |
 		sed 's/\[[^]]*\]//g' | grep -oE -- "(^|[^a-z-])--?[a-z][a-z-]*" | grep -oE -- "--?[a-z][a-z-]*" | sort -u | tr '\n' ' '
 }
 for c in "" $commands; do

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/json-util.h"
+
+/*
+ * One call per field for a view that is text or JSON (the shape of iproute2's
+ * json_print.h, without its global writer): each emit_*() names the field once, with its
+ * JSON key and its text format, and goes to whichever output the emitter was opened for.
+ * EMIT_ANY writes to both kinds, EMIT_TEXT only to text, EMIT_JSON only to JSON: a view
+ * whose text and JSON do not hold the same fields says so at the field.
+ *
+ * Text: fmt is printf()'d with the value (a NULL string prints as "-"); containers print
+ * nothing. JSON: the value goes under key into the open object, or is appended to the
+ * open array (key NULL); a NULL string is null; strings are made valid UTF-8 as
+ * text_json_safe() does (names from the host may hold any byte). Errors are sticky:
+ * the calls return nothing and emit_done() says the first one.
+ */
+enum emit_to {
+	EMIT_TEXT = 1 << 0,
+	EMIT_JSON = 1 << 1,
+	EMIT_ANY = EMIT_TEXT | EMIT_JSON,
+};
+
+#define EMIT_DEPTH_MAX 16
+
+struct emit {
+	FILE *f;				   /* text: where it goes */
+	struct json_object *stack[EMIT_DEPTH_MAX]; /* JSON: [0] the document, then the open ones */
+	unsigned depth;				   /* JSON: entries in stack */
+	bool borrowed;				   /* JSON: stack[0] is the caller's */
+	int err;
+};
+
+/* Text into f. */
+void emit_init_text(struct emit *e, FILE *f);
+/* JSON: a new document (an object), taken by emit_take_json(). */
+int emit_init_json(struct emit *e);
+/* JSON: members added to the caller's object doc (which stays the caller's). */
+void emit_init_json_into(struct emit *e, struct json_object *doc);
+
+static inline bool emit_is_json(const struct emit *e)
+{
+	return e->f == NULL;
+}
+
+void emit_open_object(struct emit *e, const char *key);
+void emit_close_object(struct emit *e);
+void emit_open_array(struct emit *e, const char *key);
+void emit_close_array(struct emit *e);
+
+void emit_string(struct emit *e, enum emit_to to, const char *key, const char *fmt, const char *v);
+/* fmt's conversion is the value's type: %d, %u, %" PRIu64 ". */
+void emit_int(struct emit *e, enum emit_to to, const char *key, const char *fmt, int v);
+void emit_uint(struct emit *e, enum emit_to to, const char *key, const char *fmt, unsigned v);
+void emit_u64(struct emit *e, enum emit_to to, const char *key, const char *fmt, uint64_t v);
+/* Text: fmt with "true" or "false". */
+void emit_bool(struct emit *e, enum emit_to to, const char *key, const char *fmt, bool v);
+/* JSON null; text: fmt with text (what the view prints for "none": "-", "N/A"). */
+void emit_null(struct emit *e, enum emit_to to, const char *key, const char *fmt, const char *text);
+/* Text only, no field: the view's headings, separators and line ends. */
+void emit_textf(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The first error (-ENOMEM, -EINVAL for a misnested call, -EIO for text); frees what
+ * emit_take_json() did not take. */
+int emit_done(struct emit *e);
+/* The JSON document (NULL after an error, then emit_done() says why); the caller owns it. */
+struct json_object *emit_take_json(struct emit *e);
