@@ -14,7 +14,9 @@
 #include "core/fileio.h"
 #include "core/log.h"
 
-#define BOOT_FILE_MAX  (256 * 1024)
+#define BOOT_FILE_MAX (256 * 1024)
+/* systemd's Boot Loader Interface: the vendor GUID of its EFI variables */
+#define LOADER_GUID    "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define EXPECTED_WRITE "the boot-time ACS argument on the entry's kernel command line"
 #define EXPECTED_BOOT  "every entry the next boot may use gives the kernel hostprep's argument"
 #define CHANGED_REMEDY                                                                       \
@@ -104,11 +106,19 @@ static bool sdboot_dir_used(const struct sysroot *root, const struct entry_dir *
 }
 
 /* Unified kernel images in the ESP's EFI/Linux: they carry their own command line. */
+static const struct entry_dir uki_dirs[] = {
+	{ SYSROOT_EFI, "EFI/Linux", "/efi/EFI/Linux", false },
+	{ SYSROOT_BOOT, "efi/EFI/Linux", "/boot/efi/EFI/Linux", false },
+	{ SYSROOT_BOOT, "EFI/Linux", "/boot/EFI/Linux", false },
+};
+
 static int uki_count(const struct sysroot *root)
 {
-	return count_in(root, SYSROOT_EFI, "EFI/Linux", efi_filter) +
-	       count_in(root, SYSROOT_BOOT, "efi/EFI/Linux", efi_filter) +
-	       count_in(root, SYSROOT_BOOT, "EFI/Linux", efi_filter);
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(uki_dirs); i++)
+		n += count_in(root, uki_dirs[i].top, uki_dirs[i].rel, efi_filter);
+	return n;
 }
 
 static bool kernel_install_used(const struct sysroot *root)
@@ -834,16 +844,123 @@ static int entry_carries(const struct entry_dir *dir, const char *text, const ch
 
 struct took_ctx {
 	const char *arg, *image, *kernelopts;
+	const char *selected; /* systemd-boot's LoaderEntrySelected, when no BOOT_IMAGE= */
 	long long btime;
 };
+
+/* "+3" or "+3-1" up to end: a boot counter (systemd's automatic boot assessment). */
+static bool boot_counter(const char *s, const char *end)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0 || n > (size_t)(end - s))
+		return false;
+	s += n;
+	if (s < end && *s == '-') {
+		n = strspn(s + 1, "0123456789");
+		s += n ? n + 1 : 0;
+	}
+	return s == end;
+}
+
+/*
+ * The entry file name is the one of id: systemd-boot's id is the file name without its
+ * boot counter, with its suffix (".conf", ".efi") or, as the Boot Loader Interface now
+ * recommends, without it; it lowercases ids, hence the case-blind compare.
+ */
+bool loader_entry_id_names(const char *id, const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix), stem;
+	const char *plus;
+
+	if (n <= k || strcasecmp(name + n - k, suffix) != 0)
+		return false;
+	stem = n - k;
+	plus = memrchr(name, '+', stem);
+	if (plus && plus > name && boot_counter(plus + 1, name + stem))
+		stem = plus - name;
+	/* id[stem] is inside id once its first stem bytes matched: no NUL among them */
+	return strncasecmp(id, name, stem) == 0 &&
+	       (id[stem] == '\0' || strcasecmp(id + stem, suffix) == 0);
+}
+
+int loader_entry_decode(const char *data, size_t size, char **ret)
+{
+	const unsigned char *u = (const unsigned char *)data + 4;
+	size_t n;
+	char *id;
+
+	*ret = NULL;
+	/* the attribute word, then UTF-16LE: one character at least and its NUL */
+	if (size < 4 + 2 * 2 || (size - 4) % 2 != 0)
+		return -EBADMSG;
+	n = (size - 4) / 2 - 1;
+	if (u[2 * n] || u[2 * n + 1])
+		return -EBADMSG;
+	id = malloc(n + 1);
+	if (!id)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = u[2 * i] | (unsigned)u[2 * i + 1] << 8;
+
+		/* a file name's ASCII only: a NUL, a surrogate, a blank, a slash is no id */
+		if (c <= 0x20 || c >= 0x7f || c == '/' || c == '\\') {
+			free(id);
+			return -EBADMSG;
+		}
+		id[i] = (char)c;
+	}
+	id[n] = '\0';
+	*ret = id;
+	return 0;
+}
+
+/*
+ * The id of the entry systemd-boot booted (the Boot Loader Interface's volatile
+ * LoaderEntrySelected, set at every boot), NULL when not there or not one to trust.
+ */
+static int loader_entry_selected(const struct sysroot *root, char **ret)
+{
+	_cleanup_(freep) char *data = NULL;
+	size_t size = 0;
+	int r = sysroot_read_file(root, SYSROOT_SYS, 4096, &data, &size,
+				  "firmware/efi/efivars/LoaderEntrySelected-%s", LOADER_GUID);
+
+	*ret = NULL;
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	r = loader_entry_decode(data, size, ret);
+	if (r == -EBADMSG)
+		log_debug("LoaderEntrySelected is no entry id, ignoring.");
+	return r == -ENOMEM ? r : 0;
+}
+
+/* The entry name was the one booted: its kernel is BOOT_IMAGE='s, or it is the selected. */
+static int booted_is(const struct sysroot *root, const struct entry_dir *dir, const char *name,
+		     const struct took_ctx *c, bool *ret)
+{
+	_cleanup_(freep) char *kernel = NULL;
+	int r;
+
+	*ret = false;
+	if (c->selected) {
+		*ret = loader_entry_id_names(c->selected, name, ".conf");
+		return 0;
+	}
+	if (!c->image)
+		return 0;
+	r = entry_kernel(root, dir, name, &kernel);
+	*ret = r >= 0 && kernel && streq(kernel, c->image);
+	return r;
+}
 
 static int took_entry(const struct sysroot *root, const char *path, const struct took_ctx *c,
 		      struct boot_took *t)
 {
-	_cleanup_(freep) char *text = NULL, *kernel = NULL;
+	_cleanup_(freep) char *text = NULL;
 	const char *name = NULL;
 	const struct entry_dir *dir = entry_dir_of(root, path, &name);
-	bool carries = false;
+	bool carries = false, booted = false;
 	int r = dir ? entry_text(root, dir, name, c->kernelopts, &text) : -ENOENT;
 
 	if (r == -ENOMEM)
@@ -852,11 +969,11 @@ static int took_entry(const struct sysroot *root, const char *path, const struct
 		return 0;
 	r = entry_carries(dir, text, c->arg, &carries);
 	if (r >= 0)
-		r = entry_kernel(root, dir, name, &kernel);
+		r = booted_is(root, dir, name, c, &booted);
 	if (r < 0)
 		return r;
 	t->n++;
-	if (c->image && kernel && streq(kernel, c->image) && !t->booted) {
+	if (booted && !t->booted) {
 		t->booted = strdup(path);
 		t->booted_carries = carries;
 		if (!t->booted)
@@ -897,31 +1014,61 @@ static int took_booted(const struct sysroot *root, const struct entry_dir *dir, 
 	return r == -ENOMEM ? r : 0;
 }
 
-/* The booted entry was none hostprep wrote (a new kernel's): found among all of them. */
-static int took_booted_other(const struct sysroot *root, const struct took_ctx *c,
-			     struct boot_took *t)
+static int took_booted_in(const struct sysroot *root, const struct entry_dir *dir,
+			  const struct took_ctx *c, struct boot_took *t)
 {
-	const struct entry_dir *dir = has_grub2(root) ? &bls_grub_dir : NULL;
 	struct dirent **list = NULL;
-	int n, r = 0;
+	int n = sysroot_scandir(root, dir->top, &list, conf_filter, alphasort, "%s", dir->rel);
+	int r = n == -ENOMEM ? n : 0;
 
-	for (size_t i = 0; !dir && i < ARRAY_SIZE(sdboot_dirs); i++)
-		if (sdboot_dir_used(root, &sdboot_dirs[i]))
-			dir = &sdboot_dirs[i];
-	if (!dir)
-		return 0;
-	n = sysroot_scandir(root, dir->top, &list, conf_filter, alphasort, "%s", dir->rel);
-	r = n == -ENOMEM ? n : 0;
 	for (int i = 0; i < n; i++) {
-		_cleanup_(freep) char *kernel = NULL;
+		bool booted = false;
 
 		if (r >= 0 && !t->booted)
-			r = entry_kernel(root, dir, list[i]->d_name, &kernel);
-		if (r >= 0 && kernel && streq(kernel, c->image))
+			r = booted_is(root, dir, list[i]->d_name, c, &booted);
+		if (r >= 0 && booted)
 			r = took_booted(root, dir, list[i]->d_name, c, t);
 		free(list[i]);
 	}
 	free(list);
+	return r;
+}
+
+/* A unified kernel image booted: its built-in command line is the running one. */
+static int took_booted_uki(const struct sysroot *root, const struct took_ctx *c,
+			   struct boot_took *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(uki_dirs) && !t->booted; i++) {
+		const struct entry_dir *d = &uki_dirs[i];
+		struct dirent **list = NULL;
+		int n = sysroot_scandir(root, d->top, &list, efi_filter, alphasort, "%s", d->rel);
+		int r = n == -ENOMEM ? n : 0;
+
+		for (int k = 0; k < n; k++) {
+			if (r >= 0 && !t->booted &&
+			    loader_entry_id_names(c->selected, list[k]->d_name, ".efi") &&
+			    asprintf(&t->booted, "%s/%s", d->shown, list[k]->d_name) < 0)
+				r = -ENOMEM;
+			free(list[k]);
+		}
+		free(list);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The booted entry was none hostprep wrote (a new kernel's): found among all of them. */
+static int took_booted_other(const struct sysroot *root, const struct took_ctx *c,
+			     struct boot_took *t)
+{
+	int r = has_grub2(root) ? took_booted_in(root, &bls_grub_dir, c, t) : 0;
+
+	for (size_t i = 0; r >= 0 && !t->booted && i < ARRAY_SIZE(sdboot_dirs); i++)
+		if (sdboot_dir_used(root, &sdboot_dirs[i]))
+			r = took_booted_in(root, &sdboot_dirs[i], c, t);
+	if (r >= 0 && !t->booted && c->selected)
+		r = took_booted_uki(root, c, t);
 	return r;
 }
 
@@ -938,19 +1085,23 @@ static const char *image_name(const char *image)
 int acs_boot_took(const struct sysroot *root, const char *image, const char *arg,
 		  struct boot_took *ret)
 {
-	_cleanup_(freep) char *kernelopts = NULL;
+	_cleanup_(freep) char *kernelopts = NULL, *selected = NULL;
 	struct took_ctx c = { .arg = arg, .image = image_name(image) };
 	int r = boot_began(root, &c.btime);
 
 	*ret = (struct boot_took){};
 	if (r >= 0)
 		r = grubenv_kernelopts(root, &kernelopts);
+	/* systemd-boot passes no BOOT_IMAGE=: it names the entry in an EFI variable */
+	if (r >= 0 && !c.image)
+		r = loader_entry_selected(root, &selected);
 	c.kernelopts = kernelopts;
+	c.selected = selected;
 	if (r >= 0)
 		r = took_under(root, "/boot/", &c, ret);
 	if (r >= 0)
 		r = took_under(root, "/efi/", &c, ret);
-	if (r >= 0 && c.image && !ret->booted && ret->with)
+	if (r >= 0 && (c.image || c.selected) && !ret->booted && ret->with)
 		r = took_booted_other(root, &c, ret);
 	if (r < 0)
 		boot_took_done(ret);

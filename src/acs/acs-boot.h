@@ -48,12 +48,17 @@ int acs_boot_check(const struct sysroot *root, const char *arg, struct results *
 struct boot_took {
 	size_t n, with;	     /* recorded entries still there; those that carry arg */
 	char *carrier;	     /* the first that carries it: "/boot/loader/entries/x.conf" */
-	char *booted;	     /* the one whose kernel is BOOT_IMAGE=; NULL: not told */
+	char *booted;	     /* the one booted (BOOT_IMAGE='s kernel, or systemd-boot's
+				LoaderEntrySelected); NULL: not told */
 	bool booted_carries; /* and it carries arg */
 	bool since_boot;     /* a carrier was written after this boot began (/proc/stat btime) */
 };
 
-/* image: BOOT_IMAGE='s value on the running command line (GRUB's), or NULL. */
+/*
+ * image: BOOT_IMAGE='s value on the running command line (GRUB's), or NULL: then the
+ * EFI variable LoaderEntrySelected names the entry systemd-boot booted, when it is there
+ * and decodes (loader_entry_decode()).
+ */
 int acs_boot_took(const struct sysroot *root, const char *image, const char *arg,
 		  struct boot_took *ret);
 void boot_took_done(struct boot_took *t);
@@ -84,3 +89,17 @@ int grubenv_edit(const char *data, size_t size, const char *arg, char **ret);
  * word (its meaning depends on the shell: left to the admin).
  */
 int default_grub_edit(const char *data, size_t size, const char *arg, char **ret, size_t *ret_size);
+
+/*
+ * An efivarfs file of the Boot Loader Interface's LoaderEntrySelected: the 4-byte attribute
+ * word, then the entry id in UTF-16LE, NUL-terminated. *ret: the id (malloc'd). -EBADMSG
+ * for anything else (an odd byte count, no NUL at the end, an empty id, a character that
+ * is not printable ASCII or is a blank, a slash or a backslash): no id rather than a guess.
+ */
+int loader_entry_decode(const char *data, size_t size, char **ret);
+/*
+ * Whether the entry file name (suffix ".conf", or ".efi" for a UKI) is the one id names:
+ * systemd-boot's id is the file name less its boot counter ("+3-1"), with or without the
+ * suffix, compared without case.
+ */
+bool loader_entry_id_names(const char *id, const char *name, const char *suffix);

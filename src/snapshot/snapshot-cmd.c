@@ -24,12 +24,21 @@
  * configuration: libkmod, only when a [Module] rule asks) or read before any module
  * asks (the kernel's identity). Root-relative. Not the configuration: the files the
  * loader parsed are recorded one by one, and nothing else of /etc/hostprep is taken.
+ * The entry systemd-boot booted (LoaderEntrySelected) is read only where acs.cmdline
+ * judges the command line; a report of a host about to install has it too.
  */
 static const char *const always[] = {
-	"proc/cmdline",	  "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname",
-	"sys/bus/pci",	  "run/hostprep/report.json",  "etc/modprobe.d",
-	"run/modprobe.d", "usr/lib/modprobe.d",	       "usr/local/lib/modprobe.d",
+	"proc/cmdline",
+	"proc/sys/kernel/osrelease",
+	"proc/sys/kernel/hostname",
+	"sys/bus/pci",
+	"run/hostprep/report.json",
+	"etc/modprobe.d",
+	"run/modprobe.d",
+	"usr/lib/modprobe.d",
+	"usr/local/lib/modprobe.d",
 	"lib/modprobe.d",
+	"sys/firmware/efi/efivars/LoaderEntrySelected-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f",
 };
 
 /*

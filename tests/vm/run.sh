@@ -248,12 +248,20 @@ run_scenario() {
 		# (-S: the CPUs wait until the monitor has pulled them, then "cont")
 		[ -n "$QEMU_LINKS_DOWN" ] && cmd+=(-S)
 		printf '%q ' "${cmd[@]}" >"$dir/qemu-cmdline"
-		local boot bad=0 qrc grc
+		local boot bad=0 qrc grc ai i bootcmd
+		for i in "${!cmd[@]}"; do [ "${cmd[i]}" = -append ] && ai=$((i + 1)); done
 		for ((boot = 1; boot <= REBOOTS + 1; boot++)); do
 			echo "$boot" >"$share/boot"
 			rm -f "$share/rc" "$share/prep.log"
+			# a boot loader's line: the guest's previous boot left the whole kernel
+			# command line of this boot in SHARE/cmdline.bootN (its first line)
+			bootcmd=("${cmd[@]}")
+			if [ "$boot" -gt 1 ] && [ -s "$share/cmdline.boot$boot" ]; then
+				bootcmd[ai]=$(head -n 1 "$share/cmdline.boot$boot")
+				printf '%q ' "${bootcmd[@]}" >"$dir/qemu-cmdline.boot$boot"
+			fi
 			hmp_start "$dir" "$share"
-			timeout -k 5 "$TIMEOUT" "${cmd[@]}" >"$dir/qemu.log" 2>&1
+			timeout -k 5 "$TIMEOUT" "${bootcmd[@]}" >"$dir/qemu.log" 2>&1
 			qrc=$?
 			hmp_stop
 			if [ "$REBOOTS" -gt 0 ]; then
