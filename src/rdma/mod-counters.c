@@ -200,6 +200,14 @@ struct port_judgement {
 	struct rdma_counter_reading r[_RDMA_CTR_MAX];
 };
 
+/* One port for rdma.flap: its counters' judgement (NULL: none) and what the wait saw. */
+struct flap_port {
+	const struct rdma_run *rr;
+	const char *dev;
+	const struct rdma_port *p;
+	const struct port_judgement *pj;
+};
+
 static void judge_port(const struct counters_mod *m, const struct port_rule *rule,
 		       const struct port_reading *pr, struct port_judgement *pj)
 {
@@ -428,29 +436,98 @@ static void flap_text(const struct counters_mod *m, const struct port_judgement 
 	}
 }
 
+/* "12:03:41 UTC" of a CLOCK_REALTIME µs reading */
+static void clock_text(uint64_t real_usec, char *buf, size_t size)
+{
+	time_t t = (time_t)(real_usec / 1000000);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%H:%M:%S UTC", &tm))
+		snprintf(buf, size, "@%llu", (unsigned long long)(real_usec / 1000000));
+}
+
+static void seconds_text(struct strbuf *b, uint64_t from, uint64_t to)
+{
+	uint64_t d = to > from ? to - from : 0;
+
+	strbuf_printf(b, "%llu.%llu s", (unsigned long long)(d / 1000000),
+		      (unsigned long long)(d % 1000000 / 100000));
+}
+
+/*
+ * "went down during the boot wait at 12:03:41 UTC (2.3 s after the wait began), up again
+ * at 12:03:42 UTC (0.4 s later)": what the wait saw (rdma_wait_observe()). A link-down
+ * seen only as link_downed rising happened between two checks: the time is the later one.
+ */
+static void wait_flap_text(const struct rdma_run *rr, const struct rdma_wait_flap *f,
+			   struct strbuf *b)
+{
+	char when[32];
+
+	if (f->downs > 1)
+		strbuf_printf(b, "went down %u time(s) during the boot wait, first", f->downs);
+	else
+		strbuf_printf(b, "went down during the boot wait");
+	clock_text(f->down_real, when, sizeof(when));
+	strbuf_printf(b, " %s %s (", f->by_counter ? "by" : "at", when);
+	seconds_text(b, rr->wait_began_mono, f->down_mono);
+	strbuf_printf(b, " after the wait began%s)",
+		      f->by_counter ? ", seen as link_downed rising between two checks" : "");
+	if (!f->up_mono) {
+		strbuf_printf(b, ", not up again by the end of the wait");
+		return;
+	}
+	if (f->up_mono == f->down_mono) {
+		strbuf_printf(b, ", up again by then");
+		return;
+	}
+	clock_text(f->up_real, when, sizeof(when));
+	strbuf_printf(b, ", up again at %s (", when);
+	seconds_text(b, f->down_mono, f->up_mono);
+	strbuf_printf(b, " later)");
+}
+
+static void flap_expected(const struct rdma_counter_limit *l, bool wait, char *buf, size_t size)
+{
+	const char *since =
+		wait ? "during the boot wait or since the previous run" : "since the previous run";
+	const char *warn = l->cls == RDMA_CTR_FAIL ? "" : " (else a warning)";
+
+	if (l->cls == RDMA_CTR_REPORT)
+		snprintf(buf, size, "link_downed reported only (CounterLimit=)");
+	else if (!l->max_rise)
+		snprintf(buf, size, "no link-down %s%s", since, warn);
+	else
+		snprintf(buf, size, "at most %u link-down(s) %s%s", l->max_rise, since, warn);
+}
+
+/*
+ * rdma.flap: link_downed since the previous run (or boot), and what the boot wait saw
+ * (pr NULL: the port has no counters, only the wait's view): the worse verdict of both.
+ */
 static int add_flap(struct run *run, const struct counters_mod *m, const struct port_rule *rule,
-		    const struct port_reading *pr, const struct port_judgement *pj)
+		    const struct flap_port *fp)
 {
 	const struct rdma_counter_limit *l = &rule->limits[RDMA_CTR_LINK_DOWNED];
-	enum verdict v = pj->j[RDMA_CTR_LINK_DOWNED].v;
+	const struct rdma_wait_flap *f = &fp->p->wait_flap;
+	enum verdict v = fp->pj ? fp->pj->j[RDMA_CTR_LINK_DOWNED].v : VERDICT_PASS;
+	enum verdict wv = rdma_wait_flap_verdict(l, f);
 	_cleanup_(strbuf_done) struct strbuf act = {};
 	char object[96], expected[128], remedy[512];
 
-	strbuf_printf(&act, "%s port %u: ", pr->dev, pr->port);
-	flap_text(m, pj, &act);
+	strbuf_printf(&act, "%s port %u: ", fp->dev, fp->p->num);
+	if (fp->pj)
+		flap_text(m, fp->pj, &act);
+	if (f->downs) {
+		strbuf_printf(&act, "%s", fp->pj ? "; " : "");
+		wait_flap_text(fp->rr, f, &act);
+	}
 	if (act.oom)
 		return -ENOMEM;
-	if (l->cls == RDMA_CTR_REPORT)
-		snprintf(expected, sizeof(expected), "link_downed reported only (CounterLimit=)");
-	else if (!l->max_rise)
-		snprintf(expected, sizeof(expected), "no link-down since the previous run%s",
-			 l->cls == RDMA_CTR_FAIL ? "" : " (else a warning)");
-	else
-		snprintf(expected, sizeof(expected),
-			 "at most %u link-down(s) since the previous run%s", l->max_rise,
-			 l->cls == RDMA_CTR_FAIL ? "" : " (else a warning)");
-	snprintf(object, sizeof(object), "%s/%u", pr->dev, pr->port);
-	port_tools(pr->dev, pr->port, remedy, sizeof(remedy));
+	v = wv > v ? wv : v;
+	flap_expected(l, fp->rr->wait_began_mono, expected, sizeof(expected));
+	snprintf(object, sizeof(object), "%s/%u", fp->dev, fp->p->num);
+	port_tools(fp->dev, fp->p->num, remedy, sizeof(remedy));
 	return results_add(&run->results,
 			   &(const struct result_spec){
 				   .verdict = v,
@@ -465,8 +542,10 @@ static int add_flap(struct run *run, const struct counters_mod *m, const struct 
 }
 
 static int rule_port(struct run *run, struct counters_mod *m, const struct port_rule *rule,
-		     const struct rdma_device *d, const struct rdma_port *p)
+		     const struct rdma_run *rr, const struct rdma_device *d,
+		     const struct rdma_port *p)
 {
+	struct flap_port fp = { .rr = rr, .dev = d->name, .p = p };
 	struct port_reading *pr;
 	struct port_judgement pj;
 	int r;
@@ -474,10 +553,13 @@ static int rule_port(struct run *run, struct counters_mod *m, const struct port_
 	if (d->err || p->err)
 		return 0; /* rdma.port says it is unreadable */
 	r = port_reading(run, m, d, p, &pr);
-	if (r < 0 || pr->absent)
+	if (r < 0)
 		return r;
+	if (pr->absent) /* soft devices: no counters, but the wait may have seen a flap */
+		return p->wait_flap.downs ? add_flap(run, m, rule, &fp) : 0;
 	judge_port(m, rule, pr, &pj);
-	r = add_flap(run, m, rule, pr, &pj);
+	fp.pj = &pj;
+	r = add_flap(run, m, rule, &fp);
 	return r < 0 ? r : add_counters(run, m, rule, pr, &pj);
 }
 
@@ -493,7 +575,7 @@ static int rule_ports(struct run *run, struct counters_mod *m, const struct rdma
 			continue;
 		for (size_t k = 0; r >= 0 && k < d->n_ports; k++)
 			if (port_rule_selects_port(rule, &d->ports[k]))
-				r = rule_port(run, m, rule, d, &d->ports[k]);
+				r = rule_port(run, m, rule, rr, d, &d->ports[k]);
 	}
 	return r;
 }

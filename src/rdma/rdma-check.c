@@ -4,10 +4,12 @@
  * environment derived from the same view. A port that is not ACTIVE is judged by its
  * state alone: its rate, width and MTU are meaningless and never reported as "slow".
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
@@ -15,6 +17,7 @@
 #include "core/strbuf.h"
 #include "rdma/rdma-addr.h"
 #include "rdma/rdma-check.h"
+#include "run/linkwait.h"
 
 bool rdma_rules_select_device(const struct port_config *pc, const struct rdma_device *d)
 {
@@ -684,26 +687,77 @@ static bool port_awaited(const struct port_config *pc, const struct rdma_device 
 	return false;
 }
 
+static uint64_t realtime_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static int parse_count(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -EBADMSG;
+	errno = 0;
+	*ret = strtoull(s, &end, 10);
+	return errno || *end ? -EBADMSG : 0;
+}
+
+/*
+ * Re-read one port the wait is for, up or down (one that was up may go down again: a
+ * flap), and its link_downed; 1 when it is down.
+ */
+static int wait_port(const struct rdma_run *rr, const struct rdma_device *d, struct rdma_port *p,
+		     uint64_t mono, uint64_t real)
+{
+	_cleanup_(freep) char *downed = NULL;
+	struct rdma_wait_sample s = { .mono = mono, .real = real };
+	enum rdma_port_judgement j = port_judge(p);
+	int r;
+
+	if ((j != RDMA_PORT_JUDGED_UP && j != RDMA_PORT_JUDGED_DOWN) || !port_awaited(rr->pc, d, p))
+		return 0;
+	r = rdma_port_reread_state(rr->root, d->name, p);
+	if (r < 0)
+		return r;
+	r = sysroot_read_attr(rr->root, SYSROOT_SYS, &downed,
+			      "class/infiniband/%s/ports/%u/counters/link_downed", d->name, p->num);
+	if (r == -ENOMEM)
+		return r;
+	s.downed_err = r < 0 ? r : parse_count(downed, &s.downed);
+	s.active = port_judge(p) == RDMA_PORT_JUDGED_UP;
+	rdma_wait_observe(&p->wait_flap, &s);
+	return port_down(p); /* gone: waiting will not help; up: done */
+}
+
 int rdma_wait_ready(void *userdata, char **status)
 {
 	struct rdma_run *rr = userdata;
+	uint64_t mono = linkwait_now_usec(), real = realtime_usec();
 	struct strbuf b = {};
 	int r;
 
 	*status = NULL;
+	if (!rr->wait_began_mono) {
+		rr->wait_began_mono = mono;
+		rr->wait_began_real = real;
+	}
 	for (size_t i = 0; i < rr->inv.n_devs; i++) {
 		struct rdma_device *d = &rr->inv.devs[i];
 
 		for (size_t k = 0; !d->err && k < d->n_ports; k++) {
 			struct rdma_port *p = &d->ports[k];
 
-			if (!port_down(p) || !port_awaited(rr->pc, d, p))
-				continue;
-			r = rdma_port_reread_state(rr->root, d->name, p);
-			if (r < 0)
+			r = wait_port(rr, d, p, mono, real);
+			if (r < 0) {
+				strbuf_done(&b);
 				return r;
-			if (!port_down(p))
-				continue; /* gone: waiting will not help; up: done */
+			}
+			if (r == 0)
+				continue;
 			strbuf_printf(&b, "%s%s/%u (%s)", b.s ? ", " : "", d->name, p->num,
 				      p->phys_state ? rdma_phys_state_to_string(p->phys_state)
 						    : rdma_port_state_to_string(p->state));

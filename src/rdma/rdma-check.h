@@ -27,6 +27,8 @@ struct rdma_run {
 	const struct port_config *pc;
 	struct rdma_inventory inv;
 	uint64_t waited_usec; /* how long apply waited; 0 when it did not */
+	/* The wait's first check (CLOCK_MONOTONIC, CLOCK_REALTIME µs); 0: no wait */
+	uint64_t wait_began_mono, wait_began_real;
 };
 
 /* Whether a rule of pc selects the device (none with pc NULL). */
@@ -38,9 +40,10 @@ int rdma_run_check(const struct rdma_run *rr, struct results *rs);
 void rdma_run_free(struct rdma_run *rr);
 
 /*
- * The wait's predicate (struct linkwait_target.ready): re-reads from sysfs only the
- * selected ports not yet ACTIVE; 1 when every selected port is ACTIVE (or has no hope of
- * being read), 0 otherwise with *status = "mlx5_0/1 (Polling), mlx5_3/1 (Disabled)".
+ * The wait's predicate (struct linkwait_target.ready): re-reads from sysfs the state and
+ * link_downed of the ports it waits for, ACTIVE ones too (one that goes down again is
+ * waited for again, and is a flap: rdma_port.wait_flap); 1 when every selected port is ACTIVE (or
+ * has no hope of being read), 0 otherwise with *status = "mlx5_0/1 (Polling), mlx5_3/1 (Disabled)".
  */
 int rdma_wait_ready(void *userdata, char **status);
 /* NULL-terminated names of the RDMA devices with a selected port not ACTIVE (to watch). */

@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,52 @@ void rdma_counter_judge(enum rdma_counter c, const struct rdma_counter_limit *l,
 	ret->saturated = r->value == rdma_counter_max(c);
 	if (ret->saturated || ret->rise > l->max_rise)
 		ret->v = class_verdict(l->cls);
+}
+
+/* ---- a flap during the boot wait ---- */
+
+static unsigned downed_rise(struct rdma_wait_flap *f, const struct rdma_wait_sample *s)
+{
+	unsigned rise = 0;
+
+	if (s->downed_err < 0)
+		return 0;
+	/* lower: the counters were cleared (perfquery -R, a driver reload): a new base */
+	if (f->have_downed && s->downed > f->downed)
+		rise = s->downed - f->downed > UINT_MAX ? UINT_MAX : s->downed - f->downed;
+	f->have_downed = true;
+	f->downed = s->downed;
+	return rise;
+}
+
+void rdma_wait_observe(struct rdma_wait_flap *f, const struct rdma_wait_sample *s)
+{
+	bool went_down = f->checked && f->active && !s->active;
+	unsigned rise = downed_rise(f, s);
+	unsigned n = rise > went_down ? rise : went_down;
+
+	if (n) {
+		if (!f->downs) {
+			f->down_mono = s->mono;
+			f->down_real = s->real;
+			f->by_counter = !went_down;
+		}
+		f->downs = f->downs > UINT_MAX - n ? UINT_MAX : f->downs + n;
+		f->up_mono = f->up_real = 0;
+	}
+	/* up again: seen down before, or down and up between two checks (the counter rose) */
+	if (s->active && f->downs && !f->up_mono) {
+		f->up_mono = s->mono;
+		f->up_real = s->real;
+	}
+	f->checked = true;
+	f->active = s->active;
+}
+
+enum verdict rdma_wait_flap_verdict(const struct rdma_counter_limit *l,
+				    const struct rdma_wait_flap *f)
+{
+	return f->downs > l->max_rise ? class_verdict(l->cls) : VERDICT_PASS;
 }
 
 /* ---- state ---- */

@@ -90,6 +90,42 @@ struct rdma_counter_judgement {
 void rdma_counter_judge(enum rdma_counter c, const struct rdma_counter_limit *l,
 			const struct rdma_counter_reading *r, struct rdma_counter_judgement *ret);
 
+/* ---- a flap during the boot wait ---- */
+
+/*
+ * What the boot wait (apply, [Host] Wait=) saw of one port it re-read: a link that was
+ * ACTIVE at one check and not at a later one went down; link_downed rising between two
+ * checks is a link-down too, one the checks were too slow to see (down and up again
+ * between them). Times are CLOCK_MONOTONIC (for "after the wait began") and CLOCK_REALTIME
+ * (for the time of day), in µs.
+ */
+struct rdma_wait_sample {
+	bool active;	/* ACTIVE at this check */
+	int downed_err; /* <0: link_downed unreadable at this check */
+	uint64_t downed;
+	uint64_t mono, real;
+};
+
+struct rdma_wait_flap {
+	bool checked; /* at least one sample */
+	bool active;  /* ACTIVE at the last check */
+	unsigned downs;
+	uint64_t down_mono, down_real; /* the first link-down seen */
+	bool by_counter;	       /* ... seen as link_downed rising only */
+	uint64_t up_mono, up_real;     /* ACTIVE again after the last one; 0: not (yet) */
+	bool have_downed;
+	uint64_t downed; /* link_downed at the last check that read it */
+};
+
+/* Fold one check of the wait into f (f zeroed before the first). */
+void rdma_wait_observe(struct rdma_wait_flap *f, const struct rdma_wait_sample *s);
+/*
+ * A flap during the wait, judged as a link-down between runs is (link_downed's limit):
+ * more link-downs than max_rise is its class's verdict, else pass (reported only: pass).
+ */
+enum verdict rdma_wait_flap_verdict(const struct rdma_counter_limit *l,
+				    const struct rdma_wait_flap *f);
+
 /* ---- the state kept between runs ---- */
 
 #define RDMA_COUNTERS_STATE "hostprep/rdma-counters" /* below /run */

@@ -3,6 +3,7 @@
 
 #include <net/if.h>
 
+#include "rdma/rdma-counters.h"
 #include "rdma/rdma-parse.h"
 #include "core/sysroot.h"
 
@@ -53,6 +54,8 @@ struct rdma_port {
 	bool bond_up;
 	/* Set by the wait: how long apply waited for this port (0: it did not wait). */
 	uint64_t waited_usec;
+	/* Set by the wait: what it saw of the link going down (rdma_wait_observe()). */
+	struct rdma_wait_flap wait_flap;
 };
 
 struct rdma_device {

@@ -275,6 +275,41 @@ static int waiter_setup(struct waiter *w, uint64_t deadline_usec)
 	return 0;
 }
 
+static void sleep_usec(uint64_t usec)
+{
+	struct timespec ts = { .tv_sec = usec / 1000000, .tv_nsec = usec % 1000000 * 1000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * A root other than the host's (a copy of one, another host's tree mounted here) gets no
+ * event from the kernel that changes its files: they are re-read every
+ * LINKWAIT_ROOT_POLL_USEC until ready or the deadline.
+ */
+static int poll_root(const struct linkwait_target *t, uint64_t deadline_usec)
+{
+	_cleanup_(waiter_done) struct waiter w = { .t = t };
+
+	for (;;) {
+		char *status = NULL;
+		uint64_t now;
+		int r = t->ready(t->userdata, &status);
+
+		if (r != 0) {
+			free(status);
+			return r < 0 ? r : 1;
+		}
+		publish_status(&w, status);
+		now = linkwait_now_usec();
+		if (now >= deadline_usec)
+			return 0;
+		sleep_usec(deadline_usec - now < LINKWAIT_ROOT_POLL_USEC ? deadline_usec - now
+									 : LINKWAIT_ROOT_POLL_USEC);
+	}
+}
+
 int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64_t deadline_usec)
 {
 	_cleanup_(waiter_done) struct waiter w = { .t = t };
@@ -287,12 +322,13 @@ int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64
 		if (t->sources[i].fd < 0 || !t->sources[i].drain)
 			return log_error_errno(EINVAL, "Invalid event source to wait on: '%s'",
 					       strempty(t->sources[i].name));
-	/* No time left, or a fake root whose files no kernel event will ever change. */
-	if (deadline_usec <= linkwait_now_usec() || !sysroot_is_host(root)) {
+	if (deadline_usec <= linkwait_now_usec()) {
 		r = t->ready(t->userdata, &status);
 		free(status);
 		return r < 0 ? r : r > 0;
 	}
+	if (!sysroot_is_host(root))
+		return poll_root(t, deadline_usec);
 	r = waiter_setup(&w, deadline_usec);
 	if (r < 0)
 		return r;

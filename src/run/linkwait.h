@@ -15,6 +15,9 @@
  * Not a module: run_wait() (src/run/run-wait.c) calls it once for every module.
  */
 
+/* How often the files below a root other than the host's are re-read (no events there). */
+#define LINKWAIT_ROOT_POLL_USEC (100 * 1000ULL)
+
 /* The LACP safety re-check period (the fast LACP timer); see linkwait.c. */
 #define LINKWAIT_LACP_RECHECK_USEC (1000 * 1000ULL)
 
@@ -70,7 +73,8 @@ struct linkwait_target {
  * sources are set up before the first check, so nothing that happens after it is missed. Returns 1
  * ready, 0 at the deadline (a deadline already past: one check), <0 on error (the caller then
  * evaluates what it sees; -EINVAL: a source without fd or drain(), before any check). A root other
- * than the host's has no events to wait for: one check, as at the deadline.
+ * than the host's has no events to wait for: its files are re-read every LINKWAIT_ROOT_POLL_USEC
+ * (the sources, which are the host's, must be none there).
  */
 int linkwait(const struct sysroot *root, const struct linkwait_target *t, uint64_t deadline_usec);
 

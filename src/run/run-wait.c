@@ -87,6 +87,16 @@ static void extend_timeout(const struct run *run, uint64_t deadline)
 		run->notify->extend_timeout(deadline > now ? deadline - now : 0);
 }
 
+/*
+ * Below --root the wait re-reads the root's files (linkwait()), and only when the
+ * configuration names a Wait=: the default would hold every apply on a copy of a host
+ * whose ports are down for a minute, waiting on files nothing changes.
+ */
+static bool waits_below_root(const struct run *run)
+{
+	return sysroot_is_host(run->root) || run->cfg->wait_at.file;
+}
+
 int run_wait(struct run *run)
 {
 	_cleanup_(linkwait_sources_done) struct linkwait_sources sources = {};
@@ -99,11 +109,13 @@ int run_wait(struct run *run)
 	uint64_t deadline;
 	int r;
 
-	if (run->mode != RUN_APPLY || !run->cfg->wait_usec || !sysroot_is_host(run->root))
+	if (run->mode != RUN_APPLY || !run->cfg->wait_usec || !waits_below_root(run))
 		return 0;
 	deadline = run->started_usec + run->cfg->wait_usec;
-	/* no time left: one check, no event source opened for it */
-	r = setup(&w, deadline > linkwait_now_usec() ? &sources : NULL, &t.recheck_usec);
+	/* no time left: one check, no event source opened for it; none of the host's for a root */
+	r = setup(&w,
+		  deadline > linkwait_now_usec() && sysroot_is_host(run->root) ? &sources : NULL,
+		  &t.recheck_usec);
 	if (r == -ENOMEM || r == 0)
 		return r;
 	if (r > 0) {

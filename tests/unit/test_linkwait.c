@@ -363,20 +363,35 @@ static void test_recheck_period(void **state)
 	sysroot_done(&root);
 }
 
-/* A fake root: no events could ever change its files, so one check. */
+/*
+ * A fake root: no kernel event changes its files, so they are re-read every
+ * LINKWAIT_ROOT_POLL_USEC: until the deadline (and not past it), or until ready on a
+ * later poll; a deadline already past is one check.
+ */
 static void test_fake_root(void **state)
 {
 	struct sysroot root;
 	struct pred p = {};
 	struct linkwait_target t = { .ready = pred_ready, .userdata = &p };
-	uint64_t t0 = linkwait_now_usec();
+	uint64_t t0 = linkwait_now_usec(), took;
 
 	assert_int_equal(sysroot_init(&root, "/tmp"), 0);
-	assert_int_equal(linkwait(&root, &t, t0 + 10000 * MSEC), 0);
-	assert_int_equal(p.calls, 1);
-	assert_true(linkwait_now_usec() - t0 < 500 * MSEC);
-	p.ready_at = 1;
+	assert_int_equal(linkwait(&root, &t, t0 + 450 * MSEC), 0);
+	took = linkwait_now_usec() - t0;
+	assert_true(took >= 450 * MSEC && took < 1500 * MSEC);
+	assert_true(p.calls >= 3 && p.calls <= 6); /* 0, 100, ... 450 ms */
+	p = (struct pred){ .ready_at = 3 };
+	t0 = linkwait_now_usec();
 	assert_int_equal(linkwait(&root, &t, t0 + 10000 * MSEC), 1);
+	assert_int_equal(p.calls, 3);
+	took = linkwait_now_usec() - t0;
+	assert_true(took >= 2 * LINKWAIT_ROOT_POLL_USEC && took < 2000 * MSEC);
+	p = (struct pred){ .err = -EIO };
+	assert_int_equal(linkwait(&root, &t, linkwait_now_usec() + 10000 * MSEC), -EIO);
+	assert_int_equal(p.calls, 1);
+	p = (struct pred){};
+	assert_int_equal(linkwait(&root, &t, linkwait_now_usec() - 1), 0);
+	assert_int_equal(p.calls, 1);
 	sysroot_done(&root);
 }
 

@@ -273,6 +273,110 @@ static void test_state_bad(void **state)
 	rdma_counter_state_done(&s);
 }
 
+/* One check of the wait: ACTIVE or not, link_downed (err <0: unreadable), at t s. */
+static void sample(struct rdma_wait_flap *f, bool active, int err, uint64_t downed, uint64_t t)
+{
+	rdma_wait_observe(f, &(struct rdma_wait_sample){ .active = active,
+							 .downed_err = err,
+							 .downed = downed,
+							 .mono = t * 1000000,
+							 .real = t * 1000000 + 7 });
+}
+
+/* ACTIVE, then not, then ACTIVE: one link-down, with both times; nothing before it. */
+static void test_wait_flap_state(void **state)
+{
+	struct rdma_wait_flap f = {};
+
+	sample(&f, true, 0, 0, 1);
+	sample(&f, true, 0, 0, 2);
+	assert_int_equal(f.downs, 0);
+	sample(&f, false, 0, 0, 3);
+	assert_int_equal(f.downs, 1);
+	assert_false(f.by_counter);
+	assert_int_equal(f.down_mono, 3000000);
+	assert_int_equal(f.down_real, 3000007);
+	assert_int_equal(f.up_mono, 0);
+	sample(&f, false, 0, 0, 4); /* still down: not a second one */
+	assert_int_equal(f.downs, 1);
+	assert_int_equal(f.up_mono, 0);
+	sample(&f, true, 0, 0, 5);
+	assert_int_equal(f.up_mono, 5000000);
+	assert_int_equal(f.up_real, 5000007);
+	/* the counter catching up with the state seen: max of both, not their sum */
+	sample(&f, false, 0, 1, 6);
+	assert_int_equal(f.downs, 2);
+	assert_int_equal(f.down_mono, 3000000); /* the first one stays */
+	assert_int_equal(f.up_mono, 0);		/* the last one is not up again */
+}
+
+/* Never ACTIVE at a check: coming up late is not a flap; going down from down is none. */
+static void test_wait_flap_never_up(void **state)
+{
+	struct rdma_wait_flap f = {};
+
+	sample(&f, false, 0, 0, 1);
+	sample(&f, false, 0, 0, 2);
+	sample(&f, true, 0, 0, 3);
+	assert_int_equal(f.downs, 0);
+	assert_int_equal(f.up_mono, 0);
+	/* down at the first check: a later check is the first that can see it go down */
+	f = (struct rdma_wait_flap){};
+	sample(&f, false, 0, 0, 1);
+	assert_int_equal(f.downs, 0);
+}
+
+/* link_downed rising between two checks with the port ACTIVE at both: down and up between. */
+static void test_wait_flap_counter(void **state)
+{
+	struct rdma_wait_flap f = {};
+
+	sample(&f, true, 0, 5, 1); /* the base, not a rise: 5 since driver load */
+	assert_int_equal(f.downs, 0);
+	sample(&f, true, 0, 7, 2);
+	assert_int_equal(f.downs, 2);
+	assert_true(f.by_counter);
+	assert_int_equal(f.down_mono, 2000000);
+	assert_int_equal(f.up_mono, f.down_mono); /* up again by then */
+	/* unreadable: no rise, and the base stays */
+	sample(&f, true, -EIO, 0, 3);
+	assert_int_equal(f.downs, 2);
+	sample(&f, true, 0, 7, 4);
+	assert_int_equal(f.downs, 2);
+	/* cleared (lower): a new base, no rise */
+	sample(&f, true, 0, 1, 5);
+	assert_int_equal(f.downs, 2);
+	sample(&f, true, 0, 2, 6);
+	assert_int_equal(f.downs, 3);
+	/* the first unreadable: no base yet, the next reading is one */
+	f = (struct rdma_wait_flap){};
+	sample(&f, true, -EINVAL, 0, 1);
+	sample(&f, true, 0, 3, 2);
+	assert_int_equal(f.downs, 0);
+}
+
+/* Judged with link_downed's limit: more downs than max_rise is the class's verdict. */
+static void test_wait_flap_verdict(void **state)
+{
+	struct rdma_wait_flap f = { .downs = 1 };
+
+	assert_int_equal(rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 0, RDMA_CTR_FAIL }, &f),
+			 VERDICT_FAIL);
+	assert_int_equal(rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 0, RDMA_CTR_WARN }, &f),
+			 VERDICT_WARN);
+	assert_int_equal(
+		rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 0, RDMA_CTR_REPORT }, &f),
+		VERDICT_PASS);
+	assert_int_equal(rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 1, RDMA_CTR_FAIL }, &f),
+			 VERDICT_PASS);
+	f.downs = 2;
+	assert_int_equal(rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 1, RDMA_CTR_FAIL }, &f),
+			 VERDICT_FAIL);
+	f.downs = 0;
+	assert_int_equal(rdma_wait_flap_verdict(&(struct rdma_counter_limit){ 0, RDMA_CTR_FAIL }, &f),
+			 VERDICT_PASS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +385,8 @@ int main(void)
 		cmocka_unit_test(test_unreadable),  cmocka_unit_test(test_saturated),
 		cmocka_unit_test(test_limit_words), cmocka_unit_test(test_config),
 		cmocka_unit_test(test_state),	    cmocka_unit_test(test_state_bad),
+		cmocka_unit_test(test_wait_flap_state), cmocka_unit_test(test_wait_flap_never_up),
+		cmocka_unit_test(test_wait_flap_counter), cmocka_unit_test(test_wait_flap_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
