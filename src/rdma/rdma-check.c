@@ -818,6 +818,12 @@ struct env {
 	bool quiet;	 /* the rdma.hcoll result's pass: rdma.env's writer warns */
 };
 
+/* What rdma.env says of HCOLL: off and why, or on, with multicast off and why, or not. */
+struct hcoll {
+	bool off, mcast_off;
+	char why[192];
+};
+
 /*
  * A name goes into rdma.env only when it is made of [A-Za-z0-9_.:-]: the file is read by
  * sh (`. rdma.env`), systemd EnvironmentFile= and docker --env-file, and docker takes a
@@ -963,7 +969,7 @@ static void env_socket(const struct env *e, struct strbuf *b)
 			      e->addrs->why);
 }
 
-static void env_body(const struct env *e, const char *hcoll_off, struct strbuf *b)
+static void env_body(const struct env *e, const struct hcoll *h, struct strbuf *b)
 {
 	if (e->hca.s)
 		strbuf_printf(b, "NCCL_IB_HCA=%s\nUCX_NET_DEVICES=%s\n", e->hca.s, e->ucx.s);
@@ -984,10 +990,13 @@ static void env_body(const struct env *e, const char *hcoll_off, struct strbuf *
 			"# %u name(s) left out: characters outside A-Z a-z 0-9 _ . : - (see the "
 			"warning on stderr or in the journal)\n",
 			e->unsafe);
-	if (hcoll_off)
-		strbuf_printf(b, "# HCOLL off: %s\nOMPI_MCA_coll_hcoll_enable=0\n", hcoll_off);
-	else
-		strbuf_printf(b, "HCOLL_MAIN_IB=%s\n", e->hcoll.s);
+	if (h->off) {
+		strbuf_printf(b, "# HCOLL off: %s\nOMPI_MCA_coll_hcoll_enable=0\n", h->why);
+		return;
+	}
+	strbuf_printf(b, "HCOLL_MAIN_IB=%s\n", e->hcoll.s);
+	if (h->mcast_off)
+		strbuf_printf(b, "# HCOLL multicast off: %s\nHCOLL_ENABLE_MCAST_ALL=0\n", h->why);
 }
 
 /* SocketInterface= of every Env=yes rule, in rule order: the admin's choice wins. */
@@ -1011,8 +1020,11 @@ static void env_admin(const struct port_config *pc, struct env *e)
 	}
 }
 
-/* Whether the root's /dev/infiniband has a umad node: 1, 0, or -errno. */
-static int has_umad(const struct sysroot *root)
+/*
+ * Whether the root's /dev/infiniband has a node named name (prefix: a name that begins
+ * with it, umad0 for "umad"): 1, 0, or -errno.
+ */
+static int has_ib_node(const struct sysroot *root, const char *name, bool prefix)
 {
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
@@ -1021,7 +1033,7 @@ static int has_umad(const struct sysroot *root)
 	if (r < 0)
 		return r;
 	while ((de = readdir(d)))
-		if (strneq(de->d_name, "umad", 4))
+		if (prefix ? strneq(de->d_name, name, strlen(name)) : streq(de->d_name, name))
 			return 1;
 	return 0;
 }
@@ -1054,7 +1066,7 @@ static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, 
 		snprintf(why, n, "no selected port is ACTIVE and passes its rule");
 		return 1;
 	}
-	r = has_umad(rr->root);
+	r = has_ib_node(rr->root, "umad", true);
 	if (r > 0)
 		return 0;
 	/* the folder as the host names it, for the reason (the root's owner spells it) */
@@ -1070,6 +1082,46 @@ static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, 
 	else
 		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
 	return 1;
+}
+
+/*
+ * HCOLL on: its multicast collectives join IB multicast groups through librdmacm, which
+ * opens the rdma_cm node; where there is none (a pod given uverbs and umad only) they fail
+ * at the job's first collective, so rdma.env turns multicast off and HCOLL keeps its port.
+ * 1 and the reason (as hcoll_off() gives it), 0: multicast left to HCOLL, -ENOMEM.
+ */
+static int hcoll_mcast_off(const struct sysroot *root, char *why, size_t n)
+{
+	int r = has_ib_node(root, "rdma_cm", false);
+
+	if (r > 0)
+		return 0;
+	_cleanup_(freep) char *dir =
+		sysroot_path(&(struct sysroot){ .dir = (char *)"" }, SYSROOT_DEV, "infiniband");
+	if (!dir)
+		return -ENOMEM;
+	if (r == 0 || r == -ENOENT)
+		snprintf(why, n,
+			 "no %s/rdma_cm node (HCOLL's multicast joins its groups through "
+			 "librdmacm; a pod needs it passed in)",
+			 dir);
+	else
+		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
+	return 1;
+}
+
+static int hcoll_decide(const struct rdma_run *rr, const struct env *e, struct hcoll *h)
+{
+	int r = hcoll_off(rr, e, h->why, sizeof(h->why));
+
+	if (r < 0)
+		return r;
+	h->off = r > 0;
+	if (h->off)
+		return 0;
+	r = hcoll_mcast_off(rr->root, h->why, sizeof(h->why));
+	h->mcast_off = r > 0;
+	return r < 0 ? r : 0;
 }
 
 static void env_free(struct env *e)
@@ -1091,7 +1143,7 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 	_cleanup_(freep) char *where = sysroot_path(&host, SYSROOT_RUN, "hostprep/rdma.env");
 	_cleanup_(freep) char *p2p = sysroot_path(&host, SYSROOT_RUN, "hostprep/p2p.env");
 	struct strbuf b = {};
-	char off[160];
+	struct hcoll h = {};
 	int r;
 
 	if (!where || !p2p)
@@ -1125,9 +1177,9 @@ int rdma_env_format(const struct rdma_run *rr, char **ret)
 		      "# ('hostprep apply' at boot; no file: not known). docs/p2p-schema.md.\n"
 		      "HOSTPREP_P2P_ENV=%s\n",
 		      where, where, p2p);
-	r = hcoll_off(rr, &e, off, sizeof(off));
+	r = hcoll_decide(rr, &e, &h);
 	if (r >= 0)
-		env_body(&e, r ? off : NULL, &b);
+		env_body(&e, &h, &b);
 	r = r < 0 || e.admin.oom ? -ENOMEM : 0;
 	env_free(&e);
 	if (r < 0) {
@@ -1161,9 +1213,10 @@ static int hcoll_add(struct results *rs, const char *actual)
 /*
  * rdma.hcoll: what rdma.env says of Open MPI's HCOLL, and why, in the report (issue 27
  * §9: an MPIJob hangs at start where HCOLL cannot find its port). A pass whether on (its
- * port) or off (HCOLL=no, or no umad node): rdma.env turns it off where the host or pod
- * cannot serve it, so a job that sources it does not hang; a warning on every host
- * without ib_umad loaded would be noise. Nothing when no rule writes rdma.env or no port
+ * port, and "multicast off" with the reason where no rdma_cm node serves HCOLL's multicast)
+ * or off (HCOLL=no, or no umad node): rdma.env turns off what the host or pod cannot serve,
+ * so a job that sources it does not hang; a warning on every host without ib_umad or
+ * rdma_ucm loaded would be noise. Nothing when no rule writes rdma.env or no port
  * passes (rdma.port says why).
  */
 int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs)
@@ -1171,7 +1224,8 @@ int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs)
 	static const struct rdma_addrs none = {};
 	struct env e = { .gid_index = -1, .addrs = &none, .quiet = true };
 	const char *rule = hcoll_admin_off(rr->pc);
-	char why[256], actual[320] = "";
+	char actual[320] = "";
+	struct hcoll h = {};
 	int r = 0;
 
 	if (!env_wanted(rr->pc))
@@ -1188,9 +1242,12 @@ int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs)
 				env_port(&e, d, &d->ports[k]);
 	}
 	if (e.hcoll.s) {
-		r = hcoll_off(rr, &e, why, sizeof(why));
-		snprintf(actual, sizeof(actual), r ? "off: %s" : "on: HCOLL_MAIN_IB=%s",
-			 r ? why : e.hcoll.s);
+		r = hcoll_decide(rr, &e, &h);
+		if (h.off)
+			snprintf(actual, sizeof(actual), "off: %s", h.why);
+		else
+			snprintf(actual, sizeof(actual), "on: HCOLL_MAIN_IB=%s%s%s", e.hcoll.s,
+				 h.mcast_off ? ", multicast off: " : "", h.mcast_off ? h.why : "");
 	}
 	env_free(&e);
 	if (r < 0 || !actual[0])

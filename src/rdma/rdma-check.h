@@ -51,7 +51,10 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret);
 /* After the wait: remember how long it was, for the rdma.port actual text. */
 void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec);
 
-/* rdma.hcoll: rdma.env's HCOLL on (its port) or off (why), when a rule writes rdma.env. */
+/*
+ * rdma.hcoll: rdma.env's HCOLL on (its port; multicast off and why where no rdma_cm node
+ * exists) or off (why), when a rule writes rdma.env.
+ */
 int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs);
 
 /* The rdma.env content for the selected ports as they are now (the publish step writes it). */

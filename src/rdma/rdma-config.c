@@ -20,33 +20,6 @@ static bool valid_rule_name(const char *s)
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
 }
 
-int port_config_section(struct port_config **pc, const char *name, const struct origin *at,
-			unsigned file_no)
-{
-	const char *rn = name + strlen(PORT_PREFIX);
-	struct port_rule t = { .at = *at, .env = true, .hcoll = true };
-	int r;
-
-	if (!*pc) {
-		*pc = calloc(1, sizeof(**pc));
-		if (!*pc)
-			return -ENOMEM;
-	}
-	(*pc)->cur = SIZE_MAX;
-	if (!valid_rule_name(rn))
-		return config_error_at(
-			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
-			PORT_NAME_MAX);
-	strcpy(t.name, rn);
-	rdma_counter_defaults(t.limits);
-	r = CONFIG_RULE_ENTER(&(*pc)->rules, &(*pc)->n_rules, PORT_MAX_RULES, &t, PORT_PREFIX,
-			      "NAME", at, file_no);
-	if (r < 0)
-		return r;
-	(*pc)->cur = (size_t)r;
-	return 0;
-}
-
 /* fnmatch has no error for a malformed pattern: refuse what it would silently mis-read. */
 static const char *glob_problem(const char *s)
 {
@@ -137,6 +110,34 @@ static int assign_sels(struct port_sel **v, size_t *n, const char *key, const ch
 	return r;
 }
 
+/* Select=, Exclude=: the list is the item's field, its count at the offset ltype holds. */
+static size_t *sels_n(const struct config_item *it, const void *state)
+{
+	return (size_t *)((char *)state + *(const size_t *)it->ltype);
+}
+
+static int parse_sels(const struct config_item *it, void *state, const char *value,
+		      const struct origin *at)
+{
+	return assign_sels(config_item_field(it, state), sels_n(it, state), it->key, value, at);
+}
+
+static size_t sels_n_lines(const struct config_item *it, const void *state)
+{
+	return *sels_n(it, state);
+}
+
+static int sels_lines(const struct config_item *it, const void *state, const char *section,
+		      config_line_fn fn, void *ud)
+{
+	const struct port_sel *v = *(struct port_sel *const *)config_item_field_const(it, state);
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < *sels_n(it, state); i++)
+		r = fn(ud, section, it->key, v[i].text, &v[i].at, true);
+	return r;
+}
+
 static int parse_uint(const char *s, unsigned max, unsigned *ret)
 {
 	char *end;
@@ -152,8 +153,10 @@ static int parse_uint(const char *s, unsigned max, unsigned *ret)
 	return 0;
 }
 
-static int assign_ports(struct port_rule *rule, const char *value, const struct origin *at)
+static int parse_ports(const struct config_item *it, void *state, const char *value,
+		       const struct origin *at)
 {
+	struct port_rule *rule = state;
 	_cleanup_(freep) char *copy = strdup(value);
 	char *save = NULL;
 
@@ -183,14 +186,9 @@ static int assign_ports(struct port_rule *rule, const char *value, const struct 
 	return 0;
 }
 
-static int assign_bool(bool *ret, struct origin *ret_at, const char *key, const char *value,
-		       const struct origin *at)
-{
-	return config_set_boolean(key, value, at, false, ret, ret_at);
-}
-
-static int assign_link_layer(enum rdma_link_layer *ret, struct origin *ret_at, const char *key,
-			     const char *value, const struct origin *at)
+/* LinkLayer=, SelectLinkLayer=: an enum rdma_link_layer field, RDMA_LL_UNKNOWN (any) by default. */
+static int parse_link_layer(const struct config_item *it, void *state, const char *value,
+			    const struct origin *at)
 {
 	enum rdma_link_layer ll = RDMA_LL_UNKNOWN;
 
@@ -202,14 +200,24 @@ static int assign_link_layer(enum rdma_link_layer *ret, struct origin *ret_at, c
 		return config_error_at(at,
 				       "%s=: unknown link layer '%s' (any, InfiniBand or "
 				       "Ethernet)",
-				       key, value);
-	*ret = ll;
-	*ret_at = *value ? *at : (struct origin){};
+				       it->key, value);
+	*(enum rdma_link_layer *)config_item_field(it, state) = ll;
+	*config_item_at(it, state) = *value ? *at : (struct origin){};
 	return 0;
 }
 
-static int assign_min_rate(struct port_rule *rule, const char *value, const struct origin *at)
+static const char *print_link_layer(const struct config_item *it, const void *state, char *buf,
+				    size_t size)
 {
+	enum rdma_link_layer ll = *(const enum rdma_link_layer *)config_item_field_const(it, state);
+
+	return ll ? rdma_link_layer_to_string(ll) : "any";
+}
+
+static int parse_min_rate(const struct config_item *it, void *state, const char *value,
+			  const struct origin *at)
+{
+	struct port_rule *rule = state;
 	uint32_t v = 0;
 
 	if (*value && rdma_parse_min_rate(value, &v) < 0)
@@ -220,42 +228,6 @@ static int assign_min_rate(struct port_rule *rule, const char *value, const stru
 				       value);
 	rule->min_rate_mbps = v;
 	rule->min_rate_at = *value ? *at : (struct origin){};
-	return 0;
-}
-
-static int assign_min_width(struct port_rule *rule, const char *value, const struct origin *at)
-{
-	unsigned w = 0;
-
-	if (*value && rdma_parse_width(value, &w) < 0)
-		return config_error_at(at, "MinWidth=: invalid width '%s' (1X, 2X, 4X, 8X or 12X)",
-				       value);
-	rule->min_width = w;
-	rule->min_width_at = *value ? *at : (struct origin){};
-	return 0;
-}
-
-static int assign_min_mtu(struct port_rule *rule, const char *value, const struct origin *at)
-{
-	unsigned m = 0;
-
-	if (*value && (parse_uint(value, 4096, &m) < 0 || m < 256 || (m & (m - 1))))
-		return config_error_at(
-			at, "MinMTU=: invalid MTU '%s' (256, 512, 1024, 2048 or 4096)", value);
-	rule->min_mtu = m;
-	rule->min_mtu_at = *value ? *at : (struct origin){};
-	return 0;
-}
-
-static int assign_min_active(struct port_rule *rule, const char *value, const struct origin *at)
-{
-	unsigned n = 0;
-
-	if (*value && (parse_uint(value, RDMA_MAX_DEVICES * RDMA_MAX_PORTS, &n) < 0 || n == 0))
-		return config_error_at(at, "MinActive=: invalid count '%s' (a number from 1)",
-				       value);
-	rule->min_active = n;
-	rule->min_active_at = *value ? *at : (struct origin){};
 	return 0;
 }
 
@@ -299,8 +271,10 @@ int rdma_fw_compare(const char *a, const char *b, int *ret)
 	return *ret = 0, 0;
 }
 
-static int assign_min_fw(struct port_rule *rule, const char *value, const struct origin *at)
+static int parse_min_fw(const struct config_item *it, void *state, const char *value,
+			const struct origin *at)
 {
+	struct port_rule *rule = state;
 	if (*value && (strlen(value) >= RDMA_FW_MAX || !rdma_fw_valid(value)))
 		return config_error_at(at,
 				       "MinFirmware=: '%s' is not a firmware version (numbers "
@@ -311,8 +285,10 @@ static int assign_min_fw(struct port_rule *rule, const char *value, const struct
 	return 0;
 }
 
-static int assign_fw(struct port_rule *rule, const char *value, const struct origin *at)
+static int parse_fw(const struct config_item *it, void *state, const char *value,
+		    const struct origin *at)
 {
+	struct port_rule *rule = state;
 	_cleanup_(freep) char *copy = strdup(value);
 	char *save = NULL;
 
@@ -351,8 +327,10 @@ static int assign_fw(struct port_rule *rule, const char *value, const struct ori
 }
 
 /* CounterLimit=: words override one counter each; an empty value restores the defaults. */
-static int assign_counter_limits(struct port_rule *rule, const char *value, const struct origin *at)
+static int parse_counter_limits(const struct config_item *it, void *state, const char *value,
+				const struct origin *at)
 {
+	struct port_rule *rule = state;
 	_cleanup_(freep) char *copy = strdup(value);
 	char *save = NULL;
 
@@ -380,8 +358,10 @@ static int assign_counter_limits(struct port_rule *rule, const char *value, cons
  * SocketInterface=IFNAME[,IFNAME...]: interface names (1-15 bytes) of the characters
  * rdma.env writes (A-Z a-z 0-9 _ . : -); the last assignment wins, an empty one resets.
  */
-static int assign_socket_if(struct port_rule *rule, const char *value, const struct origin *at)
+static int parse_socket_if(const struct config_item *it, void *state, const char *value,
+			   const struct origin *at)
 {
+	struct port_rule *rule = state;
 	const char *ok = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-";
 
 	if (strlen(value) > PORT_SOCKET_IF_MAX)
@@ -403,45 +383,228 @@ static int assign_socket_if(struct port_rule *rule, const char *value, const str
 	return 0;
 }
 
-static int rule_assign(struct port_rule *rule, const char *key, const char *value,
-		       const struct origin *at)
+/* MinWidth=, MinMTU=, MinActive=: an unsigned minimum, 0 (an empty value) for none. */
+struct port_min {
+	int (*parse)(const char *s, unsigned *ret); /* -EINVAL for what the key refuses */
+	const char *what, *choices;		    /* "KEY=: invalid WHAT 'v' (CHOICES)" */
+	const char *format;			    /* the dump's, of the number */
+};
+
+static int parse_min(const struct config_item *it, void *state, const char *value,
+		     const struct origin *at)
 {
-	if (streq(key, "Select"))
-		return assign_sels(&rule->select, &rule->n_select, key, value, at);
-	if (streq(key, "Exclude"))
-		return assign_sels(&rule->exclude, &rule->n_exclude, key, value, at);
-	if (streq(key, "Ports"))
-		return assign_ports(rule, value, at);
-	if (streq(key, "AllowDown"))
-		return assign_bool(&rule->allow_down, &rule->allow_down_at, key, value, at);
-	if (streq(key, "RoCEv2"))
-		return assign_bool(&rule->roce_v2, &rule->roce_v2_at, key, value, at);
-	if (streq(key, "Env"))
-		return config_set_boolean(key, value, at, true, &rule->env, &rule->env_at);
-	if (streq(key, "SocketInterface"))
-		return assign_socket_if(rule, value, at);
-	if (streq(key, "HCOLL"))
-		return config_set_boolean(key, value, at, true, &rule->hcoll, &rule->hcoll_at);
-	if (streq(key, "LinkLayer"))
-		return assign_link_layer(&rule->link_layer, &rule->link_layer_at, key, value, at);
-	if (streq(key, "SelectLinkLayer"))
-		return assign_link_layer(&rule->select_layer, &rule->select_layer_at, key, value,
-					 at);
-	if (streq(key, "MinRate"))
-		return assign_min_rate(rule, value, at);
-	if (streq(key, "MinWidth"))
-		return assign_min_width(rule, value, at);
-	if (streq(key, "MinMTU"))
-		return assign_min_mtu(rule, value, at);
-	if (streq(key, "MinActive"))
-		return assign_min_active(rule, value, at);
-	if (streq(key, "MinFirmware"))
-		return assign_min_fw(rule, value, at);
-	if (streq(key, "Firmware"))
-		return assign_fw(rule, value, at);
-	if (streq(key, "CounterLimit"))
-		return assign_counter_limits(rule, value, at);
-	return config_error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
+	const struct port_min *m = it->ltype;
+	unsigned v = 0;
+
+	if (*value && m->parse(value, &v) < 0)
+		return config_error_at(at, "%s=: invalid %s '%s' (%s)", it->key, m->what, value,
+				       m->choices);
+	*(unsigned *)config_item_field(it, state) = v;
+	*config_item_at(it, state) = *value ? *at : (struct origin){};
+	return 0;
+}
+
+/* None: empty. */
+static const char *print_min(const struct config_item *it, const void *state, char *buf,
+			     size_t size)
+{
+	const struct port_min *m = it->ltype;
+	unsigned v = *(const unsigned *)config_item_field_const(it, state);
+
+	if (!v)
+		return "";
+	snprintf(buf, size, m->format, v);
+	return buf;
+}
+
+static int parse_mtu(const char *s, unsigned *ret)
+{
+	if (parse_uint(s, 4096, ret) < 0 || *ret < 256 || (*ret & (*ret - 1)))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_active(const char *s, unsigned *ret)
+{
+	if (parse_uint(s, RDMA_MAX_DEVICES * RDMA_MAX_PORTS, ret) < 0 || *ret == 0)
+		return -EINVAL;
+	return 0;
+}
+
+static const struct port_min min_width = { rdma_parse_width, "width", "1X, 2X, 4X, 8X or 12X",
+					   "%uX" };
+static const struct port_min min_mtu = { parse_mtu, "MTU", "256, 512, 1024, 2048 or 4096", "%u" };
+static const struct port_min min_active = { parse_active, "count", "a number from 1", "%u" };
+
+/* None: empty. */
+static const char *print_min_rate(const struct config_item *it, const void *state, char *buf,
+				  size_t size)
+{
+	const struct port_rule *rule = state;
+
+	if (!rule->min_rate_mbps)
+		return "";
+	rdma_mbps_format(rule->min_rate_mbps, buf, size);
+	return buf;
+}
+
+static const char *print_socket_if(const struct config_item *it, const void *state, char *buf,
+				   size_t size)
+{
+	return ((const struct port_rule *)state)->socket_if;
+}
+
+static size_t ports_n_lines(const struct config_item *it, const void *state)
+{
+	return ((const struct port_rule *)state)->n_ports;
+}
+
+static int ports_lines(const struct config_item *it, const void *state, const char *section,
+		       config_line_fn fn, void *ud)
+{
+	const struct port_rule *rule = state;
+	char num[16];
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < rule->n_ports; i++) {
+		snprintf(num, sizeof(num), "%u", rule->ports[i].num);
+		r = fn(ud, section, it->key, num, &rule->ports[i].at, true);
+	}
+	return r;
+}
+
+/* MinFirmware= is a scalar, but dumped only when given, as a list no one gave is. */
+static size_t min_fw_n_lines(const struct config_item *it, const void *state)
+{
+	return ((const struct port_rule *)state)->min_fw[0] != '\0';
+}
+
+static int min_fw_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct port_rule *rule = state;
+
+	if (!rule->min_fw[0])
+		return 0;
+	return fn(ud, section, it->key, rule->min_fw, &rule->min_fw_at, false);
+}
+
+static size_t fw_n_lines(const struct config_item *it, const void *state)
+{
+	return ((const struct port_rule *)state)->n_fw;
+}
+
+static int fw_lines(const struct config_item *it, const void *state, const char *section,
+		    config_line_fn fn, void *ud)
+{
+	const struct port_rule *rule = state;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < rule->n_fw; i++)
+		r = fn(ud, section, it->key, rule->fw[i], &rule->fw_at[i], true);
+	return r;
+}
+
+/* A counter at its default has no line, as a list no one gave has none. */
+static size_t limits_n_lines(const struct config_item *it, const void *state)
+{
+	const struct port_rule *rule = state;
+	size_t n = 0;
+
+	for (int c = 0; c < _RDMA_CTR_MAX; c++)
+		n += rule->limit_at[c].file != NULL;
+	return n;
+}
+
+static int limits_lines(const struct config_item *it, const void *state, const char *section,
+			config_line_fn fn, void *ud)
+{
+	const struct port_rule *rule = state;
+	char word[80];
+	int r = 0;
+
+	for (int c = 0; r >= 0 && c < _RDMA_CTR_MAX; c++) {
+		if (!rule->limit_at[c].file)
+			continue;
+		rdma_counter_limit_format(c, &rule->limits[c], word, sizeof(word));
+		r = fn(ud, section, it->key, word, &rule->limit_at[c], true);
+	}
+	return r;
+}
+
+static const struct config_item_list sels_dump = { sels_n_lines, sels_lines };
+static const struct config_item_list ports_dump = { ports_n_lines, ports_lines };
+static const struct config_item_list min_fw_dump = { min_fw_n_lines, min_fw_lines };
+static const struct config_item_list fw_dump = { fw_n_lines, fw_lines };
+static const struct config_item_list limits_dump = { limits_n_lines, limits_lines };
+static const size_t n_select_offset = offsetof(struct port_rule, n_select);
+static const size_t n_exclude_offset = offsetof(struct port_rule, n_exclude);
+
+/*
+ * A key whose parser and printer reach its field through the item (config_item_field()):
+ * the field must be a T (a compile error otherwise), its origin field_at.
+ */
+#define CONFIG_ITEM_PORT(key_, parse_, print_, ltype_, field, field_at, T)                        \
+	CONFIG_ITEM_AT(key_, parse_, print_, ltype_, CONFIG_FIELD_IS(struct port_rule, field, T), \
+		       struct port_rule, field, field_at)
+
+/* A rule's keys, in dump order; a new rule starts from their defaults (port_config_section()). */
+static const struct config_item port_items[] = {
+	CONFIG_ITEM_LIST("Select", parse_sels, &sels_dump, &n_select_offset, struct port_rule,
+			 select),
+	CONFIG_ITEM_LIST("Exclude", parse_sels, &sels_dump, &n_exclude_offset, struct port_rule,
+			 exclude),
+	CONFIG_ITEM_LIST("Ports", parse_ports, &ports_dump, NULL, struct port_rule, ports),
+	CONFIG_ITEM_LIST("MinFirmware", parse_min_fw, &min_fw_dump, NULL, struct port_rule, min_fw),
+	CONFIG_ITEM_LIST("Firmware", parse_fw, &fw_dump, NULL, struct port_rule, fw),
+	CONFIG_ITEM_LIST("CounterLimit", parse_counter_limits, &limits_dump, NULL, struct port_rule,
+			 limits),
+	CONFIG_ITEM_BOOL("AllowDown", struct port_rule, allow_down, false),
+	CONFIG_ITEM_PORT("SelectLinkLayer", parse_link_layer, print_link_layer, NULL, select_layer,
+			 select_layer_at, enum rdma_link_layer),
+	CONFIG_ITEM_PORT("LinkLayer", parse_link_layer, print_link_layer, NULL, link_layer,
+			 link_layer_at, enum rdma_link_layer),
+	CONFIG_ITEM_AT("MinRate", parse_min_rate, print_min_rate, NULL, 0, struct port_rule,
+		       min_rate_mbps, min_rate_at),
+	CONFIG_ITEM_PORT("MinWidth", parse_min, print_min, &min_width, min_width, min_width_at,
+			 unsigned),
+	CONFIG_ITEM_PORT("MinMTU", parse_min, print_min, &min_mtu, min_mtu, min_mtu_at, unsigned),
+	CONFIG_ITEM_BOOL("RoCEv2", struct port_rule, roce_v2, false),
+	CONFIG_ITEM_PORT("MinActive", parse_min, print_min, &min_active, min_active, min_active_at,
+			 unsigned),
+	CONFIG_ITEM_BOOL("Env", struct port_rule, env, true),
+	CONFIG_ITEM("SocketInterface", parse_socket_if, print_socket_if, NULL, struct port_rule,
+		    socket_if),
+	CONFIG_ITEM_BOOL("HCOLL", struct port_rule, hcoll, true),
+};
+
+int port_config_section(struct port_config **pc, const char *name, const struct origin *at,
+			unsigned file_no)
+{
+	const char *rn = name + strlen(PORT_PREFIX);
+	struct port_rule t = { .at = *at };
+	int r;
+
+	if (!*pc) {
+		*pc = calloc(1, sizeof(**pc));
+		if (!*pc)
+			return -ENOMEM;
+	}
+	(*pc)->cur = SIZE_MAX;
+	if (!valid_rule_name(rn))
+		return config_error_at(
+			at, "invalid rule name '%s' (1-%d characters of A-Z a-z 0-9 _ . -)", rn,
+			PORT_NAME_MAX);
+	strcpy(t.name, rn);
+	r = config_items_defaults(port_items, ARRAY_SIZE(port_items), &t);
+	if (r < 0)
+		return r;
+	r = CONFIG_RULE_ENTER(&(*pc)->rules, &(*pc)->n_rules, PORT_MAX_RULES, &t, PORT_PREFIX,
+			      "NAME", at, file_no);
+	if (r < 0)
+		return r;
+	(*pc)->cur = (size_t)r;
+	return 0;
 }
 
 int port_config_assign(struct port_config *pc, const char *key, const char *value,
@@ -453,7 +616,9 @@ int port_config_assign(struct port_config *pc, const char *key, const char *valu
 	if (!pc || pc->cur >= pc->n_rules)
 		return 0; /* the section header was bad and said so */
 	rule = &pc->rules[pc->cur];
-	r = rule_assign(rule, key, value, at);
+	r = config_items_assign(port_items, ARRAY_SIZE(port_items), rule, key, value, at);
+	if (r == -ENOKEY)
+		r = config_error_at(at, "unknown key '%s' in [" PORT_PREFIX "*] section", key);
 	if (r == -EINVAL)
 		rule->had_error = true;
 	return r;
@@ -621,99 +786,22 @@ bool port_rule_selects_port(const struct port_rule *r, const struct rdma_port *p
 
 /* ---- dump ---- */
 
-/* AllowDown SelectLinkLayer LinkLayer MinRate MinWidth MinMTU RoCEv2 MinActive Env */
-#define RULE_SCALARS 11
-
 static size_t part_n_lines(const void *state)
 {
 	const struct port_config *pc = state;
 	size_t n = 0;
 
 	for (size_t i = 0; pc && i < pc->n_rules; i++)
-		n += RULE_SCALARS + pc->rules[i].n_select + pc->rules[i].n_exclude +
-		     pc->rules[i].n_ports + _RDMA_CTR_MAX + 1 + pc->rules[i].n_fw;
+		n += config_items_n_lines(port_items, ARRAY_SIZE(port_items), &pc->rules[i]);
 	return n;
-}
-
-static int sel_lines(const char *section, const char *key, const struct port_sel *v, size_t n,
-		     config_line_fn fn, void *ud)
-{
-	int r = 0;
-
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = fn(ud, section, key, v[i].text, &v[i].at, true);
-	return r;
-}
-
-static int scalar_lines(const char *section, const struct port_rule *rl, config_line_fn fn,
-			void *ud)
-{
-	char rate[24] = "", width[16] = "", mtu[16] = "", act[16] = "";
-	int r;
-
-	if (rl->min_rate_mbps)
-		rdma_mbps_format(rl->min_rate_mbps, rate, sizeof(rate));
-	if (rl->min_width)
-		snprintf(width, sizeof(width), "%uX", rl->min_width);
-	if (rl->min_mtu)
-		snprintf(mtu, sizeof(mtu), "%u", rl->min_mtu);
-	if (rl->min_active)
-		snprintf(act, sizeof(act), "%u", rl->min_active);
-	r = fn(ud, section, "AllowDown", rl->allow_down ? "yes" : "no", &rl->allow_down_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "SelectLinkLayer",
-		       rl->select_layer ? rdma_link_layer_to_string(rl->select_layer) : "any",
-		       &rl->select_layer_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "LinkLayer",
-		       rl->link_layer ? rdma_link_layer_to_string(rl->link_layer) : "any",
-		       &rl->link_layer_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "MinRate", rate, &rl->min_rate_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "MinWidth", width, &rl->min_width_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "MinMTU", mtu, &rl->min_mtu_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "RoCEv2", rl->roce_v2 ? "yes" : "no", &rl->roce_v2_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "MinActive", act, &rl->min_active_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "Env", rl->env ? "yes" : "no", &rl->env_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "SocketInterface", rl->socket_if, &rl->socket_if_at, false);
-	if (r >= 0)
-		r = fn(ud, section, "HCOLL", rl->hcoll ? "yes" : "no", &rl->hcoll_at, false);
-	return r;
 }
 
 static int rule_lines(const struct port_rule *rl, config_line_fn fn, void *ud)
 {
 	char section[sizeof(PORT_PREFIX) + PORT_NAME_MAX];
-	char num[16];
-	int r;
 
 	snprintf(section, sizeof(section), PORT_PREFIX "%s", rl->name);
-	r = sel_lines(section, "Select", rl->select, rl->n_select, fn, ud);
-	if (r >= 0)
-		r = sel_lines(section, "Exclude", rl->exclude, rl->n_exclude, fn, ud);
-	for (size_t i = 0; r >= 0 && i < rl->n_ports; i++) {
-		snprintf(num, sizeof(num), "%u", rl->ports[i].num);
-		r = fn(ud, section, "Ports", num, &rl->ports[i].at, true);
-	}
-	if (r >= 0 && rl->min_fw[0]) /* only when given, like the lists */
-		r = fn(ud, section, "MinFirmware", rl->min_fw, &rl->min_fw_at, false);
-	for (size_t i = 0; r >= 0 && i < rl->n_fw; i++)
-		r = fn(ud, section, "Firmware", rl->fw[i], &rl->fw_at[i], true);
-	for (int c = 0; r >= 0 && c < _RDMA_CTR_MAX; c++) {
-		char word[80];
-
-		if (!rl->limit_at[c].file)
-			continue; /* the default: no line, as for a list no one gave */
-		rdma_counter_limit_format(c, &rl->limits[c], word, sizeof(word));
-		r = fn(ud, section, "CounterLimit", word, &rl->limit_at[c], true);
-	}
-	return r < 0 ? r : scalar_lines(section, rl, fn, ud);
+	return config_items_lines(port_items, ARRAY_SIZE(port_items), rl, section, fn, ud);
 }
 
 static int part_lines(const void *state, config_line_fn fn, void *userdata)

@@ -113,24 +113,6 @@ int config_singleton_enter(void **state, size_t size, const char *section, const
 	return r < 0 ? r : created;
 }
 
-int config_set_boolean(const char *key, const char *value, const struct origin *at, bool dflt,
-		       bool *ret, struct origin *ret_at)
-{
-	int b;
-
-	if (value[0] == '\0') {
-		*ret = dflt;
-		*ret_at = (struct origin){};
-		return 0;
-	}
-	b = config_parse_boolean(value);
-	if (b < 0)
-		return config_error_at(at, "%s=: invalid boolean '%s' (use yes or no)", key, value);
-	*ret = b;
-	*ret_at = *at;
-	return 0;
-}
-
 /* ---- lexer ------------------------------------------------------------ */
 
 enum conf_event_type {

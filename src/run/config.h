@@ -141,13 +141,6 @@ int config_singleton_enter(void **state, size_t size, const char *section, const
 	})
 
 /*
- * A yes/no key of a part: an empty value restores dflt and clears *ret_at; anything else
- * must be a boolean (config_parse_boolean), else "KEY=: invalid boolean" and -EINVAL.
- */
-int config_set_boolean(const char *key, const char *value, const struct origin *at, bool dflt,
-		       bool *ret, struct origin *ret_at);
-
-/*
  * A list key's words (blank-separated; an empty value is the caller's reset and is never
  * passed here): fn(ctx, word) for each in order. Every word is tried, so each bad one is
  * reported; the first error is returned. -ENOMEM stops at once, and so does -E2BIG (a full

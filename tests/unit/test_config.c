@@ -1574,6 +1574,110 @@ static void test_item_acs(void **state)
 	free(out);
 }
 
+/*
+ * [Port:NAME] through its table: each key's message for a bad value in full, the part's
+ * unknown-key message (no key list), a rule given every key dumped in table order with
+ * each printer's form, an empty value back to its default (Env=, HCOLL= yes; a list
+ * emptied, MinFirmware= gone), and a new rule's defaults: the scalars only, in order.
+ */
+static void test_item_port(void **state)
+{
+	struct fixture *f = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	write_file(f, MAIN_ETC,
+		   "[Port:a]\nSelect=a/b\nExclude=[x\nPorts=0\nMinFirmware=1..2\nFirmware=" 
+		   "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25.26.27.28\n"
+		   "CounterLimit=nope=1\nAllowDown=maybe\nSelectLinkLayer=roce\nLinkLayer=ib\n"
+		   "MinRate=3201\nMinWidth=3X\nMinMTU=300\nRoCEv2=2\nMinActive=0\nEnv=x\n"
+		   "SocketInterface=a,,b\nHCOLL=y\nselect=x\n");
+	assert_int_equal(load(f, NULL, 0), -EINVAL);
+	assert_error_at(f, MAIN_ETC, 2,
+			"Select=: invalid device glob 'a/b': '/', '\\\\' and control "
+			"characters cannot be in a device name\n"); /* the log escapes '\\' */
+	assert_error_at(f, MAIN_ETC, 3, "Exclude=: invalid device glob '[x': '[' without ']'\n");
+	assert_error_at(f, MAIN_ETC, 4, "Ports=: invalid port number '0' (1-255)\n");
+	assert_error_at(f, MAIN_ETC, 5,
+			"MinFirmware=: '1..2' is not a firmware version (numbers and dots, as "
+			"fw_ver reads: 28.39.1002)\n");
+	assert_error_at(f, MAIN_ETC, 6, "Firmware=: at most 16 versions of 63 bytes\n");
+	assert_error_at(f, MAIN_ETC, 7, "CounterLimit=: 'nope=1': unknown counter (");
+	assert_error_at(f, MAIN_ETC, 8, "AllowDown=: invalid boolean 'maybe' (use yes or no)\n");
+	assert_error_at(f, MAIN_ETC, 9,
+			"SelectLinkLayer=: unknown link layer 'roce' (any, InfiniBand or "
+			"Ethernet)\n");
+	assert_error_at(f, MAIN_ETC, 10,
+			"LinkLayer=: unknown link layer 'ib' (any, InfiniBand or Ethernet)\n");
+	assert_error_at(f, MAIN_ETC, 11,
+			"MinRate=: impossible rate '3201' (Gb/s between 1 and 3200, e.g. 200 or "
+			"400, or a link name: SDR DDR QDR FDR10 FDR EDR HDR NDR XDR, HDR100 "
+			"NDR200)\n");
+	assert_error_at(f, MAIN_ETC, 12, "MinWidth=: invalid width '3X' (1X, 2X, 4X, 8X or 12X)\n");
+	assert_error_at(f, MAIN_ETC, 13,
+			"MinMTU=: invalid MTU '300' (256, 512, 1024, 2048 or 4096)\n");
+	assert_error_at(f, MAIN_ETC, 14, "RoCEv2=: invalid boolean '2' (use yes or no)\n");
+	assert_error_at(f, MAIN_ETC, 15, "MinActive=: invalid count '0' (a number from 1)\n");
+	assert_error_at(f, MAIN_ETC, 16, "Env=: invalid boolean 'x' (use yes or no)\n");
+	assert_error_at(f, MAIN_ETC, 17,
+			"SocketInterface=: invalid interface name in 'a,,b' (1-15 bytes of A-Z "
+			"a-z 0-9 _ . : -, separated by ',')\n");
+	assert_error_at(f, MAIN_ETC, 18, "HCOLL=: invalid boolean 'y' (use yes or no)\n");
+	assert_error_at(f, MAIN_ETC, 19, "unknown key 'select' in [Port:*] section\n");
+	assert_null(strstr(f->err, "needs Select=")); /* the rule's errors said enough */
+
+	write_file(f, MAIN_USR,
+		   "[Port:a]\nSelect=mlx5_* pci:15b3:1021\nExclude=mlx5_9\nPorts=2 1\n"
+		   "MinFirmware=28.39.1002\nFirmware=28.39.1002 28.40.1\n"
+		   "CounterLimit=link_downed=off symbol_error=5:fail\nAllowDown=yes\n"
+		   "SelectLinkLayer=ethernet\nLinkLayer=Ethernet\nMinRate=HDR\nMinWidth=4x\n"
+		   "MinMTU=4096\nRoCEv2=on\nMinActive=2\nEnv=no\nSocketInterface=eth0,eth1\n"
+		   "HCOLL=off\n");
+	write_file(f, MAIN_ETC, "[Port:a]\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+#define U "# /usr/lib/hostprep/hostprep.conf:"
+#define RESET(k) "# reset: the " k "= lines below are the whole list\n" k "=\n"
+	assert_non_null(strstr(
+		out, "[Port:a]\n" RESET("Select") U "2\nSelect=mlx5_*\n" U
+		     "2\nSelect=pci:15b3:1021\n" RESET("Exclude") U "3\nExclude=mlx5_9\n" RESET(
+			     "Ports") U "4\nPorts=2\n" U "4\nPorts=1\n" U
+		     "5\nMinFirmware=28.39.1002\n" RESET("Firmware") U "6\nFirmware=28.39.1002\n" U
+		     "6\nFirmware=28.40.1\n" RESET("CounterLimit") U
+		     "7\nCounterLimit=symbol_error=5:fail\n" U "7\nCounterLimit=link_downed=off\n" U
+		     "8\nAllowDown=yes\n" U "9\nSelectLinkLayer=Ethernet\n" U
+		     "10\nLinkLayer=Ethernet\n" U "11\nMinRate=200\n" U "12\nMinWidth=4X\n" U
+		     "13\nMinMTU=4096\n" U "14\nRoCEv2=yes\n" U "15\nMinActive=2\n" U
+		     "16\nEnv=no\n" U "17\nSocketInterface=eth0,eth1\n" U "18\nHCOLL=no\n"));
+	free(out);
+	out = NULL;
+
+	write_file(f, MAIN_ETC,
+		   "[Port:a]\nExclude=\nPorts=\nMinFirmware=\nFirmware=\nCounterLimit=\n"
+		   "AllowDown=\nSelectLinkLayer=\nLinkLayer=\nMinRate=\nMinWidth=\nMinMTU=\n"
+		   "RoCEv2=\nMinActive=\nEnv=\nSocketInterface=\nHCOLL=\n[Port:b]\nSelect=ib*\n");
+	assert_int_equal(load(f, NULL, 0), 0);
+	m = open_memstream(&out, &size);
+	assert_int_equal(config_dump(&f->c, m), 0);
+	fclose(m);
+#define DEFAULTS                                                                             \
+	"# default\nAllowDown=no\n# default\nSelectLinkLayer=any\n# default\nLinkLayer=any\n" \
+	"# default\nMinRate=\n# default\nMinWidth=\n# default\nMinMTU=\n"                      \
+	"# default\nRoCEv2=no\n# default\nMinActive=\n# default\nEnv=yes\n"                    \
+	"# default\nSocketInterface=\n# default\nHCOLL=yes\n"
+	assert_non_null(strstr(out, "[Port:a]\n" RESET("Select") U "2\nSelect=mlx5_*\n" U
+				    "2\nSelect=pci:15b3:1021\n" DEFAULTS "\n"));
+	assert_non_null(strstr(out, "[Port:b]\n" RESET("Select") "# /etc/hostprep/hostprep.conf:19\n"
+				    "Select=ib*\n" DEFAULTS));
+#undef DEFAULTS
+#undef RESET
+#undef U
+	free(out);
+}
+
 static void test_dump(void **state)
 {
 	struct fixture *f = *state;
@@ -2412,6 +2516,7 @@ int main(void)
 		T(test_item_kmod),
 		T(test_item_topology),
 		T(test_item_acs),
+		T(test_item_port),
 		T(test_dump),
 		T(test_dump_explicit_file_path_as_given),
 		T(test_section_header_junk),
