@@ -1082,6 +1082,43 @@ static const char *image_name(const char *image)
 	return slash ? slash + 1 : image[0] == '(' ? strchrnul(image, ')') : image;
 }
 
+/*
+ * A UKI host: kernel-install builds the command line from /etc/kernel/cmdline into the
+ * image, so hostprep recorded only that file. When no entry carries the argument but the
+ * file does, the file is the carrier: the image booted was built before it (or the
+ * kernel dropped the argument), said as for an entry.
+ */
+static int took_kernel_cmdline(const struct sysroot *root, const struct took_ctx *c,
+			       struct boot_took *t)
+{
+	static const struct entry_dir etc = { SYSROOT_ETC, "kernel", "/etc/kernel", false };
+	_cleanup_(strv_freep) char **names = NULL;
+	_cleanup_(freep) char *text = NULL;
+	bool carries = false, recorded = false;
+	size_t size;
+	int r = pfile_recorded_under(root, "/etc/kernel/", &names);
+
+	for (size_t i = 0; r >= 0 && names[i]; i++)
+		recorded |= streq(names[i], "/etc/kernel/cmdline");
+	if (r < 0 || !recorded)
+		return r;
+	r = sysroot_read_file(root, SYSROOT_ETC, BOOT_FILE_MAX, &text, &size, "kernel/cmdline");
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) /* gone since: nothing carries it there */
+		return 0;
+	text[strcspn(text, "\n")] = '\0';
+	r = entry_carries(&etc, text, c->arg, &carries);
+	if (r < 0 || !carries)
+		return r;
+	t->n++;
+	t->with++;
+	t->since_boot |= written_since(root, &etc, "cmdline", c->btime);
+	if (!t->carrier)
+		t->carrier = strdup("/etc/kernel/cmdline");
+	return t->carrier ? 0 : -ENOMEM;
+}
+
 int acs_boot_took(const struct sysroot *root, const char *image, const char *arg,
 		  struct boot_took *ret)
 {
@@ -1103,6 +1140,8 @@ int acs_boot_took(const struct sysroot *root, const char *image, const char *arg
 		r = took_under(root, "/efi/", &c, ret);
 	if (r >= 0 && (c.image || c.selected) && !ret->booted && ret->with)
 		r = took_booted_other(root, &c, ret);
+	if (r >= 0 && !ret->with)
+		r = took_kernel_cmdline(root, &c, ret);
 	if (r < 0)
 		boot_took_done(ret);
 	return r;
