@@ -29,7 +29,7 @@
 	X(sd_booted)                      \
 	X(sd_notify)                      \
 	X(sd_journal_sendv)               \
-	X(sd_journal_open_directory_fd)   \
+	X(sd_journal_open_files_fd)       \
 	X(sd_journal_add_match)           \
 	X(sd_journal_next)                \
 	X(sd_journal_get_data)            \

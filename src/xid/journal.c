@@ -12,6 +12,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -28,20 +30,98 @@ static void journal_closep(sd_journal **j)
 		sym_sd_journal_close(*j);
 }
 
-/* Whether the root has a journal directory (persistent or volatile), without libsystemd. */
-static bool has_journal(const struct sysroot *root)
+/*
+ * The journal files hostprep hands to libsystemd, each opened here through the root
+ * (RESOLVE_IN_ROOT: a link out of the root finds nothing), so libsystemd opens no path
+ * itself (sd_journal_open_directory_fd() would follow links out of a --root tree).
+ * Only files written since this boot began can hold its records (a fleet's persistent
+ * journal keeps gigabytes of older boots); past JOURNAL_FILES_MAX, the newest.
+ */
+#define JOURNAL_FILES_MAX 64
+
+struct journal_files {
+	int fd[JOURNAL_FILES_MAX];
+	time_t mtime[JOURNAL_FILES_MAX];
+	size_t n;
+	long long btime; /* /proc/stat's; 0 unknown: every file */
+};
+
+static void journal_files_done(struct journal_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		close(f->fd[i]);
+	f->n = 0;
+}
+
+static void journal_files_add(struct journal_files *f, int fd)
+{
+	struct stat st;
+	size_t old = 0;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (f->btime > 0 && (long long)st.st_mtime < f->btime)) {
+		close(fd);
+		return;
+	}
+	if (f->n < JOURNAL_FILES_MAX) {
+		f->fd[f->n] = fd;
+		f->mtime[f->n++] = st.st_mtime;
+		return;
+	}
+	for (size_t i = 1; i < f->n; i++)
+		if (f->mtime[i] < f->mtime[old])
+			old = i;
+	if (st.st_mtime <= f->mtime[old]) {
+		close(fd);
+		return;
+	}
+	close(f->fd[old]);
+	f->fd[old] = fd;
+	f->mtime[old] = st.st_mtime;
+}
+
+static bool journal_name(const char *name)
+{
+	size_t n = strlen(name), k = strlen(".journal");
+
+	return name[0] != '.' && n > k && streq(name + n - k, ".journal");
+}
+
+/* journald's per-machine folder: the machine ID, 32 lower-case hex digits. */
+static bool machine_dir(const char *name)
+{
+	return strlen(name) == 32 && strspn(name, "0123456789abcdef") == 32;
+}
+
+/* The *.journal files of dir (below parent), and those of its machine-ID folders. */
+static void journal_files_scan(const struct sysroot *root, int parent, const char *dir, bool top,
+			       struct journal_files *f)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *de;
+
+	if (sysroot_opendir_at(root, parent, dir, &d) < 0)
+		return;
+	while ((de = readdir(d))) {
+		if (journal_name(de->d_name)) {
+			int fd = sysroot_open_at(root, dirfd(d), de->d_name,
+						 O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+			if (fd >= 0)
+				journal_files_add(f, fd);
+		} else if (top && machine_dir(de->d_name)) {
+			journal_files_scan(root, dirfd(d), de->d_name, false, f);
+		}
+	}
+}
+
+/* The persistent journal and the volatile one (before journald flushed it). */
+static void journal_files_find(const struct sysroot *root, struct journal_files *f)
 {
 	static const char *const dirs[] = { "var/log/journal", "run/log/journal" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		int fd = sysroot_open_at(root, root->fd, dirs[i], O_RDONLY | O_DIRECTORY);
-
-		if (fd >= 0) {
-			close(fd);
-			return true;
-		}
-	}
-	return false;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		journal_files_scan(root, root->fd, dirs[i], true, f);
 }
 
 /* "_BOOT_ID=" and the boot ID without its dashes, as journald stores it. */
@@ -123,18 +203,23 @@ static int scan_all(sd_journal *j, struct xid_scan *s)
 
 int xid_scan_journal(struct xid_scan *s, const struct sysroot *root)
 {
+	_cleanup_(journal_files_done) struct journal_files files = {};
 	_cleanup_(journal_closep) sd_journal *j = NULL;
 	char boot_id[BOOT_ID_LEN + 1], match[64];
-	int r;
+	int r = sysroot_boot_time(root, &files.btime);
 
-	if (!has_journal(root))
+	if (r < 0)
+		return r;
+	journal_files_find(root, &files);
+	if (!files.n)
 		return -ENOENT;
 	r = gate_boot_id(root, boot_id);
 	if (r >= 0)
 		r = dlopen_libsystemd(LOG_DEBUG);
 	if (r < 0)
 		return r;
-	r = sym_sd_journal_open_directory_fd(&j, root->fd, SD_JOURNAL_OS_ROOT);
+	/* the fds stay ours: closed after the journal (journal_closep runs first) */
+	r = sym_sd_journal_open_files_fd(&j, files.fd, (unsigned)files.n, 0);
 	if (r < 0)
 		return r;
 	boot_match(boot_id, match, sizeof(match));

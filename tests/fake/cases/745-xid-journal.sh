@@ -5,7 +5,8 @@
 # and the results say the journal held no kernel record of this boot; (c) no journal
 # directory: /dev/kmsg as before, nothing said about the journal. (d) a snapshot of (a)
 # keeps the journal's records as its dev/kmsg, not the journal files, and its replay
-# judges the same from there. Nothing is written.
+# judges the same from there. (e) a journal reached through a link out of the root is not
+# read; (f) nor a file last written before this boot began. Nothing is written.
 . "$HERE/lib-snapshot.sh"
 JR=/lib/systemd/systemd-journal-remote
 [ -x "$JR" ] || skip "no $JR (package systemd-journal-remote)"
@@ -76,6 +77,28 @@ hp --json check
 expect_rc 0
 [ "$(host xid.gpu)" = "pass no Xid since boot (kmsg: 2 records read); the journal holds no kernel record of this boot; from record 40 on: the kernel's buffer no longer holds the earlier ones" ] ||
 	fail "(b) another boot's journal: $(host xid.gpu)"
+
+# (e) var/log/journal a link out of the root (to the journal with the Xid): libsystemd is
+# handed only files opened inside the root, so the link finds nothing there: kmsg
+rm -rf "$R/var/log/journal"
+ln -s "$T/this/var/log/journal" "$R/var/log/journal"
+hp --json check
+expect_rc 0
+[ "$(host xid.gpu)" = "pass no Xid since boot (kmsg: 2 records read); from record 40 on: the kernel's buffer no longer holds the earlier ones" ] ||
+	fail "(e) a journal reached through a link out of the root was read: $(host xid.gpu)"
+rm "$R/var/log/journal"
+
+# (f) a journal file last written before this boot began (/proc/stat btime) holds none
+# of its records: not opened, kmsg as without a journal
+use this
+cp "$R/proc/stat" "$T/stat.saved" 2>/dev/null || : >"$T/stat.saved"
+printf 'cpu  1 2 3 4\nbtime %s\n' "$(( $(stat -c %Y "$T/this/var/log/journal/$MID/remote.journal") + 3600 ))" >"$R/proc/stat"
+hp --json check
+expect_rc 0
+[ "$(host xid.gpu)" = "pass no Xid since boot (kmsg: 2 records read); from record 40 on: the kernel's buffer no longer holds the earlier ones" ] ||
+	fail "(f) a journal file of an earlier boot was read: $(host xid.gpu)"
+cp "$T/stat.saved" "$R/proc/stat"
+[ -s "$T/stat.saved" ] || rm "$R/proc/stat"
 
 use ""
 hp --json check
