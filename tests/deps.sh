@@ -38,7 +38,8 @@ apt_test=(libcmocka-dev # tests/unit
 	  bash zsh # tests/doc: the bash and zsh completion harnesses
 	  hwloc # lstopo-no-graphics: tests/fake 301, 302 (hwloc_oracle.py reads the real fixtures)
 	  xz-utils # tar -J: tests/fake/real/*/root.tar.xz, the real machines' trees (300-306)
-	  zstd) # tar -xf of hostprep snapshot's .tar.zst: tests/fake 340-345
+	  zstd # tar -xf of hostprep snapshot's .tar.zst: tests/fake 340-345
+	  systemd-journal-remote) # a journal file from an export stream: tests/fake 745
 	# and promtool (install_promtool): tests/fake 160-163 check hostprep.prom
 apt_bench=(python3 # tests/bench/bench.py, gen.py
 	   kmod # depmod: bench.py builds its fake hosts with tests/fake/mkroot.py
@@ -66,7 +67,8 @@ apt_fuzz=(clang-14 libclang-rt-14-dev)
 dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdma-core-devel
 	   systemd-devel inih-devel json-c-devel zlib-devel nettle-devel libarchive-devel scdoc)
 dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
-	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh hwloc xz zstd)
+	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh hwloc xz zstd
+	  systemd-journal-remote)
 dnf_bench=(python3 kmod pciutils strace)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)

@@ -803,22 +803,6 @@ static int entry_kernel(const struct sysroot *root, const struct entry_dir *dir,
 }
 
 /* btime of /proc/stat: when this boot began (seconds since the epoch), 0 when unreadable. */
-static int boot_began(const struct sysroot *root, long long *ret)
-{
-	_cleanup_(freep) char *data = NULL;
-	size_t size = 0;
-	const char *b;
-	int r = sysroot_read_file(root, SYSROOT_PROC, 4 << 20, &data, &size, "stat");
-
-	*ret = 0;
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	b = strstr(data, "\nbtime ");
-	if (b && sscanf(b + 7, "%lld", ret) != 1)
-		*ret = 0;
-	return 0;
-}
-
 /* Written after this boot began: the running kernel was booted before the edit. */
 static bool written_since(const struct sysroot *root, const struct entry_dir *dir, const char *name,
 			  long long btime)
@@ -1124,7 +1108,7 @@ int acs_boot_took(const struct sysroot *root, const char *image, const char *arg
 {
 	_cleanup_(freep) char *kernelopts = NULL, *selected = NULL;
 	struct took_ctx c = { .arg = arg, .image = image_name(image) };
-	int r = boot_began(root, &c.btime);
+	int r = sysroot_boot_time(root, &c.btime);
 
 	*ret = (struct boot_took){};
 	if (r >= 0)

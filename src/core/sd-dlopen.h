@@ -11,7 +11,9 @@
 /*
  * libsystemd (and the libgcrypt, liblzma, libzstd, liblz4 and libcap it links)
  * is loaded with dlopen() the first time a run talks to systemd: the journal
- * sink on the live host (sink-journal.c), sd_notify under a service manager
+ * sink on the live host (sink-journal.c), [Xid]'s read of the kernel records of
+ * this boot where the root has a journal directory (src/xid/journal.c), sd_notify under a service
+ * manager
  * ($NOTIFY_SOCKET), the system bus ([Workload] LimitMEMLOCK, workload-memlock.c)
  * and the boot wait's event loop (linkwait.c). A health probe's `check --root`,
  * `status` and `config` never map it: linked, its relocations and constructors
@@ -27,6 +29,12 @@
 	X(sd_booted)                      \
 	X(sd_notify)                      \
 	X(sd_journal_sendv)               \
+	X(sd_journal_open_files_fd)       \
+	X(sd_journal_add_match)           \
+	X(sd_journal_next)                \
+	X(sd_journal_get_data)            \
+	X(sd_journal_get_monotonic_usec)  \
+	X(sd_journal_close)               \
 	X(sd_bus_open_system)             \
 	X(sd_bus_set_method_call_timeout) \
 	X(sd_bus_flush_close_unref)       \

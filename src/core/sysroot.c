@@ -873,3 +873,19 @@ const char *sysroot_strip(const struct sysroot *r, const char *path)
 		return path + k;
 	return path;
 }
+
+int sysroot_boot_time(const struct sysroot *r, long long *ret)
+{
+	_cleanup_(freep) char *data = NULL;
+	size_t size = 0;
+	const char *b;
+	int k = sysroot_read_file(r, SYSROOT_PROC, 4 << 20, &data, &size, "stat");
+
+	*ret = 0;
+	if (k < 0)
+		return k == -ENOMEM ? k : 0;
+	b = strstr(data, "\nbtime ");
+	if (b && sscanf(b + 7, "%lld", ret) != 1)
+		*ret = 0;
+	return 0;
+}

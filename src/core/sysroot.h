@@ -121,6 +121,11 @@ int sysroot_read_attr(const struct sysroot *r, enum sysroot_top top, char **ret,
  */
 int sysroot_fopen(const struct sysroot *r, enum sysroot_top top, FILE **ret, const char *fmt, ...)
 	_printf_(4, 5);
+/*
+ * When this boot began (/proc/stat's btime, seconds since the epoch) into *ret; 0 when
+ * it cannot be read (then nothing can be judged by it). -ENOMEM only.
+ */
+int sysroot_boot_time(const struct sysroot *r, long long *ret);
 /* The whole file, at most max bytes (-EFBIG past it), as read_full_fd(). */
 int sysroot_read_file(const struct sysroot *r, enum sysroot_top top, size_t max, char **ret,
 		      size_t *ret_size, const char *fmt, ...) _printf_(6, 7);

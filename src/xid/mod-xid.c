@@ -4,7 +4,8 @@
  * judged for NVIDIA Xid (xid.gpu, per GPU slot) and SXid (xid.sxid, per NVSwitch) lines
  * and the signatures operators grep for (kernel.log: a PCIe link below its capability,
  * AER errors, DPC containment, a module's unknown symbol). Check only; never blocks: the
- * live log is read O_NONBLOCK until EAGAIN, at most MaxRecords= records.
+ * journal's kernel records of this boot where it has them (journal.c: files, read to their
+ * end), else the live log read O_NONBLOCK until EAGAIN; at most MaxRecords= records.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -131,9 +132,26 @@ static int check_of(enum kmsg_kind k)
 	return k == KMSG_XID ? 0 : k == KMSG_SXID ? 1 : 2;
 }
 
+static const char *source(const struct xid_scan *s)
+{
+	return s->journal > 0 ? "journal" : "kmsg";
+}
+
+/* Why /dev/kmsg was read although the root has a journal. */
+static void journal_note(const struct xid_scan *s, struct strbuf *b)
+{
+	if (s->journal == 0)
+		strbuf_printf(b, "; the journal holds no kernel record of this boot");
+	else if (s->journal == -EOPNOTSUPP)
+		strbuf_printf(b, "; the journal not read: no libsystemd");
+	else if (s->journal < 0 && s->journal != -ENOENT)
+		strbuf_printf(b, "; the journal not read: %s", strerror(-s->journal));
+}
+
 /* ", from seq S on ..., M records not in the kernel's format": what the count leaves out. */
 static void scan_notes(const struct xid_scan *s, struct strbuf *b)
 {
+	journal_note(s, b);
 	if (s->records && s->first_seq)
 		strbuf_printf(b,
 			      "; from record %" PRIu64 " on: the kernel's buffer no longer holds "
@@ -157,11 +175,13 @@ static int host_result(struct run *run, const struct xid_config *xc, const struc
 
 	if (s->capped)
 		strbuf_printf(&b,
-			      "%s in the first %" PRIu64 " records; stopped at MaxRecords=%" PRIu64
+			      "%s in the first %" PRIu64
+			      " records (%s); stopped at MaxRecords=%" PRIu64
 			      ": the later records of this boot were not read",
-			      t->none, s->records + s->malformed, xc->max_records);
+			      t->none, s->records + s->malformed, source(s), xc->max_records);
 	else
-		strbuf_printf(&b, "%s since boot (%" PRIu64 " records read)", t->none, s->records);
+		strbuf_printf(&b, "%s since boot (%s: %" PRIu64 " records read)", t->none,
+			      source(s), s->records);
 	scan_notes(s, &b);
 	if (strbuf_take(&b, &actual) < 0)
 		return -ENOMEM;
@@ -214,7 +234,7 @@ static const char *meaning(const struct kmsg_match *m)
 	return x ? x->meaning : "not in hostprep's table";
 }
 
-static int actual_text(const struct run *run, const struct xid_finding *f,
+static int actual_text(const struct run *run, const struct xid_scan *s, const struct xid_finding *f,
 		       const struct xid_ignore *ig, char **ret)
 {
 	_cleanup_(strbuf_done) struct strbuf b = {};
@@ -224,6 +244,8 @@ static int actual_text(const struct run *run, const struct xid_finding *f,
 	else
 		strbuf_printf(&b, "%s", kind_names[f->m.kind]);
 	when_text(&b, f);
+	if (s->journal > 0) /* /dev/kmsg, the source of old, says nothing */
+		strbuf_printf(&b, " (journal)");
 	if (f->m.kind == KMSG_XID || f->m.kind == KMSG_SXID)
 		strbuf_printf(&b, ": %s", meaning(&f->m));
 	if (ig)
@@ -256,14 +278,15 @@ static const char remedy_sxid_fatal[] =
 	"and NVSwitches (nvidia-smi -r) and start it again, or reboot; the line stays in this "
 	"boot's log: after the reset add its code to IgnoreSXid= for this boot, or reboot";
 
-static int nv_result(struct run *run, const struct xid_config *xc, const struct xid_finding *f)
+static int nv_result(struct run *run, const struct xid_config *xc, const struct xid_scan *s,
+		     const struct xid_finding *f)
 {
 	const struct xid_ignore *ig = xid_ignored(xc, f->m.kind == KMSG_SXID, f->m.code);
 	_cleanup_(freep) char *actual = NULL;
 	enum xid_class c = f->m.cls;
 	char remedy[512] = "";
 
-	if (actual_text(run, f, ig, &actual) < 0)
+	if (actual_text(run, s, f, ig, &actual) < 0)
 		return -ENOMEM;
 	if (f->m.kind == KMSG_SXID && c == XID_CLASS_RESET_GPU)
 		snprintf(remedy, sizeof(remedy), remedy_sxid_fatal, f->m.object);
@@ -307,12 +330,12 @@ static const struct {
 				  "load the stack it was built for" },
 };
 
-static int klog_result(struct run *run, const struct xid_finding *f)
+static int klog_result(struct run *run, const struct xid_scan *s, const struct xid_finding *f)
 {
 	_cleanup_(freep) char *actual = NULL;
 	char remedy[512] = "";
 
-	if (actual_text(run, f, NULL, &actual) < 0)
+	if (actual_text(run, s, f, NULL, &actual) < 0)
 		return -ENOMEM;
 	if (klog[f->m.kind].remedy)
 		snprintf(remedy, sizeof(remedy), klog[f->m.kind].remedy, f->m.object);
@@ -341,7 +364,7 @@ static int judge(struct run *run, const struct xid_config *xc, const struct xid_
 			if ((size_t)check_of(f->m.kind) != t)
 				continue;
 			n++;
-			r = t < 2 ? nv_result(run, xc, f) : klog_result(run, f);
+			r = t < 2 ? nv_result(run, xc, s, f) : klog_result(run, s, f);
 		}
 		if (r >= 0 && (n == 0 || s->capped))
 			r = host_result(run, xc, s, &texts[t]);
@@ -370,6 +393,21 @@ static int unreadable(struct run *run, int err)
 	return r;
 }
 
+/* The journal's records of this boot; else (none, or no journal) a fresh scan of /dev/kmsg. */
+static int read_sources(const struct run *run, struct xid_scan *s)
+{
+	int r = xid_scan_journal(s, run->root);
+
+	if (r > 0 || r == -ENOMEM) {
+		s->journal = r;
+		return r < 0 ? r : 0;
+	}
+	/* what a failed read left in the scan is dropped: the log is read whole */
+	xid_scan_done(s);
+	*s = (struct xid_scan){ .max_records = s->max_records, .record = s->record, .journal = r };
+	return read_log(run, s);
+}
+
 static int xid_verify(struct run *run)
 {
 	const struct xid_config *xc = xid_config_get(run->cfg);
@@ -380,7 +418,7 @@ static int xid_verify(struct run *run)
 		return 0; /* no [Xid]: nothing read, nothing reported */
 	s.max_records = xc->max_records;
 	s.record = sysroot_data_recording();
-	r = read_log(run, &s);
+	r = read_sources(run, &s);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)

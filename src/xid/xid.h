@@ -25,6 +25,14 @@
  * a regular file of records as /dev/kmsg gives them ("PRIO,SEQ,USEC,FLAGS;MESSAGE\n",
  * dictionary lines after it begin with a space); `hostprep snapshot` records what the
  * check read there, every message that matched nothing blanked (XID_KMSG below /dev).
+ *
+ * First, where the root has a journal directory (var/log/journal, run/log/journal), the
+ * journal's records of the kernel transport of this boot (_BOOT_ID: the root's
+ * proc/sys/kernel/random/boot_id), read through libsystemd (dlopen'd only then): journald
+ * keeps the whole boot, /dev/kmsg only what its ring buffer still holds. No record there
+ * (no journald, a volatile journal of another boot, no libsystemd, an error): /dev/kmsg,
+ * and the results say why. A snapshot keeps the journal's records as a kmsg file (the
+ * journal files themselves are not captured), which its replay reads.
  */
 
 #define XID_KMSG "kmsg" /* below SYSROOT_DEV */
@@ -150,6 +158,9 @@ struct xid_scan {
 	uint64_t lost;	    /* records the kernel overwrote while they were read (EPIPE) */
 	uint64_t first_seq; /* of the first record read */
 	bool capped;	    /* more records than max_records */
+	/* the journal's answer: 1 its records were read; else /dev/kmsg's were, the journal
+	 * having none of this boot (0), no directory (-ENOENT), or the error */
+	int journal;
 	struct xid_finding *f;
 	size_t n;
 	size_t dropped; /* findings past XID_FINDINGS_MAX, counted only */
@@ -167,3 +178,12 @@ int xid_scan_line(struct xid_scan *s, const char *line);
  */
 int xid_scan_file(struct xid_scan *s, FILE *f);
 void xid_scan_done(struct xid_scan *s);
+
+struct sysroot;
+/*
+ * The journal's kernel records of the running boot below root, each scanned as
+ * xid_scan_line() (journal.c), at most s->max_records: 1 when it gave records, 0 when none
+ * of this boot; -ENOENT when the root has no journal directory, -EOPNOTSUPP without
+ * libsystemd, the boot ID's error (gate_boot_id()), -ENOMEM, or the journal's error.
+ */
+int xid_scan_journal(struct xid_scan *s, const struct sysroot *root);

@@ -344,7 +344,7 @@ ready_xid() {
 	example xid
 	shape_acs
 	expect_ready xid
-	expect_grep out '^PASS +xid\.gpu +host +.*no Xid since boot \([0-9]+ records read\)'
+	expect_grep out '^PASS +xid\.gpu +host +.*no Xid since boot \(kmsg: [0-9]+ records read\)'
 }
 broken_xid() { # a GPU fell off the bus (Xid 79: reboot)
 	newroot dgx8-kmsg-xid

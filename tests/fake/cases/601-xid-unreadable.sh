@@ -56,7 +56,7 @@ fi
 hp --json check
 expect_rc 0
 [ "$(jqo '.results[] | select(.check == "xid.gpu") | "\(.verdict) \(.actual)"')" = \
-	"pass no Xid since boot (0 records read)" ] || fail "an empty log: $(cat "$T/out")"
+	"pass no Xid since boot (kmsg: 0 records read)" ] || fail "an empty log: $(cat "$T/out")"
 rm "$R/dev/kmsg"
 rmdir "$R/dev"
 expect_tree_same

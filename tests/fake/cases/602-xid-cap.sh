@@ -14,7 +14,7 @@ hp --json check
 expect_rc 1
 [ "$(verdicts)" = "xid.gpu=fail xid.sxid=pass kernel.log=pass" ] || fail "MaxRecords=4 of 4: $(verdicts)"
 [ "$(jqo '.results[] | select(.check == "xid.sxid") | .actual')" = \
-	"no SXid since boot (4 records read); from record 7 on: the kernel's buffer no longer holds the earlier ones" ] ||
+	"no SXid since boot (kmsg: 4 records read); from record 7 on: the kernel's buffer no longer holds the earlier ones" ] ||
 	fail "the count and the lost start: $(jqo '.results[] | select(.check == "xid.sxid") | .actual')"
 
 conf 3
@@ -22,7 +22,7 @@ hp --json check
 expect_rc 0
 [ "$(verdicts)" = "xid.gpu=warn xid.sxid=warn kernel.log=warn" ] || fail "MaxRecords=3 of 4: $(verdicts)"
 [ "$(jqo '.results[] | select(.check == "xid.gpu") | "\(.action) \(.cause) \(.actual)"')" = \
-	"config xid.gpu:capped no Xid in the first 3 records; stopped at MaxRecords=3: the later records of this boot were not read; from record 7 on: the kernel's buffer no longer holds the earlier ones" ] ||
+	"config xid.gpu:capped no Xid in the first 3 records (kmsg); stopped at MaxRecords=3: the later records of this boot were not read; from record 7 on: the kernel's buffer no longer holds the earlier ones" ] ||
 	fail "the cap's evidence: $(jqo '.results[] | select(.check == "xid.gpu") | "\(.action) \(.cause) \(.actual)"')"
 expect_grep out "raise MaxRecords=" "the remedy"
 
@@ -32,7 +32,7 @@ conf 3
 hp --json check
 expect_rc 0
 [ "$(jqo '.results[] | select(.check == "xid.gpu") | .actual')" = \
-	"no Xid since boot (2 records read); 1 lines not in the kernel's format, skipped" ] ||
+	"no Xid since boot (kmsg: 2 records read); 1 lines not in the kernel's format, skipped" ] ||
 	fail "a malformed line: $(jqo '.results[] | select(.check == "xid.gpu") | .actual')"
 conf 2
 hp --json check

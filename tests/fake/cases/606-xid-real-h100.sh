@@ -12,7 +12,7 @@ n=$(grep -c . "$FX/kmsg.txt")
 hp --config "$T/xid.conf" --json check
 expect_rc 0
 [ "$(jq -r '[.results[] | select(.check | test("^(xid|kernel)")) | "\(.check) \(.verdict) \(.actual)"] | join("|")' "$T/out")" = \
-	"xid.gpu pass no Xid since boot ($n records read)|xid.sxid pass no SXid since boot ($n records read)|kernel.log pass no degraded link, AER/DPC error or unknown symbol since boot ($n records read)" ] ||
+	"xid.gpu pass no Xid since boot (kmsg: $n records read)|xid.sxid pass no SXid since boot (kmsg: $n records read)|kernel.log pass no degraded link, AER/DPC error or unknown symbol since boot (kmsg: $n records read)" ] ||
 	fail "the real log: $(jq -c '[.results[] | select(.check | test("^(xid|kernel)")) | .actual]' "$T/out")"
 gpu=$(ls "$R/proc/driver/nvidia/gpus")
 [ "$gpu" = 0000:00:06.0 ] || fail "the fixture's GPU is $gpu"
