@@ -13,8 +13,8 @@
  * is loaded with dlopen() the first time a run talks to systemd: the journal
  * sink on the live host (sink-journal.c), [Xid]'s read of the kernel records of
  * this boot where the root has journal files of this boot (src/xid/journal.c), sd_notify
- * under a service manager ($NOTIFY_SOCKET), the system bus ([Workload] LimitMEMLOCK, workload-memlock.c)
- * and the boot wait's event loop (linkwait.c). A health probe's `check --root`,
+ * under a service manager ($NOTIFY_SOCKET), the system bus ([Workload] LimitMEMLOCK,
+ * workload-memlock.c) and the boot wait's event loop (linkwait.c). A health probe's `check --root`,
  * `status` and `config` never map it: linked, its relocations and constructors
  * cost 1.6 ms of every exec on the 2-core machine, 11 % of a 512-function
  * check (issue 11). The package still depends on it (packaging/ names it:

@@ -1048,6 +1048,25 @@ static const char *hcoll_admin_off(const struct port_config *pc)
 }
 
 /*
+ * Why a node HCOLL needs is not there (has_ib_node()'s r: 0 or -ENOENT none, else the
+ * folder could not be read): 1 and the reason, -ENOMEM. The folder as the host names it
+ * (the root's owner spells it).
+ */
+static int ib_node_why(int r, const char *node, const char *because, char *why, size_t n)
+{
+	_cleanup_(freep) char *dir =
+		sysroot_path(&(struct sysroot){ .dir = (char *)"" }, SYSROOT_DEV, "infiniband");
+
+	if (!dir)
+		return -ENOMEM;
+	if (r == 0 || r == -ENOENT)
+		snprintf(why, n, "no %s/%s node (%s)", dir, node, because);
+	else
+		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
+	return 1;
+}
+
+/*
  * Open MPI's HCOLL picks its own IB port and opens a umad node to find it: in a pod without
  * them (or without multicast) an MPIJob hangs at start. Off where the host cannot serve it
  * or an Env=yes rule says HCOLL=no; else it gets the first passing port, as NCCL does.
@@ -1069,19 +1088,8 @@ static int hcoll_off(const struct rdma_run *rr, const struct env *e, char *why, 
 	r = has_ib_node(rr->root, "umad", true);
 	if (r > 0)
 		return 0;
-	/* the folder as the host names it, for the reason (the root's owner spells it) */
-	_cleanup_(freep) char *dir =
-		sysroot_path(&(struct sysroot){ .dir = (char *)"" }, SYSROOT_DEV, "infiniband");
-	if (!dir)
-		return -ENOMEM;
-	if (r == 0 || r == -ENOENT)
-		snprintf(why, n,
-			 "no %s/umad* node (HCOLL opens one to find its port; a pod needs them "
-			 "passed in)",
-			 dir);
-	else
-		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
-	return 1;
+	return ib_node_why(r, "umad*",
+			   "HCOLL opens one to find its port; a pod needs them passed in", why, n);
 }
 
 /*
@@ -1096,18 +1104,10 @@ static int hcoll_mcast_off(const struct sysroot *root, char *why, size_t n)
 
 	if (r > 0)
 		return 0;
-	_cleanup_(freep) char *dir =
-		sysroot_path(&(struct sysroot){ .dir = (char *)"" }, SYSROOT_DEV, "infiniband");
-	if (!dir)
-		return -ENOMEM;
-	if (r == 0 || r == -ENOENT)
-		snprintf(why, n,
-			 "no %s/rdma_cm node (HCOLL's multicast joins its groups through "
-			 "librdmacm; a pod needs it passed in)",
-			 dir);
-	else
-		snprintf(why, n, "%s unreadable (%s)", dir, strerror(-r));
-	return 1;
+	return ib_node_why(r, "rdma_cm",
+			   "HCOLL's multicast joins its groups through librdmacm; a pod needs it "
+			   "passed in",
+			   why, n);
 }
 
 static int hcoll_decide(const struct rdma_run *rr, const struct env *e, struct hcoll *h)
