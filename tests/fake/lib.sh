@@ -139,6 +139,19 @@ expect_no_grep() {
 
 # jqo EXPR: jq over $T/out (stdout of the last hp --json run)
 jqo() { jq -r "$@" "$T/out"; }
+# ib_counters DEV PORT [NAME=VALUE...]: an RDMA port's error counters, every one hostprep
+# judges 0, then the values given (rdma.counters, rdma.flap cases)
+ib_counters() {
+	local d=$R/sys/class/infiniband/$1/ports/$2/counters c kv
+	shift 2
+	mkdir -p "$d"
+	for c in symbol_error link_error_recovery link_downed port_rcv_errors \
+		port_rcv_remote_physical_errors local_link_integrity_errors \
+		excessive_buffer_overrun_errors port_xmit_discards; do
+		echo 0 >"$d/$c"
+	done
+	for kv; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
+}
 
 # ---------------------------------------------------------------- tree comparison
 # Entries: type, mode, path (and link target); file contents by bytes.

@@ -4,17 +4,6 @@
 # the limit and the time of the previous run; golden for the healthy and the broken run
 # (a rise over a rule's :fail limit, the same rise warning under the defaults, a flap).
 # ports/N/counters/ is made here: the fixtures have none (a port without it is not judged).
-counters() { # DEV PORT [NAME=VALUE...]: every judged counter 0, then the values given
-	local d=$R/sys/class/infiniband/$1/ports/$2/counters c kv
-	shift 2
-	mkdir -p "$d"
-	for c in symbol_error link_error_recovery link_downed port_rcv_errors \
-		port_rcv_remote_physical_errors local_link_integrity_errors \
-		excessive_buffer_overrun_errors port_xmit_discards; do
-		echo 0 >"$d/$c"
-	done
-	for kv; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
-}
 newroot ib-gpu
 useconf rdma-ib-gpu
 mkdir -p "$R/proc/sys/kernel/random"
@@ -22,8 +11,8 @@ echo 0f7e2b4e-5a0c-4c8e-9d2e-5c1f6a1b2c3d >"$R/proc/sys/kernel/random/boot_id"
 echo "4: ACTIVE" >"$R/sys/class/infiniband/mlx5_3/ports/1/state"
 echo "5: LinkUp" >"$R/sys/class/infiniband/mlx5_3/ports/1/phys_state"
 echo "400 Gb/sec (4X NDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
-for d in 0 1 2 3 4 5 6 7; do counters mlx5_$d 1; done
-counters mlx5_bond_0 1 symbol_error=4
+for d in 0 1 2 3 4 5 6 7; do ib_counters mlx5_$d 1; done
+ib_counters mlx5_bond_0 1 symbol_error=4
 hp -v check
 expect_rc 0
 expect_grep out 'PASS +rdma\.flap +mlx5_0/1 .*mlx5_0 port 1: no link-down since boot \(no earlier run in this boot\) \(link_downed 0\)'
@@ -43,7 +32,7 @@ golden ib-gpu-counters-healthy.txt
 expect_grep out 'PASS +rdma\.counters +mlx5_bond_0/1 .*since the previous run \(2023-11-14 22:13:20 UTC\): no rise; counts: symbol_error=4 '
 expect_no_grep out 'WARN|FAIL|UNKNOWN'
 # mlx5_2 takes 12 symbol errors: a warning with the rise, still READY
-counters mlx5_2 1 symbol_error=12
+ib_counters mlx5_2 1 symbol_error=12
 hp -v check
 expect_rc 0
 expect_grep out 'WARN +rdma\.counters +mlx5_2/1 .*mlx5_2 port 1, since the previous run \(2023-11-14 22:13:20 UTC\): symbol_error \+12 \(limit 0\); counts: symbol_error=12 '
@@ -60,12 +49,12 @@ cat >>"$R/etc/hostprep/hostprep.conf" <<'CONF'
 Select=mlx5_2
 CounterLimit=symbol_error=20:fail
 CONF
-counters mlx5_2 1 symbol_error=24
+ib_counters mlx5_2 1 symbol_error=24
 hp -v check
 expect_rc 0
 expect_grep out 'PASS +rdma\.counters +mlx5_2/1 .*at most 20: symbol_error; at most 0 \(else a warning\): link_error_recovery'
-counters mlx5_2 1 symbol_error=45
-counters mlx5_5 1 link_downed=1 # and mlx5_5's link went down: a flap
+ib_counters mlx5_2 1 symbol_error=45
+ib_counters mlx5_5 1 link_downed=1 # and mlx5_5's link went down: a flap
 hp -v check
 expect_rc 1
 expect_grep out 'FAIL +rdma\.flap +mlx5_5/1 .*went down 1 time\(s\) between the previous run \(2023-11-14 22:13:20 UTC\) and now \(link_downed 1, was 0\)'

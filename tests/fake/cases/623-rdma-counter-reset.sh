@@ -1,31 +1,20 @@
 # A counter lower than last time was reset (perfquery -R, a driver reload): said as such
 # and counted from 0, never a negative rise; a reading of another boot (the boot id
 # changed) is not compared with: the counts since boot are judged and the reason named.
-counters() { # DEV PORT [NAME=VALUE...]
-	local d=$R/sys/class/infiniband/$1/ports/$2/counters c kv
-	shift 2
-	mkdir -p "$d"
-	for c in symbol_error link_error_recovery link_downed port_rcv_errors \
-		port_rcv_remote_physical_errors local_link_integrity_errors \
-		excessive_buffer_overrun_errors port_xmit_discards; do
-		echo 0 >"$d/$c"
-	done
-	for kv; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
-}
 newroot ib-gpu
 useconf rdma-ib-gpu
 mkdir -p "$R/proc/sys/kernel/random"
 echo 0f7e2b4e-5a0c-4c8e-9d2e-5c1f6a1b2c3d >"$R/proc/sys/kernel/random/boot_id"
-for d in 0 1 2 4 5 6 7; do counters mlx5_$d 1; done
-counters mlx5_1 1 symbol_error=500 link_downed=5
+for d in 0 1 2 4 5 6 7; do ib_counters mlx5_$d 1; done
+ib_counters mlx5_1 1 symbol_error=500 link_downed=5
 hp check
-counters mlx5_1 1 symbol_error=0 link_downed=0
+ib_counters mlx5_1 1 symbol_error=0 link_downed=0
 hp -v check
 expect_grep out 'PASS +rdma\.counters +mlx5_1/1 .*symbol_error reset since the previous run \(500, now 0: \+0 since the reset\)'
 expect_grep out 'PASS +rdma\.flap +mlx5_1/1 .*link_downed reset since the previous run \(2023-11-14 22:13:20 UTC: 5, now 0\): went down 0 time\(s\) since the reset'
-counters mlx5_1 1 symbol_error=600 link_downed=1
+ib_counters mlx5_1 1 symbol_error=600 link_downed=1
 hp check
-counters mlx5_1 1 symbol_error=2 link_downed=1
+ib_counters mlx5_1 1 symbol_error=2 link_downed=1
 hp -v check
 expect_grep out 'WARN +rdma\.counters +mlx5_1/1 .*symbol_error reset since the previous run \(600, now 2: \+2 since the reset, over its limit\)'
 expect_grep out 'PASS +rdma\.flap +mlx5_1/1 .*no link-down between'

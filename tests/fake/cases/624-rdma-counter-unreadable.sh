@@ -2,17 +2,6 @@
 # counters/ directory is not judged (soft devices); hw_counters/ are reported, never
 # judged; only a run that publishes moves the baseline: a trial check --config, a dry run
 # and an unprivileged run read it and leave it.
-counters() { # DEV PORT [NAME=VALUE...]
-	local d=$R/sys/class/infiniband/$1/ports/$2/counters c kv
-	shift 2
-	mkdir -p "$d"
-	for c in symbol_error link_error_recovery link_downed port_rcv_errors \
-		port_rcv_remote_physical_errors local_link_integrity_errors \
-		excessive_buffer_overrun_errors port_xmit_discards; do
-		echo 0 >"$d/$c"
-	done
-	for kv; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
-}
 newroot ib-gpu
 useconf rdma-ib-gpu
 mkdir -p "$R/proc/sys/kernel/random"
@@ -20,7 +9,7 @@ echo 0f7e2b4e-5a0c-4c8e-9d2e-5c1f6a1b2c3d >"$R/proc/sys/kernel/random/boot_id"
 echo "4: ACTIVE" >"$R/sys/class/infiniband/mlx5_3/ports/1/state"
 echo "5: LinkUp" >"$R/sys/class/infiniband/mlx5_3/ports/1/phys_state"
 echo "400 Gb/sec (4X NDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
-for d in 0 1 2 3 4 5 6; do counters mlx5_$d 1; done # mlx5_7 and the bond: no counters/
+for d in 0 1 2 3 4 5 6; do ib_counters mlx5_$d 1; done # mlx5_7 and the bond: no counters/
 mkdir -p "$R/sys/class/infiniband/mlx5_0/ports/1/hw_counters"
 echo 3 >"$R/sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_buffer"
 echo 0 >"$R/sys/class/infiniband/mlx5_0/ports/1/hw_counters/rnr_nak_retry_err"
@@ -48,7 +37,7 @@ expect_grep "$R/run/hostprep/rdma-counters" '^mlx5_2 1 symbol_error=0 link_error
 # runs that do not publish compare without moving the baseline
 S=$R/run/hostprep/rdma-counters
 cp "$S" "$T/state.before"
-counters mlx5_6 1 symbol_error=9
+ib_counters mlx5_6 1 symbol_error=9
 hp -v check --config "$R/etc/hostprep/hostprep.conf"
 expect_grep out 'WARN +rdma\.counters +mlx5_6/1 .*symbol_error \+9'
 cmp -s "$S" "$T/state.before" || fail "check --config moved the baseline"

@@ -7,17 +7,6 @@
 # A link that goes down and up between two checks is seen by link_downed rising; one that
 # goes down and stays down is waited for again until Wait= and named "not up again"; a
 # wait without either names no flap.
-counters() { # DEV PORT [NAME=VALUE...]
-	local d=$R/sys/class/infiniband/$1/ports/$2/counters c kv
-	shift 2
-	mkdir -p "$d"
-	for c in symbol_error link_error_recovery link_downed port_rcv_errors \
-		port_rcv_remote_physical_errors local_link_integrity_errors \
-		excessive_buffer_overrun_errors port_xmit_discards; do
-		echo 0 >"$d/$c"
-	done
-	for kv; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
-}
 put() { # FILE VALUE: whole, as sysfs shows a value (a reader never sees it half written)
 	echo "$2" >"$1.new" && mv "$1.new" "$1"
 }
@@ -31,7 +20,7 @@ setup() {
 	printf '\n[Host]\nWait=10s\n' >>"$R/etc/hostprep/hostprep.conf"
 	mkdir -p "$R/proc/sys/kernel/random"
 	echo 0f7e2b4e-5a0c-4c8e-9d2e-5c1f6a1b2c3d >"$R/proc/sys/kernel/random/boot_id"
-	for d in 0 1 2 3 4 5 6 7; do counters mlx5_$d 1; done
+	for d in 0 1 2 3 4 5 6 7; do ib_counters mlx5_$d 1; done
 	port_state mlx5_3 '1: DOWN' '2: Polling'
 	echo '400 Gb/sec (4X NDR)' >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
 }
