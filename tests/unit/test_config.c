@@ -115,13 +115,18 @@ static void chmod_rel(struct fixture *f, const char *rel, mode_t mode)
 	free(path);
 }
 
-/* config_load with fd 2 redirected to a temp file, kept in f->err. */
+/*
+ * config_load with fd 2 redirected to a temp file, kept in f->err. A test may load
+ * several configs in turn: the last one is freed first (config_load starts from a zeroed
+ * config and config_done leaves one).
+ */
 static int load(struct fixture *f, char *const *files, unsigned flags)
 {
 	FILE *tmp = tmpfile();
 	int saved, r;
 	long n;
 
+	config_done(&f->c);
 	assert_non_null(tmp);
 	fflush(stderr);
 	saved = dup(2);
