@@ -131,9 +131,20 @@ report_cases() {
 	done
 }
 
-# 1. cases/*.sh: one file per case (the file name without .sh is the case name)
-for f in "$HERE"/cases/*.sh; do
-	run_case "$(basename "$f" .sh)" file "$f"
+# 1. cases/AREA/*.sh: one file per case, in the folder of the src/ part it tests
+# (tests/fake/README.md); the file name without .sh is the case name, unique across the
+# folders (CASES and the goldens know cases by it). A case file directly in cases/ runs
+# too (the harness's own self-tests build such trees).
+declare -A seen_case=()
+for f in "$HERE"/cases/*.sh "$HERE"/cases/*/*.sh; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .sh)
+	if [ -n "${seen_case[$name]:-}" ]; then
+		echo "fake: case name $name is in ${seen_case[$name]#"$HERE"/} and ${f#"$HERE"/}: names are unique" >&2
+		exit 2
+	fi
+	seen_case[$name]=$f
+	run_case "$name" file "$f"
 done
 
 # 2. golden.list: one golden file per line
