@@ -290,7 +290,7 @@ install: all $(MAN_PAGES)
 	for d in report-schema topology-schema gpus-schema p2p-schema; do \
 		install -Dm644 docs/$$d.md $(DESTDIR)$(DOCDIR)/$$d.md || exit 1; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/hostprep/hostprep.conf.d
-	# whole drop-ins for a host type, tested in tests/fake/cases/440-conf-examples.sh
+	# whole drop-ins for a host type, tested in tests/fake/cases/run/440-conf-examples.sh
 	for f in conf/examples/*.conf; do \
 		install -Dm644 "$$f" "$(DESTDIR)$(DOCDIR)/examples/$${f#conf/examples/}" || exit 1; done
 	install -Dm644 fleet/kubernetes/npd/hostprep-plugin.json \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers for tests/fake/cases/*.sh, sourced by run.sh inside each case's subshell.
+# Helpers for tests/fake/cases/*/*.sh, sourced by run.sh inside each case's subshell.
 #
 # Globals set by run.sh:  BIN HERE SCRATCH PRISTINE FAILWRITE_SO NOSTICK_SO
 # Per case:               T (the case's scratch dir), R (its root, after newroot)
