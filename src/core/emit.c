@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/emit.h"
 #include "core/macro.h"
@@ -69,13 +70,126 @@ static void add_made(struct emit *e, const char *key, struct json_object *v)
 	add(e, key, v);
 }
 
-static void text(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text(struct emit *e, const char *fmt, ...)
+/* ---- text tables ---- */
+
+struct emit_table {
+	const struct emit_column *cols;
+	size_t n_cols;
+	unsigned depth; /* containers open inside the table */
+	char **rows;	/* n_rows * n_cols cells, NULL for none */
+	size_t n_rows;
+	struct {
+		char *s;	/* NULL: not set */
+		unsigned depth; /* the container it was set in */
+	} cell[];		/* n_cols: the row being filled */
+};
+
+static void table_free(struct emit_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_cols; i++)
+		free(t->cell[i].s);
+	for (size_t i = 0; i < t->n_rows * t->n_cols; i++)
+		free(t->rows[i]);
+	free(t->rows);
+	free(t);
+}
+
+/* The cell of column key is s (taken), escaped for the terminal. */
+static void table_set(struct emit *e, const char *key, char *s)
+{
+	struct emit_table *t = e->table;
+	char *buf = NULL;
+	const char *safe = text_terminal_safe(s, &buf);
+	size_t c = 0;
+
+	while (key && c < t->n_cols && !streq(t->cols[c].key, key))
+		c++;
+	if (!safe || !key || c == t->n_cols) {
+		free(buf);
+		free(s);
+		return fail(e, safe ? -EINVAL : -ENOMEM); /* -EINVAL: a text field with no column */
+	}
+	if (buf) { /* escaped: safe is buf */
+		free(s);
+		s = buf;
+	}
+	free(t->cell[c].s);
+	t->cell[c].s = s;
+	t->cell[c].depth = t->depth;
+}
+
+static void vcell(struct emit *e, const char *key, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return fail(e, -ENOMEM);
+	table_set(e, key, s);
+}
+
+/* Text: a container opened or closed in a table; closing one drops the cells set in it. */
+static void table_nest(struct emit *e, bool open)
+{
+	struct emit_table *t = e->table;
+
+	if (!t || !wants(e, EMIT_TEXT))
+		return;
+	if (open)
+		return (void)t->depth++;
+	if (!t->depth)
+		return fail(e, -EINVAL);
+	for (size_t c = 0; c < t->n_cols; c++) {
+		if (t->cell[c].depth >= t->depth) {
+			free(t->cell[c].s);
+			t->cell[c].s = NULL;
+		}
+	}
+	t->depth--;
+}
+
+static void table_print(struct emit *e)
+{
+	const struct emit_table *t = e->table;
+	_cleanup_(freep) size_t *width = calloc(t->n_cols, sizeof(*width));
+
+	if (!width)
+		return fail(e, -ENOMEM);
+	for (size_t c = 0; c < t->n_cols; c++) {
+		width[c] = strlen(t->cols[c].title);
+		for (size_t i = 0; i < t->n_rows; i++) {
+			const char *v = t->rows[i * t->n_cols + c];
+
+			if (v && strlen(v) > width[c])
+				width[c] = strlen(v);
+		}
+	}
+	for (size_t i = 0; i <= t->n_rows; i++) { /* the titles, then the rows */
+		for (size_t c = 0; c < t->n_cols; c++) {
+			const char *v = i ? t->rows[(i - 1) * t->n_cols + c] : t->cols[c].title;
+
+			if (c + 1 < t->n_cols)
+				fprintf(e->f, "%-*s  ", (int)width[c], v ? v : "-");
+			else
+				fprintf(e->f, "%s\n", v ? v : "-");
+		}
+	}
+}
+
+/* Text: fmt with the field's value, into the stream or, in a table, key's cell. */
+static void text(struct emit *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void text(struct emit *e, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!fmt)
+		return;
 	va_start(ap, fmt);
-	if (fmt)
+	if (e->table)
+		vcell(e, key, fmt, ap);
+	else
 		vfprintf(e->f, fmt, ap);
 	va_end(ap);
 }
@@ -107,24 +221,32 @@ void emit_open_object(struct emit *e, const char *key)
 {
 	if (wants(e, EMIT_JSON))
 		open_container(e, key, json_object_new_object());
+	else
+		table_nest(e, true);
 }
 
 void emit_close_object(struct emit *e)
 {
 	if (wants(e, EMIT_JSON))
 		close_container(e, json_type_object);
+	else
+		table_nest(e, false);
 }
 
 void emit_open_array(struct emit *e, const char *key)
 {
 	if (wants(e, EMIT_JSON))
 		open_container(e, key, json_object_new_array());
+	else
+		table_nest(e, true);
 }
 
 void emit_close_array(struct emit *e)
 {
 	if (wants(e, EMIT_JSON))
 		close_container(e, json_type_array);
+	else
+		table_nest(e, false);
 }
 
 void emit_string(struct emit *e, enum emit_to to, const char *key, const char *fmt, const char *v)
@@ -135,7 +257,7 @@ void emit_string(struct emit *e, enum emit_to to, const char *key, const char *f
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, v ? v : "-");
+		return text(e, key, fmt, v ? v : "-");
 	if (!v)
 		return add(e, key, NULL);
 	safe = text_json_safe(v, &buf);
@@ -147,7 +269,7 @@ void emit_int(struct emit *e, enum emit_to to, const char *key, const char *fmt,
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, v);
+		return text(e, key, fmt, v);
 	add_made(e, key, json_object_new_int(v));
 }
 
@@ -156,7 +278,7 @@ void emit_uint(struct emit *e, enum emit_to to, const char *key, const char *fmt
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, v);
+		return text(e, key, fmt, v);
 	add_made(e, key, json_object_new_int64(v));
 }
 
@@ -165,7 +287,7 @@ void emit_u64(struct emit *e, enum emit_to to, const char *key, const char *fmt,
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, v);
+		return text(e, key, fmt, v);
 	add_made(e, key, json_object_new_uint64(v));
 }
 
@@ -174,7 +296,7 @@ void emit_bool(struct emit *e, enum emit_to to, const char *key, const char *fmt
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, v ? "true" : "false");
+		return text(e, key, fmt, v ? "true" : "false");
 	add_made(e, key, json_object_new_boolean(v));
 }
 
@@ -183,7 +305,7 @@ void emit_null(struct emit *e, enum emit_to to, const char *key, const char *fmt
 	if (!wants(e, to))
 		return;
 	if (!emit_is_json(e))
-		return text(e, fmt, t);
+		return text(e, key, fmt, t);
 	add(e, key, NULL);
 }
 
@@ -193,8 +315,78 @@ void emit_textf(struct emit *e, const char *fmt, ...)
 
 	if (!wants(e, EMIT_TEXT))
 		return;
+	if (e->table)
+		return fail(e, -EINVAL); /* a line in a table would break its columns */
 	va_start(ap, fmt);
 	vfprintf(e->f, fmt, ap);
+	va_end(ap);
+}
+
+void emit_table_open(struct emit *e, const char *key, const struct emit_column *cols, size_t n)
+{
+	struct emit_table *t;
+
+	if (wants(e, EMIT_JSON))
+		return emit_open_array(e, key);
+	if (!wants(e, EMIT_TEXT))
+		return;
+	if (e->table || !n)
+		return fail(e, -EINVAL);
+	t = calloc(1, sizeof(*t) + n * sizeof(t->cell[0]));
+	if (!t)
+		return fail(e, -ENOMEM);
+	t->cols = cols;
+	t->n_cols = n;
+	e->table = t; /* freed by emit_table_close() or emit_done() */
+}
+
+void emit_table_row(struct emit *e)
+{
+	struct emit_table *t = e->table;
+	char **grown;
+
+	if (!wants(e, EMIT_TEXT))
+		return;
+	if (!t)
+		return fail(e, -EINVAL);
+	grown = reallocarray(t->rows, (t->n_rows + 1) * t->n_cols, sizeof(*grown));
+	if (!grown)
+		return fail(e, -ENOMEM);
+	t->rows = grown;
+	for (size_t c = 0; c < t->n_cols; c++) {
+		char **v = &grown[t->n_rows * t->n_cols + c];
+
+		*v = t->cell[c].s ? strdup(t->cell[c].s) : NULL;
+		if (t->cell[c].s && !*v)
+			fail(e, -ENOMEM); /* the row stays whole (NULLs): free()able */
+	}
+	t->n_rows++;
+}
+
+void emit_table_close(struct emit *e)
+{
+	if (wants(e, EMIT_JSON))
+		return emit_close_array(e);
+	if (!wants(e, EMIT_TEXT))
+		return;
+	if (!e->table || e->table->depth)
+		return fail(e, -EINVAL);
+	if (e->table->n_rows)
+		table_print(e);
+	table_free(e->table);
+	e->table = NULL;
+}
+
+void emit_cellf(struct emit *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!wants(e, EMIT_TEXT))
+		return;
+	if (!e->table)
+		return fail(e, -EINVAL);
+	va_start(ap, fmt);
+	vcell(e, key, fmt, ap);
 	va_end(ap);
 }
 
@@ -213,8 +405,13 @@ int emit_done(struct emit *e)
 		if (!e->err && e->depth > 1)
 			e->err = -EINVAL; /* a container left open */
 		drop(e);
-	} else if (!e->err && ferror(e->f)) {
-		e->err = -EIO;
+	} else {
+		if (!e->err && e->table)
+			e->err = -EINVAL; /* a table left open */
+		table_free(e->table);
+		e->table = NULL;
+		if (!e->err && ferror(e->f))
+			e->err = -EIO;
 	}
 	return e->err;
 }

@@ -28,11 +28,14 @@ enum emit_to {
 
 #define EMIT_DEPTH_MAX 16
 
+struct emit_table;
+
 struct emit {
 	FILE *f;				   /* text: where it goes */
 	struct json_object *stack[EMIT_DEPTH_MAX]; /* JSON: [0] the document, then the open ones */
 	unsigned depth;				   /* JSON: entries in stack */
 	bool borrowed;				   /* JSON: stack[0] is the caller's */
+	struct emit_table *table;		   /* text: the table being filled */
 	int err;
 };
 
@@ -62,8 +65,35 @@ void emit_u64(struct emit *e, enum emit_to to, const char *key, const char *fmt,
 void emit_bool(struct emit *e, enum emit_to to, const char *key, const char *fmt, bool v);
 /* JSON null; text: fmt with text (what the view prints for "none": "-", "N/A"). */
 void emit_null(struct emit *e, enum emit_to to, const char *key, const char *fmt, const char *text);
-/* Text only, no field: the view's headings, separators and line ends. */
+/* Text only, no field: the view's headings, separators and line ends (not inside a table). */
 void emit_textf(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A table: one row per record in text, the same records as an array in JSON.
+ *
+ * Text: inside a table a field's text goes into the cell of the column whose key is the
+ * field's (a text field with no column is -EINVAL), so one call still names the JSON
+ * member and the cell. A cell belongs to the object (or array) it was set in and stays
+ * for every row until that closes: a device's cells repeat on each of its ports' rows.
+ * emit_table_row() takes the cells set now as a row (a cell not set is "-"); the table is
+ * printed when it closes: a line of titles, each column as wide as its widest cell, two
+ * spaces between, cells escaped as text_terminal_safe() does. A table without rows prints
+ * nothing (the view says why above it). No table inside a table.
+ *
+ * JSON: emit_table_open() is emit_open_array(key), emit_table_close() closes it, a row
+ * and a cell are nothing.
+ */
+struct emit_column {
+	const char *title; /* text heading */
+	const char *key;   /* the field that fills it */
+};
+
+void emit_table_open(struct emit *e, const char *key, const struct emit_column *cols, size_t n);
+void emit_table_row(struct emit *e);
+void emit_table_close(struct emit *e);
+/* Text only: the cell of column key, printf()'d (a cell the JSON holds otherwise or not). */
+void emit_cellf(struct emit *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The first error (-ENOMEM, -EINVAL for a misnested call, -EIO for text); frees what
  * emit_take_json() did not take. */

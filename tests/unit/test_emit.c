@@ -173,12 +173,162 @@ static void test_text_error(void **state)
 	fclose(f);
 }
 
+/* ---- tables ---- */
+
+static const struct emit_column cols[] = {
+	{ "DEVICE", "name" },
+	{ "PORT", "port" },
+	{ "STATE", "state" },
+	{ "BOARD", "board" },
+};
+
+/* Two devices, the first with two ports (its cells on both rows), the second with none. */
+static void table_view(struct emit *e)
+{
+	emit_table_open(e, "devices", cols, ARRAY_SIZE(cols));
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_ANY, "name", "%s", "mlx5_bond_0");
+	emit_string(e, EMIT_ANY, "board", "%s", NULL); /* "-" and null */
+	emit_open_array(e, "ports");
+	for (unsigned p = 1; p <= 2; p++) {
+		emit_open_object(e, NULL);
+		emit_uint(e, EMIT_ANY, "port", "%u", p);
+		if (p == 1) { /* port 2 sets no state: port 1's is gone with its object */
+			emit_string(e, EMIT_JSON, "state", NULL, "ACTIVE");
+			emit_cellf(e, "state", "%s/%s", "ACTIVE", "LinkUp");
+		}
+		emit_table_row(e);
+		emit_close_object(e);
+	}
+	emit_close_array(e);
+	emit_close_object(e);
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_ANY, "name", "%s", "mlx5_\x1b"); /* escaped in its cell */
+	emit_string(e, EMIT_JSON, "error", NULL, "gone");    /* JSON only: needs no column */
+	emit_string(e, EMIT_ANY, "board", "%s", "MT_0000000838");
+	emit_table_row(e); /* no ports: a row of the device's cells */
+	emit_close_object(e);
+	emit_table_close(e);
+}
+
+/* Nothing to list: the view's line, and no table (not even its titles). */
+static void empty_view(struct emit *e)
+{
+	emit_textf(e, "No devices.\n");
+	emit_table_open(e, "devices", cols, ARRAY_SIZE(cols));
+	emit_table_close(e);
+}
+
+static char *text_of(void (*fn)(struct emit *e))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct emit e;
+
+	assert_non_null(f);
+	emit_init_text(&e, f);
+	fn(&e);
+	assert_int_equal(emit_done(&e), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static char *json_of(void (*fn)(struct emit *e))
+{
+	struct json_object *doc;
+	struct emit e;
+	char *s;
+
+	assert_int_equal(emit_init_json(&e), 0);
+	fn(&e);
+	doc = emit_take_json(&e);
+	assert_non_null(doc);
+	assert_int_equal(emit_done(&e), 0);
+	s = strdup(json_object_to_json_string_ext(doc, FLAGS));
+	json_object_put(doc);
+	return s;
+}
+
+static void test_table(void **state)
+{
+	_cleanup_(freep) char *t = text_of(table_view);
+	_cleanup_(freep) char *j = json_of(table_view);
+
+	/* DEVICE as wide as mlx5_bond_0, PORT as its title, STATE as ACTIVE/LinkUp (the
+	 * escaped name counted as printed); the last column not padded */
+	assert_string_equal(t, "DEVICE       PORT  STATE          BOARD\n"
+			       "mlx5_bond_0  1     ACTIVE/LinkUp  -\n"
+			       "mlx5_bond_0  2     -              -\n"
+			       "mlx5_\\x1b    -     -              MT_0000000838\n");
+	assert_string_equal(j, "{\"devices\":[{\"name\":\"mlx5_bond_0\",\"board\":null,"
+			       "\"ports\":[{\"port\":1,\"state\":\"ACTIVE\"},{\"port\":2}]},"
+			       "{\"name\":\"mlx5_\\u001b\",\"error\":\"gone\","
+			       "\"board\":\"MT_0000000838\"}]}");
+}
+
+static void test_table_empty(void **state)
+{
+	_cleanup_(freep) char *t = text_of(empty_view);
+	_cleanup_(freep) char *j = json_of(empty_view);
+
+	assert_string_equal(t, "No devices.\n");
+	assert_string_equal(j, "{\"devices\":[]}");
+}
+
+/* In text, a table used wrongly is -EINVAL, and emit_done() frees what it held. */
+static void test_table_misused(void **state)
+{
+	FILE *f = fopen("/dev/null", "w");
+	struct emit e;
+
+	assert_non_null(f);
+	for (int i = 0; i < 7; i++) {
+		emit_init_text(&e, f);
+		if (i != 5)
+			emit_table_open(&e, "t", cols, ARRAY_SIZE(cols));
+		emit_open_object(&e, NULL);
+		emit_string(&e, EMIT_ANY, "name", "%s", "x");
+		emit_table_row(&e);
+		switch (i) {
+		case 0: /* a text field with no column */
+			emit_string(&e, EMIT_ANY, "nope", "%s", "x");
+			break;
+		case 1: /* a line amid the rows */
+			emit_textf(&e, "line\n");
+			break;
+		case 2: /* a table in a table */
+			emit_table_open(&e, "u", cols, ARRAY_SIZE(cols));
+			break;
+		case 3: /* closed with an object open in it */
+			emit_table_close(&e);
+			break;
+		case 4: /* closing more than was opened in it */
+			emit_close_object(&e);
+			emit_close_array(&e);
+			break;
+		case 5: /* a row without a table (above) */
+			break;
+		case 6: /* left open */
+			emit_close_object(&e);
+			break;
+		}
+		assert_int_equal(emit_done(&e), -EINVAL);
+	}
+	emit_init_text(&e, f); /* a cell without a table */
+	emit_cellf(&e, "name", "%s", "x");
+	assert_int_equal(emit_done(&e), -EINVAL);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text),	  cmocka_unit_test(test_json),
-		cmocka_unit_test(test_escape),	  cmocka_unit_test(test_into),
-		cmocka_unit_test(test_misnested), cmocka_unit_test(test_text_error),
+		cmocka_unit_test(test_text),	      cmocka_unit_test(test_json),
+		cmocka_unit_test(test_escape),	      cmocka_unit_test(test_into),
+		cmocka_unit_test(test_misnested),     cmocka_unit_test(test_text_error),
+		cmocka_unit_test(test_table),	      cmocka_unit_test(test_table_empty),
+		cmocka_unit_test(test_table_misused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
