@@ -60,6 +60,6 @@ int rdma_hcoll_result(const struct rdma_run *rr, struct results *rs);
 /* The rdma.env content for the selected ports as they are now (the publish step writes it). */
 int rdma_env_format(const struct rdma_run *rr, char **ret);
 
-/* `hostprep rdma`: the device/port <-> netdev <-> PCI <-> bond table. */
+/* `hostprep rdma`: the device/port <-> netdev <-> PCI <-> bond table (JSON: NULL on ENOMEM). */
 int rdma_table_print(const struct rdma_inventory *inv, FILE *f);
 struct json_object *rdma_table_json(const struct rdma_inventory *inv);

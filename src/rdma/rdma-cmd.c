@@ -24,7 +24,9 @@ static int cmd_rdma(const struct options *o)
 	if (o->json) {
 		struct json_object *j = rdma_table_json(&inv);
 
-		print_json(j);
+		if (j)
+			print_json(j);
+		r = j ? 0 : -ENOMEM;
 		json_object_put(j);
 	} else {
 		r = rdma_table_print(&inv, stdout);
