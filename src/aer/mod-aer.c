@@ -357,7 +357,7 @@ static int aer_verify(struct run *run)
 /* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
 static unsigned aer_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+	return topo_wants_own_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 const struct run_module run_module_aer = {

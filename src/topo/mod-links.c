@@ -179,10 +179,10 @@ static int links_verify(struct run *run)
 	return links_judge(run, run->pci, &run->pci_inv);
 }
 
-/* The topology's classification reads the candidates' capabilities (topo_wants_caps()). */
+/* The topology's classification and each endpoint's own PCIe type (topo_wants_own_caps()). */
 static unsigned links_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+	return topo_wants_own_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 const struct run_module run_module_links = {

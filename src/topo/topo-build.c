@@ -154,10 +154,8 @@ static int link_attr(const struct sysroot *root, int dfd, const char *name,
 
 int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct topo_evidence *ret)
 {
-	char name[TOPO_NAME_MAX];
-
 	*ret = (struct topo_evidence){};
-	ret->rdma = first_entry(root, dfd, "infiniband", "", name) >= 0;
+	ret->rdma = first_entry(root, dfd, "infiniband", "", ret->rdma_dev) >= 0;
 	ret->net_speed = net_speed(root, dfd);
 	if (ret->net_speed < 0) { /* the link is the evidence only then */
 		ret->link_gen = link_attr(root, dfd, "max_link_speed", link_parse_speed);
@@ -168,16 +166,25 @@ int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct to
 	return 0;
 }
 
-/* Relative to the device's directory (dfd): one walk of the root and the device link. */
+/*
+ * Relative to the device's directory (dfd): one walk of the root and the device link. ev:
+ * the evidence classification read from the same directory (NULL: none), whose RDMA
+ * device is this NIC's name (infiniband/ listed once).
+ */
 static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_dev_info *d,
-			  struct topo_endpoint *ep)
+			  const struct topo_evidence *ev, struct topo_endpoint *ep)
 {
 	char line[TOPO_ATTR_MAX + 1];
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
-	if (ep->kind == TOPO_NIC)
+	if (ep->kind == TOPO_NIC && ev) {
+		ep->rdma = ev->rdma;
+		if (ev->rdma)
+			snprintf(ep->name, sizeof(ep->name), "%s", ev->rdma_dev);
+	} else if (ep->kind == TOPO_NIC) {
 		ep->rdma = first_entry(root, dfd, "infiniband", "", ep->name) >= 0;
+	}
 	if (ep->kind == TOPO_NIC && !ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
 		(void)virtio_netdev(root, dfd, ep->name);
 	read_numa(root, dfd, &ep->numa_node);
@@ -187,20 +194,35 @@ static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_
 	return 0;
 }
 
-static int endpoint_add(struct topology *t, enum topo_kind kind, size_t dev)
+static int dev_dir(const struct sysroot *root, const struct pci_inventory *inv, size_t i)
 {
-	struct topo_endpoint *grown = reallocarray(t->eps, t->n + 1, sizeof(*grown));
+	return sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
+			      inv->devs[i].addr);
+}
 
-	if (!grown)
+/*
+ * topo_classify_at() with the directory it opened left in *dfd (-errno: none), and the
+ * evidence it read in *ev (*have_ev): the endpoint's facts come from the same directory.
+ */
+static int classify_open(const struct sysroot *root, const struct topo_config *cfg,
+			 const struct pci_inventory *inv, size_t i, int *dfd,
+			 struct topo_evidence *ev, bool *have_ev)
+{
+	int kind = topo_classify(cfg, inv, i), r;
+
+	*have_ev = false;
+	if (!topo_needs_evidence(cfg, inv, i))
+		return kind;
+	*dfd = dev_dir(root, inv, i);
+	if (*dfd == -ENOMEM)
 		return -ENOMEM;
-	t->eps = grown;
-	t->eps[t->n++] = (struct topo_endpoint){
-		.kind = kind,
-		.dev = dev,
-		.index = (unsigned)t->n_kind[kind]++,
-		.numa_node = -1,
-	};
-	return 0;
+	if (*dfd < 0) /* no directory: nothing seen, the identity decides */
+		return kind;
+	r = topo_evidence_read(root, *dfd, kind == TOPO_GPU, ev);
+	if (r < 0)
+		return r;
+	*have_ev = true;
+	return topo_classify_evidence(cfg, inv, i, ev);
 }
 
 int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
@@ -208,47 +230,89 @@ int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
 {
 	_cleanup_(closep) int dfd = -EBADF;
 	struct topo_evidence ev;
-	int r;
+	bool have_ev;
 
-	if (!topo_needs_evidence(cfg, inv, i))
-		return topo_classify(cfg, inv, i);
-	dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
-			     inv->devs[i].addr);
-	if (dfd == -ENOMEM)
-		return dfd;
-	if (dfd < 0) /* no directory: nothing seen, the identity decides */
-		return topo_classify(cfg, inv, i);
-	r = topo_evidence_read(root, dfd, topo_classify(cfg, inv, i) == TOPO_GPU, &ev);
-	if (r < 0)
-		return r;
-	return topo_classify_evidence(cfg, inv, i, &ev);
+	return classify_open(root, cfg, inv, i, &dfd, &ev, &have_ev);
 }
 
-/* One pass per kind keeps GPUs before NICs, each in address order (inv is sorted). */
-static int collect(struct topology *t, const struct sysroot *root, const struct pci_inventory *inv,
-		   const int *kinds, enum topo_kind kind)
+/* The endpoints of one kind in address order (inv is sorted), each index set. */
+struct ep_list {
+	struct topo_endpoint *eps;
+	size_t n;
+};
+
+static void ep_list_done(struct ep_list *l)
 {
-	int r;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->eps[i].cpulist);
+	free(l->eps);
+	*l = (struct ep_list){};
+}
 
-	for (size_t i = 0; i < inv->n; i++) {
-		_cleanup_(closep) int dfd = -EBADF;
+static struct topo_endpoint *ep_list_add(struct ep_list *l, enum topo_kind kind, size_t dev)
+{
+	struct topo_endpoint *grown = reallocarray(l->eps, l->n + 1, sizeof(*grown));
 
-		if (kinds[i] != (int)kind)
-			continue;
-		dfd = sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
-				     inv->devs[i].addr);
-		if (dfd == -ENOMEM)
-			return dfd;
-		if (dfd >= 0 && topo_is_virtfn(dfd) > 0)
-			continue;
-		r = endpoint_add(t, kind, i);
-		if (r < 0)
-			return r;
-		/* No directory (a dangling entry): every fact stays unknown. */
-		r = dfd >= 0 ? endpoint_facts(root, dfd, &inv->devs[i], &t->eps[t->n - 1]) : 0;
-		if (r < 0)
-			return r;
-		t->n_rdma_nics += t->eps[t->n - 1].rdma;
+	if (!grown)
+		return NULL;
+	l->eps = grown;
+	l->eps[l->n] = (struct topo_endpoint){
+		.kind = kind,
+		.dev = dev,
+		.index = (unsigned)l->n,
+		.numa_node = -1,
+	};
+	return &l->eps[l->n++];
+}
+
+/*
+ * Function i filed by its kind, its facts read (a VF is none: its PF stands for it). One
+ * open of its directory for the evidence, the VF test and the facts.
+ */
+static int build_one(const struct sysroot *root, const struct topo_config *cfg,
+		     const struct pci_inventory *inv, size_t i, struct ep_list *lists)
+{
+	_cleanup_(closep) int dfd = -EBADF;
+	struct topo_endpoint *ep;
+	struct topo_evidence ev;
+	bool have_ev;
+	int kind = classify_open(root, cfg, inv, i, &dfd, &ev, &have_ev);
+
+	if (kind == -ENOMEM)
+		return kind;
+	if (kind != TOPO_GPU && kind != TOPO_NIC)
+		return 0;
+	if (dfd == -EBADF)
+		dfd = dev_dir(root, inv, i);
+	if (dfd == -ENOMEM)
+		return dfd;
+	if (dfd >= 0 && topo_is_virtfn(dfd) > 0)
+		return 0;
+	ep = ep_list_add(&lists[kind], kind, i);
+	if (!ep)
+		return -ENOMEM;
+	/* No directory (a dangling entry): every fact stays unknown. */
+	return dfd >= 0 ? endpoint_facts(root, dfd, &inv->devs[i], have_ev ? &ev : NULL, ep) : 0;
+}
+
+/* GPUs first, then NICs: the lists' entries move into t. */
+static int take_lists(struct topology *t, struct ep_list *lists)
+{
+	size_t n = lists[TOPO_GPU].n + lists[TOPO_NIC].n;
+
+	if (!n)
+		return 0;
+	t->eps = calloc(n, sizeof(*t->eps));
+	if (!t->eps)
+		return -ENOMEM;
+	for (int k = TOPO_GPU; k <= TOPO_NIC; k++) {
+		for (size_t i = 0; i < lists[k].n; i++) {
+			t->eps[t->n++] = lists[k].eps[i];
+			t->n_rdma_nics += lists[k].eps[i].rdma;
+		}
+		t->n_kind[k] = lists[k].n;
+		free(lists[k].eps);
+		lists[k] = (struct ep_list){};
 	}
 	return 0;
 }
@@ -256,20 +320,16 @@ static int collect(struct topology *t, const struct sysroot *root, const struct 
 int topo_build(struct topology *t, const struct sysroot *root, const struct topo_config *cfg,
 	       const struct pci_inventory *inv)
 {
-	_cleanup_(freep) int *kinds = calloc(inv->n ? inv->n : 1, sizeof(*kinds));
+	struct ep_list lists[_TOPO_KIND_MAX] = {};
 	int r = 0;
 
 	*t = (struct topology){};
-	if (!kinds)
-		return -ENOMEM;
-	for (size_t i = 0; i < inv->n && r >= 0; i++) {
-		kinds[i] = topo_classify_at(root, cfg, inv, i);
-		r = kinds[i] == -ENOMEM ? -ENOMEM : 0;
-	}
+	for (size_t i = 0; i < inv->n && r >= 0; i++)
+		r = build_one(root, cfg, inv, i, lists);
 	if (r >= 0)
-		r = collect(t, root, inv, kinds, TOPO_GPU);
-	if (r >= 0)
-		r = collect(t, root, inv, kinds, TOPO_NIC);
+		r = take_lists(t, lists);
+	for (int k = 0; k < _TOPO_KIND_MAX; k++)
+		ep_list_done(&lists[k]);
 	if (r < 0)
 		topo_done(t);
 	return r;
@@ -284,10 +344,13 @@ void topo_done(struct topology *t)
 	*t = (struct topology){};
 }
 
-int topo_load_path_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i)
+/* pcib_load_caps() of devs[i] (self) and of every bridge above it. */
+static int load_chain(struct pci_backend *b, struct pci_inventory *inv, int p, bool self)
 {
-	int r = 0, p = (int)i;
+	int r = 0;
 
+	if (!self && p >= 0)
+		p = inv->devs[p].parent;
 	for (size_t depth = 0; p >= 0 && depth < 64; depth++) {
 		int k = pcib_load_caps(b, inv, (size_t)p);
 
@@ -298,12 +361,56 @@ int topo_load_path_caps(struct pci_backend *b, struct pci_inventory *inv, size_t
 	return r;
 }
 
+int topo_load_path_caps(struct pci_backend *b, struct pci_inventory *inv, size_t i)
+{
+	return load_chain(b, inv, (int)i, true);
+}
+
+/* Two functions of one device on the root bus (parent -1): the pair's own ports. */
+static bool root_bus_sibling(const struct pci_inventory *inv, const struct topology *t, size_t e)
+{
+	const struct pci_dev_info *a = &inv->devs[t->eps[e].dev];
+
+	for (size_t k = 0; k < t->n; k++) {
+		const struct pci_dev_info *o = &inv->devs[t->eps[k].dev];
+
+		if (k != e && o->parent < 0 && o->id.domain == a->id.domain &&
+		    o->id.bus == a->id.bus && o->id.dev == a->id.dev)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether a pair's path can end at endpoint e's own ACS (topo_pair_ports()): another
+ * endpoint below e's parent (then the paths part at e itself: two functions of one
+ * device, or e beside a bridge on one bus), or a function of e's device on a root bus.
+ */
+static bool own_caps_needed(const struct pci_inventory *inv, const struct topology *t,
+			    const uint32_t *below, size_t e)
+{
+	int parent = inv->devs[t->eps[e].dev].parent;
+
+	return parent >= 0 ? below[parent] > 1 : root_bus_sibling(inv, t, e);
+}
+
 int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struct topology *t)
 {
+	_cleanup_(freep) uint32_t *below = calloc(inv->n + 1, sizeof(*below));
 	int r = 0;
 
-	for (size_t i = 0; i < t->n; i++) {
-		int k = topo_load_path_caps(b, inv, t->eps[i].dev);
+	if (!below)
+		return -ENOMEM;
+	for (size_t e = 0; e < t->n; e++) {
+		int p = inv->devs[t->eps[e].dev].parent;
+
+		for (size_t depth = 0; p >= 0 && (size_t)p < inv->n && depth < 64; depth++) {
+			below[p]++;
+			p = inv->devs[p].parent;
+		}
+	}
+	for (size_t e = 0; e < t->n; e++) {
+		int k = load_chain(b, inv, (int)t->eps[e].dev, own_caps_needed(inv, t, below, e));
 
 		if (k < 0 && r == 0)
 			r = k;

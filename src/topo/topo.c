@@ -197,7 +197,19 @@ bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_invento
 	return kind < 0 && (!cfg || !cfg->nics_set);
 }
 
+/*
+ * The bridges above a candidate decide its paths; its own capabilities only whether a GPU
+ * vendor's display controller is on PCIe (accelerator_ident()). An endpoint whose own ACS
+ * a pair's path ends at is loaded by topo_load_caps().
+ */
 unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
+{
+	if (classify_ident(cfg, d, true, NULL) < 0)
+		return 0;
+	return PCI_WANT_ABOVE | (gpu_vendor_display(d) ? PCI_WANT_SELF : 0);
+}
+
+unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg)
 {
 	return classify_ident(cfg, d, true, NULL) >= 0 ? PCI_WANT_SELF | PCI_WANT_ABOVE : 0;
 }

@@ -160,6 +160,7 @@ int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv
  */
 struct topo_evidence {
 	bool rdma;	  /* infiniband/ lists an RDMA device */
+	char rdma_dev[TOPO_NAME_MAX]; /* rdma: the first one by name (mlx5_0) */
 	int net_speed;	  /* Mb/s of the fastest netdev; 0 no netdev; -1 netdev(s), speed unknown */
 	int link_gen;	  /* max_link_speed as a generation (links.h); 0 unknown/conventional */
 	int link_width;	  /* max_link_width; 0 unknown */
@@ -207,6 +208,12 @@ int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
  * still loads any function it skipped.
  */
 unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
+/*
+ * The same, with each candidate's own capabilities: for readers that judge every
+ * endpoint's own (links: its PCIe type; AER: whether it is a root port), read while the
+ * scan holds its config file open rather than opened again later.
+ */
+unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg);
 
 /* ---- reading the endpoints' facts (through the root prefix) ---- */
 
@@ -230,8 +237,10 @@ int topo_build(struct topology *t, const struct sysroot *root, const struct topo
 int topo_is_virtfn(int dfd);
 void topo_done(struct topology *t);
 /*
- * pcib_load_caps() for every endpoint of t and every bridge above it, so that the pure
- * functions below may read cfg/pcie_type/has_acs/acs_*. First error wins, the others
+ * pcib_load_caps() for every bridge above an endpoint of t, and for the endpoints whose own
+ * ACS a pair's path can end at (another endpoint below the same parent: two functions of
+ * one device, a device beside a bridge), so that the pure functions below may read
+ * cfg/pcie_type/has_acs/acs_* of every port a path names. First error wins, the others
  * are still loaded.
  */
 int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struct topology *t);
