@@ -249,6 +249,23 @@ void emit_close_array(struct emit *e)
 		table_nest(e, false);
 }
 
+/*
+ * Text: fmt "before%safter" with v, as printf() writes it but without parsing fmt (the
+ * common field: a view with many lines calls this a few times a line). False, having
+ * written nothing, for any other fmt.
+ */
+static bool text_plain(struct emit *e, const char *fmt, const char *v)
+{
+	const char *conv = fmt ? strchr(fmt, '%') : NULL;
+
+	if (e->table || !conv || conv[1] != 's' || strchr(conv + 2, '%'))
+		return false;
+	fwrite(fmt, 1, (size_t)(conv - fmt), e->f);
+	fputs(v, e->f);
+	fputs(conv + 2, e->f);
+	return true;
+}
+
 void emit_string(struct emit *e, enum emit_to to, const char *key, const char *fmt, const char *v)
 {
 	_cleanup_(freep) char *buf = NULL;
@@ -256,8 +273,11 @@ void emit_string(struct emit *e, enum emit_to to, const char *key, const char *f
 
 	if (!wants(e, to))
 		return;
-	if (!emit_is_json(e))
+	if (!emit_is_json(e)) {
+		if (text_plain(e, fmt, v ? v : "-"))
+			return;
 		return text(e, key, fmt, v ? v : "-");
+	}
 	if (!v)
 		return add(e, key, NULL);
 	safe = text_json_safe(v, &buf);
@@ -317,6 +337,8 @@ void emit_textf(struct emit *e, const char *fmt, ...)
 		return;
 	if (e->table)
 		return fail(e, -EINVAL); /* a line in a table would break its columns */
+	if (!strchr(fmt, '%')) /* a line end, a heading: nothing to format */
+		return (void)fputs(fmt, e->f);
 	va_start(ap, fmt);
 	vfprintf(e->f, fmt, ap);
 	va_end(ap);
