@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `hostprep topology`: the matrix, the devices and the P2P verdict of every pair, as text
- * or JSON (docs/topology-schema.md). Each part is a section below; a new part (PCIe links
- * per hop, the GPU map) is one more entry in sections[] with its own two functions.
+ * or JSON (docs/topology-schema.md). The matrix is written in blocks, the other parts each
+ * by one function for both outputs (core/emit.h); a new part is one more entry in sections[].
  */
 #include <json-c/json.h>
 
@@ -78,9 +78,23 @@ static const char *dev_addr(const struct topo_view *v, size_t dev)
 	return v->inv.devs[dev].addr;
 }
 
+/* "%s%u" of kind and index, without a printf: every pair names two. */
 static void endpoint_id(const struct topo_endpoint *e, char buf[static 16])
 {
-	snprintf(buf, 16, "%s%u", topo_kind_to_string(e->kind), e->index);
+	const char *kind = topo_kind_to_string(e->kind);
+	size_t n = strlen(kind), d = 0;
+	char digits[10];
+
+	for (unsigned i = e->index; d == 0 || i; i /= 10)
+		digits[d++] = (char)('0' + i % 10);
+	if (n + d >= 16) {
+		snprintf(buf, 16, "%s%u", kind, e->index);
+		return;
+	}
+	memcpy(buf, kind, n);
+	while (d)
+		buf[n++] = digits[--d];
+	buf[n] = '\0';
 }
 
 void topo_endpoint_label(const struct topo_view *v, const struct topo_endpoint *e, char *buf,
@@ -327,32 +341,6 @@ static int devices_show(const struct topo_view *v, struct emit *e)
 	return 0;
 }
 
-/* Straight into f: a big tree has hundreds of thousands of these lines. */
-static int pair_line(const struct topo_view *v, const struct topo_endpoint *a,
-		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
-{
-	FILE *f = ud;
-	int nv;
-
-	fprintf(f, "  %s%u (%s) \u2194 %s%u (%s) %s: ", topo_kind_to_string(a->kind), a->index,
-		a->name, topo_kind_to_string(b->kind), b->index, b->name,
-		topo_dist_to_string(p->dist));
-	path_describe(v, p, f);
-	nv = topo_view_nvlink(v, (size_t)(a - v->topo.eps), (size_t)(b - v->topo.eps));
-	if (nv > 0) /* GPU peer-to-peer takes NVLink, not this path */
-		fprintf(f, "; P2P over NVLink (NV%d)", nv);
-	fputc('\n', f);
-	return ferror(f) ? -EIO : 0;
-}
-
-static int pairs_text(const struct topo_view *v, FILE *f)
-{
-	if (v->topo.n_kind[TOPO_GPU] == 0)
-		return 0;
-	fputs("\nP2P paths (GPU pairs and GPU-NIC pairs at PIX, PXB, PHB):\n", f);
-	return topo_for_each_pair(v, pair_line, f);
-}
-
 /* ---- JSON ---- */
 
 static struct json_object *str_or_null(const char *s)
@@ -419,143 +407,179 @@ static const char *const acs_state_table[] = {
 
 DEFINE_PRIVATE_STRING_TABLE_LOOKUP_TO_STRING(acs_state, enum topo_acs_state);
 
-struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt)
+/* ---- P2P pairs (text and JSON, core/emit.h) ---- */
+
+/* A deciding port as docs/topology-schema.md's ports[] (JSON only: the text says the
+ * verdict instead). */
+static void port_emit(const struct topo_view *v, const struct topo_port *pt, struct emit *e)
 {
-	struct json_object *o = json_object_new_object(), *bits = json_object_new_array();
 	static const struct {
 		uint16_t bit;
 		const char *name;
 	} names[] = { { TOPO_ACS_RR, "RR" }, { TOPO_ACS_CR, "CR" }, { TOPO_ACS_EC, "EC" } };
-	char ctrl[8];
+	static const char hex[] = "0123456789abcdef";
+	char ctrl[] = "0x0000"; /* "0x%04x", without a printf: every pair has ports */
 
-	json_object_object_add(o, "address", json_object_new_string(dev_addr(v, pt->dev)));
-	json_object_object_add(
-		o, "role",
-		json_object_new_string(pt->role == TOPO_PORT_INGRESS ? "ingress" : "function"));
-	json_object_object_add(o, "acs", json_object_new_string(acs_state_to_string(pt->state)));
-	snprintf(ctrl, sizeof(ctrl), "0x%04x", pt->ctrl);
-	json_object_object_add(o, "control",
-			       pt->state == TOPO_ACS_KNOWN ? json_object_new_string(ctrl) : NULL);
+	emit_string(e, EMIT_JSON, "address", NULL, dev_addr(v, pt->dev));
+	emit_string(e, EMIT_JSON, "role", NULL,
+		    pt->role == TOPO_PORT_INGRESS ? "ingress" : "function");
+	emit_string(e, EMIT_JSON, "acs", NULL, acs_state_to_string(pt->state));
+	for (int k = 0; k < 4; k++)
+		ctrl[2 + k] = hex[(pt->ctrl >> (12 - 4 * k)) & 0xf];
+	emit_string(e, EMIT_JSON, "control", NULL, pt->state == TOPO_ACS_KNOWN ? ctrl : NULL);
+	emit_open_array(e, "redirect");
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
 		if (pt->redirect & names[k].bit)
-			json_object_array_add(bits, json_object_new_string(names[k].name));
-	json_object_object_add(o, "redirect", bits);
+			emit_string(e, EMIT_JSON, NULL, NULL, names[k].name);
+	emit_close_array(e);
+}
+
+struct json_object *topo_port_json(const struct topo_view *v, const struct topo_port *pt)
+{
+	struct json_object *o;
+	struct emit e;
+
+	if (emit_init_json(&e) < 0)
+		return NULL;
+	port_emit(v, pt, &e); /* the document is the port's object */
+	o = emit_take_json(&e);
+	emit_done(&e);
 	return o;
 }
 
-static int pair_json(const struct topo_view *v, const struct topo_endpoint *a,
-		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
-{
-	struct json_object *o = json_object_new_object(), *ports = json_object_new_array();
-	_cleanup_(freep) char *verdict = NULL;
-	char ia[16], ib[16];
-	int r;
+/* The walk over the pairs: one stream rewritten with each pair's verdict, not one
+ * allocation per pair (a big tree has hundreds of thousands of them). */
+struct pairs_walk {
+	struct emit *e;
+	FILE *verdict;
+	char *buf;
+	size_t len;
+};
 
-	r = topo_path_describe(v, p, &verdict);
-	if (r < 0) {
-		json_object_put(o);
-		json_object_put(ports);
-		return r;
-	}
-	endpoint_id(a, ia);
-	endpoint_id(b, ib);
-	json_object_object_add(o, "a", json_object_new_string(ia));
-	json_object_object_add(o, "b", json_object_new_string(ib));
-	json_object_object_add(o, "distance", json_object_new_string(topo_dist_to_string(p->dist)));
-	json_object_object_add(o, "p2p", json_object_new_string(topo_p2p_to_string(p->p2p)));
-	for (size_t k = 0; k < p->n_ports; k++)
-		json_object_array_add(ports, topo_port_json(v, &p->ports[k]));
-	json_object_object_add(o, "ports", ports);
-	json_object_object_add(o, "verdict", json_object_new_string(verdict));
-	json_object_array_add(ud, o);
-	return 0;
+/* The verdict of p (topo_path_describe()'s phrase), valid until the next one. */
+static const char *pair_verdict(const struct topo_view *v, const struct topo_path *p,
+				struct pairs_walk *w)
+{
+	rewind(w->verdict);
+	path_describe(v, p, w->verdict);
+	fputc('\0', w->verdict);
+	return fflush(w->verdict) == 0 && !ferror(w->verdict) ? w->buf : NULL;
 }
 
-static int pairs_json(const struct topo_view *v, struct json_object *doc)
+/* Text "  GPU0 (name) ↔ NIC1 (name) PIX: verdict[; P2P over NVLink (NV#)]". */
+static int pair_emit(const struct topo_view *v, const struct topo_endpoint *a,
+		     const struct topo_endpoint *b, const struct topo_path *p, void *ud)
 {
-	struct json_object *a = json_object_new_array();
+	struct pairs_walk *w = ud;
+	struct emit *e = w->e;
+	const char *verdict = pair_verdict(v, p, w);
+	char ia[16], ib[16];
+	int nv;
 
-	json_object_object_add(doc, "pairs", a);
-	return topo_for_each_pair(v, pair_json, a);
+	if (!verdict)
+		return -ENOMEM;
+	endpoint_id(a, ia);
+	endpoint_id(b, ib);
+	emit_open_object(e, NULL);
+	emit_string(e, EMIT_ANY, "a", "  %s", ia);
+	emit_string(e, EMIT_TEXT, NULL, " (%s)", a->name);
+	emit_string(e, EMIT_ANY, "b", " \u2194 %s", ib);
+	emit_string(e, EMIT_TEXT, NULL, " (%s)", b->name);
+	emit_string(e, EMIT_ANY, "distance", " %s: ", topo_dist_to_string(p->dist));
+	emit_string(e, EMIT_JSON, "p2p", NULL, topo_p2p_to_string(p->p2p));
+	if (emit_is_json(e)) { /* JSON only: in text each call below would be a no-op */
+		emit_open_array(e, "ports");
+		for (size_t k = 0; k < p->n_ports; k++) {
+			emit_open_object(e, NULL);
+			port_emit(v, &p->ports[k], e);
+			emit_close_object(e);
+		}
+		emit_close_array(e);
+	}
+	emit_string(e, EMIT_ANY, "verdict", "%s", verdict);
+	nv = topo_view_nvlink(v, (size_t)(a - v->topo.eps), (size_t)(b - v->topo.eps));
+	if (nv > 0) /* GPU peer-to-peer takes NVLink, not this path */
+		emit_int(e, EMIT_TEXT, NULL, "; P2P over NVLink (NV%d)", nv);
+	emit_textf(e, "\n");
+	emit_close_object(e);
+	if (e->err)
+		return e->err;
+	return !emit_is_json(e) && ferror(e->f) ? -EIO : 0; /* stop writing to a closed pipe */
+}
+
+static int pairs_show(const struct topo_view *v, struct emit *e)
+{
+	struct pairs_walk w = { .e = e };
+	int r;
+
+	if (v->topo.n_kind[TOPO_GPU] > 0)
+		emit_textf(e, "\nP2P paths (GPU pairs and GPU-NIC pairs at PIX, PXB, PHB):\n");
+	emit_open_array(e, "pairs");
+	w.verdict = open_memstream(&w.buf, &w.len);
+	r = w.verdict ? topo_for_each_pair(v, pair_emit, &w) : -ENOMEM;
+	if (w.verdict && fclose(w.verdict) != 0 && r >= 0)
+		r = -ENOMEM;
+	free(w.buf);
+	emit_close_array(e);
+	return r;
 }
 
 /*
- * The parts of the output, in order. A section prints its text (a blank line first,
- * except the first) and adds its member to the JSON document; either may be NULL. One
- * written once for both (core/emit.h) is .emit instead.
+ * The parts after the matrix, in order, each written once for text and JSON (core/emit.h):
+ * one prints its text (a blank line first) and adds its members to the JSON document. A new
+ * part (PCIe links per hop, the GPU map) is one more entry. The matrix comes first and is
+ * written in blocks (matrix_text(), matrix_json()): n^2 cells without a call each.
  */
-struct topo_section {
-	int (*text)(const struct topo_view *v, FILE *f);
-	int (*json)(const struct topo_view *v, struct json_object *doc);
-	int (*emit)(const struct topo_view *v, struct emit *e);
+static int (*const sections[])(const struct topo_view *v, struct emit *e) = {
+	devices_show,
+	pairs_show,
+	links_show,
+	gpus_show,
 };
 
-static const struct topo_section sections[] = {
-	{ .text = matrix_text, .json = matrix_json },
-	{ .emit = devices_show },
-	{ .text = pairs_text, .json = pairs_json },
-	{ .emit = links_show },
-	{ .emit = gpus_show },
-};
-
-/* A section written once, into the output e was opened for. */
-static int section_emit(const struct topo_section *s, const struct topo_view *v, struct emit *e)
+/* A section into the output e was opened for. */
+static int section_emit(size_t i, const struct topo_view *v, struct emit *e)
 {
-	int r = s->emit(v, e);
+	int r = sections[i](v, e);
 	int k = emit_done(e);
 
 	return r < 0 ? r : k;
 }
 
-static int section_text(const struct topo_section *s, const struct topo_view *v, FILE *f)
-{
-	struct emit e;
-
-	if (!s->emit)
-		return s->text ? s->text(v, f) : 0;
-	emit_init_text(&e, f);
-	return section_emit(s, v, &e);
-}
-
-static int section_json(const struct topo_section *s, const struct topo_view *v,
-			struct json_object *doc)
-{
-	struct emit e;
-
-	if (!s->emit)
-		return s->json ? s->json(v, doc) : 0;
-	emit_init_json_into(&e, doc);
-	return section_emit(s, v, &e);
-}
-
 int topo_show_text(const struct topo_view *v, FILE *f)
 {
+	struct emit e;
 	int r;
 
 	if (v->topo.n == 0) {
 		fputs("No GPU, accelerator or NIC found.\n", f);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		r = section_text(&sections[i], v, f);
-		if (r < 0)
-			return r;
+	r = matrix_text(v, f);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(sections); i++) {
+		emit_init_text(&e, f);
+		r = section_emit(i, v, &e);
 	}
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 struct json_object *topo_show_json(const struct topo_view *v)
 {
 	struct json_object *doc = json_object_new_object();
+	struct emit e;
+	int r;
 
 	if (!doc)
 		return NULL;
 	json_object_object_add(doc, "schema", json_object_new_int(TOPO_SCHEMA_VERSION));
-	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		if (section_json(&sections[i], v, doc) < 0) {
-			json_object_put(doc);
-			return NULL;
-		}
+	r = matrix_json(v, doc);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(sections); i++) {
+		emit_init_json_into(&e, doc);
+		r = section_emit(i, v, &e);
+	}
+	if (r < 0) {
+		json_object_put(doc);
+		return NULL;
 	}
 	return doc;
 }
