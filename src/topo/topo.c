@@ -557,15 +557,25 @@ const char *topo_acs_bits(uint16_t mask, char *buf, size_t size)
 		uint16_t bit;
 		const char *name;
 	} bits[] = { { TOPO_ACS_RR, "RR" }, { TOPO_ACS_CR, "CR" }, { TOPO_ACS_EC, "EC" } };
+	char all[sizeof("RR CR EC")];
 	size_t len = 0;
 
-	buf[0] = '\0';
-	for (size_t k = 0; k < ARRAY_SIZE(bits); k++)
-		if (mask & bits[k].bit)
-			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-					len ? " " : "", bits[k].name);
+	/* Without a printf: every redirected pair's verdict names the bits of its ports. */
+	for (size_t k = 0; k < ARRAY_SIZE(bits); k++) {
+		if (!(mask & bits[k].bit))
+			continue;
+		if (len)
+			all[len++] = ' ';
+		memcpy(all + len, bits[k].name, 2);
+		len += 2;
+	}
 	if (!len)
-		snprintf(buf, size, "none");
+		len = (size_t)(stpcpy(all, "none") - all);
+	all[len] = '\0';
+	if (len < size)
+		memcpy(buf, all, len + 1);
+	else
+		snprintf(buf, size, "%s", all);
 	return buf;
 }
 
