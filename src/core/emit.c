@@ -337,7 +337,8 @@ void emit_textf(struct emit *e, const char *fmt, ...)
 		return;
 	if (e->table)
 		return fail(e, -EINVAL); /* a line in a table would break its columns */
-	if (!strchr(fmt, '%')) /* a line end, a heading: nothing to format */
+	/* a line end, a heading: nothing to format */
+	if (!strchr(fmt, '%'))
 		return (void)fputs(fmt, e->f);
 	va_start(ap, fmt);
 	vfprintf(e->f, fmt, ap);
