@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The capture (snapshot.h): queued root-relative paths resolved below the root, walked
- * under the rules below, written to the tar. Every open is relative to the root's fd
- * with O_NOFOLLOW on the last component, and the components before it have been checked
- * one by one not to be symlinks: nothing here resolves a symlink but resolve().
+ * under the rules below, written to the tar. A queued path is opened relative to the
+ * root's fd with O_NOFOLLOW on the last component, the components before it checked one
+ * by one not to be symlinks (a directory already captured is known not to be one); inside
+ * a walk each entry is one name relative to its directory's fd (listed from that fd, never
+ * a symlink followed): nothing here resolves a symlink but resolve(). Each directory is
+ * walked once as deep as asked, each file read once.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +29,8 @@
 #define CONFIG_MAX     4096	       /* PCI config space: what a read returns */
 #define DEPTH_DEFAULT  8
 #define DEPTH_FOLLOWED 8
+_Static_assert(DEPTH_DEFAULT <= SNAPSHOT_DEPTH_MAX && DEPTH_FOLLOWED <= SNAPSHOT_DEPTH_MAX,
+	       "snapshot.h: walked[]");
 
 /*
  * sysfs files never read, and why (the manifest counts them): a read of resourceN (and
@@ -255,6 +260,20 @@ int snapshot_link_target(const char *rel, const char *text, char **ret)
 	return 0;
 }
 
+/*
+ * Where an entry is opened: by its name in a directory being walked (that directory's
+ * fd), or by its path from the root (the root's fd).
+ */
+struct at {
+	int dfd;
+	const char *name;
+};
+
+static struct at at_root(const struct snapshot *s, const char *rel)
+{
+	return (struct at){ s->rootfd, rel };
+}
+
 static int member_parents(struct snapshot *s, const char *rel);
 
 static int member_dir(struct snapshot *s, const char *rel, const struct stat *st)
@@ -263,6 +282,8 @@ static int member_dir(struct snapshot *s, const char *rel, const struct stat *st
 
 	if (r <= 0)
 		return r;
+	if (strset_add(&s->dir_members, rel) < 0)
+		return -ENOMEM;
 	r = member_parents(s, rel);
 	return r < 0 ? r : snapshot_tar_dir(s, rel, st->st_mode, st->st_mtime);
 }
@@ -298,10 +319,11 @@ static int budget(struct snapshot *s, const char *rel, size_t more)
 }
 
 /* A symlink, stored as it is; *ret where it leads below the root. */
-static int member_link(struct snapshot *s, const char *rel, const struct stat *st, char **ret)
+static int member_link(struct snapshot *s, struct at at, const char *rel, const struct stat *st,
+		       char **ret)
 {
 	char text[4096];
-	int r = sysroot_readlink_at(s->root, s->rootfd, rel, text, sizeof(text));
+	int r = sysroot_readlink_at(s->root, at.dfd, at.name, text, sizeof(text));
 
 	*ret = NULL;
 	if (r < 0)
@@ -353,14 +375,16 @@ static int redact(struct snapshot *s, const char *rel, char **data, size_t *size
 	return 0;
 }
 
-/* A regular file: opened without blocking, checked again on the fd, read bounded. */
-static int member_file(struct snapshot *s, const char *rel, const struct stat *st)
+/* A regular file: opened without blocking, checked again on the fd, read bounded, once. */
+static int member_file(struct snapshot *s, struct at at, const char *rel, const struct stat *st)
 {
 	_cleanup_(closep) int fd = -1;
 	_cleanup_(freep) char *data = NULL;
 	size_t max = file_max(rel, st), size;
 	int r;
 
+	if (strset_has(&s->members, rel) || strset_has(&s->no_value_paths, rel))
+		return 0; /* read already: by another link to its directory, or walked again */
 	if (!(st->st_mode & 0444)) {
 		s->left_out[LEFT_OUT_WRITE_ONLY] += strset_add(&s->skipped_paths, rel) > 0;
 		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
@@ -372,7 +396,7 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	r = budget(s, rel, max);
 	if (r < 0)
 		return r;
-	fd = sysroot_open_at(s->root, s->rootfd, rel,
+	fd = sysroot_open_at(s->root, at.dfd, at.name,
 			     O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
 		return skip_errno(s, rel, fd);
@@ -380,8 +404,9 @@ static int member_file(struct snapshot *s, const char *rel, const struct stat *s
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 && no_value(rel, r)) {
-		s->no_value++;
-		return 0;
+		r = strset_add(&s->no_value_paths, rel);
+		s->no_value += r > 0;
+		return r < 0 ? r : 0;
 	}
 	if (r < 0 || strset_add(&s->members, rel) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
@@ -466,7 +491,8 @@ static bool listing_takes(const struct listing *l, const char *name)
 	return false;
 }
 
-static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l);
+static int walk(struct snapshot *s, struct at at, const char *rel, const struct stat *st, int depth,
+		const struct listing *l);
 static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l);
 static int resolve_named(struct snapshot *s, const char *rel, const char *name, char **ret);
 
@@ -499,10 +525,10 @@ static int follow_link(struct snapshot *s, const char *rel, const char *target)
 }
 
 /* A link found in a walk: stored, and what it leads to taken when hostprep reads there. */
-static int entry_link(struct snapshot *s, const char *rel, const struct stat *st)
+static int entry_link(struct snapshot *s, struct at at, const char *rel, const struct stat *st)
 {
 	_cleanup_(freep) char *target = NULL;
-	int r = member_link(s, rel, st, &target);
+	int r = member_link(s, at, rel, st, &target);
 
 	if (r < 0 || !target)
 		return r;
@@ -513,7 +539,24 @@ static int entry_link(struct snapshot *s, const char *rel, const struct stat *st
 	return snapshot_want(s, target);
 }
 
-/* rel (not yet a member); a directory is walked depth levels down with listing l */
+/* rel, opened at at, st its lstat(); a directory is walked depth levels down with listing l */
+static int entry_st(struct snapshot *s, struct at at, const char *rel, const struct stat *st,
+		    int depth, const struct listing *l)
+{
+	if (S_ISLNK(st->st_mode))
+		return entry_link(s, at, rel, st);
+	if (S_ISREG(st->st_mode))
+		return member_file(s, at, rel, st);
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return member_node(s, rel, st);
+	if (!S_ISDIR(st->st_mode)) {
+		snapshot_skip(s, rel, S_ISFIFO(st->st_mode) ? "a FIFO, not read" : "a socket");
+		return 0;
+	}
+	return depth < 0 ? 0 : walk(s, at, rel, st, depth, l);
+}
+
+/* rel (a resolved path from the root) as entry_st() takes it */
 static int entry(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
 	struct stat st;
@@ -524,17 +567,7 @@ static int entry(struct snapshot *s, const char *rel, int depth, const struct li
 	r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
 	if (r < 0)
 		return skip_errno(s, rel, r);
-	if (S_ISLNK(st.st_mode))
-		return entry_link(s, rel, &st);
-	if (S_ISREG(st.st_mode))
-		return member_file(s, rel, &st);
-	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
-		return member_node(s, rel, &st);
-	if (!S_ISDIR(st.st_mode)) {
-		snapshot_skip(s, rel, S_ISFIFO(st.st_mode) ? "a FIFO, not read" : "a socket");
-		return 0;
-	}
-	return depth < 0 ? 0 : walk(s, rel, depth, l);
+	return entry_st(s, at_root(s, rel), rel, &st, depth, l);
 }
 
 static int names_cmp(const void *a, const void *b)
@@ -542,22 +575,13 @@ static int names_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of a directory, sorted (the tar's order does not depend on readdir). */
-static int list_dir(struct snapshot *s, const char *rel, char ***ret, size_t *ret_n)
+/* The entries of directory d, sorted (the tar's order does not depend on readdir). */
+static int list_dir(DIR *d, char ***ret, size_t *ret_n)
 {
-	_cleanup_(closedirp) DIR *d = NULL;
 	char **v = NULL;
 	size_t n = 0;
 	struct dirent *de;
-	int fd = sysroot_open_at(s->root, s->rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 
-	if (fd < 0)
-		return fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
 	while ((de = readdir(d))) {
 		char **grown;
 
@@ -584,47 +608,101 @@ static void names_free(char **v, size_t n)
 	free(v);
 }
 
-static int walk_entry(struct snapshot *s, const char *dir, const char *name, int depth)
+/* name in directory dfd (dir below the root), depth levels left */
+static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *name, int depth)
 {
 	_cleanup_(freep) char *rel = NULL;
 	struct stat st;
+	int r;
 
 	if (asprintf(&rel, "%s%s%s", streq(dir, ".") ? "" : dir, streq(dir, ".") ? "" : "/", name) <
 	    0)
 		return -ENOMEM;
-	if (sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
-	    S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
+	r = sysroot_stat_at(s->root, dfd, name, AT_SYMLINK_NOFOLLOW, &st);
+	if (r == 0 && S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
 		return 0;
-	return entry(s, rel, depth - 1, listing_of(rel));
-}
-
-/* A directory and what is in it, depth levels down; l: only the names it takes. */
-static int walk(struct snapshot *s, const char *rel, int depth, const struct listing *l)
-{
-	char **names = NULL;
-	size_t n = 0;
-	struct stat st;
-	int r;
-
-	r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
+	if (snapshot_refused(rel) || sys_never_at(s, rel) >= 0)
+		return 0;
 	if (r < 0)
 		return skip_errno(s, rel, r);
-	r = streq(rel, ".") ? 0 : member_dir(s, rel, &st);
+	return entry_st(s, (struct at){ dfd, name }, rel, &st, depth - 1, listing_of(rel));
+}
+
+/* The directory at at, never through a symlink (one put there since its lstat()). */
+static int open_dir(struct snapshot *s, struct at at, DIR **ret)
+{
+	int fd = sysroot_open_at(s->root, at.dfd, at.name,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return fd;
+	*ret = fdopendir(fd);
+	if (!*ret) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return 0;
+}
+
+/* A whole walk of rel at least this deep was done (or is under way): not again. */
+static int walked(struct snapshot *s, const char *rel, int depth, const struct listing *l)
+{
+	if (l || depth < 0 || depth > SNAPSHOT_DEPTH_MAX)
+		return 0;
+	for (int d = depth; d <= SNAPSHOT_DEPTH_MAX; d++)
+		if (strset_has(&s->walked[d], rel))
+			return 1;
+	return strset_add(&s->walked[depth], rel) < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * A directory (opened at at, st its lstat()) and what is in it, depth levels down; l:
+ * only the names it takes. Its entries are opened by name from its fd.
+ */
+static int walk(struct snapshot *s, struct at at, const char *rel, const struct stat *st, int depth,
+		const struct listing *l)
+{
+	_cleanup_(closedirp) DIR *d = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = streq(rel, ".") ? 0 : member_dir(s, rel, st);
 	if (r < 0 || (l && !l->names[0]))
 		return r;
-	r = list_dir(s, rel, &names, &n);
+	r = walked(s, rel, depth, l);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	r = open_dir(s, at, &d);
+	if (r >= 0)
+		r = list_dir(d, &names, &n);
 	if (r < 0 && r != -ENOMEM) {
 		names_free(names, n);
 		return skip_errno(s, rel, r);
 	}
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		if (listing_takes(l, names[i]))
-			r = walk_entry(s, rel, names[i], depth);
+			r = walk_entry(s, dirfd(d), rel, names[i], depth);
 		else if (l->reader)
 			walk_skip(s, rel, names[i], l->reader);
 	}
 	names_free(names, n);
 	return r;
+}
+
+/* A resolved directory path walked (a recorded pattern's directory). */
+static int walk_path(struct snapshot *s, const char *rel, int depth, const struct listing *l)
+{
+	struct stat st;
+	int r = sysroot_stat_at(s->root, s->rootfd, rel, AT_SYMLINK_NOFOLLOW, &st);
+
+	if (r < 0)
+		return skip_errno(s, rel, r);
+	if (!S_ISDIR(st.st_mode))
+		return skip_errno(s, rel, -ENOTDIR);
+	return walk(s, at_root(s, rel), rel, &st, depth, l);
 }
 
 /* *cur with its first component that is a symlink replaced by the link's target. */
@@ -636,7 +714,7 @@ static int splice_link(struct snapshot *s, char **cur, size_t end, const struct 
 	int r;
 
 	p[end] = '\0';
-	r = member_link(s, p, st, &target);
+	r = member_link(s, at_root(s, p), p, st, &target);
 	if (r < 0 || !target)
 		return r < 0 ? r : -EXDEV;
 	if (asprintf(&next, "%s%s%s", target, more ? "/" : "", more ? p + end + 1 : "") < 0)
@@ -654,20 +732,22 @@ static int resolve_step(struct snapshot *s, char **cur)
 
 	for (;;) {
 		struct stat st;
+		bool known;
 		char save;
 		int r;
 
 		end += strcspn(p + end, "/");
 		save = p[end];
 		p[end] = '\0';
-		r = refused_below(p) || sysroot_stat_at(s->root, s->rootfd, p, AT_SYMLINK_NOFOLLOW,
-							&st) < 0
+		known = save && strset_has(&s->dir_members, p); /* a captured directory: no link */
+		r = refused_below(p) || (!known && sysroot_stat_at(s->root, s->rootfd, p,
+								    AT_SYMLINK_NOFOLLOW, &st) < 0)
 			    ? -ENOENT
 			    : 0;
 		p[end] = save;
 		if (r < 0)
 			return r;
-		if (S_ISLNK(st.st_mode))
+		if (!known && S_ISLNK(st.st_mode))
 			return splice_link(s, cur, end, &st);
 		if (!save)
 			return 0;
@@ -734,7 +814,7 @@ static int capture_pattern(struct snapshot *s, const char *rel, const char *slas
 	if (!dir)
 		return -ENOMEM;
 	r = resolve_named(s, dir, dir, &path);
-	return r < 0 || !path ? r : walk(s, path, 0, &l);
+	return r < 0 || !path ? r : walk_path(s, path, 0, &l);
 }
 
 static int capture_one(struct snapshot *s, const char *rel)
@@ -818,4 +898,8 @@ void snapshot_done(struct snapshot *s)
 	strset_done(&s->todo);
 	strset_done(&s->members);
 	strset_done(&s->skipped_paths);
+	strset_done(&s->dir_members);
+	strset_done(&s->no_value_paths);
+	for (size_t i = 0; i < ARRAY_SIZE(s->walked); i++)
+		strset_done(&s->walked[i]);
 }

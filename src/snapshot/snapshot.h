@@ -45,6 +45,8 @@ struct archive;
 
 #define SNAPSHOT_LEFT_OUT_MAX 24
 
+#define SNAPSHOT_DEPTH_MAX 8 /* snapshot-walk.c: the deepest a walk starts */
+
 struct snapshot {
 	const struct sysroot *root;
 	int rootfd; /* the root's O_PATH fd (struct sysroot's): every path is relative to it */
@@ -53,6 +55,10 @@ struct snapshot {
 	struct strset todo;    /* recorded and discovered paths, captured in this order */
 	struct strset members; /* what is in the tar */
 	struct strset skipped_paths;
+	struct strset dir_members; /* the members that are directories (no symlink on the way) */
+	struct strset no_value_paths; /* counted in no_value, not read again */
+	/* a directory walked whole (no listing), by how deep: not walked again as deep */
+	struct strset walked[SNAPSHOT_DEPTH_MAX + 1];
 	FILE *notes; /* the manifest's "skipped" and "redacted" lines */
 	char *notes_buf;
 	size_t notes_size;
