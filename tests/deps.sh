@@ -44,7 +44,8 @@ apt_test=(libcmocka-dev # tests/unit
 apt_bench=(python3 # tests/bench/bench.py, gen.py
 	   kmod # depmod: bench.py builds its fake hosts with tests/fake/mkroot.py
 	   pciutils # lspci, setpci: the NCCL guide's loop it is measured against
-	   strace) # syscalls and bytes read per function
+	   strace # syscalls and bytes read per function
+	   tar zstd) # the snapshot's reference: the same files read by tar, compressed by zstd
 apt_pkg=(debhelper dpkg-dev build-essential # make deb: dpkg-buildpackage, dh (debhelper-compat 13),
 	 # and dpkg-checkbuilddeps wants build-essential
 	 git # packaging/build.sh exports the tracked files (git ls-files)
@@ -69,7 +70,7 @@ dnf_build=(gcc glibc-devel make pkgconf-pkg-config pciutils-devel kmod-devel rdm
 dnf_test=(libcmocka-devel python3 kmod pciutils strace diffutils jq
 	  dbus-daemon python3-dbus python3-gobject mandoc groff-base bash zsh hwloc xz zstd
 	  systemd-journal-remote)
-dnf_bench=(python3 kmod pciutils strace)
+dnf_bench=(python3 kmod pciutils strace tar zstd)
 dnf_pkg=(rpm-build rpmlint systemd-rpm-macros git xz dpkg-dev debhelper lintian)
 dnf_fuzz=(clang compiler-rt)
 dnf_fleet=(python3-kubernetes python3-pyyaml jq ansible-lint yamllint ansible-core ShellCheck)

@@ -618,6 +618,10 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *
 	if (asprintf(&rel, "%s%s%s", streq(dir, ".") ? "" : dir, streq(dir, ".") ? "" : "/", name) <
 	    0)
 		return -ENOMEM;
+	/* taken (or left) in an earlier walk of dir; a directory may go deeper now */
+	if ((strset_has(&s->members, rel) && !strset_has(&s->dir_members, rel)) ||
+	    strset_has(&s->no_value_paths, rel) || strset_has(&s->skipped_paths, rel))
+		return 0;
 	r = sysroot_stat_at(s->root, dfd, name, AT_SYMLINK_NOFOLLOW, &st);
 	if (r == 0 && S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
 		return 0;

@@ -20,6 +20,9 @@ under strace -f counts syscalls, config-space bytes (pread/read on files named
 config, by path) and child processes. First, a cross-check: the floor, the
 loop, hostprep's JSON and the generator's census must agree on the ACS ports
 and their Control values, or the numbers compare different work.
+Then issue 26's snapshot target: `hostprep snapshot` on each tree against GNU tar
+reading the snapshot's own members from the tree piped into zstd -3 (libarchive's
+default level): the same files read and compressed, nothing judged.
 
 Environment: BENCH_QUICK=1 few runs, no loop (for iterating on the product);
 BENCH_SIZES="512" the tree sizes of part 2; BENCH_PART=1|2 one part only;
@@ -369,12 +372,59 @@ def part2(binary, spawn, floor, build):
         results[n] = (med, rss, stats, candidates)
         cpus[n] = cpu
     print()
-    return misses + targets(results) + targets26(results, cpus, spawn)
+    return misses + targets(results) + targets26(results, cpus, spawn) + \
+        snapshot26(binary, spawn, build)
 
 
 def target(ok, text):
     print(("PASS " if ok else "MISS ") + text)
     return [] if ok else [text]
+
+
+def snapshot26(binary, spawn, build):
+    """Issue 26: `snapshot` within 2x of reading the same files and compressing them: the
+    reference is GNU tar reading the snapshot's own member list from the tree, piped into
+    zstd at libarchive's default level (3), spawned the same way (medians of 3)."""
+    miss = []
+    print("== snapshot (issue 26) ==")
+    for n in SIZES:
+        root, _ = tree(build, n)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "s.tar.zst")
+            snap = [binary, "--root", root, "--config", CONF, "--no-color", "snapshot", "-o", out]
+            times, kib_max = [], 0
+            for _ in range(3):
+                code, ns, kib = spawn_once(spawn, snap)
+                if code != 0:
+                    sys.exit(f"bench: snapshot exited {code} on the {n}-function tree")
+                times.append(ns / 1e6)
+                kib_max = max(kib_max, kib)
+            members = os.path.join(tmp, "members")
+            with open(members, "w") as f:
+                names = subprocess.run(["tar", "-tf", out], check=True, stdout=subprocess.PIPE,
+                                       text=True).stdout.splitlines()
+                for name in names:
+                    if name != "hostprep-snapshot.txt" and not name.startswith("config/") \
+                            and os.path.lexists(os.path.join(root, name)) \
+                            and not os.path.isdir(os.path.join(root, name)):
+                        f.write(name + "\n")
+            ref = ["/bin/sh", "-c",
+                   'set -e; tar -C "$1" --no-recursion -cf - -T "$2" | zstd -3 -q -c >/dev/null',
+                   "ref", root, members]
+            rtimes = []
+            for _ in range(3):
+                code, ns, _ = spawn_once(spawn, ref)
+                if code != 0:
+                    sys.exit(f"bench: tar | zstd exited {code} on the {n}-function tree")
+                rtimes.append(ns / 1e6)
+            t, rt = statistics.median(times), statistics.median(rtimes)
+            size = os.path.getsize(out)
+        print(f"{n}: snapshot {fmt_ms(t)}, {kib_max / 1024:.1f} MiB peak RSS, "
+              f"{size / 1e6:.2f} MB archive of {len(names)} members; tar + zstd of the "
+              f"same files {fmt_ms(rt)}")
+        miss += target(t <= 2 * rt, f"{n}: snapshot {fmt_ms(t)} <= 2x reading and compressing "
+                                    f"the same files {fmt_ms(rt)} ({t / rt:.2f}x)")
+    return miss
 
 
 def targets(results):
