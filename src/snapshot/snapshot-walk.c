@@ -745,7 +745,7 @@ static int resolve_step(struct snapshot *s, char **cur)
 		p[end] = '\0';
 		known = save && strset_has(&s->dir_members, p); /* a captured directory: no link */
 		r = refused_below(p) || (!known && sysroot_stat_at(s->root, s->rootfd, p,
-								    AT_SYMLINK_NOFOLLOW, &st) < 0)
+								   AT_SYMLINK_NOFOLLOW, &st) < 0)
 			    ? -ENOENT
 			    : 0;
 		p[end] = save;

@@ -55,7 +55,7 @@ struct snapshot {
 	struct strset todo;    /* recorded and discovered paths, captured in this order */
 	struct strset members; /* what is in the tar */
 	struct strset skipped_paths;
-	struct strset dir_members; /* the members that are directories (no symlink on the way) */
+	struct strset dir_members;    /* the members that are directories (no symlink on the way) */
 	struct strset no_value_paths; /* counted in no_value, not read again */
 	/* a directory walked whole (no listing), by how deep: not walked again as deep */
 	struct strset walked[SNAPSHOT_DEPTH_MAX + 1];
