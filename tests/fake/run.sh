@@ -135,7 +135,9 @@ report_cases() {
 # (tests/fake/README.md); the file name without .sh is the case name, unique across the
 # folders (CASES and the goldens know cases by it). A case file directly in cases/ runs
 # too (the harness's own self-tests build such trees).
+# All names checked before the first case starts (none left running on a usage error).
 declare -A seen_case=()
+case_files=()
 for f in "$HERE"/cases/*.sh "$HERE"/cases/*/*.sh; do
 	[ -e "$f" ] || continue
 	name=$(basename "$f" .sh)
@@ -144,7 +146,10 @@ for f in "$HERE"/cases/*.sh "$HERE"/cases/*/*.sh; do
 		exit 2
 	fi
 	seen_case[$name]=$f
-	run_case "$name" file "$f"
+	case_files+=("$f")
+done
+for f in "${case_files[@]}"; do
+	run_case "$(basename "$f" .sh)" file "$f"
 done
 
 # 2. golden.list: one golden file per line
