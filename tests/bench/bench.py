@@ -20,9 +20,10 @@ under strace -f counts syscalls, config-space bytes (pread/read on files named
 config, by path) and child processes. First, a cross-check: the floor, the
 loop, hostprep's JSON and the generator's census must agree on the ACS ports
 and their Control values, or the numbers compare different work.
-Then issue 26's snapshot target: `hostprep snapshot` on each tree against GNU tar
-reading the snapshot's own members from the tree piped into zstd -3 (libarchive's
-default level): the same files read and compressed, nothing judged.
+Then issue 26's snapshot target: `hostprep snapshot` on each tree against a check
+plus GNU tar reading the snapshot's own members from the tree piped into zstd -3
+(libarchive's default level): the check pass a snapshot runs, then the same files read
+and compressed.
 
 Environment: BENCH_QUICK=1 few runs, no loop (for iterating on the product);
 BENCH_SIZES="512" the tree sizes of part 2; BENCH_PART=1|2 one part only;
@@ -382,9 +383,11 @@ def target(ok, text):
 
 
 def snapshot26(binary, spawn, build):
-    """Issue 26: `snapshot` within 2x of reading the same files and compressing them: the
-    reference is GNU tar reading the snapshot's own member list from the tree, piped into
-    zstd at libarchive's default level (3), spawned the same way (medians of 3)."""
+    """Issue 26: `snapshot` within 2x of "a check that reads the same files plus the
+    archive's compression". A snapshot is a check pass (what it records) and the capture,
+    so the reference is hostprep check on the tree plus GNU tar reading the snapshot's own
+    member list from the tree piped into zstd at libarchive's default level (3), each
+    spawned the same way (medians of 3); the tar+zstd part alone is printed too."""
     miss = []
     print("== snapshot (issue 26) ==")
     for n in SIZES:
@@ -417,13 +420,17 @@ def snapshot26(binary, spawn, build):
                 if code != 0:
                     sys.exit(f"bench: tar | zstd exited {code} on the {n}-function tree")
                 rtimes.append(ns / 1e6)
+            check = [binary, "--root", root, "--config", CONF, "--no-color", "check"]
+            ctimes = [spawn_once(spawn, check)[1] / 1e6 for _ in range(3)]
             t, rt = statistics.median(times), statistics.median(rtimes)
+            ct = statistics.median(ctimes)
             size = os.path.getsize(out)
         print(f"{n}: snapshot {fmt_ms(t)}, {kib_max / 1024:.1f} MiB peak RSS, "
-              f"{size / 1e6:.2f} MB archive of {len(names)} members; tar + zstd of the "
-              f"same files {fmt_ms(rt)}")
-        miss += target(t <= 2 * rt, f"{n}: snapshot {fmt_ms(t)} <= 2x reading and compressing "
-                                    f"the same files {fmt_ms(rt)} ({t / rt:.2f}x)")
+              f"{size / 1e6:.2f} MB archive of {len(names)} members; check {fmt_ms(ct)}, "
+              f"tar + zstd of the same files {fmt_ms(rt)} ({t / rt:.2f}x of that alone)")
+        miss += target(t <= 2 * (ct + rt), f"{n}: snapshot {fmt_ms(t)} <= 2x a check plus "
+                                           f"reading and compressing the same files "
+                                           f"{fmt_ms(ct + rt)} ({t / (ct + rt):.2f}x)")
     return miss
 
 
