@@ -94,22 +94,31 @@ static int netdev_speed(const struct sysroot *root, int dfd, const char *name)
 	return !errno && end != line && !*end && v > 0 && v <= INT32_MAX ? (int)v : -1;
 }
 
-/* The fastest netdev of the function: 0 none, -1 some of unknown speed. */
-static int net_speed(const struct sysroot *root, int dfd)
+/*
+ * The fastest netdev of the function: 0 none, -1 some of unknown speed; first: the first
+ * netdev by name, as first_entry() finds it ("" none).
+ */
+static int net_speed(const struct sysroot *root, int dfd, char first[static TOPO_NAME_MAX])
 {
 	_cleanup_(closedirp) DIR *dir = NULL;
 	struct dirent *de;
 	int best = 0, n = 0, r = sysroot_opendir_at(root, dfd, "net", &dir);
 
+	first[0] = '\0';
 	if (r == -ENOMEM)
 		return -1; /* a net/ directory that cannot be listed: netdevs, speed unknown */
 	if (r < 0)
 		return 0;
-	while ((de = readdir(dir)) && n < TOPO_NETDEVS_MAX) {
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
 		int s;
 
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= TOPO_NAME_MAX)
+		if (de->d_name[0] == '.' || len >= TOPO_NAME_MAX)
 			continue;
+		if (!first[0] || strcmp(de->d_name, first) < 0)
+			memcpy(first, de->d_name, len + 1);
+		if (n >= TOPO_NETDEVS_MAX)
+			continue; /* the name still counts, the speed not */
 		n++;
 		s = netdev_speed(root, dfd, de->d_name);
 		if (s > best || (s < 0 && best == 0))
@@ -156,7 +165,7 @@ int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct to
 {
 	*ret = (struct topo_evidence){};
 	ret->rdma = first_entry(root, dfd, "infiniband", "", ret->rdma_dev) >= 0;
-	ret->net_speed = net_speed(root, dfd);
+	ret->net_speed = net_speed(root, dfd, ret->netdev);
 	if (ret->net_speed < 0) { /* the link is the evidence only then */
 		ret->link_gen = link_attr(root, dfd, "max_link_speed", link_parse_speed);
 		ret->link_width = link_attr(root, dfd, "max_link_width", link_parse_width);
@@ -178,15 +187,18 @@ static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_
 	int r;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
-	if (ep->kind == TOPO_NIC && ev) {
+	if (ep->kind == TOPO_NIC && ev) { /* infiniband/ and net/ listed once, for both */
 		ep->rdma = ev->rdma;
-		if (ev->rdma)
-			snprintf(ep->name, sizeof(ep->name), "%s", ev->rdma_dev);
+		if (ev->rdma || ev->netdev[0])
+			snprintf(ep->name, sizeof(ep->name), "%s",
+				 ev->rdma ? ev->rdma_dev : ev->netdev);
+		else
+			(void)virtio_netdev(root, dfd, ep->name);
 	} else if (ep->kind == TOPO_NIC) {
 		ep->rdma = first_entry(root, dfd, "infiniband", "", ep->name) >= 0;
+		if (!ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
+			(void)virtio_netdev(root, dfd, ep->name);
 	}
-	if (ep->kind == TOPO_NIC && !ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
-		(void)virtio_netdev(root, dfd, ep->name);
 	read_numa(root, dfd, &ep->numa_node);
 	r = read_one_line_buf_at(root, dfd, "local_cpulist", line, sizeof(line));
 	if (r >= 0 && !(ep->cpulist = strdup(line)))

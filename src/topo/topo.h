@@ -161,6 +161,7 @@ int topo_classify(const struct topo_config *cfg, const struct pci_inventory *inv
 struct topo_evidence {
 	bool rdma;		      /* infiniband/ lists an RDMA device */
 	char rdma_dev[TOPO_NAME_MAX]; /* rdma: the first one by name (mlx5_0) */
+	char netdev[TOPO_NAME_MAX];   /* the first netdev by name, "" none */
 	int net_speed;	  /* Mb/s of the fastest netdev; 0 no netdev; -1 netdev(s), speed unknown */
 	int link_gen;	  /* max_link_speed as a generation (links.h); 0 unknown/conventional */
 	int link_width;	  /* max_link_width; 0 unknown */
