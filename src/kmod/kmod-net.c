@@ -88,8 +88,10 @@ static int chain_build(const struct sysroot *root, const char *module, struct ch
 
 	*c = (struct chain){};
 	n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort, "class/net");
-	if (n == -ENOMEM)
-		return n;
+	if (n == -ENOENT)
+		return 0; /* no network class: nothing to take down */
+	if (n < 0)
+		return n; /* unlisted is not "none": the caller refuses */
 	for (int i = 0; i < n; i++) {
 		char mod[KMOD_NAME_MAX + 8];
 
@@ -347,6 +349,13 @@ int kmod_net_guard(const struct sysroot *root, const char *module, char **ret)
 
 	*ret = NULL;
 	r = chain_build(root, module, &c);
+	if (r < 0 && r != -ENOMEM)
+		return asprintf(ret,
+				"unloading %s may take down an interface: class/net cannot be "
+				"listed (%s)",
+				module, strerror(-r)) < 0
+			       ? -ENOMEM
+			       : 0;
 	if (r < 0)
 		return r;
 	if (c.n == 0)

@@ -13,7 +13,7 @@
  *   - is the interface the kernel routes an established inbound ssh session through:
  *     a TCP connection to local port 22 in <root>/proc/net/tcp or tcp6 whose peer's
  *     longest-prefix route names it (IPv4, IPv4-mapped and IPv6 peers).
- * What cannot be read is not a pass: an unreadable route table refuses too.
+ * What cannot be read is not a pass: an unreadable route table or interface list refuses too.
  */
 
 /* "" when unloading module cuts no management path, else the reason (malloc'd each). */

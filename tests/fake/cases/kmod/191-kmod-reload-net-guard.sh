@@ -71,6 +71,20 @@ rm "$R/$RT"
 hp -v apply
 expect_grep out 'refused: unloading virtio_net takes down eth0: the route table cannot be read \(No such file or directory\); nothing unloaded$'
 
+# nor is an interface list that cannot be read (class/net not a directory): an unload
+# that may take down an interface nobody can name is refused; a root with no network
+# class at all has nothing to take down
+newroot virtio-nic
+useconf kmod-virtio-nic
+mv "$R/sys/class/net" "$R/sys/class/net.d"
+: >"$R/sys/class/net"
+hp -v apply
+expect_rc 1
+expect_grep out 'refused: unloading virtio_net may take down an interface: class/net cannot be listed \(Not a directory\); nothing unloaded$'
+rm "$R/sys/class/net"
+hp -v apply
+expect_grep out '^SKIP +module\.reload +virtio_net .*unused, but not reloaded under --root'
+
 # 17.17: the in-use refusal is announced by the dry run too
 newroot erdma-inuse
 useconf kmod-erdma
