@@ -246,11 +246,12 @@ static void merged_note(const struct acs_target *t, bool done, char *buf, size_t
  * all-ones), the remedy says so.
  */
 static int verify_differs(const struct acs_target *t, const struct pci_inventory *inv,
-			  const struct pci_dev_info *d, const char *expected, const char *bits,
-			  const char *remedy, struct results *rs)
+			  const struct topo_risky *risky, const struct pci_dev_info *d,
+			  const char *expected, const char *bits, const char *remedy,
+			  struct results *rs)
 {
 	const char *risk = (d->acs_ctrl & ACS_REDIR_BITS)
-				   ? topo_port_p2p_risk(inv, (size_t)(d - inv->devs))
+				   ? topo_port_p2p_risk(inv, risky, (size_t)(d - inv->devs))
 				   : NULL;
 	_cleanup_(freep) char *both = NULL;
 	char note[300];
@@ -270,9 +271,23 @@ static int verify_differs(const struct acs_target *t, const struct pci_inventory
 			    "0x%04x (%s)%s", d->acs_ctrl, bits, note);
 }
 
+/* What every port's verdict is judged with, found once per verify. */
+struct verify_ctx {
+	bool apply_enabled;
+	const char *osrelease;
+	enum pci_limited_cause why;
+	struct prior prior;
+	struct topo_risky risky;
+};
+
+static void verify_ctx_done(struct verify_ctx *c)
+{
+	prior_done(&c->prior);
+	topo_risky_done(&c->risky);
+}
+
 static int verify_one(const struct acs_target *t, const struct pci_inventory *inv,
-		      bool apply_enabled, const char *osrelease, enum pci_limited_cause why,
-		      const struct prior *prior, struct results *rs)
+		      const struct verify_ctx *c, struct results *rs)
 {
 	const struct pci_dev_info *d = pci_inventory_find(inv, t->addr);
 	char expected[96], bits[64], note[300];
@@ -296,8 +311,8 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 					       .check = "acs",
 					       .object = t->addr,
 					       .expected = expected,
-					       .actual = pci_limited_text(why)->actual,
-					       .remedy = pci_limited_text(why)->remedy,
+					       .actual = pci_limited_text(c->why)->actual,
+					       .remedy = pci_limited_text(c->why)->remedy,
 					       .action = ACTION_INSPECT,
 				       });
 	if (d->cfg == PCI_CFG_NO_EXT)
@@ -324,9 +339,9 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 	if (t->refused)
 		return verify_refused(t, d, expected, bits, rs);
 	if (!acs_ctrl_matches(d->acs_ctrl, d->acs_cap, &t->mask))
-		return verify_differs(t, inv, d, expected, bits,
-				      port_remedy(prior, t->addr, apply_enabled,
-						  kernel_has_boot_form(osrelease, &t->mask)),
+		return verify_differs(t, inv, &c->risky, d, expected, bits,
+				      port_remedy(&c->prior, t->addr, c->apply_enabled,
+						  kernel_has_boot_form(c->osrelease, &t->mask)),
 				      rs);
 	merged_note(t, true, note, sizeof(note));
 	return results_addf(rs,
@@ -502,16 +517,21 @@ static int verify_translated(const struct plan *p, struct results *rs)
 int acs_verify(const struct plan *p, const struct pci_inventory *inv, bool apply_enabled,
 	       const char *osrelease, struct results *rs)
 {
-	enum pci_limited_cause why = pci_limited_cause();
-	_cleanup_(prior_done) struct prior prior = {};
-	int r = prior_build(rs, &prior);
+	_cleanup_(verify_ctx_done) struct verify_ctx c = {
+		.apply_enabled = apply_enabled,
+		.osrelease = osrelease,
+		.why = pci_limited_cause(),
+	};
+	int r = prior_build(rs, &c.prior);
 
+	if (r >= 0)
+		r = topo_risky_build(inv, &c.risky);
 	if (r >= 0)
 		r = verify_idle(p, inv, rs);
 	for (size_t i = 0; i < p->n_targets && r >= 0; i++) {
 		const struct acs_target *t = &p->targets[i];
 
-		r = verify_one(t, inv, apply_enabled, osrelease, why, &prior, rs);
+		r = verify_one(t, inv, &c, rs);
 		if (r >= 0 && !apply_enabled && !t->declared)
 			r = make_advisory(rs);
 	}

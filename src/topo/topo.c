@@ -533,21 +533,46 @@ static bool path_has_port(const struct topo_path *p, size_t port)
 	return false;
 }
 
-const char *topo_port_p2p_risk(const struct pci_inventory *inv, size_t port)
+int topo_risky_build(const struct pci_inventory *inv, struct topo_risky *ret)
+{
+	*ret = (struct topo_risky){};
+	for (size_t i = 0; i < inv->n; i++) {
+		size_t *v;
+
+		if (!dev_risk(inv, i))
+			continue;
+		v = reallocarray(ret->idx, ret->n + 1, sizeof(*v));
+		if (!v) {
+			topo_risky_done(ret);
+			return -ENOMEM;
+		}
+		ret->idx = v;
+		ret->idx[ret->n++] = i;
+	}
+	return 0;
+}
+
+void topo_risky_done(struct topo_risky *rk)
+{
+	free(rk->idx);
+	*rk = (struct topo_risky){};
+}
+
+const char *topo_port_p2p_risk(const struct pci_inventory *inv, const struct topo_risky *rk,
+			       size_t port)
 {
 	struct topo_path p;
 
-	for (size_t a = 0; a < inv->n; a++) {
-		if (!dev_risk(inv, a))
-			continue;
-		for (size_t b = a + 1; b < inv->n; b++) {
+	for (size_t x = 0; x < rk->n; x++)
+		for (size_t y = x + 1; y < rk->n; y++) {
+			size_t a = rk->idx[x], b = rk->idx[y];
+
 			if (!topo_p2p_risk(inv, a, b))
 				continue;
 			topo_pair_ports(inv, a, b, &p);
 			if (path_has_port(&p, port))
 				return dev_risk(inv, a);
 		}
-	}
 	return NULL;
 }
 

@@ -345,7 +345,19 @@ void topo_ep_pair_ports(const struct topology *t, const struct pci_inventory *in
  * topo_port_p2p_risk(): the same for any such pair whose deciding ports include port.
  */
 const char *topo_p2p_risk(const struct pci_inventory *inv, size_t a, size_t b);
-const char *topo_port_p2p_risk(const struct pci_inventory *inv, size_t port);
+/*
+ * The functions listed with a p2p_risk, found once per inventory: a verify asks
+ * topo_port_p2p_risk() for every port it reports, and on a host with none (nearly all)
+ * that is no work at all instead of a pass over every function per port.
+ */
+struct topo_risky {
+	size_t *idx;
+	size_t n;
+};
+int topo_risky_build(const struct pci_inventory *inv, struct topo_risky *ret);
+void topo_risky_done(struct topo_risky *rk);
+const char *topo_port_p2p_risk(const struct pci_inventory *inv, const struct topo_risky *rk,
+			       size_t port);
 /* "RR CR" for the redirect bits of mask; "none" when empty. buf >= 16. */
 const char *topo_acs_bits(uint16_t mask, char *buf, size_t size);
 
