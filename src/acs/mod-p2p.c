@@ -13,40 +13,73 @@
 #define CHECK_P2P    "topology.p2p"
 #define EXPECTED_P2P "P2P not redirected by ACS"
 
+/*
+ * ep[dev]: the endpoint of inventory index dev, or -1; selected[dev]: a port some [ACS:*]
+ * rule selects. Both found once per expectation, not per pair: a host with thousands of
+ * functions has thousands of pairs and ports.
+ */
 struct pair_ctx {
 	struct run *run;
 	const struct topo_view *v;
 	const struct topo_expect *e;
 	size_t n_pairs;
+	int *ep;
+	bool *selected;
 };
 
-static const struct topo_endpoint *endpoint_of(const struct topo_view *v, size_t dev)
+static void pair_ctx_done(struct pair_ctx *c)
 {
-	for (size_t i = 0; i < v->topo.n; i++)
-		if (v->topo.eps[i].dev == dev)
-			return &v->topo.eps[i];
-	return NULL;
+	free(c->ep);
+	free(c->selected);
+}
+
+/* Index the endpoints and the selected ports (their own "acs" results say what is wrong). */
+static int pair_ctx_index(struct pair_ctx *c)
+{
+	const struct pci_inventory *inv = &c->v->inv;
+	const struct plan *plan = acs_run_plan(c->run);
+
+	c->ep = malloc((inv->n + 1) * sizeof(*c->ep));
+	c->selected = calloc(inv->n + 1, sizeof(*c->selected));
+	if (!c->ep || !c->selected)
+		return -ENOMEM;
+	for (size_t i = 0; i < inv->n; i++)
+		c->ep[i] = -1;
+	for (size_t i = c->v->topo.n; i-- > 0;) /* the first endpoint of a device wins */
+		c->ep[c->v->topo.eps[i].dev] = (int)i;
+	for (size_t i = 0; i < plan->n_targets; i++) {
+		const struct pci_dev_info *d = pci_inventory_find(inv, plan->targets[i].addr);
+
+		if (d)
+			c->selected[d - inv->devs] = true;
+	}
+	return 0;
+}
+
+static const struct topo_endpoint *endpoint_of(const struct pair_ctx *c, size_t dev)
+{
+	return c->ep[dev] >= 0 ? &c->v->topo.eps[c->ep[dev]] : NULL;
 }
 
 /* An endpoint's label, or the bare address for a device the classification left out. */
-static void dev_label(const struct topo_view *v, size_t dev, char *buf, size_t size)
+static void dev_label(const struct pair_ctx *c, size_t dev, char *buf, size_t size)
 {
-	const struct topo_endpoint *e = endpoint_of(v, dev);
+	const struct topo_endpoint *e = endpoint_of(c, dev);
 
 	if (e)
-		topo_endpoint_label(v, e, buf, size);
+		topo_endpoint_label(c->v, e, buf, size);
 	else
-		snprintf(buf, size, "%s", v->inv.devs[dev].addr);
+		snprintf(buf, size, "%s", c->v->inv.devs[dev].addr);
 }
 
 /* With NUMA when both are endpoints (their numa_node was read), else the PCI part. */
-static enum topo_dist pair_distance(const struct topo_view *v, size_t a, size_t b)
+static enum topo_dist pair_distance(const struct pair_ctx *c, size_t a, size_t b)
 {
-	const struct topo_endpoint *ea = endpoint_of(v, a), *eb = endpoint_of(v, b);
+	const struct topo_endpoint *ea = endpoint_of(c, a), *eb = endpoint_of(c, b);
 
 	if (ea && eb)
-		return topo_endpoint_distance(&v->inv, ea, eb);
-	return topo_pci_distance(&v->inv, a, b);
+		return topo_endpoint_distance(&c->v->inv, ea, eb);
+	return topo_pci_distance(&c->v->inv, a, b);
 }
 
 static enum verdict p2p_verdict(enum topo_p2p p)
@@ -64,17 +97,6 @@ static enum verdict p2p_verdict(enum topo_p2p p)
 	return VERDICT_WARN; /* not ACS's to decide: the expectation cannot be checked here */
 }
 
-/* Is addr a port some [ACS:*] rule selects (its own "acs" result says what is wrong)? */
-static bool acs_selected(const struct run *run, const char *addr)
-{
-	const struct plan *plan = acs_run_plan(run);
-
-	for (size_t i = 0; i < plan->n_targets; i++)
-		if (streq(plan->targets[i].addr, addr))
-			return true;
-	return false;
-}
-
 /*
  * The redirecting ports, for the remedy: those a rule selects already (their "acs" result
  * names the cause and the remedy) into sel, the others into other: "0000:18:00.0 ...".
@@ -90,7 +112,7 @@ static void redirecting_ports(const struct pair_ctx *c, const struct topo_path *
 
 		if (p->ports[k].state != TOPO_ACS_KNOWN || !p->ports[k].redirect)
 			continue;
-		if (acs_selected(c->run, addr))
+		if (c->selected[p->ports[k].dev])
 			ls += snprintf(sel + ls, ls < size ? size - ls : 0, "%s%s", ls ? " " : "",
 				       addr);
 		else
@@ -158,7 +180,7 @@ static const char *unknown_remedy(const struct topo_path *p)
 /* The NVLinks joining devices a and b (NV#), when NVML says; 0 none or not known. */
 static int pair_nvlink(const struct pair_ctx *c, size_t a, size_t b)
 {
-	const struct topo_endpoint *ea = endpoint_of(c->v, a), *eb = endpoint_of(c->v, b);
+	const struct topo_endpoint *ea = endpoint_of(c, a), *eb = endpoint_of(c, b);
 	int nv;
 
 	if (!ea || !eb)
@@ -184,8 +206,7 @@ static int nvlink_result(struct pair_ctx *c, const char *object, const char *pci
 			    },
 			    "direct over NVLink (NV%d, NVML); the PCIe path: %s (%s, from "
 			    "ExpectP2P=%s)",
-			    links, pcie, topo_dist_to_string(pair_distance(c->v, a, b)),
-			    c->e->text);
+			    links, pcie, topo_dist_to_string(pair_distance(c, a, b)), c->e->text);
 }
 
 static int pair_result(struct pair_ctx *c, size_t a, size_t b)
@@ -202,8 +223,8 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 	r = topo_path_describe(c->v, &p, &verdict);
 	if (r < 0)
 		return r;
-	dev_label(c->v, a, la, sizeof(la));
-	dev_label(c->v, b, lb, sizeof(lb));
+	dev_label(c, a, la, sizeof(la));
+	dev_label(c, b, lb, sizeof(lb));
 	if (asprintf(&object, "%s \u2194 %s", la, lb) < 0)
 		return -ENOMEM;
 	links = pair_nvlink(c, a, b);
@@ -234,7 +255,7 @@ static int pair_result(struct pair_ctx *c, size_t a, size_t b)
 				    .cause = cause,
 			    },
 			    "%s (%s, from ExpectP2P=%s)", verdict,
-			    topo_dist_to_string(pair_distance(c->v, a, b)), c->e->text);
+			    topo_dist_to_string(pair_distance(c, a, b)), c->e->text);
 }
 
 /* Every GPU with the NIC or NICs nearest to it (all of those at the smallest class). */
@@ -292,15 +313,22 @@ static bool matches(const struct selector *s, const struct pci_dev_info *d)
 /* SELECTOR~SELECTOR: every pair of two distinct functions, each unordered pair once. */
 static int expect_pair(struct pair_ctx *c, struct pci_backend *b, struct pci_inventory *inv)
 {
+	/* each side's matches once, not per pair */
+	_cleanup_(freep) bool *ma = calloc(inv->n + 1, sizeof(*ma));
+	_cleanup_(freep) bool *mb = calloc(inv->n + 1, sizeof(*mb));
 	int r;
 
+	if (!ma || !mb)
+		return -ENOMEM;
 	for (size_t i = 0; i < inv->n; i++) {
-		if (!matches(&c->e->a, &inv->devs[i]))
+		ma[i] = matches(&c->e->a, &inv->devs[i]);
+		mb[i] = matches(&c->e->b, &inv->devs[i]);
+	}
+	for (size_t i = 0; i < inv->n; i++) {
+		if (!ma[i])
 			continue;
 		for (size_t j = 0; j < inv->n; j++) {
-			if (i == j || !matches(&c->e->b, &inv->devs[j]) ||
-			    (j < i && matches(&c->e->a, &inv->devs[j]) &&
-			     matches(&c->e->b, &inv->devs[i])))
+			if (i == j || !mb[j] || (j < i && ma[j] && mb[i]))
 				continue;
 			/* Devices outside the endpoint set: their paths' capabilities too. */
 			(void)topo_load_path_caps(b, inv, i);
@@ -349,9 +377,11 @@ static int no_pair(struct pair_ctx *c)
 
 static int expect_one(struct run *run, struct topo_view *v, const struct topo_expect *e)
 {
-	struct pair_ctx c = { .run = run, .v = v, .e = e };
-	int r;
+	_cleanup_(pair_ctx_done) struct pair_ctx c = { .run = run, .v = v, .e = e };
+	int r = pair_ctx_index(&c);
 
+	if (r < 0)
+		return r;
 	switch (e->kind) {
 	case TOPO_EXPECT_GPU_NIC_NEAREST:
 		r = expect_nearest(&c);
