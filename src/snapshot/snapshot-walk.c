@@ -383,7 +383,9 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	size_t max = file_max(rel, st), size;
 	int r;
 
-	if (strset_has(&s->members, rel) || strset_has(&s->no_value_paths, rel))
+	uint64_t h = strset_hash(rel);
+
+	if (strset_has_hashed(&s->members, rel, h) || strset_has_hashed(&s->no_value_paths, rel, h))
 		return 0; /* read already: by another link to its directory, or walked again */
 	if (!(st->st_mode & 0444)) {
 		s->left_out[LEFT_OUT_WRITE_ONLY] += strset_add(&s->skipped_paths, rel) > 0;
@@ -408,7 +410,7 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 		s->no_value += r > 0;
 		return r < 0 ? r : 0;
 	}
-	if (r < 0 || strset_add(&s->members, rel) <= 0)
+	if (r < 0 || strset_add_hashed(&s->members, rel, h) <= 0)
 		return r < 0 ? skip_errno(s, rel, r) : 0;
 	r = redact(s, rel, &data, &size);
 	if (r >= 0)
@@ -613,14 +615,18 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *
 {
 	_cleanup_(freep) char *rel = NULL;
 	struct stat st;
+	uint64_t h;
 	int r;
 
 	if (asprintf(&rel, "%s%s%s", streq(dir, ".") ? "" : dir, streq(dir, ".") ? "" : "/", name) <
 	    0)
 		return -ENOMEM;
 	/* taken (or left) in an earlier walk of dir; a directory may go deeper now */
-	if ((strset_has(&s->members, rel) && !strset_has(&s->dir_members, rel)) ||
-	    strset_has(&s->no_value_paths, rel) || strset_has(&s->skipped_paths, rel))
+	h = strset_hash(rel);
+	if ((strset_has_hashed(&s->members, rel, h) &&
+	     !strset_has_hashed(&s->dir_members, rel, h)) ||
+	    strset_has_hashed(&s->no_value_paths, rel, h) ||
+	    strset_has_hashed(&s->skipped_paths, rel, h))
 		return 0;
 	r = sysroot_stat_at(s->root, dfd, name, AT_SYMLINK_NOFOLLOW, &st);
 	if (r == 0 && S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
@@ -653,12 +659,15 @@ static int open_dir(struct snapshot *s, struct at at, DIR **ret)
 /* A whole walk of rel at least this deep was done (or is under way): not again. */
 static int walked(struct snapshot *s, const char *rel, int depth, const struct listing *l)
 {
+	uint64_t h;
+
 	if (l || depth < 0 || depth > SNAPSHOT_DEPTH_MAX)
 		return 0;
+	h = strset_hash(rel);
 	for (int d = depth; d <= SNAPSHOT_DEPTH_MAX; d++)
-		if (strset_has(&s->walked[d], rel))
+		if (strset_has_hashed(&s->walked[d], rel, h))
 			return 1;
-	return strset_add(&s->walked[depth], rel) < 0 ? -ENOMEM : 0;
+	return strset_add_hashed(&s->walked[depth], rel, h) < 0 ? -ENOMEM : 0;
 }
 
 /*

@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/sysroot.h"
@@ -39,6 +40,10 @@ struct strset {
 
 int strset_add(struct strset *s, const char *str); /* 1 added, 0 present, -ENOMEM */
 bool strset_has(const struct strset *s, const char *str);
+/* The same with str's strset_hash() given: one path asked of several sets hashed once. */
+uint64_t strset_hash(const char *str);
+int strset_add_hashed(struct strset *s, const char *str, uint64_t h);
+bool strset_has_hashed(const struct strset *s, const char *str, uint64_t h);
 void strset_done(struct strset *s);
 
 struct archive;
