@@ -54,7 +54,8 @@ static void assert_target(const char *rel, const char *text, const char *out)
 static void test_link_target(void **state)
 {
 	/* sysfs: relative links */
-	assert_target("sys/bus/pci/devices/0000:00:01.0", "../../../devices/pci0000:00/0000:00:01.0",
+	assert_target("sys/bus/pci/devices/0000:00:01.0",
+		      "../../../devices/pci0000:00/0000:00:01.0",
 		      "sys/devices/pci0000:00/0000:00:01.0");
 	assert_target("sys/class/net/eth0", "../../devices/virtual/net/eth0",
 		      "sys/devices/virtual/net/eth0");
@@ -74,15 +75,38 @@ static void test_link_target(void **state)
 static void test_refused(void **state)
 {
 	static const char *const no[] = {
-		"proc",	       "proc/1",	 "proc/1/environ", "proc/self",	    "proc/self/fd/3",
-		"proc/kcore",  "etc/shadow",	 "etc/shadow-",	   "etc/gshadow",   "etc/ssh",
-		"etc/ssh/ssh_host_ed25519_key", "var/log", "var/log/journal/x", "dev",
-		"dev/null",    "dev/shm/x",	 "sys",		   "run/log/journal",
+		"proc",
+		"proc/1",
+		"proc/1/environ",
+		"proc/self",
+		"proc/self/fd/3",
+		"proc/kcore",
+		"etc/shadow",
+		"etc/shadow-",
+		"etc/gshadow",
+		"etc/ssh",
+		"etc/ssh/ssh_host_ed25519_key",
+		"var/log",
+		"var/log/journal/x",
+		"dev",
+		"dev/null",
+		"dev/shm/x",
+		"sys",
+		"run/log/journal",
 	};
 	static const char *const yes[] = {
-		"proc/cmdline",	 "proc/modules",  "proc/sys/kernel/osrelease", "proc/net/bonding/bond0",
-		"proc/driver/nvidia/gpus", "dev/infiniband", "dev/infiniband/uverbs0", "sys/bus/pci",
-		"etc/hostprep", "etc/modprobe.d", "etc/sshd-not-ssh", "var/lib/hostprep/originals",
+		"proc/cmdline",
+		"proc/modules",
+		"proc/sys/kernel/osrelease",
+		"proc/net/bonding/bond0",
+		"proc/driver/nvidia/gpus",
+		"dev/infiniband",
+		"dev/infiniband/uverbs0",
+		"sys/bus/pci",
+		"etc/hostprep",
+		"etc/modprobe.d",
+		"etc/sshd-not-ssh",
+		"var/lib/hostprep/originals",
 	};
 
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
@@ -116,6 +140,13 @@ static void test_strset(void **state)
 		assert_int_equal(strset_add(&s, buf), 0);
 	}
 	assert_false(strset_has(&s, "p/5000"));
+	/* the *_hashed calls are the same set: one hash, asked of it and added through it */
+	assert_true(strset_has_hashed(&s, "p/17", strset_hash("p/17")));
+	assert_false(strset_has_hashed(&s, "p/5000", strset_hash("p/5000")));
+	assert_int_equal(strset_add_hashed(&s, "p/17", strset_hash("p/17")), 0);
+	assert_int_equal(strset_add_hashed(&s, "p/5000", strset_hash("p/5000")), 1);
+	assert_true(strset_has(&s, "p/5000"));
+	assert_string_equal(s.order[5001], "p/5000");
 	strset_done(&s);
 	assert_int_equal(s.n, 0);
 }
@@ -181,9 +212,10 @@ static void test_redact_grub(void **state)
 		      "set superusers=\"root\"; password_pbkdf2 root REDACTED;echo x\n", NULL);
 	assert_redact(GRUB, "if [ -f $prefix/u ]; then password root P; fi\n",
 		      "if [ -f $prefix/u ]; then password root REDACTED; fi\n", NULL);
-	assert_redact(GRUB, "if true\nthen\n  password root P\nelse password_pbkdf2 r H\nfi\n",
-		      "if true\nthen\n  password root REDACTED\nelse password_pbkdf2 r REDACTED\nfi\n",
-		      NULL);
+	assert_redact(
+		GRUB, "if true\nthen\n  password root P\nelse password_pbkdf2 r H\nfi\n",
+		"if true\nthen\n  password root REDACTED\nelse password_pbkdf2 r REDACTED\nfi\n",
+		NULL);
 	assert_redact(GRUB, "menuentry 'x' {password root P}\n",
 		      "menuentry 'x' {password root REDACTED}\n", NULL);
 	assert_redact(GRUB, "true && password root P || password root Q\n",
@@ -307,13 +339,19 @@ static void test_redact_cmdline_keeps(void **state)
 static void test_secret_key(void **state)
 {
 	static const char *const yes[] = {
-		"rd.iscsi.password", "rd.iscsi.in.password", "iscsi_password", "iscsi_in_password",
-		"cifspass",	     "inst.vncpassword",     "mod.PASSWD",     "GRUB2_PASSWORD",
-		"GRUB_PASSWORD_HASH", "x.passphrase",	     "password",       "a-password-b",
+		"rd.iscsi.password",  "rd.iscsi.in.password", "iscsi_password", "iscsi_in_password",
+		"cifspass",	      "inst.vncpassword",     "mod.PASSWD",	"GRUB2_PASSWORD",
+		"GRUB_PASSWORD_HASH", "x.passphrase",	      "password",	"a-password-b",
 	};
 	static const char *const no[] = {
-		"passwordless_menu", "rd.iscsi.username", "cifsuser",	"iommu.passthrough",
-		"bypass",	     "secretmem.enable",  "password.x", "superusers",
+		"passwordless_menu",
+		"rd.iscsi.username",
+		"cifsuser",
+		"iommu.passthrough",
+		"bypass",
+		"secretmem.enable",
+		"password.x",
+		"superusers",
 	};
 
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)

@@ -58,7 +58,11 @@ static void dev(int i, uint8_t bus, uint8_t d, uint8_t fn, int parent, int type,
 		uint32_t class_code)
 {
 	devs[i] = (struct pci_dev_info){
-		.id = { .bus = bus, .dev = d, .func = fn, .vendor = vendor, .device = 0x1234,
+		.id = { .bus = bus,
+			.dev = d,
+			.func = fn,
+			.vendor = vendor,
+			.device = 0x1234,
 			.class_code = class_code },
 		.parent = parent,
 		.pcie_type = type,
@@ -167,8 +171,8 @@ static bool accel(uint16_t vendor, uint16_t device, uint32_t class_code)
  */
 static void test_classify_table(void **state)
 {
-	static const uint16_t qat[] = { 0x4940, 0x4941, 0x4942, 0x4943, 0x4944,
-					0x4945, 0x4946, 0x4947, 0x0435, 0x37c8, 0x19e2 };
+	static const uint16_t qat[] = { 0x4940, 0x4941, 0x4942, 0x4943, 0x4944, 0x4945,
+					0x4946, 0x4947, 0x0435, 0x37c8, 0x19e2 };
 
 	for (size_t i = 0; i < sizeof(qat) / sizeof(qat[0]); i++)
 		if (accel(0x8086, qat[i], 0x0b4000))
@@ -634,6 +638,44 @@ static void test_paths_cache(void **state)
 	topo_paths_done(&t);
 }
 
+/*
+ * The documented P2P risk of a port (pci/accel.h p2p_risk): only for a pair of listed
+ * parts whose path that port decides. GPU0 and GPU1 made Arc Pro B70s (e220): their pair
+ * enters switch 1 at 02:00.0 and 02:01.0; GPU2 (another root port) and the NICs are not
+ * such parts, and a port off that path names nothing.
+ */
+static void test_port_p2p_risk(void **state)
+{
+	struct topo_risky rk;
+
+	assert_int_equal(topo_risky_build(&inv, &rk), 0);
+	assert_int_equal(rk.n, 0);
+	assert_null(topo_port_p2p_risk(&inv, &rk, DSP1A));
+	topo_risky_done(&rk);
+
+	devs[GPU0].id.vendor = devs[GPU1].id.vendor = 0x8086;
+	devs[GPU0].id.device = devs[GPU1].id.device = 0xe220;
+	devs[GPU0].id.class_code = devs[GPU1].id.class_code = 0x038000;
+	assert_int_equal(topo_risky_build(&inv, &rk), 0);
+	assert_int_equal(rk.n, 2);
+	assert_int_equal(rk.idx[0], GPU0);
+	assert_int_equal(rk.idx[1], GPU1);
+	assert_non_null(topo_port_p2p_risk(&inv, &rk, DSP1A));
+	assert_non_null(topo_port_p2p_risk(&inv, &rk, DSP1B));
+	assert_string_equal(topo_port_p2p_risk(&inv, &rk, DSP1A), topo_p2p_risk(&inv, GPU0, GPU1));
+	assert_null(topo_port_p2p_risk(&inv, &rk, DSP2A)); /* below the pair's meeting point */
+	assert_null(topo_port_p2p_risk(&inv, &rk, RP_A));
+	topo_risky_done(&rk);
+	assert_null(rk.idx);
+
+	/* one listed part alone: no pair, no risk */
+	devs[GPU1].id.device = 0x1234;
+	assert_int_equal(topo_risky_build(&inv, &rk), 0);
+	assert_int_equal(rk.n, 1);
+	assert_null(topo_port_p2p_risk(&inv, &rk, DSP1A));
+	topo_risky_done(&rk);
+}
+
 static void test_acs_bits(void **state)
 {
 	char buf[16];
@@ -682,6 +724,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pair_ports_root_complex, setup),
 		cmocka_unit_test_setup(test_pair_ports_needs_root, setup),
 		cmocka_unit_test_setup(test_paths_cache, setup),
+		cmocka_unit_test_setup(test_port_p2p_risk, setup),
 		cmocka_unit_test_setup(test_acs_bits, setup),
 		cmocka_unit_test(test_nearest_candidate),
 	};
