@@ -62,14 +62,20 @@ static void netdev_module(const struct sysroot *root, const char *ifname, char *
 		memcpy(ret, base, strlen(base) + 1);
 }
 
-/* Every upper_X of the chain's members, until nothing new appears. */
-static void chain_uppers(const struct sysroot *root, struct chain *c)
+/*
+ * Every upper_X of the chain's members, until nothing new appears. A member whose
+ * directory cannot be listed (but exists) may have a bond above it: an error, which the
+ * guard turns into a refusal.
+ */
+static int chain_uppers(const struct sysroot *root, struct chain *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		struct dirent **list = NULL;
 		int n = sysroot_scandir(root, SYSROOT_SYS, &list, not_dot, alphasort,
 					"class/net/%s", c->name[i]);
 
+		if (n < 0 && n != -ENOENT) /* ENOENT: gone meanwhile, nothing above it */
+			return n;
 		for (int j = 0; j < n; j++) {
 			if (strneq(list[j]->d_name, "upper_", 6))
 				chain_add(c, list[j]->d_name + 6,
@@ -78,6 +84,7 @@ static void chain_uppers(const struct sysroot *root, struct chain *c)
 		}
 		free(list);
 	}
+	return 0;
 }
 
 static int chain_build(const struct sysroot *root, const char *module, struct chain *c)
@@ -101,8 +108,7 @@ static int chain_build(const struct sysroot *root, const char *module, struct ch
 		free(list[i]);
 	}
 	free(list);
-	chain_uppers(root, c);
-	return 0;
+	return chain_uppers(root, c);
 }
 
 /* ---- routes ------------------------------------------------------------ */
