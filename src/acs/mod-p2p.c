@@ -15,43 +15,48 @@
 
 /*
  * ep[dev]: the endpoint of inventory index dev, or -1; selected[dev]: a port some [ACS:*]
- * rule selects. Both found once per expectation, not per pair: a host with thousands of
+ * rule selects. Both found once per verify, not per pair: a host with thousands of
  * functions has thousands of pairs and ports.
  */
+struct pair_index {
+	int *ep;
+	bool *selected;
+};
+
 struct pair_ctx {
 	struct run *run;
 	const struct topo_view *v;
 	const struct topo_expect *e;
 	size_t n_pairs;
-	int *ep;
-	bool *selected;
+	const int *ep;
+	const bool *selected;
 };
 
-static void pair_ctx_done(struct pair_ctx *c)
+static void pair_index_done(struct pair_index *x)
 {
-	free(c->ep);
-	free(c->selected);
+	free(x->ep);
+	free(x->selected);
 }
 
 /* Index the endpoints and the selected ports (their own "acs" results say what is wrong). */
-static int pair_ctx_index(struct pair_ctx *c)
+static int pair_index_build(struct run *run, const struct topo_view *v, struct pair_index *x)
 {
-	const struct pci_inventory *inv = &c->v->inv;
-	const struct plan *plan = acs_run_plan(c->run);
+	const struct pci_inventory *inv = &v->inv;
+	const struct plan *plan = acs_run_plan(run);
 
-	c->ep = malloc((inv->n + 1) * sizeof(*c->ep));
-	c->selected = calloc(inv->n + 1, sizeof(*c->selected));
-	if (!c->ep || !c->selected)
+	x->ep = malloc((inv->n + 1) * sizeof(*x->ep));
+	x->selected = calloc(inv->n + 1, sizeof(*x->selected));
+	if (!x->ep || !x->selected)
 		return -ENOMEM;
 	for (size_t i = 0; i < inv->n; i++)
-		c->ep[i] = -1;
-	for (size_t i = c->v->topo.n; i-- > 0;) /* the first endpoint of a device wins */
-		c->ep[c->v->topo.eps[i].dev] = (int)i;
+		x->ep[i] = -1;
+	for (size_t i = v->topo.n; i-- > 0;) /* the first endpoint of a device wins */
+		x->ep[v->topo.eps[i].dev] = (int)i;
 	for (size_t i = 0; i < plan->n_targets; i++) {
 		const struct pci_dev_info *d = pci_inventory_find(inv, plan->targets[i].addr);
 
 		if (d)
-			c->selected[d - inv->devs] = true;
+			x->selected[d - inv->devs] = true;
 	}
 	return 0;
 }
@@ -375,13 +380,12 @@ static int no_pair(struct pair_ctx *c)
 			    "%s (ExpectP2P=%s)", why, c->e->text);
 }
 
-static int expect_one(struct run *run, struct topo_view *v, const struct topo_expect *e)
+static int expect_one(struct run *run, struct topo_view *v, const struct pair_index *x,
+		      const struct topo_expect *e)
 {
-	_cleanup_(pair_ctx_done) struct pair_ctx c = { .run = run, .v = v, .e = e };
-	int r = pair_ctx_index(&c);
+	struct pair_ctx c = { .run = run, .v = v, .e = e, .ep = x->ep, .selected = x->selected };
+	int r;
 
-	if (r < 0)
-		return r;
 	switch (e->kind) {
 	case TOPO_EXPECT_GPU_NIC_NEAREST:
 		r = expect_nearest(&c);
@@ -412,6 +416,7 @@ static unsigned topo_pci_wants_caps(const struct run *run, const struct pci_dev_
 static int topo_verify_step(struct run *run)
 {
 	const struct topo_config *tc = topo_config_get(run->cfg);
+	_cleanup_(pair_index_done) struct pair_index x = {};
 	struct topo_view *v;
 	int r;
 
@@ -430,8 +435,9 @@ static int topo_verify_step(struct run *run)
 					    .action = ACTION_INSPECT,
 				    },
 				    "cannot enumerate PCI devices: %s", strerror(-r));
+	r = pair_index_build(run, v, &x);
 	for (size_t i = 0; r >= 0 && i < tc->n_expect; i++)
-		r = expect_one(run, v, &tc->expect[i]);
+		r = expect_one(run, v, &x, &tc->expect[i]);
 	return r;
 }
 

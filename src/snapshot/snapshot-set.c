@@ -67,7 +67,7 @@ bool strset_has_hashed(const struct strset *s, const char *str, uint64_t h)
 
 bool strset_has(const struct strset *s, const char *str)
 {
-	return s->cap && strset_has_hashed(s, str, strset_hash(str));
+	return strset_has_hashed(s, str, strset_hash(str));
 }
 
 int strset_add(struct strset *s, const char *str)

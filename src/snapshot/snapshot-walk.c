@@ -381,14 +381,14 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	_cleanup_(closep) int fd = -1;
 	_cleanup_(freep) char *data = NULL;
 	size_t max = file_max(rel, st), size;
-	int r;
-
 	uint64_t h = strset_hash(rel);
+	int r;
 
 	if (strset_has_hashed(&s->members, rel, h) || strset_has_hashed(&s->no_value_paths, rel, h))
 		return 0; /* read already: by another link to its directory, or walked again */
 	if (!(st->st_mode & 0444)) {
-		s->left_out[LEFT_OUT_WRITE_ONLY] += strset_add(&s->skipped_paths, rel) > 0;
+		s->left_out[LEFT_OUT_WRITE_ONLY] +=
+			strset_add_hashed(&s->skipped_paths, rel, h) > 0;
 		return 0; /* write-only: a trigger (uevent of a driver, drivers_probe), no state */
 	}
 	if (max > FILE_MAX) {
@@ -406,7 +406,7 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 && no_value(rel, r)) {
-		r = strset_add(&s->no_value_paths, rel);
+		r = strset_add_hashed(&s->no_value_paths, rel, h);
 		s->no_value += r > 0;
 		return r < 0 ? r : 0;
 	}
