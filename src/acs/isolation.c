@@ -76,11 +76,11 @@ static bool vfio_driver(const char *name)
 	return streq(name, "vfio-pci") || (n > k && streq(name + n - k, "_vfio_pci"));
 }
 
-static void read_one(const struct sysroot *root, const char *addr, struct group_types *gt,
-		     struct acs_fn_iommu *f)
+static void read_one(const struct sysroot *root, const struct pci_inventory *inv, size_t j,
+		     struct group_types *gt, struct acs_fn_iommu *f)
 {
-	_cleanup_(closep) int dfd =
-		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
+	_cleanup_(pci_dir_release) struct pci_dir dir;
+	int dfd = pci_dev_dir(root, inv, j, &dir);
 	char buf[64];
 	int r;
 
@@ -205,7 +205,7 @@ int acs_isolation_read(const struct sysroot *root, const struct pci_inventory *i
 		/* only what plan_isolation() looks at: a function below a selected port */
 		if (below_some_bridge(inv, targets, j) ||
 		    (endpoints && beside_some_endpoint(p, inv, j)))
-			read_one(root, inv->devs[j].addr, &gt, &v[j]);
+			read_one(root, inv, j, &gt, &v[j]);
 	}
 	free(gt.v);
 	*ret = TAKE_PTR(v);

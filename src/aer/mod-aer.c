@@ -104,13 +104,14 @@ static void read_set(const struct sysroot *root, int dfd, bool totals, struct ae
 	}
 }
 
-static void fn_read(const struct run *run, const struct pci_dev_info *d, struct aer_fn *f)
+static void fn_read(const struct run *run, const struct pci_inventory *inv, size_t i,
+		    struct aer_fn *f)
 {
-	_cleanup_(closep) int dfd = -EBADF;
+	_cleanup_(pci_dir_release) struct pci_dir dir;
+	int dfd;
 
-	*f = (struct aer_fn){ .root_port_kind = root_port_kind(d) };
-	dfd = sysroot_openat(run->root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
-			     d->addr);
+	*f = (struct aer_fn){ .root_port_kind = root_port_kind(&inv->devs[i]) };
+	dfd = pci_dev_dir(run->root, inv, i, &dir);
 	if (dfd < 0) {
 		f->err = dfd == -ENOENT ? -ENODEV : dfd, f->err_what = "the device directory";
 		return;
@@ -318,7 +319,7 @@ static int aer_judge(struct run *run, const struct aer_config *ac)
 
 		if (!want[i])
 			continue;
-		fn_read(run, &inv->devs[i], &f);
+		fn_read(run, inv, i, &f);
 		if (f.err == -ENOENT) {
 			absent++;
 			continue;

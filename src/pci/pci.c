@@ -747,6 +747,10 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 	inv.n = n;
 	for (size_t i = 0; i < n; i++)
 		inv.devs[i].parent = parent[i];
+	if (pci_dir_cache_new(&inv) < 0) {
+		free(inv.devs);
+		return -ENOMEM;
+	}
 	*ret = inv;
 	return 0;
 }
@@ -928,6 +932,7 @@ DEFINE_STRING_TABLE_LOOKUP_TO_STRING_FALLBACK(pci_dev_state, enum pci_dev_state,
 
 void pci_inventory_done(struct pci_inventory *inv)
 {
+	pci_dir_cache_free(inv->dirs);
 	free(inv->devs);
 	*inv = (struct pci_inventory){};
 }

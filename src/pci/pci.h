@@ -62,10 +62,34 @@ struct pci_dev_info {
 	uint16_t acs_off, acs_cap, acs_ctrl;
 };
 
+struct pci_dir_cache;
+
 struct pci_inventory {
 	struct pci_dev_info *devs;
 	size_t n;
+	/* The device directories opened so far (pci_dev_dir()); NULL: none are kept. */
+	struct pci_dir_cache *dirs;
 };
+
+/*
+ * The directory of devs[i], <root>/sys/bus/pci/devices/<addr> opened O_PATH inside the
+ * root: the fd (>= 0) or -errno. Every capability reads a function's attributes and links
+ * relative to it (isolation, topology, links, AER, inventory: up to five per function), so
+ * the scan's inventory keeps each one open after its first use, until pci_inventory_done():
+ * the path is walked once per run, not once per reader. *ret says whether the caller owns
+ * the fd (an inventory without a cache, or past the fd budget): pci_dir_release() it,
+ * always, never close() it.
+ */
+struct pci_dir {
+	int fd;
+	bool owned;
+};
+int pci_dev_dir(const struct sysroot *root, const struct pci_inventory *inv, size_t i,
+		struct pci_dir *ret);
+void pci_dir_release(struct pci_dir *d);
+/* A new, empty cache for inv (its n functions); -ENOMEM. */
+int pci_dir_cache_new(struct pci_inventory *inv);
+void pci_dir_cache_free(struct pci_dir_cache *c);
 
 struct pci_backend;
 

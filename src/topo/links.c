@@ -112,13 +112,14 @@ int link_read_at(const struct sysroot *root, int dfd, const char *addr, struct l
 	return 0;
 }
 
-int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret)
+int link_read(const struct sysroot *root, const struct pci_inventory *inv, size_t i,
+	      struct link_attrs *ret)
 {
-	/* The device's directory once: each attribute is then one short lookup. */
-	_cleanup_(closep) int dfd =
-		sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s", addr);
+	/* The device's directory, the run's: each attribute is then one short lookup. */
+	_cleanup_(pci_dir_release) struct pci_dir dir;
+	int dfd = pci_dev_dir(root, inv, i, &dir);
 
-	return link_read_at(root, dfd, addr, ret);
+	return link_read_at(root, dfd, inv->devs[i].addr, ret);
 }
 
 /* The smaller of two capabilities, ignoring an end that did not say (0). */
@@ -240,9 +241,9 @@ static int hop_add(struct link_collect *c, const struct pci_dev_info *port,
 
 	snprintf(h.port, sizeof(h.port), "%s", port->addr);
 	snprintf(h.dev, sizeof(h.dev), "%s", dev->addr);
-	r = link_read(root, port->addr, &h.port_link);
+	r = link_read(root, c->inv, (size_t)(port - c->inv->devs), &h.port_link);
 	if (r >= 0)
-		r = link_read(root, dev->addr, &h.dev_link);
+		r = link_read(root, c->inv, (size_t)(dev - c->inv->devs), &h.dev_link);
 	if (r < 0)
 		return r;
 	if (!h.port_link.present && !h.dev_link.present)

@@ -52,8 +52,12 @@ int link_parse_width(const char *s);
 /* "16.0 GT/s" for 4; "unknown speed" for 0. */
 const char *link_gen_to_string(int gen);
 
-/* The four attributes of addr. Missing files leave fields 0; never fails on the device. */
-int link_read(const struct sysroot *root, const char *addr, struct link_attrs *ret);
+/*
+ * The four attributes of inv->devs[i], through its directory (pci_dev_dir()). Missing files
+ * leave fields 0; never fails on the device.
+ */
+int link_read(const struct sysroot *root, const struct pci_inventory *inv, size_t i,
+	      struct link_attrs *ret);
 /* The same for the function whose directory is dfd (or the error opening it gave). */
 int link_read_at(const struct sysroot *root, int dfd, const char *addr, struct link_attrs *ret);
 

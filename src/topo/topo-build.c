@@ -206,18 +206,12 @@ static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_
 	return 0;
 }
 
-static int dev_dir(const struct sysroot *root, const struct pci_inventory *inv, size_t i)
-{
-	return sysroot_openat(root, SYSROOT_SYS, O_PATH | O_DIRECTORY, "bus/pci/devices/%s",
-			      inv->devs[i].addr);
-}
-
 /*
- * topo_classify_at() with the directory it opened left in *dfd (-errno: none), and the
+ * topo_classify_at() with the directory it opened left in *dir (fd -errno: none), and the
  * evidence it read in *ev (*have_ev): the endpoint's facts come from the same directory.
  */
 static int classify_open(const struct sysroot *root, const struct topo_config *cfg,
-			 const struct pci_inventory *inv, size_t i, int *dfd,
+			 const struct pci_inventory *inv, size_t i, struct pci_dir *dir,
 			 struct topo_evidence *ev, bool *have_ev)
 {
 	int kind = topo_classify(cfg, inv, i), r;
@@ -225,12 +219,12 @@ static int classify_open(const struct sysroot *root, const struct topo_config *c
 	*have_ev = false;
 	if (!topo_needs_evidence(cfg, inv, i))
 		return kind;
-	*dfd = dev_dir(root, inv, i);
-	if (*dfd == -ENOMEM)
+	r = pci_dev_dir(root, inv, i, dir);
+	if (r == -ENOMEM)
 		return -ENOMEM;
-	if (*dfd < 0) /* no directory: nothing seen, the identity decides */
+	if (r < 0) /* no directory: nothing seen, the identity decides */
 		return kind;
-	r = topo_evidence_read(root, *dfd, kind == TOPO_GPU, ev);
+	r = topo_evidence_read(root, dir->fd, kind == TOPO_GPU, ev);
 	if (r < 0)
 		return r;
 	*have_ev = true;
@@ -240,11 +234,11 @@ static int classify_open(const struct sysroot *root, const struct topo_config *c
 int topo_classify_at(const struct sysroot *root, const struct topo_config *cfg,
 		     const struct pci_inventory *inv, size_t i)
 {
-	_cleanup_(closep) int dfd = -EBADF;
+	_cleanup_(pci_dir_release) struct pci_dir dir = { .fd = -EBADF };
 	struct topo_evidence ev;
 	bool have_ev;
 
-	return classify_open(root, cfg, inv, i, &dfd, &ev, &have_ev);
+	return classify_open(root, cfg, inv, i, &dir, &ev, &have_ev);
 }
 
 /* The endpoints of one kind in address order (inv is sorted), each index set. */
@@ -284,18 +278,17 @@ static struct topo_endpoint *ep_list_add(struct ep_list *l, enum topo_kind kind,
 static int build_one(const struct sysroot *root, const struct topo_config *cfg,
 		     const struct pci_inventory *inv, size_t i, struct ep_list *lists)
 {
-	_cleanup_(closep) int dfd = -EBADF;
+	_cleanup_(pci_dir_release) struct pci_dir dir = { .fd = -EBADF };
 	struct topo_endpoint *ep;
 	struct topo_evidence ev;
 	bool have_ev;
-	int kind = classify_open(root, cfg, inv, i, &dfd, &ev, &have_ev);
+	int kind = classify_open(root, cfg, inv, i, &dir, &ev, &have_ev), dfd;
 
 	if (kind == -ENOMEM)
 		return kind;
 	if (kind != TOPO_GPU && kind != TOPO_NIC)
 		return 0;
-	if (dfd == -EBADF)
-		dfd = dev_dir(root, inv, i);
+	dfd = dir.fd == -EBADF ? pci_dev_dir(root, inv, i, &dir) : dir.fd;
 	if (dfd == -ENOMEM)
 		return dfd;
 	if (dfd >= 0 && topo_is_virtfn(dfd) > 0)

@@ -67,7 +67,7 @@ static int read_links(const struct sysroot *root, const struct topology *t,
 		     p >= 0 && (size_t)p < inv->n && !done[p] && hops++ < inv->n;
 		     p = inv->devs[p].parent) {
 			done[p] = true;
-			r = link_read(root, inv->devs[p].addr, &links[p]);
+			r = link_read(root, inv, (size_t)p, &links[p]);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0) /* unreadable: x0 g0, what the text says of an unknown link */

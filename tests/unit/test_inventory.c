@@ -242,7 +242,7 @@ static bool empty(const struct pci_inventory *inv, const bool *is_kind, size_t i
 
 static void test_empty_port(void **state)
 {
-	struct pci_inventory inv = { devs, ARRAY_SIZE(devs) };
+	struct pci_inventory inv = { .devs = devs, .n = ARRAY_SIZE(devs) };
 	bool gpu[ARRAY_SIZE(devs)] = { [5] = true }, nic[ARRAY_SIZE(devs)] = { [6] = true };
 	bool none[ARRAY_SIZE(devs)] = {};
 	size_t below[ARRAY_SIZE(devs)];

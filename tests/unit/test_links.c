@@ -306,7 +306,7 @@ static void test_faces_down(void **state)
 		dev("0000:17:00.0", BRIDGE, 1, -1),    dev("0000:18:00.0", 0x030200, 2, -1),
 		dev("0000:00:1f.0", 0x060100, -1, -1),
 	};
-	struct pci_inventory inv = { devs, ARRAY_SIZE(devs) };
+	struct pci_inventory inv = { .devs = devs, .n = ARRAY_SIZE(devs) };
 
 	assert_true(link_port_faces_down(&inv, 0));
 	assert_false(link_port_faces_down(&inv, 1));
@@ -383,7 +383,7 @@ static void test_hops_tree(void **state)
 		dev("0000:01:00.0", BRIDGE, 0, 5),
 		dev("0000:03:00.0", 0x020000, -1, 0), /* its parent is not listed */
 	};
-	struct pci_inventory inv = { devs, ARRAY_SIZE(devs) };
+	struct pci_inventory inv = { .devs = devs, .n = ARRAY_SIZE(devs) };
 	struct link_hop *hops = NULL;
 	struct sysroot root;
 	size_t n = 0;
