@@ -59,14 +59,21 @@ int topo_is_virtfn(int dfd)
 	return errno == ENOENT ? 0 : -errno;
 }
 
+/* Every virtio PCI device has the vendor ID the virtio spec gives it (4.1.2). */
+#define PCI_VENDOR_VIRTIO 0x1af4
+
 /*
  * virtio-pci: the netdev hangs off the virtio device one level below the function
- * (<pci>/virtio0/net/ens3), not off the function itself. name is left alone if none.
+ * (<pci>/virtio0/net/ens3), not off the function itself. name is left alone if none. Only
+ * a virtio function's directory is listed for it: any other NIC without a netdev would
+ * cost a listing of its 30-odd attributes for nothing.
  */
-static int virtio_netdev(const struct sysroot *root, int dfd, char name[static TOPO_NAME_MAX])
+static int virtio_netdev(const struct sysroot *root, int dfd, const struct pci_dev_info *d,
+			 char name[static TOPO_NAME_MAX])
 {
 	char virtio[TOPO_NAME_MAX], sub[TOPO_NAME_MAX + 8];
-	int r = first_entry(root, dfd, ".", "virtio", virtio);
+	int r = d->id.vendor == PCI_VENDOR_VIRTIO ? first_entry(root, dfd, ".", "virtio", virtio)
+						  : -ENOENT;
 
 	if (r < 0)
 		return r;
@@ -193,11 +200,11 @@ static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_
 			snprintf(ep->name, sizeof(ep->name), "%s",
 				 ev->rdma ? ev->rdma_dev : ev->netdev);
 		else
-			(void)virtio_netdev(root, dfd, ep->name);
+			(void)virtio_netdev(root, dfd, d, ep->name);
 	} else if (ep->kind == TOPO_NIC) {
 		ep->rdma = first_entry(root, dfd, "infiniband", "", ep->name) >= 0;
 		if (!ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
-			(void)virtio_netdev(root, dfd, ep->name);
+			(void)virtio_netdev(root, dfd, d, ep->name);
 	}
 	read_numa(root, dfd, &ep->numa_node);
 	r = read_one_line_buf_at(root, dfd, "local_cpulist", line, sizeof(line));

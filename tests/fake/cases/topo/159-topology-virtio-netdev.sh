@@ -13,3 +13,10 @@ hp --json topology
 expect_rc 0
 [ "$(jqo '[.devices[] | select(.kind == "nic") | .name] | join(",")')" = enp1s0 ] ||
 	fail "JSON NIC name: $(jqo '[.devices[] | select(.kind == "nic") | .name] | join(",")')"
+# Only a virtio function (vendor 1af4, the virtio spec's) is looked at below a virtio*
+# entry: another vendor's NIC without a netdev stays its address.
+printf '\xb3\x15' | dd of="$R/sys/bus/pci/devices/0000:01:00.0/config" bs=1 conv=notrunc \
+	status=none
+hp topology
+expect_rc 0
+expect_grep out '^  NIC0: 0000:01:00\.0$'
