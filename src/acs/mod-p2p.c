@@ -28,8 +28,7 @@ struct pair_ctx {
 	const struct topo_view *v;
 	const struct topo_expect *e;
 	size_t n_pairs;
-	const int *ep;
-	const bool *selected;
+	const struct pair_index *x;
 };
 
 static void pair_index_done(struct pair_index *x)
@@ -63,7 +62,7 @@ static int pair_index_build(struct run *run, const struct topo_view *v, struct p
 
 static const struct topo_endpoint *endpoint_of(const struct pair_ctx *c, size_t dev)
 {
-	return c->ep[dev] >= 0 ? &c->v->topo.eps[c->ep[dev]] : NULL;
+	return c->x->ep[dev] >= 0 ? &c->v->topo.eps[c->x->ep[dev]] : NULL;
 }
 
 /* An endpoint's label, or the bare address for a device the classification left out. */
@@ -117,7 +116,7 @@ static void redirecting_ports(const struct pair_ctx *c, const struct topo_path *
 
 		if (p->ports[k].state != TOPO_ACS_KNOWN || !p->ports[k].redirect)
 			continue;
-		if (c->selected[p->ports[k].dev])
+		if (c->x->selected[p->ports[k].dev])
 			ls += snprintf(sel + ls, ls < size ? size - ls : 0, "%s%s", ls ? " " : "",
 				       addr);
 		else
@@ -383,7 +382,7 @@ static int no_pair(struct pair_ctx *c)
 static int expect_one(struct run *run, struct topo_view *v, const struct pair_index *x,
 		      const struct topo_expect *e)
 {
-	struct pair_ctx c = { .run = run, .v = v, .e = e, .ep = x->ep, .selected = x->selected };
+	struct pair_ctx c = { .run = run, .v = v, .e = e, .x = x };
 	int r;
 
 	switch (e->kind) {

@@ -232,18 +232,18 @@ static int hop_push(struct link_collect *c, const struct link_hop *h)
 	return 0;
 }
 
-static int hop_add(struct link_collect *c, const struct pci_dev_info *port,
-		   const struct pci_dev_info *dev)
+/* The hop from inventory function port down to function dev. */
+static int hop_add(struct link_collect *c, size_t port, size_t dev)
 {
 	const struct sysroot *root = c->root;
 	struct link_hop h = {};
 	int r;
 
-	snprintf(h.port, sizeof(h.port), "%s", port->addr);
-	snprintf(h.dev, sizeof(h.dev), "%s", dev->addr);
-	r = link_read(root, c->inv, (size_t)(port - c->inv->devs), &h.port_link);
+	snprintf(h.port, sizeof(h.port), "%s", c->inv->devs[port].addr);
+	snprintf(h.dev, sizeof(h.dev), "%s", c->inv->devs[dev].addr);
+	r = link_read(root, c->inv, port, &h.port_link);
 	if (r >= 0)
-		r = link_read(root, c->inv, (size_t)(dev - c->inv->devs), &h.dev_link);
+		r = link_read(root, c->inv, dev, &h.dev_link);
 	if (r < 0)
 		return r;
 	if (!h.port_link.present && !h.dev_link.present)
@@ -264,7 +264,7 @@ static int collect_inventory(struct link_collect *c, size_t ep)
 			continue; /* inside a switch: upstream to downstream port is no link */
 		if (hop_known(c, inv->devs[up].addr))
 			break; /* everything above is collected already */
-		r = hop_add(c, &inv->devs[up], &inv->devs[i]);
+		r = hop_add(c, (size_t)up, (size_t)i);
 		if (r < 0)
 			return r;
 	}
