@@ -227,8 +227,21 @@ mod_param() { cat "/sys/module/$1/parameters/$2" 2>/dev/null || echo "<none>"; }
 mod_refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo "<none>"; }
 # mod_holders NAME: holder modules, space-separated, sorted
 mod_holders() { ls "/sys/module/$1/holders" 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//'; }
-# lsmod_line NAME: lsmod's line for NAME ("" when not loaded); lsmod reads /proc/modules
-lsmod_line() { lsmod | awk -v m="$1" '$1 == m'; }
+# lsmod_line NAME: lsmod's line for NAME ("" when not loaded); lsmod reads /proc/modules.
+# A module that udev loads or drops while lsmod walks the list (edac_mce_amd failing
+# its probe under TCG) makes libkmod miss its holders directory, complain on stderr and
+# cut the listing short: such a listing is taken again (up to 5 times), never judged.
+lsmod_line() {
+	local out err i
+	for i in 1 2 3 4 5; do
+		err=$(mktemp)
+		out=$(lsmod 2>"$err") && [ ! -s "$err" ] && { rm -f "$err"; break; }
+		echo "# lsmod try $i: $(head -c 300 "$err")" >&2
+		rm -f "$err"
+		sleep 1
+	done
+	awk -v m="$1" '$1 == m' <<<"$out"
+}
 # modinfo_field NAME FIELD: what kmod resolves NAME to on disk now
 modinfo_field() { modinfo -F "$2" "$1" 2>/dev/null; }
 # kmsg_count ERE: kernel log lines of this boot matching ERE
