@@ -38,6 +38,12 @@ int kmod_run_scan(struct kmod_run *k, const struct run *run);
 int kmod_run_plan(struct kmod_run *k, const struct run *run);
 int kmod_run_apply(struct kmod_run *k, struct run *run);
 int kmod_run_verify(struct kmod_run *k, struct run *run);
+/*
+ * Whether apply loaded or reloaded a module (or tried to): a driver's probe or removal
+ * adds or drops PCI functions (SR-IOV VFs at probe, all of them at unload), so the
+ * run's PCI inventory and the device directories it holds open are read again.
+ */
+bool kmod_run_touched_kernel(const struct kmod_run *k);
 int kmod_run_plan_print(const struct kmod_run *k, FILE *f);
 /* The same actions for the dry-run document: [{"module","action","would"|"options"}]. */
 struct json_object *kmod_run_plan_json(const struct kmod_run *k);

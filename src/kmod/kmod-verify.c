@@ -284,6 +284,14 @@ int kmod_run_apply(struct kmod_run *k, struct run *run)
 	return r;
 }
 
+bool kmod_run_touched_kernel(const struct kmod_run *k)
+{
+	for (size_t i = 0; i < k->n_actions; i++)
+		if (k->actions[i].kind == KMOD_ACT_LOAD || k->actions[i].kind == KMOD_ACT_RELOAD)
+			return true;
+	return false;
+}
+
 /* ---- verify ------------------------------------------------------------ */
 
 static const char *expected_state(const struct kmod_rule *r)

@@ -54,6 +54,8 @@ static int kmod_apply_step(struct run *run)
 	if (!k)
 		return 0;
 	r = kmod_run_apply(k, run);
+	if (sysroot_is_host(run->root) && kmod_run_touched_kernel(k))
+		run_pci_changed(run);
 	if (r < 0 || !sysroot_is_host(run->root))
 		return r;
 	return kmod_run_scan(k, run); /* verify what the kernel says now */

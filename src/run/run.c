@@ -185,6 +185,8 @@ static int pci_scan(struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	run->pci_err = r < 0 ? r : 0;
+	log_debug("PCI inventory: %zu functions (read %u of this run).", run->pci_inv.n,
+		  run->pci_scans);
 	return 0;
 }
 

@@ -59,4 +59,16 @@ guest_check() {
 
 	assert_rc 0 "hostprep check" hostprep check --json
 	assert_hp "$OUT" module.state rdma_rxe pass "check: module.state rdma_rxe"
+
+	# A load may add or drop PCI functions (a driver's probe creates SR-IOV VFs): an
+	# apply that loaded a module verifies on a PCI inventory read again, not on the
+	# one (and the device directories it held open) from before the load.
+	assert_rc 0 "rmmod rdma_rxe" rmmod rdma_rxe
+	assert_mod_state rdma_rxe "not loaded" "/sys/module/rdma_rxe gone after rmmod"
+	assert_rc 0 "hostprep -v apply (loads rdma_rxe again)" hostprep -v apply
+	assert_mod_state rdma_rxe live
+	assert_match "$ERR" 'PCI inventory: [0-9]+ functions \(read 1 of this run\)' "apply read the PCI inventory before the load"
+	assert_match "$ERR" 'PCI inventory: [0-9]+ functions \(read 2 of this run\)' "apply read the PCI inventory again after the load"
+	assert_rc 0 "hostprep -v apply (nothing to load)" hostprep -v apply
+	assert_no_match "$ERR" 'read 2 of this run' "an apply that loaded nothing reads the PCI inventory once"
 }
