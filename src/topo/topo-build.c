@@ -36,18 +36,21 @@ static int first_entry(const struct sysroot *root, int dfd, const char *sub, con
 	return found ? 0 : -ENOENT;
 }
 
-static void read_numa(const struct sysroot *root, int dfd, int *ret)
+/* numa_node: *ret the node, -1 unknown; true when the kernel said which (-1: none). */
+static bool read_numa(const struct sysroot *root, int dfd, int *ret)
 {
 	char line[TOPO_ATTR_MAX + 1], *end;
 	long v;
 
 	*ret = -1;
 	if (read_one_line_buf_at(root, dfd, "numa_node", line, sizeof(line)) < 0)
-		return;
+		return false;
 	errno = 0;
 	v = strtol(line, &end, 10);
-	if (!errno && end != line && !*end && v >= 0 && v < 65536)
-		*ret = (int)v;
+	if (errno || end == line || *end || v < -1 || v >= 65536)
+		return false;
+	*ret = (int)v;
+	return true;
 }
 
 int topo_is_virtfn(int dfd)
@@ -183,15 +186,63 @@ int topo_evidence_read(const struct sysroot *root, int dfd, bool bars, struct to
 }
 
 /*
+ * local_cpulist is the node's CPU mask, not the device's: pci-sysfs prints
+ * cpumask_of_node(dev_to_node(dev)), or the online CPUs when the node is NUMA_NO_NODE
+ * (numa_node exists only in CONFIG_NUMA kernels, where that holds). So one read per
+ * node a run sees: on a 512-function host with two nodes, 2 reads instead of 198. A
+ * node whose read failed is read again at its next endpoint; past CPULIST_NODES_MAX
+ * distinct nodes each endpoint reads its own.
+ */
+#define CPULIST_NODES_MAX 64
+struct cpulists {
+	size_t n;
+	struct {
+		int node;
+		char *text;
+	} e[CPULIST_NODES_MAX];
+};
+
+static void cpulists_done(struct cpulists *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->e[i].text);
+	c->n = 0;
+}
+
+static int endpoint_cpulist(const struct sysroot *root, int dfd, bool numa_known,
+			    struct cpulists *c, struct topo_endpoint *ep)
+{
+	char line[TOPO_ATTR_MAX + 1];
+	size_t i = 0;
+
+	while (numa_known && i < c->n && c->e[i].node != ep->numa_node)
+		i++;
+	if (numa_known && i < c->n)
+		return (ep->cpulist = strdup(c->e[i].text)) ? 0 : -ENOMEM;
+	if (read_one_line_buf_at(root, dfd, "local_cpulist", line, sizeof(line)) < 0)
+		return 0;
+	ep->cpulist = strdup(line);
+	if (!ep->cpulist)
+		return -ENOMEM;
+	if (numa_known && c->n < CPULIST_NODES_MAX) {
+		c->e[c->n].text = strdup(line);
+		if (!c->e[c->n].text)
+			return -ENOMEM;
+		c->e[c->n++].node = ep->numa_node;
+	}
+	return 0;
+}
+
+/*
  * Relative to the device's directory (dfd): one walk of the root and the device link. ev:
  * the evidence classification read from the same directory (NULL: none), whose RDMA
  * device is this NIC's name (infiniband/ listed once).
  */
 static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_dev_info *d,
-			  const struct topo_evidence *ev, struct topo_endpoint *ep)
+			  const struct topo_evidence *ev, struct cpulists *c,
+			  struct topo_endpoint *ep)
 {
-	char line[TOPO_ATTR_MAX + 1];
-	int r;
+	bool numa_known;
 
 	snprintf(ep->name, sizeof(ep->name), "%s", d->addr);
 	if (ep->kind == TOPO_NIC && ev) { /* infiniband/ and net/ listed once, for both */
@@ -206,11 +257,8 @@ static int endpoint_facts(const struct sysroot *root, int dfd, const struct pci_
 		if (!ep->rdma && first_entry(root, dfd, "net", "", ep->name) < 0)
 			(void)virtio_netdev(root, dfd, d, ep->name);
 	}
-	read_numa(root, dfd, &ep->numa_node);
-	r = read_one_line_buf_at(root, dfd, "local_cpulist", line, sizeof(line));
-	if (r >= 0 && !(ep->cpulist = strdup(line)))
-		return -ENOMEM;
-	return 0;
+	numa_known = read_numa(root, dfd, &ep->numa_node);
+	return endpoint_cpulist(root, dfd, numa_known, c, ep);
 }
 
 /*
@@ -283,7 +331,8 @@ static struct topo_endpoint *ep_list_add(struct ep_list *l, enum topo_kind kind,
  * open of its directory for the evidence, the VF test and the facts.
  */
 static int build_one(const struct sysroot *root, const struct topo_config *cfg,
-		     const struct pci_inventory *inv, size_t i, struct ep_list *lists)
+		     const struct pci_inventory *inv, size_t i, struct cpulists *c,
+		     struct ep_list *lists)
 {
 	_cleanup_(pci_dir_release) struct pci_dir dir = { .fd = -EBADF };
 	struct topo_endpoint *ep;
@@ -304,7 +353,7 @@ static int build_one(const struct sysroot *root, const struct topo_config *cfg,
 	if (!ep)
 		return -ENOMEM;
 	/* No directory (a dangling entry): every fact stays unknown. */
-	return dfd >= 0 ? endpoint_facts(root, dfd, &inv->devs[i], have_ev ? &ev : NULL, ep) : 0;
+	return dfd >= 0 ? endpoint_facts(root, dfd, &inv->devs[i], have_ev ? &ev : NULL, c, ep) : 0;
 }
 
 /* GPUs first, then NICs: the lists' entries move into t. */
@@ -333,11 +382,13 @@ int topo_build(struct topology *t, const struct sysroot *root, const struct topo
 	       const struct pci_inventory *inv)
 {
 	struct ep_list lists[_TOPO_KIND_MAX] = {};
+	struct cpulists cpus = {};
 	int r = 0;
 
 	*t = (struct topology){};
 	for (size_t i = 0; i < inv->n && r >= 0; i++)
-		r = build_one(root, cfg, inv, i, lists);
+		r = build_one(root, cfg, inv, i, &cpus, lists);
+	cpulists_done(&cpus);
 	if (r >= 0)
 		r = take_lists(t, lists);
 	for (int k = 0; k < _TOPO_KIND_MAX; k++)
