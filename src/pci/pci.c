@@ -453,6 +453,24 @@ static void ident_from_sysfs(struct pci_backend *b, struct pci_dev_info *info)
  * pcib_load_caps() for the few functions a rule can select, since on real
  * hardware every config dword is a bus transaction.
  */
+/*
+ * An SR-IOV virtual function's Vendor and Device ID registers read 0xffff (SR-IOV 1.1
+ * 3.4.1.1, 3.4.1.2): the kernel takes them from its PF and shows them in sysfs, but the
+ * config file is the hardware's. The rest of its header answers (class, status, the
+ * capability pointer), where a function that does not respond reads all-ones throughout;
+ * the physfn link tells the two apart. Linux does not emulate the IDs (FreeBSD does).
+ */
+static bool virtfn_header(struct pci_backend *b, const struct pci_dev_info *info,
+			  const uint8_t *hdr)
+{
+	bool answers = false;
+
+	for (size_t i = PCI_COMMAND; i < PCI_HDR_SIZE && !answers; i++)
+		answers = hdr[i] != 0xff;
+	return answers && sysroot_exists(b->root, SYSROOT_SYS, "bus/pci/devices/%s/physfn",
+					 info->addr) > 0;
+}
+
 static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot *slot,
 		     struct pci_dev_info *info)
 {
@@ -460,6 +478,13 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 	int r;
 
 	r = cfg_read(dev, 0, hdr, sizeof(hdr));
+	if (r >= 0 && le16(hdr + PCI_VENDOR_ID) == 0xffff && virtfn_header(b, info, hdr)) {
+		ident_from_sysfs(b, info); /* the kernel's ids, class included */
+		slot->cap_ptr = hdr[PCI_CAPABILITY_LIST];
+		slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
+		info->no_caps = !slot->cap_list;
+		return;
+	}
 	if (r < 0 || le16(hdr + PCI_VENDOR_ID) == 0xffff) {
 		info->state = r < 0 ? PCI_DEV_GONE : PCI_DEV_DEAD;
 		info->err = r < 0 ? r : -EIO;
