@@ -467,8 +467,8 @@ static bool virtfn_header(struct pci_backend *b, const struct pci_dev_info *info
 
 	for (size_t i = PCI_COMMAND; i < PCI_HDR_SIZE && !answers; i++)
 		answers = hdr[i] != 0xff;
-	return answers && sysroot_exists(b->root, SYSROOT_SYS, "bus/pci/devices/%s/physfn",
-					 info->addr) > 0;
+	return answers &&
+	       sysroot_exists(b->root, SYSROOT_SYS, "bus/pci/devices/%s/physfn", info->addr) > 0;
 }
 
 static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot *slot,
@@ -710,11 +710,50 @@ static int scan_one(struct pci_backend *b, const struct dev_entry *e, struct dev
 	return 0;
 }
 
+/* "dddd:bb:dd" of two addresses, the function left out. */
+static bool same_slot(const char *a, const char *b)
+{
+	const char *dot = strrchr(a, '.');
+
+	return dot && strncmp(a, b, (size_t)(dot - a + 1)) == 0;
+}
+
+/*
+ * shared[i]: function i is not alone below its bridge (another entry has the same
+ * parent), or on a root bus not alone in its slot (entries are in address order).
+ */
+static bool *shared_functions(const struct dev_entry *ents, const int *parent, size_t n)
+{
+	_cleanup_(freep) unsigned *kids = calloc(n ? n : 1, sizeof(*kids));
+	bool *shared = calloc(n ? n : 1, sizeof(*shared));
+
+	if (!kids || !shared) {
+		free(shared);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (parent[i] >= 0)
+			kids[parent[i]]++;
+	for (size_t i = 0; i < n; i++)
+		shared[i] = parent[i] >= 0 ? kids[parent[i]] > 1
+					   : (i > 0 && parent[i - 1] < 0 &&
+					      same_slot(ents[i].addr, ents[i - 1].addr)) ||
+						     (i + 1 < n && parent[i + 1] < 0 &&
+						      same_slot(ents[i].addr, ents[i + 1].addr));
+	return shared;
+}
+
+static bool wants_own(unsigned want, bool shared)
+{
+	return (want & PCI_WANT_SELF) || ((want & PCI_WANT_SELF_SHARED) && shared);
+}
+
 static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 {
 	_cleanup_(freep) struct dev_entry *ents = NULL;
 	_cleanup_(freep) int *parent = NULL;
 	_cleanup_(freep) bool *below = NULL; /* below it, a function wants the bridges above */
+	_cleanup_(freep) bool *shared = NULL;
 	struct pci_inventory inv = {};
 	size_t n = 0;
 	int r;
@@ -743,6 +782,11 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 		}
 		parent[i] = p ? (int)(p - ents) : -1;
 	}
+	shared = shared_functions(ents, parent, n);
+	if (!shared) {
+		free(inv.devs);
+		return -ENOMEM;
+	}
 	/*
 	 * Last address first: a bridge's secondary bus numbers above its own, so its
 	 * functions are read before it and pcib_scan_caps() knows whether it is on the path
@@ -759,7 +803,7 @@ static int libpci_scan(struct pci_backend *b, struct pci_inventory *ret)
 		}
 		want = b->want_caps ? b->want_caps(&inv.devs[i], b->want_ud) : 0;
 		/* Now, while libpci still has this function's config open (it caches one fd). */
-		if ((below[i] || (want & PCI_WANT_SELF)) && !inv.devs[i].caps_loaded)
+		if ((below[i] || wants_own(want, shared[i])) && !inv.devs[i].caps_loaded)
 			r = load_caps(b, &b->slots[i], &inv.devs[i]);
 		if (r < 0) {
 			free(inv.devs);

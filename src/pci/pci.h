@@ -118,6 +118,13 @@ int pcib_scan(struct pci_backend *b, struct pci_inventory *ret);
 enum {
 	PCI_WANT_SELF = 1 << 0,
 	PCI_WANT_ABOVE = 1 << 1,
+	/*
+	 * SELF only where the function shares the bus below its bridge with another function
+	 * (on a root bus: its device's slot): where a P2P path can end at its own ACS (two
+	 * functions of one device, a device beside a bridge). The topology view asks it of
+	 * its endpoints, so topo_load_caps() opens none of them a second time.
+	 */
+	PCI_WANT_SELF_SHARED = 1 << 2,
 };
 int pcib_scan_caps(struct pci_backend *b, struct pci_inventory *ret,
 		   unsigned (*want)(const struct pci_dev_info *info, void *ud), void *ud);

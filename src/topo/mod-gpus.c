@@ -20,7 +20,7 @@ static bool gpus_wanted(const struct run *run)
 
 static unsigned gpus_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+	return topo_wants_view_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 /* From the run's PCI inventory: as the host is after the apply. NULL: no map to give. */

@@ -19,7 +19,7 @@ static bool p2p_map_wanted(const struct run *run)
 
 static unsigned p2p_map_pci_wants_caps(const struct run *run, const struct pci_dev_info *info)
 {
-	return topo_wants_caps(info, (void *)topo_config_get(run->cfg));
+	return topo_wants_view_caps(info, (void *)topo_config_get(run->cfg));
 }
 
 /*

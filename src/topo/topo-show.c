@@ -47,7 +47,7 @@ int topo_view_open(struct topo_view *v, const struct sysroot *root, const struct
 	*v = (struct topo_view){ .root = root };
 	r = pcib_open(&v->pci, root);
 	if (r >= 0)
-		r = pcib_scan_caps(v->pci, &v->inv, topo_wants_caps, (void *)cfg);
+		r = pcib_scan_caps(v->pci, &v->inv, topo_wants_view_caps, (void *)cfg);
 	if (r < 0) {
 		topo_view_done(v);
 		return r;

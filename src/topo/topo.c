@@ -209,6 +209,13 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
 	return PCI_WANT_ABOVE | (gpu_vendor_display(d) ? PCI_WANT_SELF : 0);
 }
 
+unsigned topo_wants_view_caps(const struct pci_dev_info *d, void *cfg)
+{
+	unsigned want = topo_wants_caps(d, cfg);
+
+	return want ? want | PCI_WANT_SELF_SHARED : 0;
+}
+
 unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg)
 {
 	return classify_ident(cfg, d, true, NULL) >= 0 ? PCI_WANT_SELF | PCI_WANT_ABOVE : 0;

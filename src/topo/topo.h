@@ -215,6 +215,12 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
  * scan holds its config file open rather than opened again later.
  */
 unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg);
+/*
+ * For the readers that build the whole view (the topology command, gpus.json, p2p.json):
+ * topo_wants_caps(), and each candidate's own capabilities where a path may end at them
+ * (PCI_WANT_SELF_SHARED), so topo_load_caps() does not open their config files again.
+ */
+unsigned topo_wants_view_caps(const struct pci_dev_info *d, void *cfg);
 
 /* ---- reading the endpoints' facts (through the root prefix) ---- */
 
