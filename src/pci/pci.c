@@ -718,6 +718,13 @@ static bool same_slot(const char *a, const char *b)
 	return dot && strncmp(a, b, (size_t)(dot - a + 1)) == 0;
 }
 
+/* On a root bus (no parent), whether entry i's neighbour j is a function of its slot. */
+static bool root_slot_mate(const struct dev_entry *ents, const int *parent, size_t n, size_t i,
+			   size_t j)
+{
+	return j < n && parent[i] < 0 && parent[j] < 0 && same_slot(ents[i].addr, ents[j].addr);
+}
+
 /*
  * shared[i]: function i is not alone below its bridge (another entry has the same
  * parent), or on a root bus not alone in its slot (entries are in address order).
@@ -734,12 +741,13 @@ static bool *shared_functions(const struct dev_entry *ents, const int *parent, s
 	for (size_t i = 0; i < n; i++)
 		if (parent[i] >= 0)
 			kids[parent[i]]++;
-	for (size_t i = 0; i < n; i++)
-		shared[i] = parent[i] >= 0 ? kids[parent[i]] > 1
-					   : (i > 0 && parent[i - 1] < 0 &&
-					      same_slot(ents[i].addr, ents[i - 1].addr)) ||
-						     (i + 1 < n && parent[i + 1] < 0 &&
-						      same_slot(ents[i].addr, ents[i + 1].addr));
+	for (size_t i = 0; i < n; i++) {
+		if (parent[i] >= 0)
+			shared[i] = kids[parent[i]] > 1;
+		else
+			shared[i] = (i > 0 && root_slot_mate(ents, parent, n, i, i - 1)) ||
+				    root_slot_mate(ents, parent, n, i, i + 1);
+	}
 	return shared;
 }
 

@@ -24,4 +24,21 @@ for fx in 2socket l40-amd dgx8; do
 	[ -e "$R/run/hostprep/p2p.json" ] || fail "$fx: apply published no p2p.json"
 	[ -z "$(opened_twice)" ] || fail "$fx: apply (gpus.json, p2p.json) opened twice: $(opened_twice)"
 done
+
+# On a root bus (a VM's): two NIC functions of one device, each the end of the other's
+# path, share their slot; the scan finds them by address, with no bridge above.
+newroot vm-noacs
+D=$R/sys/bus/pci/devices
+nic=$(readlink -f "$D/0000:01:00.0")
+for f in 0 1; do
+	cp -a "$nic" "$R/sys/devices/pci0000:00/0000:00:05.$f"
+	rm -rf "$R/sys/devices/pci0000:00/0000:00:05.$f/net"
+	ln -s ../../../devices/pci0000:00/0000:00:05.$f "$D/0000:00:05.$f"
+done
+hp --json topology
+[ "$(jqo -c '[.devices[] | select(.address | startswith("0000:00:05.")) | .kind]')" = '["nic","nic"]' ] ||
+	fail "vm-noacs: the root-bus NIC functions: $(jqo -c '[.devices[].address]')"
+strace -f -qq -o "$T/strace" -e trace=openat,openat2 \
+	"$BIN" --root "$R" --no-color topology >"$T/out" 2>"$T/err" || fail "vm-noacs: topology exited $?"
+[ -z "$(opened_twice)" ] || fail "vm-noacs: topology opened twice: $(opened_twice)"
 true
