@@ -353,21 +353,33 @@ static int tree_read(const struct sysroot *root, const struct tree_path *p, size
 	return link_read_at(root, dfd, p->comp[k], ret);
 }
 
+/*
+ * One end of a hop, comp[k]: a listed function (inventory index i) from the run's
+ * directory of it, which its other readers share (link_read()); one missing from the
+ * inventory through the tree.
+ */
+static int hop_end_read(const struct link_collect *c, const struct tree_path *p, size_t k, int i,
+			struct link_attrs *ret)
+{
+	if (i >= 0)
+		return link_read(c->root, c->inv, (size_t)i, ret);
+	return tree_read(c->root, p, k, ret);
+}
+
 /* The hop below comp[k]: a function missing from the inventory is read through the tree. */
 static int tree_hop(struct link_collect *c, const struct tree_path *p, size_t k)
 {
-	const struct sysroot *root = c->root;
-	const struct pci_inventory *inv = c->inv;
+	int port = inv_find(c->inv, p->comp[k]), dev = inv_find(c->inv, p->comp[k + 1]);
 	struct link_hop h = {};
 	int r;
 
 	snprintf(h.port, sizeof(h.port), "%s", p->comp[k]);
 	snprintf(h.dev, sizeof(h.dev), "%s", p->comp[k + 1]);
-	h.port_unlisted = inv_find(inv, h.port) < 0;
-	h.dev_unlisted = inv_find(inv, h.dev) < 0;
-	r = tree_read(root, p, k, &h.port_link);
+	h.port_unlisted = port < 0;
+	h.dev_unlisted = dev < 0;
+	r = hop_end_read(c, p, k, port, &h.port_link);
 	if (r >= 0)
-		r = tree_read(root, p, k + 1, &h.dev_link);
+		r = hop_end_read(c, p, k + 1, dev, &h.dev_link);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 && !h.port_unlisted && !h.dev_unlisted)
