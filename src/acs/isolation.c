@@ -87,7 +87,7 @@ static void read_one(const struct sysroot *root, const struct pci_inventory *inv
 	*f = (struct acs_fn_iommu){ .group = -1 };
 	if (dfd == -ENOENT)
 		return; /* gone since the inventory was read */
-	r = dfd < 0 ? dfd : link_name(root, dfd, "driver", buf, sizeof(buf));
+	r = dfd < 0 ? dfd : pci_dev_driver(root, inv, j, buf, sizeof(buf));
 	if (r >= 0)
 		f->vfio = vfio_driver(buf);
 	else if (r != -ENOENT) /* no "driver" link: no driver bound */

@@ -71,29 +71,6 @@ static bool rdma_names(const struct rdma_inventory *rd, const char *addr)
 	return false;
 }
 
-/* The driver link's last component; -ENOENT when none is bound. */
-static int read_driver(const struct sysroot *root, const struct pci_inventory *inv, size_t i,
-		       char *buf, size_t size)
-{
-	_cleanup_(pci_dir_release) struct pci_dir dir;
-	int dfd = pci_dev_dir(root, inv, i, &dir);
-	char link[PATH_MAX];
-	const char *slash;
-	int n;
-
-	if (dfd < 0)
-		return dfd;
-	n = sysroot_readlink_at(root, dfd, "driver", link, sizeof(link));
-	if (n < 0)
-		return n;
-	slash = strrchr(link, '/');
-	slash = slash ? slash + 1 : link;
-	if (strlen(slash) >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, slash, strlen(slash) + 1);
-	return 0;
-}
-
 static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 {
 	const struct topo_endpoint *ep = &v->topo->eps[e];
@@ -104,8 +81,8 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 	f->has_rdma = v->have_rdma && rdma_names(v->rdma, d->addr);
 	/* topology names a NIC by its RDMA device or netdev, else by its address */
 	f->has_netdev = f->has_rdma || !streq(ep->name, d->addr);
-	f->driver_err = d->state == PCI_DEV_OK ? read_driver(run->root, v->inv, ep->dev, f->driver,
-							     sizeof(f->driver))
+	f->driver_err = d->state == PCI_DEV_OK ? pci_dev_driver(run->root, v->inv, ep->dev,
+								f->driver, sizeof(f->driver))
 					       : 0;
 	f->state = inventory_fn_judge(f->kind, d->state, f->driver_err, f->has_netdev);
 }

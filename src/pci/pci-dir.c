@@ -19,6 +19,10 @@ struct pci_dir_cache {
 	int *fd; /* per function: -1 not kept */
 	size_t n, kept, budget;
 	bool sized;
+	/* per function (allocated on first use): 0 not read, k > 0 names[k - 1], -ENOENT none */
+	int *driver;
+	char **names; /* the distinct driver names seen: a handful per host */
+	size_t n_names;
 };
 
 int pci_dir_cache_new(struct pci_inventory *inv)
@@ -93,6 +97,81 @@ void pci_dir_release(struct pci_dir *d)
 	*d = (struct pci_dir){ .fd = -EBADF };
 }
 
+/* The last component of the driver link in the device directory dfd, read now. */
+static int driver_read(const struct sysroot *root, int dfd, char *buf, size_t size)
+{
+	char link[PATH_MAX];
+	const char *slash;
+	int n = sysroot_readlink_at(root, dfd, "driver", link, sizeof(link));
+
+	if (n < 0)
+		return n;
+	slash = strrchr(link, '/');
+	slash = slash ? slash + 1 : link;
+	if (strlen(slash) >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return 0;
+}
+
+/* The index + 1 of name among c's driver names, added if new; -ENOMEM. */
+static int driver_intern(struct pci_dir_cache *c, const char *name)
+{
+	char **grown;
+
+	for (size_t k = 0; k < c->n_names; k++)
+		if (streq(c->names[k], name))
+			return (int)k + 1;
+	grown = reallocarray(c->names, c->n_names + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	c->names = grown;
+	c->names[c->n_names] = strdup(name);
+	if (!c->names[c->n_names])
+		return -ENOMEM;
+	return (int)++c->n_names;
+}
+
+/* The name a cache entry k > 0 stands for, copied as driver_read() would. */
+static int driver_copy(const struct pci_dir_cache *c, int k, char *buf, size_t size)
+{
+	const char *name = c->names[k - 1];
+
+	if (strlen(name) >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, name, strlen(name) + 1);
+	return 0;
+}
+
+int pci_dev_driver(const struct sysroot *root, const struct pci_inventory *inv, size_t i, char *buf,
+		   size_t size)
+{
+	struct pci_dir_cache *c = inv->dirs && inv->dirs->n == inv->n ? inv->dirs : NULL;
+	_cleanup_(pci_dir_release) struct pci_dir dir = { .fd = -EBADF };
+	char name[PATH_MAX];
+	int dfd, r, k;
+
+	if (c && i < c->n && !c->driver)
+		c->driver = calloc(c->n, sizeof(*c->driver));
+	if (c && i < c->n && c->driver && c->driver[i])
+		return c->driver[i] > 0 ? driver_copy(c, c->driver[i], buf, size) : -ENOENT;
+	dfd = pci_dev_dir(root, inv, i, &dir);
+	if (dfd < 0) /* no directory is not "no driver": not kept */
+		return dfd;
+	if (!c || i >= c->n || !c->driver)
+		return driver_read(root, dfd, buf, size);
+	r = driver_read(root, dfd, name, sizeof(name));
+	if (r == -ENOENT) /* no link: none bound */
+		c->driver[i] = -ENOENT;
+	if (r < 0)
+		return r;
+	k = driver_intern(c, name);
+	if (k < 0)
+		return k;
+	c->driver[i] = k;
+	return driver_copy(c, k, buf, size);
+}
+
 static int cmp_fd(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -119,5 +198,9 @@ void pci_dir_cache_free(struct pci_dir_cache *c)
 				close(c->fd[m]);
 	}
 	free(c->fd);
+	free(c->driver);
+	for (size_t i = 0; i < c->n_names; i++)
+		free(c->names[i]);
+	free(c->names);
 	free(c);
 }

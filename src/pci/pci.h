@@ -87,6 +87,14 @@ struct pci_dir {
 int pci_dev_dir(const struct sysroot *root, const struct pci_inventory *inv, size_t i,
 		struct pci_dir *ret);
 void pci_dir_release(struct pci_dir *d);
+/*
+ * The driver bound to devs[i], its driver link's last component, in buf: -ENOENT when
+ * none is bound, -ENAMETOOLONG when it does not fit, -errno when the link cannot be read.
+ * Read once per inventory (the VFIO refusal and [Inventory] ask it of the same GPUs and
+ * NICs); a failed read other than "none bound" is tried again by the next caller.
+ */
+int pci_dev_driver(const struct sysroot *root, const struct pci_inventory *inv, size_t i, char *buf,
+		   size_t size);
 /* A new, empty cache for inv (its n functions); -ENOMEM. */
 int pci_dir_cache_new(struct pci_inventory *inv);
 void pci_dir_cache_free(struct pci_dir_cache *c);

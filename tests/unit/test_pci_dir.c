@@ -117,6 +117,69 @@ static void test_uncached(void **state)
 	sysroot_done(&root);
 }
 
+static void driver_link(const char *addr, const char *driver)
+{
+	char link[256], target[256];
+
+	snprintf(link, sizeof(link), "%s/sys/devices/pci0000:00/%s/driver", tree, addr);
+	(void)unlink(link);
+	if (!driver)
+		return;
+	snprintf(target, sizeof(target), "../../../bus/pci/drivers/%s", driver);
+	assert_int_equal(symlink(target, link), 0);
+}
+
+/*
+ * pci_dev_driver(): the link's last component, read once per inventory (a changed link is
+ * not seen by the same inventory: the run reads it again after a write); "none bound" is
+ * kept, a failure is not; a name that does not fit is -ENAMETOOLONG, every time.
+ */
+static void test_driver(void **state)
+{
+	struct pci_inventory inv = { .devs = devs, .n = N_DEVS };
+	struct sysroot root;
+	char buf[32];
+
+	assert_int_equal(sysroot_init(&root, tree), 0);
+	driver_link("0000:00:01.0", "pcieport");
+	driver_link("0000:01:00.0", "mlx5_core");
+	driver_link("0000:02:00.0", NULL);
+	assert_int_equal(pci_dir_cache_new(&inv), 0);
+	assert_int_equal(pci_dev_driver(&root, &inv, 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mlx5_core");
+	assert_int_equal(pci_dev_driver(&root, &inv, 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "pcieport");
+	assert_int_equal(pci_dev_driver(&root, &inv, 2, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(pci_dev_driver(&root, &inv, 3, buf, sizeof(buf)), -ENOENT); /* no dir */
+	/* the same inventory answers from what it read */
+	driver_link("0000:01:00.0", "vfio-pci");
+	driver_link("0000:02:00.0", "nvidia");
+	assert_int_equal(pci_dev_driver(&root, &inv, 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mlx5_core");
+	assert_int_equal(pci_dev_driver(&root, &inv, 2, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(pci_dev_driver(&root, &inv, 1, buf, 9), -ENAMETOOLONG); /* 9 bytes */
+	assert_int_equal(pci_dev_driver(&root, &inv, 1, buf, 10), 0);
+	assert_string_equal(buf, "mlx5_core");
+	/* a directory that appears later is read then: a failure was not kept */
+	link_dev("0000:03:00.0");
+	driver_link("0000:03:00.0", "nvidia");
+	assert_int_equal(pci_dev_driver(&root, &inv, 3, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "nvidia");
+	pci_dir_cache_free(inv.dirs);
+	/* a new inventory (the run's next read) sees the links as they are now */
+	assert_int_equal(pci_dir_cache_new(&inv), 0);
+	assert_int_equal(pci_dev_driver(&root, &inv, 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "vfio-pci");
+	assert_int_equal(pci_dev_driver(&root, &inv, 2, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "nvidia");
+	pci_dir_cache_free(inv.dirs);
+	/* without a cache (an inventory built by hand): read every time */
+	inv.dirs = NULL;
+	driver_link("0000:02:00.0", NULL);
+	assert_int_equal(pci_dev_driver(&root, &inv, 2, buf, sizeof(buf)), -ENOENT);
+	sysroot_done(&root);
+}
+
 /*
  * The budget: the soft RLIMIT_NOFILE raised to what the inventory needs (its functions and
  * 256 for the rest), never above the hard one; past it, the reader owns each fd. Last: it
@@ -155,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_uncached),
+		cmocka_unit_test(test_driver),
 		cmocka_unit_test(test_budget),
 	};
 
