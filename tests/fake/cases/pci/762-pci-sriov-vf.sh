@@ -2,8 +2,7 @@
 # 3.4.1.1): the kernel takes its ids from the PF and shows them in sysfs, the rest of its
 # header answers. Such a function is alive (ids from sysfs), not "not responding"; a
 # function whose whole header reads all-ones still is, physfn link or not. Oracles: the
-# config bytes (xxd) and the sysfs id files, read here.
-need_tool xxd
+# config bytes (od) and the sysfs id files, read here.
 newroot ib-gpu
 D=$R/sys/bus/pci/devices
 pf=$(readlink -f "$D/0000:1a:00.0")
@@ -16,8 +15,9 @@ ln -s ../0000:1a:00.0 "$vf/physfn"
 ln -s ../0000:1a:00.2 "$pf/virtfn0"
 ln -s "$(readlink "$D/0000:1a:00.0" | sed 's/1a:00\.0$/1a:00.2/')" "$D/0000:1a:00.2"
 # the fixture: IDs all-ones in config, the class and capability pointer not; sysfs has ids
-[ "$(xxd -p -l 4 "$vf/config")" = ffffffff ] || fail "fixture: VF config ids $(xxd -p -l 4 "$vf/config")"
-[ "$(xxd -p -s 9 -l 3 "$vf/config")" = 000702 ] || fail "fixture: VF class $(xxd -p -s 9 -l 3 "$vf/config")"
+bytes() { od -An -tx1 -j "$2" -N "$3" "$1" | tr -d ' \n'; } # FILE OFFSET COUNT: hex
+[ "$(bytes "$vf/config" 0 4)" = ffffffff ] || fail "fixture: VF config ids $(bytes "$vf/config" 0 4)"
+[ "$(bytes "$vf/config" 9 3)" = 000702 ] || fail "fixture: VF class $(bytes "$vf/config" 9 3)"
 [ "$(cat "$vf/vendor") $(cat "$vf/device")" = "0x15b3 0x101e" ] || fail "fixture: VF sysfs ids"
 
 conf() { printf '[ACS:vf]\nSelect=%s\n' "$1" >"$R/etc/hostprep/hostprep.conf"; }
