@@ -6,23 +6,6 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 
-/* The last component of the link name below dfd, -errno when it cannot be read. */
-static int link_name(const struct sysroot *root, int dfd, const char *name, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	int n = sysroot_readlink_at(root, dfd, name, link, sizeof(link));
-
-	if (n < 0)
-		return n;
-	slash = strrchr(link, '/');
-	slash = slash ? slash + 1 : link;
-	if (strlen(slash) >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, slash, strlen(slash) + 1);
-	return 0;
-}
-
 static int parse_group(const char *s)
 {
 	char *end;
@@ -94,7 +77,7 @@ static void read_one(const struct sysroot *root, const struct pci_inventory *inv
 		f->driver_unknown = true;
 	if (dfd < 0)
 		return;
-	if (link_name(root, dfd, "iommu_group", buf, sizeof(buf)) >= 0)
+	if (sysroot_link_name_at(root, dfd, "iommu_group", buf, sizeof(buf)) >= 0)
 		f->group = parse_group(buf);
 	if (f->group >= 0)
 		f->translated = group_translated(root, gt, f->group);

@@ -520,6 +520,22 @@ int sysroot_readlink_at(const struct sysroot *r, int dfd, const char *path, char
 	return k == -ENOENT ? -EINVAL : k; /* "" of an fd that is no link: readlink(2)'s EINVAL */
 }
 
+int sysroot_link_name_at(const struct sysroot *r, int dfd, const char *path, char *buf, size_t size)
+{
+	char link[PATH_MAX];
+	const char *slash;
+	int n = sysroot_readlink_at(r, dfd, path, link, sizeof(link));
+
+	if (n < 0)
+		return n;
+	slash = strrchr(link, '/');
+	slash = slash ? slash + 1 : link;
+	if (strlen(slash) >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return 0;
+}
+
 /* ---- "<top>/<fmt...>" below the root ------------------------------------- */
 
 /*

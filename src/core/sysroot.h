@@ -155,6 +155,12 @@ int sysroot_opendir_at(const struct sysroot *r, int dfd, const char *path, DIR *
 int sysroot_stat_at(const struct sysroot *r, int dfd, const char *path, int at_flags,
 		    struct stat *ret);
 int sysroot_readlink_at(const struct sysroot *r, int dfd, const char *path, char *buf, size_t size);
+/*
+ * The last component of a link's target (sysfs: the driver or iommu_group a device's link
+ * names) in buf: 0, -ENAMETOOLONG when it does not fit, or sysroot_readlink_at()'s error.
+ */
+int sysroot_link_name_at(const struct sysroot *r, int dfd, const char *path, char *buf,
+			 size_t size);
 
 /*
  * A symlink's target that names the null device: it masks a file (as in systemd), also

@@ -97,23 +97,6 @@ void pci_dir_release(struct pci_dir *d)
 	*d = (struct pci_dir){ .fd = -EBADF };
 }
 
-/* The last component of the driver link in the device directory dfd, read now. */
-static int driver_read(const struct sysroot *root, int dfd, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	int n = sysroot_readlink_at(root, dfd, "driver", link, sizeof(link));
-
-	if (n < 0)
-		return n;
-	slash = strrchr(link, '/');
-	slash = slash ? slash + 1 : link;
-	if (strlen(slash) >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, slash, strlen(slash) + 1);
-	return 0;
-}
-
 /* The index + 1 of name among c's driver names, added if new; -ENOMEM. */
 static int driver_intern(struct pci_dir_cache *c, const char *name)
 {
@@ -132,7 +115,7 @@ static int driver_intern(struct pci_dir_cache *c, const char *name)
 	return (int)++c->n_names;
 }
 
-/* The name a cache entry k > 0 stands for, copied as driver_read() would. */
+/* The name a cache entry k > 0 stands for, copied as sysroot_link_name_at() would. */
 static int driver_copy(const struct pci_dir_cache *c, int k, char *buf, size_t size)
 {
 	const char *name = c->names[k - 1];
@@ -159,8 +142,8 @@ int pci_dev_driver(const struct sysroot *root, const struct pci_inventory *inv, 
 	if (dfd < 0) /* no directory is not "no driver": not kept */
 		return dfd;
 	if (!c || i >= c->n || !c->driver)
-		return driver_read(root, dfd, buf, size);
-	r = driver_read(root, dfd, name, sizeof(name));
+		return sysroot_link_name_at(root, dfd, "driver", buf, size);
+	r = sysroot_link_name_at(root, dfd, "driver", name, sizeof(name));
 	if (r == -ENOENT) /* no link: none bound */
 		c->driver[i] = -ENOENT;
 	if (r < 0)
