@@ -480,6 +480,7 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 	r = cfg_read(dev, 0, hdr, sizeof(hdr));
 	if (r >= 0 && le16(hdr + PCI_VENDOR_ID) == 0xffff && virtfn_header(b, info, hdr)) {
 		ident_from_sysfs(b, info); /* the kernel's ids, class included */
+		info->virtfn = PCI_VIRTFN_YES;
 		slot->cap_ptr = hdr[PCI_CAPABILITY_LIST];
 		slot->cap_list = le16(hdr + PCI_STATUS) & PCI_STATUS_CAP_LIST;
 		info->no_caps = !slot->cap_list;
@@ -494,6 +495,7 @@ static void fill_dev(struct pci_backend *b, struct pci_dev *dev, struct dev_slot
 		info->caps_loaded = true; /* nothing more to read from it */
 		return;
 	}
+	info->virtfn = PCI_VIRTFN_NO;
 	info->id.vendor = le16(hdr + PCI_VENDOR_ID);
 	info->id.device = le16(hdr + PCI_DEVICE_ID);
 	info->id.class_code = (uint32_t)hdr[PCI_CLASS_DEVICE + 1] << 16 |

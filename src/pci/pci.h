@@ -38,6 +38,18 @@ enum pci_dev_state {
 };
 
 /*
+ * Whether a function is an SR-IOV virtual function, as its config header tells: a VF's
+ * Vendor ID reads 0xffff (SR-IOV 1.1 3.4.1.1) and the rest of its header answers, so a
+ * header that gives a vendor is no VF's. Unknown where the header was not read (and in an
+ * inventory built by hand): the physfn link decides then (topo_is_virtfn()).
+ */
+enum pci_virtfn {
+	PCI_VIRTFN_UNKNOWN,
+	PCI_VIRTFN_NO,
+	PCI_VIRTFN_YES,
+};
+
+/*
  * Why a privileged read would see more than 64 bytes, decided from this
  * process's credentials (not from the device).
  */
@@ -53,8 +65,9 @@ struct pci_dev_info {
 	int parent;    /* index into pci_inventory.devs; -1 on a root bus */
 	int pcie_type; /* PCIe Device/Port Type, -1 without a PCIe capability */
 	enum pci_dev_state state;
-	int err;      /* PCI_DEV_GONE: why (negative errno) */
-	bool no_caps; /* the header's Status.CapList is clear: no capability at all */
+	int err;		/* PCI_DEV_GONE: why (negative errno) */
+	bool no_caps;		/* the header's Status.CapList is clear: no capability at all */
+	enum pci_virtfn virtfn; /* what the header said of SR-IOV (zeroed: unknown) */
 	/* Read by pcib_load_caps(), not by the scan: */
 	bool caps_loaded;
 	enum pci_cfg_access cfg;

@@ -328,7 +328,8 @@ static struct topo_endpoint *ep_list_add(struct ep_list *l, enum topo_kind kind,
 
 /*
  * Function i filed by its kind, its facts read (a VF is none: its PF stands for it). One
- * open of its directory for the evidence, the VF test and the facts.
+ * open of its directory for the evidence, the VF test and the facts; the VF test reads
+ * the physfn link only where the header did not tell (enum pci_virtfn).
  */
 static int build_one(const struct sysroot *root, const struct topo_config *cfg,
 		     const struct pci_inventory *inv, size_t i, struct cpulists *c,
@@ -347,7 +348,8 @@ static int build_one(const struct sysroot *root, const struct topo_config *cfg,
 	dfd = dir.fd == -EBADF ? pci_dev_dir(root, inv, i, &dir) : dir.fd;
 	if (dfd == -ENOMEM)
 		return dfd;
-	if (dfd >= 0 && topo_is_virtfn(dfd) > 0)
+	if (inv->devs[i].virtfn == PCI_VIRTFN_YES ||
+	    (inv->devs[i].virtfn == PCI_VIRTFN_UNKNOWN && dfd >= 0 && topo_is_virtfn(dfd) > 0))
 		return 0;
 	ep = ep_list_add(&lists[kind], kind, i);
 	if (!ep)
@@ -429,8 +431,12 @@ int topo_load_path_caps(struct pci_backend *b, struct pci_inventory *inv, size_t
 	return load_chain(b, inv, (int)i, true);
 }
 
-/* Two functions of one device on the root bus (parent -1): the pair's own ports. */
-static bool root_bus_sibling(const struct pci_inventory *inv, const struct topology *t, size_t e)
+/*
+ * Another endpoint that makes a pair with e on e's root bus slot (parent -1: two functions
+ * of one device there): any, or only a GPU (gpu_only: e is no GPU).
+ */
+static bool root_bus_sibling(const struct pci_inventory *inv, const struct topology *t, size_t e,
+			     bool gpu_only)
 {
 	const struct pci_dev_info *a = &inv->devs[t->eps[e].dev];
 
@@ -438,7 +444,8 @@ static bool root_bus_sibling(const struct pci_inventory *inv, const struct topol
 		const struct pci_dev_info *o = &inv->devs[t->eps[k].dev];
 
 		if (k != e && o->parent < 0 && o->id.domain == a->id.domain &&
-		    o->id.bus == a->id.bus && o->id.dev == a->id.dev)
+		    o->id.bus == a->id.bus && o->id.dev == a->id.dev &&
+		    (!gpu_only || t->eps[k].kind == TOPO_GPU))
 			return true;
 	}
 	return false;
@@ -448,18 +455,24 @@ static bool root_bus_sibling(const struct pci_inventory *inv, const struct topol
  * Whether a pair's path can end at endpoint e's own ACS (topo_pair_ports()): another
  * endpoint below e's parent (then the paths part at e itself: two functions of one
  * device, or e beside a bridge on one bus), or a function of e's device on a root bus.
+ * Only pairs with a GPU at one end are judged from the view (the topology's pairs,
+ * p2p.json; ExpectP2P= loads its own): a NIC's own ACS counts beside a GPU only.
  */
 static bool own_caps_needed(const struct pci_inventory *inv, const struct topology *t,
-			    const uint32_t *below, size_t e)
+			    const uint32_t (*below)[2], size_t e)
 {
 	int parent = inv->devs[t->eps[e].dev].parent;
+	bool gpu = t->eps[e].kind == TOPO_GPU;
 
-	return parent >= 0 ? below[parent] > 1 : root_bus_sibling(inv, t, e);
+	if (parent < 0)
+		return root_bus_sibling(inv, t, e, !gpu);
+	return gpu ? below[parent][0] > 1 : below[parent][1] > 0;
 }
 
 int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struct topology *t)
 {
-	_cleanup_(freep) uint32_t *below = calloc(inv->n + 1, sizeof(*below));
+	/* below[p]: the endpoints below function p, and the GPUs among them */
+	_cleanup_(freep) uint32_t(*below)[2] = calloc(inv->n + 1, sizeof(*below));
 	int r = 0;
 
 	if (!below)
@@ -468,7 +481,8 @@ int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struc
 		int p = inv->devs[t->eps[e].dev].parent;
 
 		for (size_t depth = 0; p >= 0 && (size_t)p < inv->n && depth < 64; depth++) {
-			below[p]++;
+			below[p][0]++;
+			below[p][1] += t->eps[e].kind == TOPO_GPU;
 			p = inv->devs[p].parent;
 		}
 	}

@@ -32,6 +32,18 @@ conf 15b3:101e
 hp check
 expect_grep out 'selects no port on this host: 1 function, none a port'
 expect_no_grep out 'not responding'
+# The topology files no VF as an endpoint (its PF stands for it), and asks no physfn link
+# of a function whose header gave a vendor (no VF's does): the scan's look at the VF's is
+# the one lookup. Oracle: strace's lookups of physfn.
+need_tool strace
+hp --json topology
+[ "$(jqo -c '[.devices[] | select(.address == "0000:1a:00.2")] | length')" = 0 ] ||
+	fail "the VF is a topology endpoint"
+[ "$(jqo -c '[.devices[] | select(.address == "0000:1a:00.0")] | length')" = 1 ] ||
+	fail "its PF is not a topology endpoint"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$T/strace" \
+	"$BIN" --root "$R" --no-color topology >"$T/out" 2>"$T/err" || fail "topology exited $?"
+[ "$(grep -c 'physfn' "$T/strace")" = 1 ] || fail "physfn looked up: $(grep physfn "$T/strace")"
 # No physfn link: nothing says it is a VF, and its ids read all-ones: not responding.
 rm "$vf/physfn"
 conf 0000:1a:00.2
