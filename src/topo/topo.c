@@ -209,11 +209,18 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
 	return PCI_WANT_ABOVE | (gpu_vendor_display(d) ? PCI_WANT_SELF : 0);
 }
 
+/*
+ * The view's pairs all have a GPU at one end (topo_load_caps()): a GPU's own ACS can end
+ * one wherever it shares a bus, a NIC's only beside a GPU, so a NIC's is not asked for at
+ * the scan (topo_load_caps() reads it in that rare case).
+ */
 unsigned topo_wants_view_caps(const struct pci_dev_info *d, void *cfg)
 {
 	unsigned want = topo_wants_caps(d, cfg);
 
-	return want ? want | PCI_WANT_SELF_SHARED : 0;
+	if (want && classify_ident(cfg, d, true, NULL) == TOPO_GPU)
+		want |= PCI_WANT_SELF_SHARED;
+	return want;
 }
 
 unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg)

@@ -217,8 +217,9 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg);
 unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg);
 /*
  * For the readers that build the whole view (the topology command, gpus.json, p2p.json):
- * topo_wants_caps(), and each candidate's own capabilities where a path may end at them
- * (PCI_WANT_SELF_SHARED), so topo_load_caps() does not open their config files again.
+ * topo_wants_caps(), and a GPU's own capabilities where a path may end at them
+ * (PCI_WANT_SELF_SHARED), so topo_load_caps() does not open their config files again (a
+ * NIC's are needed only beside a GPU, rare enough to be read then).
  */
 unsigned topo_wants_view_caps(const struct pci_dev_info *d, void *cfg);
 
@@ -245,10 +246,11 @@ int topo_is_virtfn(int dfd);
 void topo_done(struct topology *t);
 /*
  * pcib_load_caps() for every bridge above an endpoint of t, and for the endpoints whose own
- * ACS a pair's path can end at (another endpoint below the same parent: two functions of
- * one device, a device beside a bridge), so that the pure functions below may read
- * cfg/pcie_type/has_acs/acs_* of every port a path names. First error wins, the others
- * are still loaded.
+ * ACS a pair with a GPU at one end can end at (another endpoint below the same parent,
+ * a GPU unless it is one: two functions of one device, a device beside a bridge), so that
+ * the pure functions below may read cfg/pcie_type/has_acs/acs_* of every port such a path
+ * names (the view judges no other pair; ExpectP2P= loads its own paths). First error wins, the
+ * others are still loaded.
  */
 int topo_load_caps(struct pci_backend *b, struct pci_inventory *inv, const struct topology *t);
 /* Same for one device and its bridges (for callers with their own endpoint sets). */

@@ -25,8 +25,10 @@ for fx in 2socket l40-amd dgx8; do
 	[ -z "$(opened_twice)" ] || fail "$fx: apply (gpus.json, p2p.json) opened twice: $(opened_twice)"
 done
 
-# On a root bus (a VM's): two NIC functions of one device, each the end of the other's
-# path, share their slot; the scan finds them by address, with no bridge above.
+# On a root bus (a VM's): two NIC functions of one device share their slot; the scan finds
+# them by address, with no bridge above. Each is the end of the other's path, but the view
+# judges pairs with a GPU at one end only: a NIC's own capabilities are read only beside a
+# GPU (below).
 newroot vm-noacs
 D=$R/sys/bus/pci/devices
 nic=$(readlink -f "$D/0000:01:00.0")
@@ -41,4 +43,24 @@ hp --json topology
 strace -f -qq -o "$T/strace" -e trace=openat,openat2 \
 	"$BIN" --root "$R" --no-color topology >"$T/out" 2>"$T/err" || fail "vm-noacs: topology exited $?"
 [ -z "$(opened_twice)" ] || fail "vm-noacs: topology opened twice: $(opened_twice)"
+
+# A GPU beside them in the slot (00:05.2), and NIC 00:05.0 with an ACS capability that
+# redirects (Control 0x001d: SV RR CR UF): the pair GPU <-> 00:05.0 ends at the NIC's own
+# ACS, which must be read (in a second open: the scan did not ask for a NIC's), or the
+# pair would pass as direct. 00:05.1 stays without ACS: its pair with the GPU is direct.
+gpu=$(readlink -f "$D/0000:03:00.0")
+cp -a "$gpu" "$R/sys/devices/pci0000:00/0000:00:05.2"
+ln -s ../../../devices/pci0000:00/0000:00:05.2 "$D/0000:00:05.2"
+printf '\015\000\001\000\037\000\035\000' |
+	dd of="$R/sys/devices/pci0000:00/0000:00:05.0/config" bs=1 seek=256 conv=notrunc status=none
+pair() { # GPU address, NIC address: "p2p ports' acs"
+	jqo -r --arg g "$1" --arg n "$2" '(.devices[] | select(.address == $g) | .id) as $a |
+		(.devices[] | select(.address == $n) | .id) as $b |
+		.pairs[] | select(.a == $a and .b == $b) | "\(.p2p) \([.ports[].acs] | join(","))"'
+}
+hp --json topology
+[ "$(pair 0000:00:05.2 0000:00:05.0)" = "redirected none,known" ] ||
+	fail "vm-noacs: GPU <-> NIC with ACS: $(pair 0000:00:05.2 0000:00:05.0)"
+[ "$(pair 0000:00:05.2 0000:00:05.1)" = "direct none,none" ] ||
+	fail "vm-noacs: GPU <-> NIC without ACS: $(pair 0000:00:05.2 0000:00:05.1)"
 true
