@@ -542,7 +542,7 @@ unsigned snapshot_redactors(const char *rel)
 	unsigned r = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(redacted_files); i++)
-		if (fnmatch(redacted_files[i].pattern, rel, 0) == 0)
+		if (snapshot_fnmatch(redacted_files[i].pattern, rel, 0))
 			r |= redacted_files[i].readers;
 	return r;
 }

@@ -4,6 +4,7 @@
  * path that may hold any byte is written into the manifest.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,39 +31,39 @@ uint64_t strset_hash(const char *s)
 	return h ^ (h >> 33);
 }
 
-static size_t slot(char *const *v, size_t cap, const char *str, uint64_t h)
+static size_t slot(const struct strset *s, const char *str, uint64_t h)
 {
-	size_t i = h & (cap - 1);
+	size_t i = h & (s->cap - 1);
 
-	while (v[i] && !streq(v[i], str))
-		i = (i + 1) & (cap - 1);
+	while (s->v[i].str && (s->v[i].hash != h || !streq(s->v[i].str, str)))
+		i = (i + 1) & (s->cap - 1);
 	return i;
 }
 
 static int grow(struct strset *s)
 {
-	size_t cap = s->cap ? s->cap * 2 : 1024;
-	char **v = calloc(cap, sizeof(*v));
-	char **order = reallocarray(s->order, cap, sizeof(*order));
+	struct strset g = { .cap = s->cap ? s->cap * 2 : 1024 };
+	char **order = reallocarray(s->order, g.cap, sizeof(*order));
 
-	if (!v || !order) {
-		free(v);
-		if (order)
-			s->order = order;
+	if (order)
+		s->order = order;
+	g.v = calloc(g.cap, sizeof(*g.v));
+	if (!order || !g.v) {
+		free(g.v);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		v[slot(v, cap, order[i], strset_hash(order[i]))] = order[i];
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->v[i].str)
+			g.v[slot(&g, s->v[i].str, s->v[i].hash)] = s->v[i];
 	free(s->v);
-	s->v = v;
-	s->order = order;
-	s->cap = cap;
+	s->v = g.v;
+	s->cap = g.cap;
 	return 0;
 }
 
 bool strset_has_hashed(const struct strset *s, const char *str, uint64_t h)
 {
-	return s->cap && s->v[slot(s->v, s->cap, str, h)];
+	return s->cap && s->v[slot(s, str, h)].str;
 }
 
 bool strset_has(const struct strset *s, const char *str)
@@ -87,10 +88,48 @@ int strset_add_hashed(struct strset *s, const char *str, uint64_t h)
 	copy = strdup(str);
 	if (!copy)
 		return -ENOMEM;
-	i = slot(s->v, s->cap, str, h);
-	s->v[i] = copy;
+	i = slot(s, str, h);
+	s->v[i] = (struct strset_slot){ .str = copy, .hash = h };
 	s->order[s->n++] = copy;
 	return 1;
+}
+
+static bool glob_char(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == '\\';
+}
+
+/* The literal run at pat: its length (up to a glob character or the end). */
+static size_t literal_run(const char *pat)
+{
+	size_t n = 0;
+
+	while (pat[n] && !glob_char(pat[n]))
+		n++;
+	return n;
+}
+
+bool snapshot_fnmatch(const char *pat, const char *s, int flags)
+{
+	size_t head = 0;
+
+	for (; pat[head] && !glob_char(pat[head]); head++)
+		if (s[head] != pat[head])
+			return false;
+	if (!pat[head]) /* a literal: itself, or (FNM_LEADING_DIR) a path below it */
+		return !s[head] || ((flags & FNM_LEADING_DIR) && s[head] == '/');
+	if (head == 0 && pat[0] == '*') {
+		size_t n = literal_run(pat + 1);
+		char run[256];
+
+		if (n && n < sizeof(run)) {
+			memcpy(run, pat + 1, n);
+			run[n] = '\0';
+			if (!strstr(s, run))
+				return false;
+		}
+	}
+	return fnmatch(pat, s, flags) == 0;
 }
 
 void strset_done(struct strset *s)

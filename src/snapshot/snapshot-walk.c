@@ -98,7 +98,7 @@ static const char *const dev_allowed[] = { "dev/infiniband", "dev/infiniband/*" 
 static bool match_any(const char *const *pats, size_t n, const char *s, int flags)
 {
 	for (size_t i = 0; i < n; i++)
-		if (fnmatch(pats[i], s, flags) == 0)
+		if (snapshot_fnmatch(pats[i], s, flags))
 			return true;
 	return false;
 }
@@ -131,7 +131,7 @@ static int sys_never_at(struct snapshot *s, const char *rel)
 	if (!strneq(rel, "sys/", 4))
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(sys_never); i++)
-		if (fnmatch(sys_never[i].name, base(rel), 0) == 0) {
+		if (snapshot_fnmatch(sys_never[i].name, base(rel), 0)) {
 			if (strset_add(&s->skipped_paths, rel) > 0)
 				s->left_out[i]++;
 			return (int)i;
@@ -158,7 +158,7 @@ static bool is_pci_dir(const char *rel)
 
 	if (!strneq(rel, "sys/devices/pci", 15))
 		return false;
-	if (fnmatch("virtio[0-9]*", b, 0) == 0)
+	if (snapshot_fnmatch("virtio[0-9]*", b, 0))
 		return true;
 	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
 }
@@ -467,7 +467,7 @@ static const struct listing *listing_of(const char *rel)
 	if (pseudo(rel))
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(listings); i++)
-		if (fnmatch(listings[i].dir, rel, 0) == 0)
+		if (snapshot_fnmatch(listings[i].dir, rel, 0))
 			return &listings[i];
 	return &alone;
 }
@@ -488,7 +488,7 @@ static bool listing_takes(const struct listing *l, const char *name)
 	if (!l)
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(l->names) && l->names[i]; i++)
-		if (fnmatch(l->names[i], name, FNM_PERIOD) == 0)
+		if (snapshot_fnmatch(l->names[i], name, FNM_PERIOD))
 			return true;
 	return false;
 }
@@ -810,7 +810,7 @@ static int depth_of(const char *rel)
 {
 	if (streq(rel, "sys/bus/pci"))
 		return 2;
-	if (fnmatch("sys/class/*", rel, FNM_PATHNAME) == 0)
+	if (snapshot_fnmatch("sys/class/*", rel, FNM_PATHNAME))
 		return 1;
 	if (!pseudo(rel))
 		return 0;

@@ -6,6 +6,7 @@
  * and kernel command line form of a secret cut out, every other byte kept.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -149,6 +150,92 @@ static void test_strset(void **state)
 	assert_string_equal(s.order[5001], "p/5000");
 	strset_done(&s);
 	assert_int_equal(s.n, 0);
+	/* one hash, two strings: the text decides (a set that trusted the hash took one) */
+	assert_int_equal(strset_add_hashed(&s, "x", 5), 1);
+	assert_int_equal(strset_add_hashed(&s, "y", 5), 1);
+	assert_int_equal(strset_add_hashed(&s, "y", 5), 0);
+	assert_true(strset_has_hashed(&s, "x", 5));
+	assert_true(strset_has_hashed(&s, "y", 5));
+	assert_false(strset_has_hashed(&s, "z", 5));
+	assert_false(strset_has_hashed(&s, "x", 6));
+	strset_done(&s);
+}
+
+/* snapshot_fnmatch() is fnmatch() == 0: every pattern of the walk's rules, every flag. */
+static void test_fnmatch(void **state)
+{
+	static const char *const pats[] = {
+		"proc",
+		"sys",
+		"proc/[0-9]*",
+		"etc/shadow*",
+		"dev/*",
+		"dev/infiniband",
+		"dev/infiniband/*",
+		"sys/devices/*",
+		"resource[0-9]*",
+		"rom",
+		"virtio[0-9]*",
+		"*modprobe.d/*",
+		"*modprobe.d",
+		"*.conf",
+		"modules.*",
+		"run/hostprep/*.json",
+		"a\\*b",
+		"*",
+		"",
+		"lib/modules/*",
+		"consumer:*",
+		"physical_node*",
+	};
+	static const char *const strs[] = {
+		"proc",
+		"proc/1",
+		"proc/12/status",
+		"proc/self",
+		"procx",
+		"sys",
+		"sys/devices/pci0000:00/0000:00:01.0/resource0",
+		"resource0_wc",
+		"resource",
+		"rom",
+		"romx",
+		"dev",
+		"dev/infiniband",
+		"dev/infiniband/uverbs0",
+		"dev/sda",
+		"etc/shadow",
+		"etc/shadow-",
+		"etc/modprobe.d/x.conf",
+		"usr/lib/modprobe.d/y.conf",
+		"modprobe.d",
+		".hidden.conf",
+		"x.conf",
+		"modules.dep",
+		"run/hostprep/report.json",
+		"run/hostprep/sub/x.json",
+		"a*b",
+		"axb",
+		"",
+		"virtio0",
+		"virtio",
+		"lib/modules/6.1.0/modules.dep",
+		"consumer:pci:0000:00:01.0",
+		"physical_node1",
+	};
+	static const int flags[] = { 0, FNM_PATHNAME, FNM_PATHNAME | FNM_LEADING_DIR, FNM_PERIOD,
+				     FNM_LEADING_DIR };
+
+	(void)state;
+	for (size_t p = 0; p < sizeof(pats) / sizeof(pats[0]); p++)
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+				bool want = fnmatch(pats[p], strs[i], flags[f]) == 0;
+
+				if (snapshot_fnmatch(pats[p], strs[i], flags[f]) != want)
+					fail_msg("'%s' '%s' flags %d: fnmatch says %d", pats[p],
+						 strs[i], flags[f], want);
+			}
 }
 
 static void test_utf8_escape(void **state)
@@ -381,17 +468,12 @@ static void test_redactors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_normalize),
-		cmocka_unit_test(test_link_target),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_strset),
-		cmocka_unit_test(test_utf8_escape),
-		cmocka_unit_test(test_redact_grub),
-		cmocka_unit_test(test_redact_grub_keeps),
-		cmocka_unit_test(test_redact_cmdline),
-		cmocka_unit_test(test_redact_cmdline_keeps),
-		cmocka_unit_test(test_secret_key),
-		cmocka_unit_test(test_redactors),
+		cmocka_unit_test(test_normalize),      cmocka_unit_test(test_link_target),
+		cmocka_unit_test(test_refused),	       cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_fnmatch),	       cmocka_unit_test(test_utf8_escape),
+		cmocka_unit_test(test_redact_grub),    cmocka_unit_test(test_redact_grub_keeps),
+		cmocka_unit_test(test_redact_cmdline), cmocka_unit_test(test_redact_cmdline_keeps),
+		cmocka_unit_test(test_secret_key),     cmocka_unit_test(test_redactors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
