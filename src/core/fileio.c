@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/file.h>
@@ -42,15 +43,19 @@ static int check_regular(int fd, const char *path)
  * nothing there) must not cost 1 MiB per read, and a snapshot reads thousands. */
 #define READ_FIRST 4096
 
-static int read_checked(int fd, const char *path, size_t max, char **ret, size_t *ret_size)
+/*
+ * fd, a regular file (checked by the caller), read to its end: max bytes at most, and not
+ * past known (st_size; 0 unknown), as tar reads a file: a read that brings the bytes its
+ * size says is the last (read_full_regular_fd() says where that holds).
+ */
+static int read_all(int fd, size_t max, size_t known, char **ret, size_t *ret_size)
 {
 	_cleanup_(freep) char *buf = NULL;
 	size_t n = 0, cap = max + 1 < READ_FIRST ? max + 1 : READ_FIRST;
-	int r;
 
-	r = check_regular(fd, path);
-	if (r < 0)
-		return r;
+	if (known && known <= max)
+		cap = known + 1;
+
 	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
@@ -77,12 +82,21 @@ static int read_checked(int fd, const char *path, size_t max, char **ret, size_t
 		n += k;
 		if (n > max)
 			return -EFBIG;
+		if (n == known)
+			break;
 	}
 	buf[n] = '\0'; /* a read ends with room left: n < cap */
 	if (ret_size)
 		*ret_size = n;
 	*ret = TAKE_PTR(buf);
 	return 0;
+}
+
+static int read_checked(int fd, const char *path, size_t max, char **ret, size_t *ret_size)
+{
+	int r = check_regular(fd, path);
+
+	return r < 0 ? r : read_all(fd, max, 0, ret, ret_size);
 }
 
 /* O_NONBLOCK: a FIFO does not block open(2); read_checked() and read_line() refuse it. */
@@ -104,6 +118,82 @@ int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size)
 {
 	return read_checked(fd, "a file", max, ret, ret_size);
+}
+
+int open_regular_at(const struct sysroot *r, int dfd, const char *path, struct stat *ret)
+{
+	int fd = sysroot_open_at(r, dfd, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY), k;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, ret) < 0)
+		k = -errno;
+	else if (!S_ISREG(ret->st_mode))
+		k = S_ISDIR(ret->st_mode) ? -EISDIR : -EBADFD;
+	else
+		return fd;
+	close(fd);
+	return k;
+}
+
+int read_full_regular_fd(int fd, size_t max, size_t known, char **ret, size_t *ret_size)
+{
+	return read_all(fd, max, known, ret, ret_size);
+}
+
+/* Room for a sysfs device directory's entries (about 40) in one getdents64(2). */
+#define DIR_BUF 32768
+
+static int dir_entry_add(struct dir_entries *l, const struct dirent64 *de)
+{
+	struct dir_entry *grown;
+
+	if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+		return 0;
+	grown = reallocarray(l->v, l->n + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	l->v = grown;
+	l->v[l->n].name = strdup(de->d_name);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	l->v[l->n++].type = de->d_type;
+	return 0;
+}
+
+int read_dir_fd(int fd, struct dir_entries *ret)
+{
+	_cleanup_(freep) char *buf = malloc(DIR_BUF);
+	struct dir_entries l = {};
+	int r = buf ? 0 : -ENOMEM;
+
+	for (ssize_t k = 1; r >= 0 && k > 0;) {
+		k = getdents64(fd, buf, DIR_BUF);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			r = -errno;
+		for (ssize_t o = 0; r >= 0 && o < k;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + o);
+
+			r = dir_entry_add(&l, de);
+			o += de->d_reclen;
+		}
+	}
+	if (r < 0) {
+		dir_entries_done(&l);
+		return r;
+	}
+	*ret = l;
+	return 0;
+}
+
+void dir_entries_done(struct dir_entries *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	*l = (struct dir_entries){};
 }
 
 static void first_line(char *s)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "core/macro.h"
@@ -32,6 +33,36 @@ int read_one_line_buf_at(const struct sysroot *r, int dfd, const char *name, cha
 			 size_t size);
 /* The same from an open fd (not closed); the same checks. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
+/*
+ * path below dfd opened for reading (O_NONBLOCK, O_NOFOLLOW), *ret its fstat(2): the fd of
+ * a regular file, -EISDIR, -EBADFD (anything else, closed again: nothing read), -errno.
+ * With read_full_regular_fd(): read_full_file_at() for a caller that wants the stat too.
+ */
+int open_regular_at(const struct sysroot *r, int dfd, const char *path, struct stat *ret);
+/*
+ * read_full_fd() of an fd open_regular_at() gave: no second fstat(2). known: its st_size,
+ * read(2) stops there, without one more for the end: a regular file on disk and a sysfs
+ * binary attribute are that long, a sysfs text attribute (4096) is shorter, so read to its
+ * end as before, and procfs says 0: unknown. A file that grew since its fstat() is cut.
+ */
+int read_full_regular_fd(int fd, size_t max, size_t known, char **ret, size_t *ret_size);
+
+/* A directory's entry as getdents64(2) gave it: d_type is DT_UNKNOWN where the fs says none. */
+struct dir_entry {
+	char *name;
+	unsigned char type;
+};
+struct dir_entries {
+	struct dir_entry *v;
+	size_t n;
+};
+/*
+ * The entries of the directory open at fd but "." and "..", unsorted, from getdents64(2)
+ * on that fd: no fdopendir() (an fstat(2) and two fcntl(2)s per directory, a fifth of a
+ * snapshot's system calls on a sysfs tree). -errno.
+ */
+int read_dir_fd(int fd, struct dir_entries *ret);
+void dir_entries_done(struct dir_entries *l);
 int read_one_line_fd(int fd, char **ret);
 
 /* Write all of data, retrying short writes and EINTR; -errno of the write that failed. */

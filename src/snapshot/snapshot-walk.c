@@ -375,13 +375,18 @@ static int redact(struct snapshot *s, const char *rel, char **data, size_t *size
 	return 0;
 }
 
-/* A regular file: opened without blocking, checked again on the fd, read bounded, once. */
-static int member_file(struct snapshot *s, struct at at, const char *rel, const struct stat *st)
+/*
+ * A regular file: opened without blocking, checked again on the fd, read bounded, once.
+ * fd: rel opened already by open_regular_at() (st its fstat()), or -EBADF; closed here.
+ */
+static int file_take(struct snapshot *s, struct at at, int fd_in, const char *rel,
+		     const struct stat *st)
 {
-	_cleanup_(closep) int fd = -1;
+	_cleanup_(closep) int fd = fd_in;
 	_cleanup_(freep) char *data = NULL;
 	size_t max = file_max(rel, st), size;
 	uint64_t h = strset_hash(rel);
+	struct stat again;
 	int r;
 
 	if (strset_has_hashed(&s->members, rel, h) || strset_has_hashed(&s->no_value_paths, rel, h))
@@ -398,11 +403,11 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	r = budget(s, rel, max);
 	if (r < 0)
 		return r;
-	fd = sysroot_open_at(s->root, at.dfd, at.name,
-			     O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0)
+		fd = open_regular_at(s->root, at.dfd, at.name, &again);
 	if (fd < 0)
 		return skip_errno(s, rel, fd);
-	r = read_full_fd(fd, max, &data, &size);
+	r = read_full_regular_fd(fd, max, (size_t)st->st_size, &data, &size);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 && no_value(rel, r)) {
@@ -416,6 +421,11 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	if (r >= 0)
 		r = member_parents(s, rel);
 	return r < 0 ? r : snapshot_tar_file(s, rel, st->st_mode, st->st_mtime, data, size);
+}
+
+static int member_file(struct snapshot *s, struct at at, const char *rel, const struct stat *st)
+{
+	return file_take(s, at, -EBADF, rel, st);
 }
 
 static int member_node(struct snapshot *s, const char *rel, const struct stat *st)
@@ -572,48 +582,49 @@ static int entry(struct snapshot *s, const char *rel, int depth, const struct li
 	return entry_st(s, at_root(s, rel), rel, &st, depth, l);
 }
 
-static int names_cmp(const void *a, const void *b)
+static int entry_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
 }
 
-/* The entries of directory d, sorted (the tar's order does not depend on readdir). */
-static int list_dir(DIR *d, char ***ret, size_t *ret_n)
+/* The entries of the directory open at fd, sorted (the tar's order does not depend on it). */
+static int list_dir(int fd, struct dir_entries *ret)
 {
-	char **v = NULL;
-	size_t n = 0;
-	struct dirent *de;
+	int r = read_dir_fd(fd, ret);
 
-	while ((de = readdir(d))) {
-		char **grown;
-
-		if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-			continue;
-		grown = reallocarray(v, n + 1, sizeof(*v));
-		if (grown)
-			v = grown;
-		if (!grown || !(v[n] = strdup(de->d_name)))
-			break;
-		n++;
-	}
-	if (n > 1) /* an empty directory has no array: qsort(NULL, 0) is undefined */
-		qsort(v, n, sizeof(*v), names_cmp);
-	*ret = v;
-	*ret_n = n;
-	return de ? -ENOMEM : 0;
+	if (r >= 0 && ret->n > 1) /* an empty directory has no array: qsort(NULL, 0) */
+		qsort(ret->v, ret->n, sizeof(*ret->v), entry_cmp);
+	return r;
 }
 
-static void names_free(char **v, size_t n)
+/*
+ * A regular file of sysfs or procfs, as its directory's listing says (d_type): opened
+ * first, its fstat() standing in for the lstat() (one system call of five). Neither has
+ * device nodes to open by mistake; anything else found at the name (replaced since the
+ * listing, or a name the open refuses) goes the lstat() way, which says why. 1: taken.
+ */
+static int listed_file(struct snapshot *s, struct at at, const char *rel, int *ret)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	struct stat st;
+	int fd;
+
+	if (!strneq(rel, "sys/", 4) && !strneq(rel, "proc/", 5))
+		return 0;
+	fd = open_regular_at(s->root, at.dfd, at.name, &st);
+	if (fd == -ENOMEM)
+		return *ret = fd, 1;
+	if (fd < 0)
+		return 0;
+	*ret = file_take(s, at, fd, rel, &st);
+	return 1;
 }
 
 /* name in directory dfd (dir below the root), depth levels left */
-static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *name, int depth)
+static int walk_entry(struct snapshot *s, int dfd, const char *dir, const struct dir_entry *e,
+		      int depth)
 {
 	_cleanup_(freep) char *rel = NULL;
+	const char *name = e->name;
 	struct stat st;
 	uint64_t h;
 	int r;
@@ -628,6 +639,9 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *
 	    strset_has_hashed(&s->no_value_paths, rel, h) ||
 	    strset_has_hashed(&s->skipped_paths, rel, h))
 		return 0;
+	if (e->type == DT_REG && !snapshot_refused(rel) && sys_never_at(s, rel) < 0 &&
+	    listed_file(s, (struct at){ dfd, name }, rel, &r))
+		return r;
 	r = sysroot_stat_at(s->root, dfd, name, AT_SYMLINK_NOFOLLOW, &st);
 	if (r == 0 && S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
 		return 0;
@@ -639,21 +653,10 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const char *
 }
 
 /* The directory at at, never through a symlink (one put there since its lstat()). */
-static int open_dir(struct snapshot *s, struct at at, DIR **ret)
+static int open_dir(struct snapshot *s, struct at at)
 {
-	int fd = sysroot_open_at(s->root, at.dfd, at.name,
-				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
-
-	if (fd < 0)
-		return fd;
-	*ret = fdopendir(fd);
-	if (!*ret) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	return 0;
+	return sysroot_open_at(s->root, at.dfd, at.name,
+			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
 }
 
 /* A whole walk of rel at least this deep was done (or is under way): not again. */
@@ -677,9 +680,8 @@ static int walked(struct snapshot *s, const char *rel, int depth, const struct l
 static int walk(struct snapshot *s, struct at at, const char *rel, const struct stat *st, int depth,
 		const struct listing *l)
 {
-	_cleanup_(closedirp) DIR *d = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	_cleanup_(dir_entries_done) struct dir_entries names = {};
+	_cleanup_(closep) int fd = -EBADF;
 	int r;
 
 	r = streq(rel, ".") ? 0 : member_dir(s, rel, st);
@@ -688,20 +690,17 @@ static int walk(struct snapshot *s, struct at at, const char *rel, const struct 
 	r = walked(s, rel, depth, l);
 	if (r != 0)
 		return r < 0 ? r : 0;
-	r = open_dir(s, at, &d);
+	fd = r = open_dir(s, at);
 	if (r >= 0)
-		r = list_dir(d, &names, &n);
-	if (r < 0 && r != -ENOMEM) {
-		names_free(names, n);
+		r = list_dir(fd, &names);
+	if (r < 0 && r != -ENOMEM)
 		return skip_errno(s, rel, r);
-	}
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		if (listing_takes(l, names[i]))
-			r = walk_entry(s, dirfd(d), rel, names[i], depth);
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		if (listing_takes(l, names.v[i].name))
+			r = walk_entry(s, fd, rel, &names.v[i], depth);
 		else if (l->reader)
-			walk_skip(s, rel, names[i], l->reader);
+			walk_skip(s, rel, names.v[i].name, l->reader);
 	}
-	names_free(names, n);
 	return r;
 }
 
