@@ -258,10 +258,20 @@ static bool text_has_control(const char *s)
 	return false;
 }
 
+/* Printable ASCII only (most of a report): safe as it is, in one pass. */
+static bool text_printable_ascii(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p >= 0x20 && *p < 0x7f)
+		p++;
+	return !*p;
+}
+
 const char *text_terminal_safe(const char *s, char **buf)
 {
 	*buf = NULL;
-	if (!s || (text_is_utf8(s) && !text_has_control(s)))
+	if (!s || text_printable_ascii(s) || (text_is_utf8(s) && !text_has_control(s)))
 		return s;
 	*buf = log_escape(s, strlen(s));
 	return *buf;
