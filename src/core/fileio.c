@@ -167,12 +167,15 @@ int read_dir_fd(int fd, struct dir_entries *ret)
 	struct dir_entries l = {};
 	int r = buf ? 0 : -ENOMEM;
 
-	for (ssize_t k = 1; r >= 0 && k > 0;) {
-		k = getdents64(fd, buf, DIR_BUF);
+	while (r >= 0) {
+		ssize_t k = getdents64(fd, buf, DIR_BUF);
+
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0)
-			r = -errno;
+		if (k <= 0) { /* 0: the end */
+			r = k < 0 ? -errno : 0;
+			break;
+		}
 		for (ssize_t o = 0; r >= 0 && o < k;) {
 			const struct dirent64 *de = (const struct dirent64 *)(buf + o);
 

@@ -639,9 +639,12 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const struct
 	    strset_has_hashed(&s->no_value_paths, rel, h) ||
 	    strset_has_hashed(&s->skipped_paths, rel, h))
 		return 0;
-	if (e->type == DT_REG && !snapshot_refused(rel) && sys_never_at(s, rel) < 0 &&
-	    listed_file(s, (struct at){ dfd, name }, rel, &r))
-		return r;
+	if (e->type == DT_REG) { /* the order below: never read, then how it is read */
+		if (snapshot_refused(rel) || sys_never_at(s, rel) >= 0)
+			return 0;
+		if (listed_file(s, (struct at){ dfd, name }, rel, &r))
+			return r;
+	}
 	r = sysroot_stat_at(s->root, dfd, name, AT_SYMLINK_NOFOLLOW, &st);
 	if (r == 0 && S_ISDIR(st.st_mode) && (depth <= 0 || !descend(s, dir, rel)))
 		return 0;
