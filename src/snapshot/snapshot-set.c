@@ -120,14 +120,9 @@ bool snapshot_fnmatch(const char *pat, const char *s, int flags)
 		return !s[head] || ((flags & FNM_LEADING_DIR) && s[head] == '/');
 	if (head == 0 && pat[0] == '*') {
 		size_t n = literal_run(pat + 1);
-		char run[256];
 
-		if (n && n < sizeof(run)) {
-			memcpy(run, pat + 1, n);
-			run[n] = '\0';
-			if (!strstr(s, run))
-				return false;
-		}
+		if (n && !memmem(s, strlen(s), pat + 1, n))
+			return false;
 	}
 	return fnmatch(pat, s, flags) == 0;
 }

@@ -202,11 +202,16 @@ bool topo_needs_evidence(const struct topo_config *cfg, const struct pci_invento
  * vendor's display controller is on PCIe (accelerator_ident()). An endpoint whose own ACS
  * a pair's path ends at is loaded by topo_load_caps().
  */
-unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
+static unsigned wants_of_kind(const struct pci_dev_info *d, int kind)
 {
-	if (classify_ident(cfg, d, true, NULL) < 0)
+	if (kind < 0)
 		return 0;
 	return PCI_WANT_ABOVE | (gpu_vendor_display(d) ? PCI_WANT_SELF : 0);
+}
+
+unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
+{
+	return wants_of_kind(d, classify_ident(cfg, d, true, NULL));
 }
 
 /*
@@ -216,11 +221,10 @@ unsigned topo_wants_caps(const struct pci_dev_info *d, void *cfg)
  */
 unsigned topo_wants_view_caps(const struct pci_dev_info *d, void *cfg)
 {
-	unsigned want = topo_wants_caps(d, cfg);
+	int kind = classify_ident(cfg, d, true, NULL); /* once: the scan asks every function */
+	unsigned want = wants_of_kind(d, kind);
 
-	if (want && classify_ident(cfg, d, true, NULL) == TOPO_GPU)
-		want |= PCI_WANT_SELF_SHARED;
-	return want;
+	return kind == TOPO_GPU ? want | PCI_WANT_SELF_SHARED : want;
 }
 
 unsigned topo_wants_own_caps(const struct pci_dev_info *d, void *cfg)
