@@ -16,7 +16,7 @@
 /* One per inventory function, as read by acs_isolation_read(). */
 struct acs_fn_iommu {
 	int group;	 /* iommu_group number; -1: none (no IOMMU) or unreadable */
-	bool translated; /* its group's type is DMA or DMA-FQ */
+	bool translated; /* its group's type is DMA or DMA-FQ (read: acs_isolation_read()) */
 	bool vfio;	 /* bound to vfio-pci or a vendor variant of it (mlx5_vfio_pci, ...) */
 	/* its driver link (or its directory) could not be read, for another reason than its
 	 * absence: counted as vfio-pci (struct acs_target.driver_unread) */
@@ -27,7 +27,9 @@ struct acs_fn_iommu {
  * The iommu_group and driver links of each function below a selected ACS_PORT_ACS port of
  * p (what plan_isolation() looks at; the others stay { .group = -1 }: at 4096 functions,
  * reading every one cost more than the ACS check itself), and its group's type, read once
- * per group (kernel/iommu_groups/N/type): *ret has inv->n entries (free() it). Never fails
+ * per group (kernel/iommu_groups/N/type) and only while a target of the function has no
+ * translated function yet (translated is false where it was not read; only the targets'
+ * "translated" uses it): *ret has inv->n entries (free() it). Never fails
  * for a function: an unreadable group is "no group"; an unreadable driver link is
  * driver_unknown (not its absence: no link is no driver). -ENOMEM only.
  */
