@@ -44,47 +44,89 @@ static int check_regular(int fd, const char *path)
 #define READ_FIRST 4096
 
 /*
- * fd, a regular file (checked by the caller), read to its end: max bytes at most, and not
- * past known (st_size; 0 unknown), as tar reads a file: a read that brings the bytes its
- * size says is the last (read_full_regular_fd() says where that holds).
+ * Into buf (cap bytes, *n of them read): 1 at the end (EOF, or the known size read), 0
+ * when buf is full first; -EFBIG past max, -errno.
  */
-static int read_all(int fd, size_t max, size_t known, char **ret, size_t *ret_size)
+static int read_some(int fd, char *buf, size_t cap, size_t *n, size_t max, size_t known)
 {
-	_cleanup_(freep) char *buf = NULL;
-	size_t n = 0, cap = max + 1 < READ_FIRST ? max + 1 : READ_FIRST;
+	while (*n < cap) {
+		ssize_t k = read(fd, buf + *n, cap - *n);
 
-	if (known && known <= max)
-		cap = known + 1;
-
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t k;
-
-		if (n == cap) {
-			size_t more = cap > (max + 1) / 2 ? max + 1 : cap * 2;
-			char *grown = realloc(buf, more);
-
-			if (!grown)
-				return -ENOMEM;
-			buf = grown;
-			cap = more;
-		}
-		k = read(fd, buf + n, cap - n);
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
 		if (k == 0)
-			break;
-		n += k;
-		if (n > max)
+			return 1;
+		*n += k;
+		if (*n > max)
 			return -EFBIG;
-		if (n == known)
-			break;
+		if (*n == known)
+			return 1;
 	}
+	return 0;
+}
+
+/* first (n bytes, the whole file) as a heap string of its size. */
+static int copy_out(const char *first, size_t n, char **ret, size_t *ret_size)
+{
+	char *buf = malloc(n + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, first, n);
+	buf[n] = '\0';
+	if (ret_size)
+		*ret_size = n;
+	*ret = buf;
+	return 0;
+}
+
+/* The next size of a buffer that is full: doubling, up to max + 1 (room to see max + 1). */
+static size_t grow_cap(size_t cap, size_t max)
+{
+	return cap > (max + 1) / 2 ? max + 1 : cap * 2;
+}
+
+/*
+ * fd, a regular file (checked by the caller), read to its end: max bytes at most, and not
+ * past known (st_size; 0 unknown), as tar reads a file: a read that brings the bytes its
+ * size says is the last (read_full_regular_fd() says where that holds). What fits a page
+ * is read on the stack and copied out at its size: a sysfs attribute says 4096 bytes and
+ * holds a line, and a heap block of a page per file cost a snapshot a consolidation of
+ * the heap per file. The reads are the same either way.
+ */
+static int read_all(int fd, size_t max, size_t known, char **ret, size_t *ret_size)
+{
+	char first[READ_FIRST + 1];
+	_cleanup_(freep) char *buf = NULL;
+	size_t n = 0, cap = max + 1 < READ_FIRST ? max + 1 : READ_FIRST;
+	int r;
+
+	if (known && known <= max)
+		cap = known + 1;
+	if (cap <= sizeof(first)) {
+		r = read_some(fd, first, cap, &n, max, known);
+		if (r != 0)
+			return r < 0 ? r : copy_out(first, n, ret, ret_size);
+		cap = grow_cap(cap, max); /* full: on to the heap */
+	}
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, first, n);
+	while ((r = read_some(fd, buf, cap, &n, max, known)) == 0) {
+		size_t more = grow_cap(cap, max);
+		char *grown = realloc(buf, more);
+
+		if (!grown)
+			return -ENOMEM;
+		buf = grown;
+		cap = more;
+	}
+	if (r < 0)
+		return r;
 	buf[n] = '\0'; /* a read ends with room left: n < cap */
 	if (ret_size)
 		*ret_size = n;
@@ -144,28 +186,59 @@ int read_full_regular_fd(int fd, size_t max, size_t known, char **ret, size_t *r
 /* Room for a sysfs device directory's entries (about 40) in one getdents64(2). */
 #define DIR_BUF 32768
 
-static int dir_entry_add(struct dir_entries *l, const struct dirent64 *de)
+/* A listing being read: each name's offset in names until read_dir_fd() points them. */
+struct dir_build {
+	struct dir_entries l;
+	size_t alloc;	  /* entries l.v has room for */
+	size_t used, cap; /* bytes of l.names */
+};
+
+static int grow(void **p, size_t *cap, size_t want, size_t size)
 {
-	struct dir_entry *grown;
+	size_t n = *cap ? *cap : 16;
+	void *grown;
+
+	while (n < want)
+		n *= 2;
+	if (n == *cap)
+		return 0;
+	grown = reallocarray(*p, n, size);
+	if (!grown)
+		return -ENOMEM;
+	*p = grown;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Both arrays grow by doubling, the names in one buffer: per entry a realloc() of the
+ * array and a strdup() of the name were a sixth of a snapshot's CPU at 4096 functions.
+ */
+static int dir_entry_add(struct dir_build *b, const struct dirent64 *de)
+{
+	size_t len = strlen(de->d_name) + 1;
+	int r;
 
 	if (streq(de->d_name, ".") || streq(de->d_name, ".."))
 		return 0;
-	grown = reallocarray(l->v, l->n + 1, sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	l->v = grown;
-	l->v[l->n].name = strdup(de->d_name);
-	if (!l->v[l->n].name)
-		return -ENOMEM;
-	l->v[l->n++].type = de->d_type;
+	r = grow((void **)&b->l.v, &b->alloc, b->l.n + 1, sizeof(*b->l.v));
+	if (r >= 0)
+		r = grow((void **)&b->l.names, &b->cap, b->used + len, 1);
+	if (r < 0)
+		return r;
+	memcpy(b->l.names + b->used, de->d_name, len);
+	b->l.v[b->l.n++] =
+		(struct dir_entry){ .name = (char *)(uintptr_t)b->used, .type = de->d_type };
+	b->used += len;
 	return 0;
 }
 
 int read_dir_fd(int fd, struct dir_entries *ret)
 {
-	_cleanup_(freep) char *buf = malloc(DIR_BUF);
-	struct dir_entries l = {};
-	int r = buf ? 0 : -ENOMEM;
+	/* on the stack: a heap block this size cost a consolidation of the heap per listing */
+	_Alignas(struct dirent64) char buf[DIR_BUF];
+	struct dir_build b = {};
+	int r = 0;
 
 	while (r >= 0) {
 		ssize_t k = getdents64(fd, buf, DIR_BUF);
@@ -179,22 +252,23 @@ int read_dir_fd(int fd, struct dir_entries *ret)
 		for (ssize_t o = 0; r >= 0 && o < k;) {
 			const struct dirent64 *de = (const struct dirent64 *)(buf + o);
 
-			r = dir_entry_add(&l, de);
+			r = dir_entry_add(&b, de);
 			o += de->d_reclen;
 		}
 	}
 	if (r < 0) {
-		dir_entries_done(&l);
+		dir_entries_done(&b.l);
 		return r;
 	}
-	*ret = l;
+	for (size_t i = 0; i < b.l.n; i++)
+		b.l.v[i].name = b.l.names + (uintptr_t)b.l.v[i].name;
+	*ret = b.l;
 	return 0;
 }
 
 void dir_entries_done(struct dir_entries *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i].name);
+	free(l->names);
 	free(l->v);
 	*l = (struct dir_entries){};
 }

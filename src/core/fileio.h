@@ -49,12 +49,13 @@ int read_full_regular_fd(int fd, size_t max, size_t known, char **ret, size_t *r
 
 /* A directory's entry as getdents64(2) gave it: d_type is DT_UNKNOWN where the fs says none. */
 struct dir_entry {
-	char *name;
+	char *name; /* in its listing's names */
 	unsigned char type;
 };
 struct dir_entries {
 	struct dir_entry *v;
 	size_t n;
+	char *names; /* every name, NUL-terminated, one after the other */
 };
 /*
  * The entries of the directory open at fd but "." and "..", unsorted, from getdents64(2)
