@@ -740,6 +740,82 @@ bool sysroot_lib_path_direct(const struct sysroot *r, const char *path)
 	return canonical_at(r, r->fd, rel, &real) >= 0 && streq(real + 1, rel);
 }
 
+/* What st says of a file a library would open: 0 a regular file, else why not. */
+static int regular_or_why(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EBADFD;
+}
+
+int sysroot_lib_file_check(const struct sysroot *r, const char *path)
+{
+	_cleanup_(closep) int fd = -1;
+	struct stat st;
+	const char *rel;
+
+	if (plain(r))
+		fd = plain_open(AT_FDCWD, path, O_PATH);
+	else if (below(path, root_real(r), &rel) || below(path, r->dir, &rel))
+		fd = resolve(r, r->fd, rel, O_PATH, true); /* as open(2) of path: no link out */
+	else
+		return -EXDEV;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return regular_or_why(&st);
+}
+
+/* Refusals only: nothing there, a directory or an error the library's open(2) meets too. */
+static bool lib_refused(int k)
+{
+	return k == -EXDEV || k == -EBADFD;
+}
+
+static int lib_entry_check(const struct sysroot *r, const char *dir, const char *name)
+{
+	_cleanup_(freep) char *path = NULL;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	return sysroot_lib_file_check(r, path);
+}
+
+int sysroot_lib_dir_check(const struct sysroot *r, const char *dir, bool (*wanted)(const char *),
+			  char **ret_name)
+{
+	_cleanup_(dir_entries_done) struct dir_entries l = {};
+	_cleanup_(closep) int fd = -1;
+	const char *rel;
+	int k;
+
+	*ret_name = NULL;
+	if (plain(r))
+		fd = plain_open(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY);
+	else if (below(dir, root_real(r), &rel) || below(dir, r->dir, &rel))
+		fd = resolve(r, r->fd, rel, O_RDONLY | O_DIRECTORY, true);
+	else
+		fd = -EXDEV;
+	if (fd < 0) /* the directory itself refused (name NULL), or the library lists nothing */
+		return lib_refused(fd) ? fd : 0;
+	k = read_dir_fd(fd, &l);
+	if (k < 0)
+		return k == -ENOMEM ? k : 0;
+	for (size_t i = 0; i < l.n; i++) {
+		if (!wanted(l.v[i].name))
+			continue;
+		k = lib_entry_check(r, dir, l.v[i].name);
+		if (k == -ENOMEM)
+			return k;
+		if (lib_refused(k)) {
+			*ret_name = strdup(l.v[i].name);
+			return *ret_name ? k : -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* The file opened for reading: never blocking in open(2) (a FIFO), checked by the reader. */
 static int open_read(const struct sysroot *r, int dfd, const char *path)
 {

@@ -110,6 +110,23 @@ int sysroot_lib_path(const struct sysroot *r, enum sysroot_top top, char **ret, 
  */
 bool sysroot_lib_path_direct(const struct sysroot *r, const char *path);
 /*
+ * A file such a library opens by its path (libkmod: the index, modules.softdep, the
+ * .conf files of modprobe.d): 0 when its open(2) would reach a regular file inside the root
+ * (links on the way resolve beneath it: none absolute, none climbing out); -ENOENT nothing
+ * there; -EXDEV a link that leaves the root; -EBADFD not a regular file (a FIFO: the
+ * library's blocking open would wait for a writer), -EISDIR a directory. On the host only
+ * the type is checked. Nothing checks again when the library opens it.
+ */
+int sysroot_lib_file_check(const struct sysroot *r, const char *path);
+/*
+ * The same for each file of directory dir that wanted() says the library opens: 0 when none
+ * is refused (dir not there: it opens none); -EXDEV or -EBADFD for the first one that is,
+ * its name in *ret_name (malloc'd; NULL when dir itself is). Other errors are the library's
+ * to meet: 0.
+ */
+int sysroot_lib_dir_check(const struct sysroot *r, const char *dir, bool (*wanted)(const char *),
+			  char **ret_name);
+/*
  * The first line of the file (a sysfs attribute, a /proc value), trailing blanks stripped,
  * malloc'd into *ret; as read_one_line_at() (fileio.h: one pread, -EBADFD for a FIFO).
  */

@@ -6,6 +6,7 @@
 #include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-parse.h"
 #include "core/log.h"
+#include "core/macro.h"
 
 void kmod_file_info_done(struct kmod_file_info *f)
 {
@@ -142,6 +143,10 @@ static int backend_lookup(struct kmod_backend *b, const char *name, struct kmod_
 		log_debug("%s: reached through a symlink below the root, not read.", path);
 		return -ENOENT;
 	}
+	r = sysroot_lib_file_check(b->root, path);
+	if (r == -EBADFD) /* a FIFO: libkmod's open(2) of it would wait for a writer */
+		return log_warning_errno(r, "%s: not a regular file, not read.",
+					 sysroot_strip(b->root, path));
 	ret->path = strdup(path);
 	if (!ret->path)
 		return -ENOMEM;
@@ -279,8 +284,65 @@ static void config_paths_free(char *paths[MODPROBE_DIRS_N + 1])
 		free(paths[i]);
 }
 
-/* A context over the root's index and modprobe.d; the caller logs. */
-static int ctx_new(const struct sysroot *root, const char *osrelease, struct kmod_ctx **ret)
+/* What libkmod opens in the module directory by name (kmod 30 to 34). */
+static const char *const index_names[] = {
+	"modules.softdep",     "modules.weakdep",	  "modules.dep.bin",
+	"modules.alias.bin",   "modules.symbols.bin",	  "modules.builtin.alias.bin",
+	"modules.builtin.bin", "modules.builtin.modinfo",
+};
+
+static int input_refused(const struct sysroot *root, const char *dir, const char *name, int err,
+			 bool quiet)
+{
+	return log_full_errno(quiet ? LOG_DEBUG : LOG_WARNING, err,
+			      "%s%s%s: %s; libkmod opens it itself (a blocking open(2) that "
+			      "follows links), so the module index is not used.",
+			      sysroot_strip(root, dir), name ? "/" : "", strempty(name),
+			      err == -EXDEV ? "a link that leaves --root"
+					    : "not a regular file (a FIFO would block the run)");
+}
+
+/*
+ * libkmod opens its index, modules.softdep and the modprobe.d files by path: a FIFO there
+ * would hang the run, a link out of --root would be read from this machine. Each is checked
+ * first as hostprep's own reads are; one refused and no context is made.
+ */
+static int inputs_check(const struct sysroot *root, const char *dir, char *const *paths, bool quiet)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(index_names); i++) {
+		_cleanup_(freep) char *path = NULL;
+		int r;
+
+		if (asprintf(&path, "%s/%s", dir, index_names[i]) < 0)
+			return -ENOMEM;
+		r = sysroot_lib_file_check(root, path);
+		if (r == -EXDEV || r == -EBADFD)
+			return input_refused(root, dir, index_names[i], r, quiet);
+	}
+	for (size_t i = 0; paths[i]; i++) {
+		_cleanup_(freep) char *name = NULL;
+		int r = sysroot_lib_dir_check(root, paths[i], modprobe_name_wanted, &name);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			return input_refused(root, paths[i], name, r, quiet);
+	}
+	return 0;
+}
+
+const char *kmod_backend_strerror(int err)
+{
+	if (err == -EBADFD)
+		return "a file libkmod opens is not a regular file";
+	if (err == -EXDEV)
+		return "a file libkmod opens is a link that leaves --root";
+	return strerror(-err);
+}
+
+/* A context over the root's index and modprobe.d; the caller logs (quiet: refusals too). */
+static int ctx_new(const struct sysroot *root, const char *osrelease, bool quiet,
+		   struct kmod_ctx **ret)
 {
 	_cleanup_(freep) char *dir = NULL;
 	char *paths[MODPROBE_DIRS_N + 1] = {};
@@ -295,6 +357,8 @@ static int ctx_new(const struct sysroot *root, const char *osrelease, struct kmo
 	r = sysroot_lib_path(root, SYSROOT_LIB_MODULES, &dir, "%s", osrelease);
 	if (r >= 0)
 		r = config_paths(root, paths);
+	if (r >= 0)
+		r = inputs_check(root, dir, paths, quiet);
 	if (r >= 0) {
 		*ret = sym_kmod_new(dir, (const char *const *)paths);
 		r = *ret ? 0 : -ENOMEM;
@@ -312,7 +376,7 @@ int kmod_backend_options(const struct sysroot *root, const char *osrelease, cons
 	_cleanup_(kmod_module_unrefp) struct kmod_module *mod = NULL;
 	int r;
 
-	r = ctx_new(root, osrelease, &ctx);
+	r = ctx_new(root, osrelease, true, &ctx);
 	if (r >= 0)
 		r = sym_kmod_module_new_from_name(ctx, name, &mod);
 	if (r < 0)
@@ -328,7 +392,7 @@ int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *
 	struct kmod_backend *b;
 	int r;
 
-	r = ctx_new(root, osrelease, &ctx);
+	r = ctx_new(root, osrelease, false, &ctx);
 	if (r < 0)
 		return r;
 	/* One load of the indexes for every lookup of the run. */

@@ -55,6 +55,8 @@ struct kmod_backend {
 extern const struct kmod_backend_ops kmod_backend_real;
 extern const struct kmod_backend_ops kmod_backend_dry;
 
+/* Why kmod_backend_open() failed, for a result: its refusals (inputs_check()) in words. */
+const char *kmod_backend_strerror(int err);
 int kmod_backend_open(struct kmod_backend **ret, const struct kmod_backend_ops *ops,
 		      const struct sysroot *root, const char *osrelease);
 void kmod_backend_close(struct kmod_backend *b);

@@ -76,6 +76,8 @@ static int open_backend(struct kmod_run *k, const struct run *run)
 	if (r == -ENOMEM)
 		return r;
 	k->backend_err = r < 0 ? r : 0;
+	if (r == -EXDEV || r == -EBADFD) /* a refused input: named already */
+		return 0;
 	if (r < 0)
 		log_warning_errno(r, "Failed to open the module index for %s: %m",
 				  strempty(run->host.osrelease));

@@ -72,7 +72,7 @@ static int apply_load(struct kmod_run *k, struct run *run, const struct kmod_act
 					    .expected = "loaded",
 					    .action = ACTION_INSPECT,
 				    },
-				    "no module index: %s", strerror(-k->backend_err));
+				    "no module index: %s", kmod_backend_strerror(k->backend_err));
 	if (k->backend->ops != &kmod_backend_real)
 		return results_addf(
 			&run->results,
@@ -582,7 +582,7 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 					    .action = ACTION_INSPECT,
 				    },
 				    "running srcversion %s; no module index to compare with: %s",
-				    s->srcversion, strerror(-k->backend_err));
+				    s->srcversion, kmod_backend_strerror(k->backend_err));
 	if (kmod_stack_has(k, s))
 		return results_addf(&run->results,
 				    &(const struct result_spec){

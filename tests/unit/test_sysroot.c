@@ -72,9 +72,9 @@ static void build(struct fixture *f)
 	put(f, "root/sys/devices/d0/attr", "d0\n");
 	put(f, "outside/sys/class/x/attr", "outside\n");
 	put(f, "root/outside/sys/class/x/attr", "clamped\n");
-	lnk(f, "/sys/class/x", "root/sys/abs");		  /* absolute: inside the root */
-	lnk(f, "@/outside/sys/class/x", "root/sys/abs_out"); /* absolute, out: nothing */
-	lnk(f, "../../outside/sys/class/x", "root/sys/up");	  /* ".." above the root: clamped */
+	lnk(f, "/sys/class/x", "root/sys/abs");		       /* absolute: inside the root */
+	lnk(f, "@/outside/sys/class/x", "root/sys/abs_out");   /* absolute, out: nothing */
+	lnk(f, "../../outside/sys/class/x", "root/sys/up");    /* ".." above the root: clamped */
 	lnk(f, "../../devices/d0", "root/sys/bus/devices/d0"); /* climbs out of the dir only */
 	lnk(f, "../../../../outside/sys/class/x", "root/sys/bus/devices/up");
 	lnk(f, "@/outside/sys/class/x", "root/sys/bus/devices/abs_out");
@@ -324,17 +324,97 @@ static void test_unlink(void **state)
 	expect_attr(&f->root, "class/x/attr", -ENOENT, NULL);
 }
 
+/* path below the root's directory, as sysroot_lib_path() hands it to a library */
+static int lib_check(const struct fixture *f, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", f->root_dir, rel);
+	return sysroot_lib_file_check(&f->root, path);
+}
+
+static bool conf_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 5 && streq(name + n - 5, ".conf");
+}
+
+static int lib_dir_check(const struct fixture *f, const char *rel, char **name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", f->root_dir, rel);
+	return sysroot_lib_dir_check(&f->root, path, conf_name, name);
+}
+
+/*
+ * What a library's own open(2) of a path below the root reaches: a regular file inside
+ * (links on the way that resolve beneath the root are followed as the library would), or
+ * a refusal: a FIFO, a link out (absolute: the library would go to this machine's file).
+ */
+static void test_lib_file_check(void **state)
+{
+	struct fixture *f = *state;
+	char path[256];
+
+	assert_int_equal(lib_check(f, "sys/class/x/attr"), 0);
+	assert_int_equal(lib_check(f, "sys/bus/devices/d0/attr"), 0); /* "..", still inside */
+	assert_int_equal(lib_check(f, "sys/fifo"), -EBADFD);
+	assert_int_equal(lib_check(f, "sys/class/x"), -EISDIR);
+	assert_int_equal(lib_check(f, "sys/abs/attr"), -EXDEV); /* to /sys/class/x of the host */
+	assert_int_equal(lib_check(f, "sys/abs_out/attr"), -EXDEV);
+	assert_int_equal(lib_check(f, "sys/up/attr"), -EXDEV);
+	assert_int_equal(lib_check(f, "sys/bus/devices/up/attr"), -EXDEV);
+	assert_int_equal(lib_check(f, "sys/nothing"), -ENOENT);
+	snprintf(path, sizeof(path), "%s/outside/sys/class/x/attr", f->dir);
+	assert_int_equal(sysroot_lib_file_check(&f->root, path), -EXDEV); /* not below it */
+}
+
+static void test_lib_dir_check(void **state)
+{
+	struct fixture *f = *state;
+	char *name = (char *)"unset", fifo[256];
+
+	mk(f, "root/conf.d");
+	put(f, "root/conf.d/a.conf", "options x y=1\n");
+	lnk(f, "../sys/class/x/attr", "root/conf.d/b.conf"); /* inside: the library's to follow */
+	lnk(f, "@/outside/sys/class/x/attr", "root/conf.d/notes.txt"); /* a name it never opens */
+	snprintf(fifo, sizeof(fifo), "%s/root/conf.d/.hidden.conf", f->dir);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(lib_dir_check(f, "conf.d", &name), 0);
+	assert_null(name);
+	assert_int_equal(lib_dir_check(f, "nothing.d", &name), 0);
+	assert_null(name);
+	lnk(f, "@/outside/sys/class/x/attr", "root/conf.d/out.conf");
+	assert_int_equal(lib_dir_check(f, "conf.d", &name), -EXDEV);
+	assert_string_equal(name, "out.conf");
+	free(name);
+	snprintf(fifo, sizeof(fifo), "%s/root/conf.d/out.conf", f->dir);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(lib_dir_check(f, "conf.d", &name), -EBADFD);
+	assert_string_equal(name, "out.conf");
+	free(name);
+}
+
 int main(void)
 {
-#define BOTH(t)                                                    \
-	cmocka_unit_test_setup_teardown(t, setup, teardown),       \
+#define BOTH(t)                                              \
+	cmocka_unit_test_setup_teardown(t, setup, teardown), \
 		cmocka_unit_test_setup_teardown(t, setup_walk, teardown)
 	const struct CMUnitTest tests[] = {
-		BOTH(test_absolute_link), BOTH(test_dotdot_above_root),
-		BOTH(test_link_out_of_subdir), BOTH(test_magic_link),
-		BOTH(test_fifo), BOTH(test_stat_readlink_canonical),
-		BOTH(test_dirs), BOTH(test_writers),
+		BOTH(test_absolute_link),
+		BOTH(test_dotdot_above_root),
+		BOTH(test_link_out_of_subdir),
+		BOTH(test_magic_link),
+		BOTH(test_fifo),
+		BOTH(test_stat_readlink_canonical),
+		BOTH(test_dirs),
+		BOTH(test_writers),
 		BOTH(test_unlink),
+		BOTH(test_lib_file_check),
+		BOTH(test_lib_dir_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
