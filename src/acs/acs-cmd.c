@@ -232,10 +232,9 @@ static int cmd_acs(const struct options *o)
 				      : "");
 		return 0;
 	}
-	if (r == -EACCES || r == -ENOMEDIUM) {
+	if (acs_cmdline_unreadable(r)) {
 		log_error("Cannot tell which selected ports have ACS: %s.",
-			  r == -ENOMEDIUM ? pci_no_ext_text()->actual
-					  : pci_limited_text(pci_limited_cause())->actual);
+			  acs_cmdline_unreadable_text(r)->actual);
 		return EXIT_NOT_READY;
 	}
 	if (r == -EDOM)

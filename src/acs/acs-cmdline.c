@@ -344,7 +344,8 @@ static const struct pci_dev_info *cmdline_port(const struct acs_target *t,
 /*
  * Without root we cannot tell which selected ports have ACS: no argument is better than a
  * wrong one. -EACCES: only 64 bytes readable (pci_limited_cause() says why); -ENOMEDIUM:
- * a port without extended config space (pci_no_ext_text()).
+ * a port without extended config space (pci_no_ext_text()); -EBADMSG: one whose extended
+ * capability list cannot be read to its end (pci_ext_broken_text()).
  */
 static int any_unreadable(const struct plan *p, const struct pci_inventory *inv)
 {
@@ -357,8 +358,24 @@ static int any_unreadable(const struct plan *p, const struct pci_inventory *inv)
 			return -EACCES;
 		if (d && d->cfg == PCI_CFG_NO_EXT)
 			r = -ENOMEDIUM;
+		if (d && d->cfg == PCI_CFG_EXT_BROKEN && !r)
+			r = -EBADMSG;
 	}
 	return r;
+}
+
+bool acs_cmdline_unreadable(int err)
+{
+	return err == -EACCES || err == -ENOMEDIUM || err == -EBADMSG;
+}
+
+const struct pci_limited_text *acs_cmdline_unreadable_text(int err)
+{
+	if (err == -ENOMEDIUM)
+		return pci_no_ext_text();
+	if (err == -EBADMSG)
+		return pci_ext_broken_text();
+	return pci_limited_text(pci_limited_cause());
 }
 
 static int format_arg(const struct plan *p, const struct pci_inventory *inv, bool redir, char **ret,
@@ -628,8 +645,7 @@ static char *reasons_join(const struct reasons *r, const char *prefix, bool all)
 
 static int verdict_unreadable(struct results *rs, const char *expected, int err)
 {
-	const struct pci_limited_text *t =
-		err == -ENOMEDIUM ? pci_no_ext_text() : pci_limited_text(pci_limited_cause());
+	const struct pci_limited_text *t = acs_cmdline_unreadable_text(err);
 
 	return results_add(rs, &(const struct result_spec){
 				       .verdict = VERDICT_UNKNOWN,
@@ -664,7 +680,7 @@ static int verdict_old_kernel(const struct plan *p, const struct pci_inventory *
 				    "pci=config_acs= (6.11): no boot-time form",
 				    osrelease);
 	r = acs_cmdline_format_redir(p, inv, arg, &bad);
-	if (r == -EACCES || r == -ENOMEDIUM)
+	if (acs_cmdline_unreadable(r))
 		return verdict_unreadable(rs, "pci=disable_acs_redir= at boot", r);
 	if (r != -EDOM)
 		return r;
@@ -862,7 +878,7 @@ int acs_cmdline_verify_at(const struct sysroot *root, const struct plan *p,
 	r = acs_cmdline_format(p, inv, &arg);
 	if (r == -ENODATA)
 		return 0;
-	if (r < 0 && r != -EACCES && r != -ENOMEDIUM)
+	if (r < 0 && !acs_cmdline_unreadable(r))
 		return r;
 	if (kind == KERNEL_ACS_NONE || kind == KERNEL_ACS_REDIR) {
 		free(TAKE_PTR(arg));
@@ -871,7 +887,7 @@ int acs_cmdline_verify_at(const struct sysroot *root, const struct plan *p,
 			return r;
 		expected = "pci=disable_acs_redir= at boot";
 	} else {
-		if (r == -EACCES || r == -ENOMEDIUM)
+		if (acs_cmdline_unreadable(r))
 			return verdict_unreadable(rs, "pci=config_acs= at boot", r);
 		expected = "pci=config_acs= at boot";
 	}

@@ -66,9 +66,13 @@ void kacs_evaluate(const char *param, bool config, bool buggy, unsigned skip,
  * root bus so it survives bus renumbering: pci=config_acs="<mask>@<path>;..."
  * (quoted for GRUB's script parser, which removes the quotes). -ENODATA when
  * no ACS port is selected, -EACCES when a selected port's config space is
- * unreadable (not root).
+ * unreadable (not root), -ENOMEDIUM or -EBADMSG when its ACS cannot be read
+ * (acs_cmdline_unreadable()).
  */
 int acs_cmdline_format(const struct plan *p, const struct pci_inventory *inv, char **ret);
+/* err is one of those "cannot tell which ports have ACS" answers; its words. */
+bool acs_cmdline_unreadable(int err);
+const struct pci_limited_text *acs_cmdline_unreadable_text(int err);
 /*
  * The same as pci=disable_acs_redir="<path>;..." for kernels before 6.11:
  * -EDOM when a port's policy is not exactly x0x00xx (RR,CR,EC off), which is

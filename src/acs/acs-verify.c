@@ -315,14 +315,14 @@ static int verify_one(const struct acs_target *t, const struct pci_inventory *in
 					       .remedy = pci_limited_text(c->why)->remedy,
 					       .action = ACTION_INSPECT,
 				       });
-	if (d->cfg == PCI_CFG_NO_EXT)
+	if (d->cfg == PCI_CFG_NO_EXT || d->cfg == PCI_CFG_EXT_BROKEN)
 		return results_add(rs, &(const struct result_spec){
 					       .verdict = VERDICT_UNKNOWN,
 					       .check = "acs",
 					       .object = t->addr,
 					       .expected = expected,
-					       .actual = pci_no_ext_text()->actual,
-					       .remedy = pci_no_ext_text()->remedy,
+					       .actual = pci_unreadable_text(d)->actual,
+					       .remedy = pci_unreadable_text(d)->remedy,
 					       .action = ACTION_INSPECT,
 				       });
 	if (!d->has_acs)

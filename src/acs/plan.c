@@ -280,6 +280,7 @@ static void target_state(struct acs_target *t, const struct pci_dev_info *d)
 	else if (d->cfg != PCI_CFG_FULL) {
 		t->state = ACS_PORT_UNREADABLE;
 		t->no_ext = d->cfg == PCI_CFG_NO_EXT;
+		t->ext_broken = d->cfg == PCI_CFG_EXT_BROKEN;
 	} else if (!d->has_acs)
 		t->state = ACS_PORT_NO_ACS;
 	else {
@@ -312,6 +313,7 @@ static int collect(struct plan *p, const struct pci_inventory *inv, struct acs_t
 		target_state(t, &inv->devs[i]);
 		p->n_state[t->state]++;
 		p->n_no_ext += t->no_ext;
+		p->n_ext_broken += t->ext_broken;
 		if (t->state != ACS_PORT_ACS)
 			continue;
 		r = add_action(p, &inv->devs[i], t);
@@ -389,7 +391,9 @@ static const char *target_reason(const struct acs_target *t, const struct plan_d
 	case ACS_PORT_NO_ACS:
 		return "no ACS capability, nothing to change";
 	case ACS_PORT_UNREADABLE:
-		return t->no_ext ? pci_no_ext_text()->actual : doc->limited_detail;
+		return t->no_ext       ? pci_no_ext_text()->actual
+		       : t->ext_broken ? pci_ext_broken_text()->actual
+				       : doc->limited_detail;
 	case ACS_PORT_DEAD:
 		return "not responding: config space reads 0xffff (surprise removal, link down or "
 		       "powered off)";
@@ -421,6 +425,10 @@ static void unreadable_emit(struct emit *e, const struct plan *p, const struct p
 {
 	size_t n = p->n_state[ACS_PORT_UNREADABLE];
 
+	if (p->n_ext_broken == n)
+		return emit_textf(e, " (%s)", pci_ext_broken_text()->why);
+	if (p->n_ext_broken)
+		return emit_textf(e, " (%s)", "not all for the same reason: see each port");
 	emit_textf(e, " (%s)",
 		   p->n_no_ext == n ? pci_no_ext_text()->why
 		   : p->n_no_ext    ? "some need CAP_SYS_ADMIN, some have no extended config space"

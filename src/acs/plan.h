@@ -24,6 +24,7 @@ struct acs_target {
 	uint16_t off, cap, ctrl;      /* ACS_PORT_ACS: offset, Capability, Control at plan time */
 	int err;		      /* ACS_PORT_GONE: why (negative errno) */
 	bool no_ext;		      /* ACS_PORT_UNREADABLE: 256 bytes (PCI_CFG_NO_EXT) */
+	bool ext_broken;	      /* ACS_PORT_UNREADABLE: PCI_CFG_EXT_BROKEN */
 	struct acs_mask mask;	      /* merged over every rule that selects the port */
 	char *rules;		      /* "gpu-paths,nics": who asked */
 	const struct acs_rule *first; /* the first of them, named in conflict messages */
@@ -72,6 +73,7 @@ struct plan {
 	size_t n_refused;
 	size_t n_state[_ACS_PORT_STATE_MAX]; /* targets per state */
 	size_t n_no_ext;		     /* of the unreadable: no extended config space */
+	size_t n_ext_broken;		     /* of the unreadable: PCI_CFG_EXT_BROKEN */
 };
 
 /* What surrounds the plan in the dry-run document (docs/report-schema.md). */

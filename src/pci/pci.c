@@ -368,35 +368,52 @@ static void walk_caps(struct pci_dev *dev, const struct dev_slot *slot, struct p
 	}
 }
 
-/* The extended chain from 0x100, up to the ACS capability. */
+/* The ACS capability at pos: its registers, or the list is broken (all-ones: not an answer). */
+static void take_acs(struct pci_dev *dev, unsigned pos, struct pci_dev_info *info)
+{
+	uint8_t buf[4];
+
+	if (cfg_read(dev, pos + PCI_ACS_CAP, buf, sizeof(buf)) < 0 || le32(buf) == 0xffffffffu) {
+		info->cfg = PCI_CFG_EXT_BROKEN;
+		return;
+	}
+	info->has_acs = true;
+	info->acs_off = (uint16_t)pos;
+	info->acs_cap = le16(buf);
+	info->acs_ctrl = le16(buf + 2);
+}
+
+/*
+ * The extended chain from 0x100, up to the ACS capability. A zero header ends it (at 0x100:
+ * no extended capabilities), as the kernel's walk does; a read that fails past 0x100, an
+ * all-ones header or a list longer than the space (a loop) leave ACS unknown: "no ACS"
+ * there would clear the port from a P2P path it may still redirect.
+ */
 static void walk_ext_caps(struct pci_dev *dev, struct pci_dev_info *info)
 {
 	unsigned pos = PCI_EXT_CAP_START;
 	uint8_t buf[4];
 
-	for (int n = 0; n < PCI_EXT_CAP_MAX && pos >= PCI_EXT_CAP_START; n++) {
+	for (int n = 0; n < PCI_EXT_CAP_MAX; n++) {
 		uint32_t h;
 
 		if (cfg_read(dev, pos, buf, sizeof(buf)) < 0) {
 			/* A PCIe function with 256 bytes: the extended space is not reachable. */
-			if (pos == PCI_EXT_CAP_START)
-				info->cfg = PCI_CFG_NO_EXT;
+			info->cfg = pos == PCI_EXT_CAP_START ? PCI_CFG_NO_EXT : PCI_CFG_EXT_BROKEN;
 			return;
 		}
 		h = le32(buf);
-		if (h == 0 || h == 0xffffffffu)
+		if (h == 0)
 			return;
-		if ((h & 0xffff) == PCI_EXT_CAP_ACS) {
-			if (cfg_read(dev, pos + PCI_ACS_CAP, buf, sizeof(buf)) < 0)
-				return;
-			info->has_acs = true;
-			info->acs_off = (uint16_t)pos;
-			info->acs_cap = le16(buf);
-			info->acs_ctrl = le16(buf + 2);
-			return;
-		}
+		if (h == 0xffffffffu)
+			break;
+		if ((h & 0xffff) == PCI_EXT_CAP_ACS)
+			return take_acs(dev, pos, info);
 		pos = (h >> 20) & 0xffc;
+		if (pos < PCI_EXT_CAP_START)
+			return; /* the last one */
 	}
+	info->cfg = PCI_CFG_EXT_BROKEN;
 }
 
 static int sysfs_attr_hex(struct pci_backend *b, const char *addr, const char *attr, uint32_t *ret)
@@ -994,10 +1011,26 @@ const struct pci_limited_text *pci_no_ext_text(void)
 	return &t;
 }
 
+const struct pci_limited_text *pci_ext_broken_text(void)
+{
+	static const struct pci_limited_text t = {
+		.why = "extended capability list unreadable",
+		.actual = "cannot tell: the extended capability list cannot be read to its end (a "
+			  "read failed, a capability reads all-ones, or the list loops): ACS "
+			  "Control unknown",
+		.remedy = "check the port with lspci -vvv and dmesg (AER, DPC, a function that "
+			  "stopped answering); a reset or a reboot rereads it",
+	};
+
+	return &t;
+}
+
 const struct pci_limited_text *pci_unreadable_text(const struct pci_dev_info *d)
 {
 	if (d->cfg == PCI_CFG_NO_EXT)
 		return pci_no_ext_text();
+	if (d->cfg == PCI_CFG_EXT_BROKEN)
+		return pci_ext_broken_text();
 	return pci_limited_text(pci_limited_cause());
 }
 

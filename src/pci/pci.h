@@ -29,6 +29,13 @@ enum pci_cfg_access {
 	 * any, cannot be read. A conventional PCI function has 256 bytes and no ACS: FULL.
 	 */
 	PCI_CFG_NO_EXT,
+	/*
+	 * The extended capability list cannot be followed to its end: a read past 0x100
+	 * failed (a short config file), a capability header or the ACS registers read
+	 * all-ones, or the list loops. Whether the function has ACS, and its Control, is
+	 * unknown, never "no ACS".
+	 */
+	PCI_CFG_EXT_BROKEN,
 };
 
 enum pci_dev_state {
@@ -184,6 +191,8 @@ struct pci_limited_text {
 const struct pci_limited_text *pci_limited_text(enum pci_limited_cause c);
 /* The same for a PCIe function without extended config space (PCI_CFG_NO_EXT). */
 const struct pci_limited_text *pci_no_ext_text(void);
+/* The same for an extended capability list that cannot be read to its end. */
+const struct pci_limited_text *pci_ext_broken_text(void);
 /* The text for why d's ACS cannot be read (d->cfg is not PCI_CFG_FULL). */
 const struct pci_limited_text *pci_unreadable_text(const struct pci_dev_info *d);
 const char *pci_dev_state_to_string(enum pci_dev_state s);

@@ -156,6 +156,8 @@ static int describe_unknown(const struct topo_view *v, const struct topo_path *p
 			pt->state == TOPO_ACS_NEEDS_ROOT ? limited_phrase(limited, sizeof(limited))
 			: pt->state == TOPO_ACS_NO_EXT
 				? "ACS cannot be read: no extended config space"
+			: v->inv.devs[pt->dev].state == PCI_DEV_OK
+				? "ACS cannot be read: extended capability list unreadable"
 				: pci_dev_state_to_string(v->inv.devs[pt->dev].state));
 		first = false;
 	}

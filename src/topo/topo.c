@@ -389,7 +389,7 @@ static void port_eval(const struct pci_inventory *inv, size_t dev, enum topo_por
 	const struct pci_dev_info *d = &inv->devs[dev];
 
 	*ret = (struct topo_port){ .dev = dev, .role = role };
-	if (d->state != PCI_DEV_OK)
+	if (d->state != PCI_DEV_OK || d->cfg == PCI_CFG_EXT_BROKEN)
 		ret->state = TOPO_ACS_UNREADABLE;
 	else if (d->cfg == PCI_CFG_NO_EXT)
 		ret->state = TOPO_ACS_NO_EXT;
