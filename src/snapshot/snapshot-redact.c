@@ -530,6 +530,7 @@ static const struct {
 	{ "proc/cmdline", SNAPSHOT_REDACT_CMDLINE },
 	{ "etc/kernel/cmdline", SNAPSHOT_REDACT_CMDLINE },
 	{ "boot/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
+	{ "efi/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE }, /* the ESP at /efi */
 	{ "etc/default/grub", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
 	{ "etc/default/grub.d/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
 	{ "etc/grub.d/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
@@ -537,14 +538,34 @@ static const struct {
 	{ "run/hostprep/*.json", SNAPSHOT_REDACT_CMDLINE },
 };
 
+/*
+ * sys/module/MOD/parameters/NAME of a parameter named as a secret (MODULE.password= on the
+ * command line is cut, the module shows the value it took there): the whole value.
+ */
+static bool secret_parameter(const char *rel)
+{
+	const char *name = strrchr(rel, '/');
+
+	return name && snapshot_fnmatch("sys/module/*/parameters/*", rel, FNM_PATHNAME) &&
+	       snapshot_secret_key(name + 1);
+}
+
 unsigned snapshot_redactors(const char *rel)
 {
-	unsigned r = 0;
+	unsigned r = secret_parameter(rel) ? SNAPSHOT_REDACT_VALUE : 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(redacted_files); i++)
 		if (snapshot_fnmatch(redacted_files[i].pattern, rel, 0))
 			r |= redacted_files[i].readers;
 	return r;
+}
+
+/* The value of a file that is one: all of it but its newline. */
+static void scan_value(const char *in, size_t n, const char *rel, struct spans *sp)
+{
+	size_t end = n && in[n - 1] == '\n' ? n - 1 : n;
+
+	span_add(sp, 0, end, "the value of module parameter %s", strrchr(rel, '/') + 1);
 }
 
 int snapshot_redact(unsigned readers, const char *rel, const char *in, size_t n, char **ret,
@@ -560,6 +581,8 @@ int snapshot_redact(unsigned readers, const char *rel, const char *in, size_t n,
 		scan_grub(in, n, &sp);
 	if (readers & SNAPSHOT_REDACT_CMDLINE)
 		scan_cmdline(in, n, &sp);
+	if (readers & SNAPSHOT_REDACT_VALUE)
+		scan_value(in, n, rel, &sp);
 	if (sp.oom || sp.n == 0) {
 		free(sp.v);
 		return sp.oom ? -ENOMEM : 0;

@@ -86,9 +86,12 @@ static const char *const follow_never[] = {
 
 /* Never, whatever records them: processes, secrets (and what is below them). */
 static const char *const never[] = {
-	"proc/[0-9]*",	"proc/self", "proc/thread-self", "proc/kcore",	 "proc/kmsg", "etc/shadow*",
-	"etc/gshadow*", "etc/ssh",   "etc/ssl",		 "etc/sudoers*", "var/log",   "run/log",
-	"dev/*",
+	"proc/[0-9]*",	"proc/self", "proc/thread-self",
+	"proc/kcore",	"proc/kmsg", "etc/shadow*",
+	"etc/gshadow*", "etc/ssh",   "etc/ssl",
+	"etc/sudoers*", "var/log",   "run/log",
+	"dev/*",	"home",	     "root",
+	"run/user",	"var/home",
 };
 /* Never as a whole: a walk of all /proc or /dev. */
 static const char *const never_whole[] = { "proc", "dev", "sys", "." };
