@@ -370,7 +370,12 @@ static void judge_port(const struct port_rule *r, const struct rdma_device *d,
 			"link layer unreadable: SelectLinkLayer=%s cannot tell whether the rule "
 			"selects this port",
 			rdma_link_layer_to_string(r->select_layer));
-	if (r->link_layer != RDMA_LL_UNKNOWN && p->link_layer != r->link_layer)
+	if (r->link_layer != RDMA_LL_UNKNOWN && !p->link_layer)
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+			remedyf("read the port's link_layer (ibstat %s %u)", d->name, p->num),
+			"link layer unreadable, the rule wants %s",
+			rdma_link_layer_to_string(r->link_layer));
+	else if (r->link_layer != RDMA_LL_UNKNOWN && p->link_layer != r->link_layer)
 		problem(j, VERDICT_FAIL, ACTION_CONFIG, "link-layer",
 			remedyf("set the port's link type (mlxconfig LINK_TYPE_P%u) or fix the "
 				"rule",

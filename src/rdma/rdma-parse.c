@@ -78,12 +78,26 @@ static int parse_numbered(const char *s, unsigned max)
 	return (int)v;
 }
 
+/*
+ * The word after "N: " is the kernel's for N (one table prints both, ib_core's sysfs.c):
+ * another one is a damaged reading, never judged by its number alone.
+ */
+static bool word_is(const char *s, const char *word)
+{
+	const char *w = strchr(s, ' ') + 1; /* parse_numbered() saw ": " */
+	size_t n = strlen(word);
+
+	return strneq(w, word, n) && (!w[n] || streq(w + n, "\n"));
+}
+
 int rdma_parse_port_state(const char *s, enum rdma_port_state *ret)
 {
 	int v = parse_numbered(s, _RDMA_PORT_STATE_MAX - 1);
 
 	if (v < 0)
 		return v;
+	if (!word_is(s, rdma_port_state_table[v]))
+		return -EINVAL;
 	*ret = v;
 	return 0;
 }
@@ -92,7 +106,7 @@ int rdma_parse_phys_state(const char *s, enum rdma_phys_state *ret)
 {
 	int v = parse_numbered(s, _RDMA_PHYS_MAX - 1);
 
-	if (v <= 0)
+	if (v <= 0 || !word_is(s, rdma_phys_state_table[v]))
 		return -EINVAL;
 	*ret = v;
 	return 0;

@@ -76,9 +76,12 @@ struct rdma_rate {
  */
 int rdma_port_ready(enum rdma_port_state s, enum rdma_phys_state ph);
 
-/* "4: ACTIVE" -> 4; the number is authoritative, the word must be there. */
+/*
+ * "4: ACTIVE" -> 4; the word must be the kernel's for the number (one table prints both):
+ * "4: DOWN" is a damaged reading, -EINVAL like any other.
+ */
 int rdma_parse_port_state(const char *s, enum rdma_port_state *ret);
-/* "5: LinkUp", "2: Polling", "7: Phy Test" -> 5, 2, 7. */
+/* "5: LinkUp", "2: Polling", "7: Phy Test" -> 5, 2, 7; the word as for the state. */
 int rdma_parse_phys_state(const char *s, enum rdma_phys_state *ret);
 int rdma_parse_rate(const char *s, struct rdma_rate *ret);
 /* "InfiniBand" / "Ethernet" (exact, as the kernel prints them). */

@@ -151,7 +151,7 @@ static void test_min_width(void **state)
 			struct rdma_port p = ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP);
 			struct results rs = {};
 			char line[32];
-			enum verdict want = widths[i] == 0	       ? VERDICT_UNKNOWN
+			enum verdict want = widths[i] == 0	     ? VERDICT_UNKNOWN
 					    : widths[i] >= widths[k] ? VERDICT_PASS
 								     : VERDICT_FAIL;
 			const struct result *x;
@@ -175,9 +175,12 @@ static void test_min_rate(void **state)
 		const char *line;
 		enum verdict want;
 	} t[] = {
-		{ 400000, "MinRate=400", VERDICT_PASS },   { 399999, "MinRate=400", VERDICT_FAIL },
-		{ 200000, "MinRate=200", VERDICT_PASS },   { 200000, "MinRate=200.001", VERDICT_FAIL },
-		{ 53125, "MinRate=53.125", VERDICT_PASS }, { 53124, "MinRate=53.125", VERDICT_FAIL },
+		{ 400000, "MinRate=400", VERDICT_PASS },
+		{ 399999, "MinRate=400", VERDICT_FAIL },
+		{ 200000, "MinRate=200", VERDICT_PASS },
+		{ 200000, "MinRate=200.001", VERDICT_FAIL },
+		{ 53125, "MinRate=53.125", VERDICT_PASS },
+		{ 53124, "MinRate=53.125", VERDICT_FAIL },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -215,6 +218,40 @@ static struct rdma_port roce_port(struct rdma_gid *g, size_t n, const char *netd
 	p.netdev = (char *)netdev;
 	p.netdev_up = true;
 	return p;
+}
+
+/*
+ * LinkLayer=: every layer a port reports against every layer a rule asks: the same passes,
+ * another fails (a wrong LINK_TYPE), one not read is unknown, never that fail.
+ */
+static void test_link_layer(void **state)
+{
+	static const struct {
+		enum rdma_link_layer port;
+		const char *line;
+		enum verdict want;
+	} t[] = {
+		{ RDMA_LL_INFINIBAND, "LinkLayer=InfiniBand", VERDICT_PASS },
+		{ RDMA_LL_ETHERNET, "LinkLayer=InfiniBand", VERDICT_FAIL },
+		{ RDMA_LL_UNKNOWN, "LinkLayer=InfiniBand", VERDICT_UNKNOWN },
+		{ RDMA_LL_INFINIBAND, "LinkLayer=Ethernet", VERDICT_FAIL },
+		{ RDMA_LL_UNKNOWN, "LinkLayer=Ethernet", VERDICT_UNKNOWN },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct rdma_port p = ib_port(RDMA_PORT_ACTIVE, RDMA_PHYS_LINK_UP);
+		struct results rs = {};
+		const struct result *x;
+
+		p.link_layer = t[i].port;
+		x = judge_rule(t[i].line, &p, &rs);
+		if (x->verdict != t[i].want)
+			fail_msg("%s port, %s: %s", rdma_link_layer_to_string(t[i].port), t[i].line,
+				 x->actual);
+		if (t[i].want == VERDICT_UNKNOWN)
+			assert_string_equal(x->cause, "rdma.port:unreadable");
+		results_done(&rs);
+	}
 }
 
 /*
@@ -299,11 +336,9 @@ static void test_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state_table),
-		cmocka_unit_test(test_min_active),
-		cmocka_unit_test(test_min_width),
-		cmocka_unit_test(test_min_rate),
-		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_state_table), cmocka_unit_test(test_min_active),
+		cmocka_unit_test(test_min_width),   cmocka_unit_test(test_min_rate),
+		cmocka_unit_test(test_link_layer),  cmocka_unit_test(test_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

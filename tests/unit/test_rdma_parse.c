@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -10,13 +12,22 @@
 static void test_state(void **s)
 {
 	enum rdma_port_state st;
-	const char *bad[] = { "",	  "ACTIVE", "4",     "4:",    "4: ",
-			      "4:ACTIVE", "9: X",   "-1: X", " 4: A", "44: ACTIVE" };
+	static const char *const words[] = { "NOP",   "DOWN",	"INIT",
+					     "ARMED", "ACTIVE", "ACTIVE_DEFER" };
+	/* the word is the kernel's for the number, whole: anything else is a damaged read */
+	const char *bad[] = { "",	  "ACTIVE",	  "4",		"4:",	       "4: ",
+			      "4:ACTIVE", "9: X",	  "-1: X",	" 4: A",       "44: ACTIVE",
+			      "4: DOWN",  "1: ACTIVE",	  "4: ACTIVEX", "4: ACTIVE_D", "4: active",
+			      "4: ACTIV", "4: ACTIVE\nX", "5: ACTIVE" };
+	char text[32];
 
-	assert_int_equal(rdma_parse_port_state("4: ACTIVE", &st), 0);
-	assert_int_equal(st, RDMA_PORT_ACTIVE);
-	assert_int_equal(rdma_parse_port_state("1: DOWN", &st), 0);
-	assert_int_equal(st, RDMA_PORT_DOWN);
+	for (int v = RDMA_PORT_NOP; v < _RDMA_PORT_STATE_MAX; v++) {
+		snprintf(text, sizeof(text), "%d: %s\n", v, words[v]);
+		assert_int_equal(rdma_parse_port_state(text, &st), 0);
+		assert_int_equal(st, v);
+		text[strlen(text) - 1] = '\0';
+		assert_int_equal(rdma_parse_port_state(text, &st), 0);
+	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(rdma_parse_port_state(bad[i], &st), -EINVAL);
 	assert_int_equal(rdma_parse_port_state(NULL, &st), -EINVAL);
@@ -45,6 +56,10 @@ static void test_phys(void **s)
 	assert_int_equal(rdma_parse_phys_state("0: Nop", &p), -EINVAL);
 	assert_int_equal(rdma_parse_phys_state("8: Future", &p), -EINVAL);
 	assert_int_equal(rdma_parse_phys_state("LinkUp", &p), -EINVAL);
+	assert_int_equal(rdma_parse_phys_state("5: LinkUpXYZ", &p), -EINVAL);
+	assert_int_equal(rdma_parse_phys_state("5: Polling", &p), -EINVAL);
+	assert_int_equal(rdma_parse_phys_state("7: Phy", &p), -EINVAL);
+	assert_int_equal(rdma_parse_phys_state("5: LinkUp\n", &p), 0);
 	assert_string_equal(rdma_phys_state_to_string(RDMA_PHYS_PHY_TEST), "Phy Test");
 }
 
@@ -212,9 +227,9 @@ static void test_min_rate_names(void **s)
 		const char *name;
 		uint32_t mbps;
 	} names[] = {
-		{ "SDR", 10000 },  { "DDR", 20000 },  { "QDR", 40000 },	  { "FDR10", 40000 },
-		{ "FDR", 56000 },  { "EDR", 100000 }, { "HDR", 200000 },  { "NDR", 400000 },
-		{ "XDR", 800000 }, { "ndr", 400000 }, { "HDR100", 100000 }, { "NDR200", 200000 },
+		{ "SDR", 10000 },  { "DDR", 20000 },	{ "QDR", 40000 },     { "FDR10", 40000 },
+		{ "FDR", 56000 },  { "EDR", 100000 },	{ "HDR", 200000 },    { "NDR", 400000 },
+		{ "XDR", 800000 }, { "ndr", 400000 },	{ "HDR100", 100000 }, { "NDR200", 200000 },
 		{ "400", 400000 }, { "53.125", 53125 },
 	};
 	uint32_t v;
@@ -249,10 +264,14 @@ static void test_guid_mac(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state), cmocka_unit_test(test_phys),
-		cmocka_unit_test(test_rate),  cmocka_unit_test(test_link_layer_and_types),
-		cmocka_unit_test(test_gid),   cmocka_unit_test(test_mtu_width_speed),
-		cmocka_unit_test(test_gbps),  cmocka_unit_test(test_guid_mac),
+		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_phys),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_link_layer_and_types),
+		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_mtu_width_speed),
+		cmocka_unit_test(test_gbps),
+		cmocka_unit_test(test_guid_mac),
 		cmocka_unit_test(test_min_rate_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
