@@ -59,9 +59,14 @@ static void detail_add(struct aer_counts *c, const char *name, size_t len, uint6
 		 name, n);
 }
 
+/*
+ * The kernel counts an error once in the total and once in each bit it set
+ * (pci_dev_aer_stats_incr()): no counter of the file can exceed its total.
+ */
 int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
 {
 	const char *line = text;
+	uint64_t most = 0;
 
 	*ret = (struct aer_counts){};
 	while (*line) {
@@ -75,9 +80,10 @@ int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
 		if (len == strlen(total_names[k]) && strncmp(line, total_names[k], len) == 0) {
 			ret->total = n;
 			/* the total is last: nothing may follow it */
-			return *end && end[1] ? -EINVAL : 0;
+			return (*end && end[1]) || most > n ? -EINVAL : 0;
 		}
 		detail_add(ret, line, len, n);
+		most = n > most ? n : most;
 		line = *end ? end + 1 : end;
 	}
 	return -EINVAL; /* no total line */

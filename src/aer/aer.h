@@ -75,7 +75,8 @@ struct aer_counts {
 /*
  * Parse an aer_dev_* file's text for kind k: lines "NAME N" (NAME without blanks, N
  * decimal), the last one TOTAL_ERR_COR, TOTAL_ERR_NONFATAL or TOTAL_ERR_FATAL as k says,
- * nothing after it. -EINVAL for anything else (an empty file included).
+ * nothing after it. -EINVAL for anything else (an empty file included), and for a
+ * counter above the total (the kernel counts each error in both: a damaged reading).
  */
 int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret);
 /* An aer_rootport_total_err_* file: one decimal number. -EINVAL. */

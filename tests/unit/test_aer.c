@@ -30,6 +30,10 @@ static void test_parse_dev(void **state)
 	assert_string_equal(c.detail, "uncorrectable_bit[2] 5");
 	assert_int_equal(aer_parse_dev("TOTAL_ERR_FATAL 18446744073709551615\n", AER_FATAL, &c), 0);
 	assert_int_equal(c.total, UINT64_MAX);
+	/* a counter up to the total; one error may set several bits: their sum may pass it */
+	assert_int_equal(aer_parse_dev("RxErr 4\nTOTAL_ERR_COR 4\n", AER_COR, &c), 0);
+	assert_int_equal(aer_parse_dev("RxErr 3\nBadTLP 3\nTOTAL_ERR_COR 3\n", AER_COR, &c), 0);
+	assert_string_equal(c.detail, "RxErr 3, BadTLP 3");
 }
 
 static void test_parse_dev_bad(void **state)
@@ -51,6 +55,8 @@ static void test_parse_dev_bad(void **state)
 		{ "TOTAL_ERR_COR\n", AER_COR },
 		{ "TOTAL_ERR_COR 1 2\n", AER_COR },
 		{ "TOTAL_ERR_NONFATAL 0\n", AER_FATAL },
+		{ "RxErr 5\nTOTAL_ERR_COR 4\n", AER_COR },	     /* a counter above the total */
+		{ "DLP 5\nSDES 2\nTOTAL_ERR_FATAL 0\n", AER_FATAL }, /* errors under a zero total */
 	};
 	struct aer_counts c;
 
@@ -131,7 +137,7 @@ static void test_files_judge(void **state)
 				enum aer_set want = AER_SET_PARTIAL;
 
 				if (kind == 0)
-					want = dev == 0 ? AER_SET_NONE
+					want = dev == 0	  ? AER_SET_NONE
 					       : dev == 7 ? AER_SET_DEV
 							  : AER_SET_PARTIAL;
 				else if (dev == 0 && rp == 0)
@@ -141,8 +147,8 @@ static void test_files_judge(void **state)
 				else if (dev == 7 && rp == 0 && kind < 0)
 					want = AER_SET_DEV;
 				if (aer_files_judge(dev, rp, kind) != want)
-					fail_msg("dev %u rp %u root port %d: %d, want %d", dev,
-						 rp, kind, aer_files_judge(dev, rp, kind), want);
+					fail_msg("dev %u rp %u root port %d: %d, want %d", dev, rp,
+						 kind, aer_files_judge(dev, rp, kind), want);
 			}
 	/* the cases the issue names, spelled out */
 	assert_int_equal(aer_files_judge(1u << AER_FATAL, 0, 0), AER_SET_PARTIAL);
