@@ -157,6 +157,19 @@ int read_full_file_at(const struct sysroot *r, int dfd, const char *path, size_t
 	return read_checked(fd, path, max, ret, ret_size);
 }
 
+int fd_trusted(int fd, uid_t owner)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADFD;
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != 0 && st.st_uid != owner))
+		return -EPERM;
+	return 0;
+}
+
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size)
 {
 	return read_checked(fd, "a file", max, ret, ret_size);

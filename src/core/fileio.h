@@ -34,6 +34,13 @@ int read_one_line_buf_at(const struct sysroot *r, int dfd, const char *name, cha
 /* The same from an open fd (not closed); the same checks. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 /*
+ * A file that lets something start (the report, a gate record) may only have been written
+ * by root or by owner (whoever runs hostprep: a test's own files): 0 when fd is a regular
+ * file of one of them that no group or other may write; -EPERM otherwise, -EBADFD when it
+ * is not a regular file.
+ */
+int fd_trusted(int fd, uid_t owner);
+/*
  * path below dfd opened for reading (O_NONBLOCK, O_NOFOLLOW), *ret its fstat(2): the fd of
  * a regular file, -EISDIR, -EBADFD (anything else, closed again: nothing read), -errno.
  * With read_full_regular_fd(): read_full_file_at() for a caller that wants the stat too.

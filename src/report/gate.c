@@ -49,23 +49,6 @@ int gate_boot_id(const struct sysroot *root, char id[BOOT_ID_LEN + 1])
 	return 0;
 }
 
-/*
- * Only root (or whoever runs the gate: a test's own files) may have written a record that
- * lets a daemon start without a READY verdict.
- */
-static int check_trusted(int fd, uid_t owner)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EBADFD;
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != 0 && st.st_uid != owner))
-		return -EPERM;
-	return 0;
-}
-
 int gate_passed(const struct sysroot *root, const char *name, const char *boot_id, uid_t owner)
 {
 	_cleanup_(freep) char *line = NULL;
@@ -78,7 +61,8 @@ int gate_passed(const struct sysroot *root, const char *name, const char *boot_i
 		return 0;
 	if (fd < 0)
 		return fd == -ELOOP ? -EBADFD : fd; /* O_NOFOLLOW: a symlink is not a record */
-	r = check_trusted(fd, owner);
+	/* only root (or whoever runs the gate) may have written what lets a daemon start */
+	r = fd_trusted(fd, owner);
 	if (r < 0)
 		return r;
 	r = read_one_line_fd(fd, &line);

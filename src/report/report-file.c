@@ -3,6 +3,7 @@
  * The report as data: JSON (schema REPORT_SCHEMA_VERSION, docs/report-schema.md),
  * the report file, and the one-line summary every sink shares.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <time.h>
 
@@ -717,15 +718,20 @@ void report_remove(const struct sysroot *root)
 		log_warning_errno(r, "Failed to remove %s: %m", path);
 }
 
-int report_read(struct report *ret, const struct sysroot *root)
+int report_read(struct report *ret, const struct sysroot *root, uid_t owner)
 {
 	_cleanup_(freep) char *s = NULL;
+	_cleanup_(closep) int fd = -1;
 	int r;
 
-	r = sysroot_read_file(root, SYSROOT_RUN, REPORT_SIZE_MAX, &s, NULL, REPORT_FILE);
-	if (r < 0)
-		return r; /* -ENOENT: no run yet, the caller says so */
-	return report_from_json_string(s, ret);
+	fd = sysroot_openat(root, SYSROOT_RUN, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "%s",
+			    REPORT_FILE);
+	if (fd < 0)				   /* -ENOENT: no run yet, the caller says so */
+		return fd == -ELOOP ? -EPERM : fd; /* O_NOFOLLOW: a link is nobody's report */
+	r = fd_trusted(fd, owner); /* a READY in it opens gates: only root's counts */
+	if (r >= 0)
+		r = read_full_fd(fd, REPORT_SIZE_MAX, &s, NULL);
+	return r < 0 ? r : report_from_json_string(s, ret);
 }
 
 /* ---- summary ---- */

@@ -46,7 +46,11 @@ int report_write(const struct report *r, const struct sysroot *root);
  */
 void report_remove(const struct sysroot *root);
 /* -ENOENT when no run has written one yet. */
-int report_read(struct report *ret, const struct sysroot *root);
+/*
+ * owner: the euid of the reader; a report not root's (or owner's), writable by group or
+ * others, or a symlink is -EPERM: never read, never READY.
+ */
+int report_read(struct report *ret, const struct sysroot *root, uid_t owner);
 
 /* "2026-11-22T06:00:00Z" (UTC), the report's time format. */
 #define REPORT_TIME_MAX 32

@@ -32,7 +32,7 @@ int status_show(const struct options *o, const struct sysroot *root)
 	struct summary s;
 	int r;
 
-	r = report_read(&rep, root);
+	r = report_read(&rep, root, o->euid);
 	if (r == -ENOENT) {
 		log_error("No report yet: hostprep has not finished a run since boot; try "
 			  "'hostprep check'.");
@@ -41,6 +41,12 @@ int status_show(const struct options *o, const struct sysroot *root)
 	}
 	if (r == -ENOMEM)
 		return log_oom();
+	if (r == -EPERM) {
+		log_error("The last report is not root's (a symlink, another owner, or writable "
+			  "by group or others): not used; not ready until hostprep runs again.");
+		oneline_not_ready(o, "the last report is not root's: not trusted");
+		return EXIT_NOT_READY;
+	}
 	if (r < 0) {
 		/* Damaged or unreadable: what it said cannot be trusted, so the host is not ready.
 		 */

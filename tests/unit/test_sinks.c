@@ -734,7 +734,7 @@ static void test_report_write_read(void **state)
 	closedir(d);
 	assert_int_equal(entries, 1);
 
-	assert_int_equal(report_read(&back, &root), 0);
+	assert_int_equal(report_read(&back, &root, geteuid()), 0);
 	assert_reports_equal(&r, &back);
 
 	free(content);
@@ -759,7 +759,7 @@ static void test_report_read_errors(void **state)
 	assert_int_equal(sysroot_init(&root, tmpl), 0);
 	log_set_max_level(LOG_DEBUG);
 	capture_begin(&c);
-	assert_int_equal(report_read(&back, &root), -ENOENT);
+	assert_int_equal(report_read(&back, &root, geteuid()), -ENOENT);
 	err = capture_end(&c);
 	assert_string_equal(err, ""); /* status says "no report yet"; nothing logged here */
 	free(err);
@@ -770,10 +770,21 @@ static void test_report_read_errors(void **state)
 	assert_true(asprintf(&path, "%s/report.json", dir) > 0);
 	scratch_mkdir_p(dir);
 	scratch_write(path, "{\"schema\": 2}\n", 14);
-	assert_int_equal(report_read(&back, &root), -EPROTO);
+	assert_int_equal(report_read(&back, &root, geteuid()), -EPROTO);
 	scratch_write(path, small_json, 200);
-	assert_int_equal(report_read(&back, &root), -EBADMSG);
+	assert_int_equal(report_read(&back, &root, geteuid()), -EBADMSG);
 	assert_null(back.host);
+	/* one anybody could have written is not read at all: never READY */
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(report_read(&back, &root, geteuid()), -EPERM);
+	assert_int_equal(chmod(path, 0620), 0);
+	assert_int_equal(report_read(&back, &root, geteuid()), -EPERM);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(report_read(&back, &root, geteuid()), -EBADMSG);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("report.forged", path), 0);
+	scratch_write(path, small_json, 200); /* through the link: report.forged */
+	assert_int_equal(report_read(&back, &root, geteuid()), -EPERM);
 	free(path);
 	free(dir);
 	sysroot_done(&root);
