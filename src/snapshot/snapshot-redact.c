@@ -82,32 +82,70 @@ static bool is_quote(char c)
 	return c == '"' || c == '\'';
 }
 
-/* The end of a parameter's word: the kernel's white space, or a quote (GRUB's, the shell's) */
+/*
+ * The end of a parameter's word: the kernel's white space, a quote (GRUB's, the shell's),
+ * or a NUL (an edited boot file may hold one: what follows is read as a new word).
+ */
 static bool ends_word(char c)
 {
-	return cmdline_isspace(c) || is_quote(c);
+	return cmdline_isspace(c) || is_quote(c) || c == '\0';
 }
 
-/* A quoted value runs to its closing quote (or the end), any other to the end of the word. */
-static size_t value_end(const char *in, size_t n, size_t v)
+/* Whether w is inside a "..." string of its line: an odd count of unescaped '"' before it. */
+static bool in_string(const char *in, size_t w)
 {
-	const char *q;
+	size_t i = w;
+	bool odd = false;
 
-	if (v < n && is_quote(in[v])) {
-		q = memchr(in + v + 1, in[v], n - v - 1);
-		return q ? (size_t)(q - in) + 1 : n;
+	while (i > 0 && in[i - 1] != '\n')
+		i--;
+	for (; i < w; i++)
+		if (in[i] == '"' && (i == 0 || in[i - 1] != '\\'))
+			odd = !odd;
+	return odd;
+}
+
+/*
+ * Where the value that starts at v ends, as the kernel splits its command line
+ * (next_arg(): a '"' anywhere in a word toggles quoting, only unquoted white space ends it;
+ * a '\'' is an ordinary byte): "pw=ab"C D"" is one value. outer: the word stands inside a
+ * "..." string: its unescaped '"' closes the value, and \" are the kernel's quotes. In a
+ * shell or GRUB script (shell) that string is the script's, whose words the kernel gets
+ * apart (GRUB_CMDLINE_LINUX="a pw=S b"); anywhere else it is the kernel's own quoting
+ * ("pw=A B" in /proc/cmdline is one value). The end of a line ends it too.
+ */
+static size_t value_end(const char *in, size_t n, size_t v, bool outer, bool shell)
+{
+	bool quoted = !shell && outer;
+
+	for (; v < n && in[v] != '\n'; v++) {
+		if (in[v] == '\\' && v + 1 < n && in[v + 1] == '"') {
+			quoted = !quoted;
+			v++;
+		} else if (in[v] == '"') {
+			if (outer && (shell ? !quoted : quoted))
+				break;
+			quoted = !quoted;
+		} else if (cmdline_isspace(in[v]) && !quoted) {
+			break;
+		}
 	}
-	while (v < n && !ends_word(in[v]))
-		v++;
 	return v;
 }
 
-/* The key, lower case, cut at size - 1 (a key that long is no known form). */
+/*
+ * The key, lower case; of a longer one its last size - 1 bytes: the last dotted part says
+ * whether it is a secret (snapshot_secret_key()), however long the module's name.
+ */
 static void key_lower(const char *k, size_t len, char *buf, size_t size)
 {
 	size_t i;
 
-	for (i = 0; i < len && i + 1 < size; i++)
+	if (len >= size) {
+		k += len - (size - 1);
+		len = size - 1;
+	}
+	for (i = 0; i < len; i++)
 		buf[i] = (char)tolower((unsigned char)k[i]);
 	buf[i] = '\0';
 }
@@ -205,8 +243,8 @@ static void forms(const char *in, size_t a, size_t b, const char *key, struct sp
 	form_url(in, a, b, key, sp);
 }
 
-/* One word that starts at w: KEY=VALUE or a bare word. */
-static void cmdline_word(const char *in, size_t n, size_t w, struct spans *sp)
+/* One word that starts at w: KEY=VALUE or a bare word (shell: of a shell or GRUB script). */
+static void cmdline_word(const char *in, size_t n, size_t w, bool shell, struct spans *sp)
 {
 	size_t e = w, v, ve;
 	char key[64];
@@ -217,8 +255,8 @@ static void cmdline_word(const char *in, size_t n, size_t w, struct spans *sp)
 		return forms(in, w, e, "", sp);
 	key_lower(in + w, e - w, key, sizeof(key));
 	v = e + 1;
-	ve = value_end(in, n, v);
-	if (e - w < sizeof(key) && snapshot_secret_key(key))
+	ve = value_end(in, n, v, in_string(in, w), shell);
+	if (snapshot_secret_key(key))
 		return span_add(sp, v, ve, "the value of %s=", key);
 	if (strneq(key, "systemd.set_credential", 22)) {
 		const char *colon = memchr(in + v, ':', ve - v);
@@ -229,11 +267,11 @@ static void cmdline_word(const char *in, size_t n, size_t w, struct spans *sp)
 	forms(in, v, ve, key, sp);
 }
 
-static void scan_cmdline(const char *in, size_t n, struct spans *sp)
+static void scan_cmdline(const char *in, size_t n, bool shell, struct spans *sp)
 {
 	for (size_t i = 0; i < n; i++)
 		if ((i == 0 || ends_word(in[i - 1])) && !ends_word(in[i]))
-			cmdline_word(in, n, i, sp);
+			cmdline_word(in, n, i, shell, sp);
 }
 
 /* ---- GRUB script --------------------------------------------------------- */
@@ -580,7 +618,7 @@ int snapshot_redact(unsigned readers, const char *rel, const char *in, size_t n,
 	if (readers & SNAPSHOT_REDACT_GRUB)
 		scan_grub(in, n, &sp);
 	if (readers & SNAPSHOT_REDACT_CMDLINE)
-		scan_cmdline(in, n, &sp);
+		scan_cmdline(in, n, readers & SNAPSHOT_REDACT_GRUB, &sp);
 	if (readers & SNAPSHOT_REDACT_VALUE)
 		scan_value(in, n, rel, &sp);
 	if (sp.oom || sp.n == 0) {
