@@ -232,6 +232,11 @@ static int hop_push(struct link_collect *c, const struct link_hop *h)
 	return 0;
 }
 
+static bool pcie_function(const struct pci_dev_info *d)
+{
+	return d->caps_loaded && d->pcie_type >= 0;
+}
+
 /* The hop from inventory function port down to function dev. */
 static int hop_add(struct link_collect *c, size_t port, size_t dev)
 {
@@ -246,8 +251,12 @@ static int hop_add(struct link_collect *c, size_t port, size_t dev)
 		r = link_read(root, c->inv, dev, &h.dev_link);
 	if (r < 0)
 		return r;
-	if (!h.port_link.present && !h.dev_link.present)
-		return 0; /* conventional PCI: no PCIe link to judge */
+	/*
+	 * Neither end has link attributes: conventional PCI, no link to judge; but below it a
+	 * function whose PCI Express capability was read has a link, unread: unknown.
+	 */
+	if (!h.port_link.present && !h.dev_link.present && !pcie_function(&c->inv->devs[dev]))
+		return 0;
 	link_hop_judge(&h);
 	return hop_push(c, &h);
 }
@@ -382,9 +391,10 @@ static int tree_hop(struct link_collect *c, const struct tree_path *p, size_t k)
 		r = hop_end_read(c, p, k + 1, dev, &h.dev_link);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 && !h.port_unlisted && !h.dev_unlisted)
+	if (r < 0 && !h.port_unlisted && !h.dev_unlisted && !pcie_function(&c->inv->devs[dev]))
 		return 0; /* conventional PCI (as hop_add() says) */
-	if (!h.port_link.present && !h.dev_link.present && !h.port_unlisted && !h.dev_unlisted)
+	if (!h.port_link.present && !h.dev_link.present && !h.port_unlisted && !h.dev_unlisted &&
+	    !pcie_function(&c->inv->devs[dev]))
 		return 0;
 	link_hop_judge(&h);
 	/* An unlisted end that told nothing: its side of the link is unknown, not assumed. */

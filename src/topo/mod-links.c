@@ -98,6 +98,32 @@ static int selected(const struct run *run, const struct pci_inventory *inv, size
 	return k == -ENOMEM ? k : k >= 0;
 }
 
+/*
+ * Endpoints matched, but no hop on their paths (integrated functions on a root bus,
+ * conventional PCI): an admin's Select= that checks nothing fails, as one that matches
+ * nothing does; the built-in sets say so once.
+ */
+static int no_links(struct run *run, size_t endpoints)
+{
+	bool admin = links_config_get(run->cfg)->n_select;
+
+	return results_addf(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = admin ? VERDICT_FAIL : VERDICT_SKIP,
+			.check = CHECK_LINK,
+			.object = "host",
+			.expected = "the [Links] endpoints",
+			.remedy = admin ? "fix [Links] Select=: it selects no function "
+					  "behind a PCIe link"
+					: NULL,
+			.action = admin ? ACTION_CONFIG : ACTION_NONE,
+		},
+		"%zu function%s selected, none behind a PCIe link (integrated on a root "
+		"bus, or conventional PCI)",
+		endpoints, endpoints == 1 ? "" : "s");
+}
+
 static int links_judge(struct run *run, struct pci_backend *b, struct pci_inventory *inv)
 {
 	_cleanup_(link_collect_done) struct link_collect c = {};
@@ -147,6 +173,8 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 							  .actual = "no PCI function matches",
 							  .action = ACTION_NONE,
 						  });
+	if (c.n == 0)
+		return no_links(run, endpoints);
 	link_hops_sort(c.hops, c.n);
 	for (size_t i = 0; i < c.n; i++) {
 		r = hop_result(run, inv, &c.hops[i]);
