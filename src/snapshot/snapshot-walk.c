@@ -742,6 +742,26 @@ static int splice_link(struct snapshot *s, char **cur, size_t end, const struct 
 	return snapshot_normalize(next) < 0 ? -EXDEV : 1;
 }
 
+/*
+ * /proc/net is a link to self/net: the reading process's view of its network namespace,
+ * where /proc/self is never captured. It is stored as the directory it shows, which is
+ * what a replay reads as /proc/net (net/bonding, net/route). 1: p is that link, now a
+ * captured directory.
+ */
+static int self_link_dir(struct snapshot *s, const char *p, const struct stat *lst)
+{
+	struct stat st;
+	int r;
+
+	if (!S_ISLNK(lst->st_mode) || !streq(p, "proc/net"))
+		return 0;
+	r = sysroot_stat_at(s->root, s->rootfd, p, 0, &st);
+	if (r < 0 || !S_ISDIR(st.st_mode))
+		return 0; /* a link as any other */
+	r = member_dir(s, p, &st);
+	return r < 0 ? r : 1;
+}
+
 /* 1: a symlink in *cur was followed; 0: *cur has none; <0: it is not there to capture. */
 static int resolve_step(struct snapshot *s, char **cur)
 {
@@ -762,6 +782,11 @@ static int resolve_step(struct snapshot *s, char **cur)
 								   AT_SYMLINK_NOFOLLOW, &st) < 0)
 			    ? -ENOENT
 			    : 0;
+		if (r == 0 && !known) {
+			r = self_link_dir(s, p, &st);
+			known = r > 0;
+			r = r < 0 ? r : 0;
+		}
 		p[end] = save;
 		if (r < 0)
 			return r;
