@@ -583,6 +583,14 @@ static void parent_from_link(const char *link, char parent[static PCI_ADDR_LEN])
 		parent[0] = '\0';
 }
 
+/* The last component of a link target ("" after a trailing '/'). */
+static const char *base_name(const char *link)
+{
+	const char *slash = strrchr(link, '/');
+
+	return slash ? slash + 1 : link;
+}
+
 static int read_entry(const struct pci_backend *b, int dfd, const char *name, struct dev_entry *e)
 {
 	char link[PCI_SYSFS_LINK_MAX];
@@ -595,6 +603,12 @@ static int read_entry(const struct pci_backend *b, int dfd, const char *name, st
 		/* Not a link (a plain directory in an odd tree): no parent known. */
 		e->parent[0] = '\0';
 		return 0;
+	}
+	if (!streq(base_name(link), name)) {
+		/* the kernel names each entry after its device: another one's is a second view */
+		log_warning("Ignoring PCI sysfs entry '%s': it links to %s, not its own device.",
+			    name, link);
+		return -EINVAL;
 	}
 	parent_from_link(link, e->parent);
 	return 0;
