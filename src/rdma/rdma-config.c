@@ -116,9 +116,14 @@ static size_t *sels_n(const struct config_item *it, const void *state)
 	return (size_t *)((char *)state + *(const size_t *)it->ltype);
 }
 
+/* An empty Select= is remembered: a rule it leaves with no selector is blamed there. */
 static int parse_sels(const struct config_item *it, void *state, const char *value,
 		      const struct origin *at)
 {
+	struct port_rule *r = state;
+
+	if (value[0] == '\0' && streq(it->key, "Select"))
+		r->select_reset_at = *at;
 	return assign_sels(config_item_field(it, state), sels_n(it, state), it->key, value, at);
 }
 
@@ -693,6 +698,11 @@ static int check_contradiction(const struct port_rule *a, const struct port_rule
 
 static int check_rule(const struct port_rule *r)
 {
+	if (!r->n_select && !r->had_error && r->select_reset_at.file)
+		return config_error_at(&r->select_reset_at,
+				       "this empty Select= leaves [" PORT_PREFIX "%s] with no "
+				       "selector; add Select= lines after it",
+				       r->name);
 	if (!r->n_select)
 		return r->had_error ? 0
 				    : config_error_at(&r->at,

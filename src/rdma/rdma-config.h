@@ -54,7 +54,8 @@ struct port_num {
 struct port_rule {
 	char name[PORT_NAME_MAX + 1];
 	struct origin at;
-	struct config_header header; /* for duplicates within one file */
+	struct origin select_reset_at; /* an empty Select= that left the list empty */
+	struct config_header header;   /* for duplicates within one file */
 	bool had_error; /* an error inside the rule was reported: no "needs Select=" too */
 	struct port_sel *select, *exclude;
 	size_t n_select, n_exclude;
