@@ -593,7 +593,7 @@ static const char *base_name(const char *link)
 
 static int read_entry(const struct pci_backend *b, int dfd, const char *name, struct dev_entry *e)
 {
-	char link[PCI_SYSFS_LINK_MAX];
+	char link[PCI_SYSFS_LINK_MAX], other[PCI_ADDR_LEN];
 
 	if (!canonical_addr(name, e->addr)) {
 		log_debug("Ignoring PCI sysfs entry '%s': not a device address.", name);
@@ -604,7 +604,7 @@ static int read_entry(const struct pci_backend *b, int dfd, const char *name, st
 		e->parent[0] = '\0';
 		return 0;
 	}
-	if (!streq(base_name(link), name)) {
+	if (canonical_addr(base_name(link), other) && !streq(other, name)) {
 		/* the kernel names each entry after its device: another one's is a second view */
 		log_warning("Ignoring PCI sysfs entry '%s': it links to %s, not its own device.",
 			    name, link);

@@ -45,10 +45,10 @@ int report_write(const struct report *r, const struct sysroot *root);
  * NOT READY to every reader, and unlinking needs no space). Logs what fails but ENOENT.
  */
 void report_remove(const struct sysroot *root);
-/* -ENOENT when no run has written one yet. */
 /*
- * owner: the euid of the reader; a report not root's (or owner's), writable by group or
- * others, or a symlink is -EPERM: never read, never READY.
+ * -ENOENT when no run has written one yet. owner: the euid of the reader; a report not
+ * root's (or owner's), writable by group or others, or a symlink is -EPERM: never read,
+ * never READY.
  */
 int report_read(struct report *ret, const struct sysroot *root, uid_t owner);
 

@@ -99,25 +99,22 @@ static int selected(const struct run *run, const struct pci_inventory *inv, size
 }
 
 /*
- * Endpoints matched, but no hop on their paths (integrated functions on a root bus,
- * conventional PCI): an admin's Select= that checks nothing fails, as one that matches
- * nothing does; the built-in sets say so once.
+ * An admin's Select= matched endpoints, but no hop is on their paths (integrated functions
+ * on a root bus, conventional PCI): it checks nothing, and fails as one that matches
+ * nothing does. The built-in sets stay quiet there, as before (a GPU on a root bus).
  */
 static int no_links(struct run *run, size_t endpoints)
 {
-	bool admin = links_config_get(run->cfg)->n_select;
-
 	return results_addf(
 		&run->results,
 		&(const struct result_spec){
-			.verdict = admin ? VERDICT_FAIL : VERDICT_SKIP,
+			.verdict = VERDICT_FAIL,
 			.check = CHECK_LINK,
 			.object = "host",
 			.expected = "the [Links] endpoints",
-			.remedy = admin ? "fix [Links] Select=: it selects no function "
-					  "behind a PCIe link"
-					: NULL,
-			.action = admin ? ACTION_CONFIG : ACTION_NONE,
+			.remedy = "fix [Links] Select=: it selects no function behind a "
+				  "PCIe link",
+			.action = ACTION_CONFIG,
 		},
 		"%zu function%s selected, none behind a PCIe link (integrated on a root "
 		"bus, or conventional PCI)",
@@ -173,7 +170,7 @@ static int links_judge(struct run *run, struct pci_backend *b, struct pci_invent
 							  .actual = "no PCI function matches",
 							  .action = ACTION_NONE,
 						  });
-	if (c.n == 0)
+	if (c.n == 0 && links_config_get(run->cfg)->n_select)
 		return no_links(run, endpoints);
 	link_hops_sort(c.hops, c.n);
 	for (size_t i = 0; i < c.n; i++) {
