@@ -81,6 +81,7 @@ EOF
 node_field() { scontrol show node "$(hostname -s)" | sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" | head -n1; }
 node_reason() { scontrol show node "$(hostname -s)" | sed -n 's/^[[:space:]]*Reason=//p'; }
 node_state_matches() { node_field State | grep -Eq "$1"; }
+reason_matches() { node_reason | grep -Eq "$1"; }
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([^[:space:]]*\).*/\1/p'; }
 job_state_is() { [ "$(job_state "$1")" = "$2" ]; }
 # submit NAME: a batch job writing /tmp/NAME.out; prints the job id
@@ -126,6 +127,11 @@ guest_check() {
 	run_cmd sinfo -N -o '%N %T %E'
 	# MIXED: the long job still holds a CPU on the draining node (DRAIN, not DRAINED)
 	assert_match "$(node_field State)" '^(IDLE|MIXED)\+DRAIN$' "not ready: node drained (scontrol)"
+	# A health check (every 5 s) that ran while the run was under way drained with the
+	# report it found then, "run:unfinished" (never a stale READY); the next one puts the
+	# run's own summary in its place.
+	wait_until 30 reason_matches '^hostprep: NOT READY: rdma\.port' ||
+		note "the reason is still: $(node_reason)"
 	assert_match "$(node_reason)" '^hostprep: NOT READY: rdma\.port:[a-z-]+ rxe0/1( .*)? \[root@' \
 		"not ready: reason is hostprep's one-line summary, set by root"
 	assert_match "$(sinfo -h -N -n "$h" -o '%E')" '^hostprep: NOT READY: rdma\.port:[a-z-]+ rxe0/1' \
