@@ -748,18 +748,23 @@ static int regular_or_why(const struct stat *st)
 	return S_ISDIR(st->st_mode) ? -EISDIR : -EBADFD;
 }
 
-int sysroot_lib_file_check(const struct sysroot *r, const char *path)
+/* path opened as a library's open(2) of it reaches it, but no link out of the root. */
+static int lib_open(const struct sysroot *r, const char *path, int flags)
 {
-	_cleanup_(closep) int fd = -1;
-	struct stat st;
 	const char *rel;
 
 	if (plain(r))
-		fd = plain_open(AT_FDCWD, path, O_PATH);
-	else if (below(path, root_real(r), &rel) || below(path, r->dir, &rel))
-		fd = resolve(r, r->fd, rel, O_PATH, true); /* as open(2) of path: no link out */
-	else
-		return -EXDEV;
+		return plain_open(AT_FDCWD, path, flags);
+	if (below(path, root_real(r), &rel) || below(path, r->dir, &rel))
+		return resolve(r, r->fd, rel, flags, true);
+	return -EXDEV;
+}
+
+int sysroot_lib_file_check(const struct sysroot *r, const char *path)
+{
+	_cleanup_(closep) int fd = lib_open(r, path, O_PATH);
+	struct stat st;
+
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)
@@ -786,17 +791,10 @@ int sysroot_lib_dir_check(const struct sysroot *r, const char *dir, bool (*wante
 			  char **ret_name)
 {
 	_cleanup_(dir_entries_done) struct dir_entries l = {};
-	_cleanup_(closep) int fd = -1;
-	const char *rel;
+	_cleanup_(closep) int fd = lib_open(r, dir, O_RDONLY | O_DIRECTORY);
 	int k;
 
 	*ret_name = NULL;
-	if (plain(r))
-		fd = plain_open(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY);
-	else if (below(dir, root_real(r), &rel) || below(dir, r->dir, &rel))
-		fd = resolve(r, r->fd, rel, O_RDONLY | O_DIRECTORY, true);
-	else
-		fd = -EXDEV;
 	if (fd < 0) /* the directory itself refused (name NULL), or the library lists nothing */
 		return lib_refused(fd) ? fd : 0;
 	k = read_dir_fd(fd, &l);
