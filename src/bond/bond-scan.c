@@ -3,18 +3,18 @@
 
 #include "bond/bond-scan.h"
 #include "core/fileio.h"
+#include "pci/selector.h"
 
 #define LAG_GID_SLOTS_MAX 256 /* a port's GID table: ndevs/0..N-1, 255 on mlx5 */
 #define LAG_PORTS_MAX	  8
 
-/* The basename of a sysfs link's target when it is a PCI address ("0000:02:00.0"). */
+/* The basename of a sysfs link's target when it is a PCI address ("0000:02:00.0", VMD's
+ * "10000:01:00.0"). */
 static int read_pci_link(const struct sysroot *root, const char *class, const char *name,
 			 char out[BOND_PCI_MAX + 1])
 {
 	char target[512];
 	const char *base;
-	unsigned d, b, s, f;
-	char tail;
 	int n;
 
 	out[0] = '\0';
@@ -24,8 +24,7 @@ static int read_pci_link(const struct sysroot *root, const char *class, const ch
 		return n;
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
-	if (strlen(base) > BOND_PCI_MAX ||
-	    sscanf(base, "%4x:%2x:%2x.%1x%c", &d, &b, &s, &f, &tail) != 4)
+	if (strlen(base) > BOND_PCI_MAX || !pci_address_is_kernel(base))
 		return -EINVAL;
 	strcpy(out, base);
 	return 0;

@@ -157,8 +157,8 @@ static int addr_word(void *ctx, const char *word)
 	uint8_t bus, dev, fn;
 	uint32_t dom;
 
-	if (pci_address_parse(word, &dom, &bus, &dev, &fn) < 0 || dom > 0xffff)
-		return config_error_at(w->at, "%s=: invalid PCI address '%s' (dddd:bb:dd.f)", key,
+	if (pci_address_parse(word, &dom, &bus, &dev, &fn) < 0) /* VMD: a five-digit domain */
+		return config_error_at(w->at, "%s=: invalid PCI address '%s' ([dddd:]bb:dd.f)", key,
 				       word);
 	if (ic->n_addrs[w->kind] >= INVENTORY_ADDRS_MAX) {
 		config_error_at(w->at, "%s=: too many addresses (at most %d)", key,

@@ -547,17 +547,13 @@ struct dev_entry {
 	char parent[PCI_ADDR_LEN]; /* "" on a root bus */
 };
 
-/* "dddd:bb:dd.f" exactly as the kernel names it; false for anything else. */
+/* "dddd:bb:dd.f" exactly as the kernel names it, copied to buf; false for anything else. */
 static bool canonical_addr(const char *s, char buf[static PCI_ADDR_LEN])
 {
-	uint32_t domain;
-	uint8_t bus, dev, func;
-
-	if (strlen(s) >= PCI_ADDR_LEN || pci_address_parse(s, &domain, &bus, &dev, &func) < 0 ||
-	    domain > 0xffffff)
+	if (!pci_address_is_kernel(s)) /* then shorter than PCI_ADDR_LEN */
 		return false;
-	snprintf(buf, PCI_ADDR_LEN, "%04x:%02x:%02x.%x", domain, bus, dev, func);
-	return streq(s, buf);
+	memcpy(buf, s, strlen(s) + 1);
+	return true;
 }
 
 /*

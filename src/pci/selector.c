@@ -55,6 +55,18 @@ int pci_address_parse(const char *s, uint32_t *domain, uint8_t *bus, uint8_t *de
 	return 0;
 }
 
+bool pci_address_is_kernel(const char *s)
+{
+	char buf[sizeof("fffff:ff:1f.7")];
+	uint32_t domain;
+	uint8_t bus, dev, func;
+
+	if (strlen(s) >= sizeof(buf) || pci_address_parse(s, &domain, &bus, &dev, &func) < 0)
+		return false;
+	snprintf(buf, sizeof(buf), "%04x:%02x:%02x.%x", domain, bus, dev, func);
+	return streq(s, buf);
+}
+
 static int parse_id_half(const char *s, size_t len, int32_t *ret)
 {
 	uint32_t v;

@@ -75,3 +75,8 @@ void selector_format(const struct selector *s, char *buf, size_t size);
 
 /* Parse "[dddd:]bb:dd.f". */
 int pci_address_parse(const char *s, uint32_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *func);
+/*
+ * Is s a function's name exactly as the kernel prints it ("%04x:%02x:%02x.%d": lower-case,
+ * the domain in at least four digits; Intel VMD's are 10000 and up, five)?
+ */
+bool pci_address_is_kernel(const char *s);

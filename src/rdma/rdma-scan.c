@@ -68,19 +68,17 @@ oom:
 	return -ENOMEM;
 }
 
-/* The PCI function behind the device link, as "DDDD:BB:DD.F", NULL if it is not one. */
+/* The PCI function behind the device link, as the kernel names it, NULL if it is not one. */
 static char *device_pci(const struct sysroot *root, const char *name)
 {
 	_cleanup_(freep) char *real = NULL;
-	uint32_t dom;
-	uint8_t bus, dev, fn;
 	const char *base;
 
 	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", name) < 0)
 		return NULL;
 	base = strrchr(real, '/');
 	base = base ? base + 1 : real;
-	if (strlen(base) != 12 || pci_address_parse(base, &dom, &bus, &dev, &fn) < 0)
+	if (!pci_address_is_kernel(base)) /* VMD's domains have five digits */
 		return NULL;
 	return strdup(base);
 }

@@ -19,6 +19,7 @@
 
 #include "core/fileio.h"
 #include "core/log.h"
+#include "pci/selector.h"
 #include "snapshot/snapshot.h"
 
 #define LINK_HOPS      40
@@ -63,9 +64,14 @@ static const struct {
 _Static_assert(ARRAY_SIZE(sys_never) < SNAPSHOT_LEFT_OUT_MAX, "snapshot.h: left_out[]");
 #define LEFT_OUT_WRITE_ONLY ARRAY_SIZE(sys_never) /* the last counter: other write-only files */
 
-/* Below a PCI function (or host bridge) directory, the subdirectories hostprep reads. */
+/*
+ * Below a PCI function (or host bridge) directory, the subdirectories hostprep reads: the
+ * functions (a domain of four or more digits), and the root bus an Intel VMD function
+ * hosts (".../0000:00:0e.0/pci10000:00/10000:00:02.0").
+ */
 static const char *const pci_subdirs[] = {
-	"[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]",
+	"[0-9a-f][0-9a-f][0-9a-f][0-9a-f]*:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]",
+	"pci[0-9a-f][0-9a-f][0-9a-f][0-9a-f]*:[0-9a-f][0-9a-f]",
 	"net",
 	"infiniband",
 	"infiniband_verbs",
@@ -161,9 +167,9 @@ static bool is_pci_dir(const char *rel)
 
 	if (!strneq(rel, "sys/devices/pci", 15))
 		return false;
-	if (snapshot_fnmatch("virtio[0-9]*", b, 0))
+	if (snapshot_fnmatch("virtio[0-9]*", b, 0) || pci_address_is_kernel(b))
 		return true;
-	return MATCH(pci_subdirs, b, 0) ? strlen(b) == 12 : strneq(b, "pci", 3);
+	return strneq(b, "pci", 3); /* a root bus: pci0000:00, VMD's pci10000:00 */
 }
 
 /* Whether a walk of dir goes into its subdirectory rel. */

@@ -110,6 +110,7 @@ class Fixture:
         self.group_type = None   # "DMA", "identity", ...
         self.iommu_units = []    # [(name, [root bus numbers], amd_pci_dev or None)]
         self.nvidia = {}         # bdf -> (model, uuid, minor): /proc/driver/nvidia/gpus
+        self.root_parent = {}    # (domain, bus) -> bdf of the function its bridge is below (VMD)
 
 
 # ---------------------------------------------------------------- config space
@@ -841,7 +842,10 @@ def build(fx, root, truncate=None):
 
     # devices
     for dom, bus, node, cpulist, devs in fx.roots:
-        hb = os.path.join(sysd, "devices", "pci%04x:%02x" % (dom, bus))
+        above = fx.root_parent.get((dom, bus))
+        top_dir = next(d.path for d in allbuses if d.bdf == above) if above \
+            else os.path.join(sysd, "devices")
+        hb = os.path.join(top_dir, "pci%04x:%02x" % (dom, bus))
         os.makedirs(os.path.join(hb, "power"), exist_ok=True)
         write(os.path.join(hb, "uevent"), "")
         write_pci_bus(sysd, hb, dom, bus, cpulist)
@@ -1193,6 +1197,30 @@ def fx_hgx_h100():
 
 FIXTURES["hgx-h100"] = (fx_hgx_h100, None)
 
+
+def fx_vmd():
+    """dgx8 plus an Intel VMD (Volume Management Device, 8086:28c0, class 0104, bound to
+    vmd) on root bus 00 that hosts PCI domain 10000: one Sapphire Rapids root port and a
+    ConnectX-7 below it. As the kernel lays it out (drivers/pci/controller/vmd.c), the
+    domain's root bus sits below the VMD function, not below sys/devices, and its
+    functions are named with a five-digit domain: .../0000:00:0e.0/pci10000:00/
+    10000:00:02.0/10000:01:00.0."""
+    fx = fx_dgx8()
+    fx.name, fx.hostname = "vmd", "vmd-fake"
+    vmd = mk("0000:00:0e.0", 0x8086, 0x28c0, 0x010400, nvme_caps(), rev=0x04, svid=0x8086,
+             sdid=0x0000, pcie=PCIE_RCIEP, driver="vmd", irq=24)
+    fx.roots[0][4].append(vmd)
+    nic = cx7("10000:01:00.0", 70, 0xb83fd20300a1e000)
+    rp = mk("10000:00:02.0", 0x8086, 0x352a, 0x060400, intel_spr_root_port_caps(), rev=0x04,
+            svid=0x8086, sdid=0x0000, pcie=PCIE_ROOT_PORT, link=(5, 16, 5, 16),
+            acs=(0x005f, 0x001d), children=[nic], secondary=0x01, driver="pcieport", irq=0,
+            slot=0x52)
+    fx.roots.append((0x10000, 0x00, 0, "0-55,112-167", [rp]))
+    fx.root_parent[(0x10000, 0x00)] = "0000:00:0e.0"
+    return fx
+
+
+FIXTURES["vmd"] = (fx_vmd, None)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

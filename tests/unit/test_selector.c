@@ -78,6 +78,24 @@ static void test_address_parse(void **state)
 	assert_int_equal(fn, 1);
 }
 
+/* A function's name as the kernel prints it: "%04x:%02x:%02x.%d", nothing else. */
+static void test_address_is_kernel(void **state)
+{
+	assert_true(pci_address_is_kernel("0000:3a:00.0"));
+	assert_true(pci_address_is_kernel("10000:01:00.0")); /* VMD */
+	assert_true(pci_address_is_kernel("fffff:ff:1f.7"));
+	assert_true(pci_address_is_kernel("00ab:3a:1e.1"));
+	assert_false(pci_address_is_kernel("00AB:3a:1e.1"));
+	assert_false(pci_address_is_kernel("3a:00.0"));
+	assert_false(pci_address_is_kernel("000:3a:00.0"));
+	assert_false(pci_address_is_kernel("00000:3a:00.0"));
+	assert_false(pci_address_is_kernel("0000:3a:0.0"));
+	assert_false(pci_address_is_kernel("0000:3a:00.0 "));
+	assert_false(pci_address_is_kernel("100000:01:00.0"));
+	assert_false(pci_address_is_kernel("pci0000:00"));
+	assert_false(pci_address_is_kernel(""));
+}
+
 static void test_address_parse_bad(void **state)
 {
 	uint32_t dom = 99;
@@ -306,6 +324,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_address_parse),
 		cmocka_unit_test(test_address_parse_bad),
+		cmocka_unit_test(test_address_is_kernel),
 		cmocka_unit_test(test_selector_address),
 		cmocka_unit_test(test_selector_address_bad),
 		cmocka_unit_test(test_selector_vendor_device),

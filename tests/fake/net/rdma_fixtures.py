@@ -12,6 +12,8 @@ ib-gpu-lag        ib-gpu with bond0 a real 802.3ad bond (bonding sysfs, /proc/ne
                   aggregator 1: the IB GPU node with a healthy RoCE LAG.
 ib-gpu-lag-split  the same, but ens6f1np1's switch port is not in the LAG: it sits alone in
                   aggregator 2, not collecting/distributing, no partner.
+vmd-ib   ib-gpu on the vmd fixture: also mlx5_8 (port 1 ACTIVE, 400 Gb/sec NDR, netdev ib4)
+         on the ConnectX-7 in Intel VMD's domain, 10000:01:00.0 (a five-digit domain).
 erdma-vm vm-noacs plus an Alibaba eRDMA device in standard mode: erdma_0, node_type
          "4: RNIC", no gid_attrs, node_guid = EUI-64 of the virtio NIC eth0's MAC,
          "100 Gb/sec (4X EDR)".
@@ -96,6 +98,18 @@ def roce_lag(root, lag=None):
                   slots=8)
 
 
+def vmd_ib(root):
+    ib_gpu(root)
+    pdir = netsys.pci_dir(root, "10000:01:00.0")
+    guid = "b83f:d203:00a1:e000"
+    d = add_rdma_device(root, pdir, "mlx5_8", node_guid=guid, uverbs=9)
+    add_rdma_port(d, 1, gids=[(0, bytes.fromhex("fe80000000000000" + guid.replace(":", "")),
+                               "IB/RoCE v1", None)], slots=4)
+    g = guid.replace(":", "")
+    add_netdev(root, "ib4", 28, "00:00:10:87:fe:80:00:00:00:00:00:00:" +
+               ":".join(g[i:i + 2] for i in range(0, 16, 2)), pcidir=pdir, mtu=4092, type_=32)
+
+
 def erdma_vm(root):
     mac = "00:16:3e:12:34:56"
     add_netdev(root, "eth0", 2, mac, pci="0000:01:00.0", mtu=1500)
@@ -111,5 +125,6 @@ OVERLAYS = {
     "ib-gpu": ("dgx8", ib_gpu),
     "ib-gpu-lag": ("dgx8", lambda root: ib_gpu(root, "lacp")),
     "ib-gpu-lag-split": ("dgx8", lambda root: ib_gpu(root, "split")),
+    "vmd-ib": ("vmd", vmd_ib),
     "erdma-vm": ("vm-noacs", erdma_vm),
 }
