@@ -177,14 +177,26 @@ static int acs_record_load(const struct sysroot *root, struct acs_record *ar)
 	return r < 0 ? r : acs_record_sync(ar, 0);
 }
 
-/* A legacy line counts: it holds the original, and re-recording now could record our own value. */
-static bool record_has(const struct acs_record *ar, const char *addr, unsigned off)
+/*
+ * The line that holds addr/off's original, or -1. A legacy line counts: it holds the
+ * original, and re-recording now could record our own value.
+ */
+static ssize_t record_find(const struct acs_record *ar, const char *addr, unsigned off)
 {
 	for (size_t i = 0; i < ar->rec.n; i++)
 		if ((ar->use[i] == LINE_ORIGINAL || ar->use[i] == LINE_LEGACY) &&
 		    streq(ar->o[i].addr, addr) && ar->o[i].off == off)
-			return true;
-	return false;
+			return (ssize_t)i;
+	return -1;
+}
+
+/* A line that may hold any port's original but cannot be read (damaged, not acs), or -1. */
+static ssize_t record_first_unusable(const struct acs_record *ar)
+{
+	for (size_t i = 0; i < ar->rec.n; i++)
+		if (ar->use[i] == LINE_BAD || ar->use[i] == LINE_INVALID)
+			return (ssize_t)i;
+	return -1;
 }
 
 /*
@@ -392,11 +404,101 @@ static int record_refused(const struct acs_record *ar, const char *addr, int err
 			    "not written: cannot record the original: %s", strerror(-err));
 }
 
+static const char *const gone_remedy =
+	"the line stays in /run/hostprep/acs-originals: run hostprep revert again when the "
+	"device is back, or delete the line once the device is decommissioned (and line 1, "
+	"the header that counts the lines)";
+
+/*
+ * A damaged line may be this port's original: recording the value read now could record
+ * hostprep's own, and revert would then restore that. Not written, as with a cut record.
+ */
+static int record_damaged(const struct acs_record *ar, size_t i, const char *addr,
+			  struct results *rs)
+{
+	const struct record_line *l = &ar->rec.lines[i];
+	_cleanup_(freep) char *text = record_line_escape(l, 160);
+
+	if (!text)
+		return -ENOMEM;
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "acs.write",
+				    .object = addr,
+				    .expected = "original recorded",
+				    .remedy = "restore by hand the port that line names (a reboot "
+					      "resets ACS to the firmware's values), then delete "
+					      "the line (and line 1, the header that counts the "
+					      "lines) from /run/hostprep/acs-originals",
+				    .action = ACTION_INSPECT,
+			    },
+			    "not written: record line %u %s and may hold this port's original: "
+			    "'%s'",
+			    l->no, ar->use[i] == LINE_BAD ? l->why : "is not a valid acs line",
+			    text);
+}
+
+/*
+ * The recorded original is of the device that sat at this address when it was recorded;
+ * another one there now (hotplug, a renumbered bus) has none recorded, and revert would
+ * refuse the line: not written. 1: refused (a result added); 0: the line is this device's.
+ */
+static int recorded_elsewhere(const struct apply_env *env, const struct original *o,
+			      struct results *rs)
+{
+	char now[DEVPATH_MAX];
+	int r;
+
+	if (!o->devpath[0])
+		return 0; /* a 0.1.0 line: the address is all it knows */
+	device_path(env->root, o->addr, now);
+	if (streq(now, o->devpath))
+		return 0;
+	r = results_addf(rs,
+			 &(const struct result_spec){
+				 .verdict = VERDICT_FAIL,
+				 .check = "acs.write",
+				 .object = o->addr,
+				 .expected = "original recorded",
+				 .remedy = gone_remedy,
+				 .action = ACTION_INSPECT,
+			 },
+			 "not written: the record holds the original of another device at "
+			 "this address (%s), not of %s",
+			 o->devpath, now[0] ? now : "the device there now");
+	return r < 0 ? r : 1;
+}
+
+/* The port's original in the record before its write: 0 recorded, 1 refused (a result). */
+static int record_port(const struct apply_env *env, struct acs_record *ar, const char *addr,
+		       unsigned off, uint16_t cur, struct results *rs)
+{
+	ssize_t i = record_find(ar, addr, off), bad;
+	int r;
+
+	if (i >= 0)
+		return recorded_elsewhere(env, &ar->o[i], rs);
+	bad = record_first_unusable(ar);
+	if (bad >= 0)
+		r = record_damaged(ar, (size_t)bad, addr, rs);
+	else if (ar->rec.whole == RECORD_CUT)
+		r = record_refused(ar, addr, -EUCLEAN, rs);
+	else {
+		r = record_original(env, ar, addr, off, cur);
+		if (r >= 0 || r == -ENOMEM)
+			return r;
+		r = record_refused(ar, addr, r, rs);
+	}
+	return r < 0 ? r : 1;
+}
+
 static int apply_one(const struct apply_env *env, const struct acs_action *a, struct acs_record *ar,
 		     int load_err, struct results *rs)
 {
 	uint16_t cap, cur, cap2, cur2, want;
 	char why[128];
+	int r;
 
 	/* Re-read: the plan may be seconds old and the kernel may have moved. */
 	if (port_check(env, a->addr, a->off, &cap, &cur, why, sizeof(why)) < 0)
@@ -414,16 +516,9 @@ static int apply_one(const struct apply_env *env, const struct acs_action *a, st
 		return 0;
 	if (load_err < 0 || ar->rec.too_large)
 		return apply_unrecorded(ar, load_err, a->addr, rs);
-	if (!record_has(ar, a->addr, a->off)) {
-		int r = ar->rec.whole == RECORD_CUT
-				? -EUCLEAN
-				: record_original(env, ar, a->addr, a->off, cur);
-
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0)
-			return record_refused(ar, a->addr, r, rs);
-	}
+	r = record_port(env, ar, a->addr, a->off, cur, rs);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	if (port_check(env, a->addr, a->off, &cap2, &cur2, why, sizeof(why)) < 0)
 		return results_addf(rs,
 				    &(const struct result_spec){
@@ -468,11 +563,6 @@ int apply_acs(const struct apply_env *env, const struct plan *p, struct results 
 	}
 	return 0;
 }
-
-static const char *const gone_remedy =
-	"the line stays in /run/hostprep/acs-originals: run hostprep revert again when the "
-	"device is back, or delete the line once the device is decommissioned (and line 1, "
-	"the header that counts the lines)";
 
 /* Only write to the device we wrote: the address may now be another one (hotplug). */
 static int check_identity(const struct apply_env *env, const struct original *o,
