@@ -5,62 +5,77 @@
  */
 #include "report/sink-config.h"
 
-/* Length of the valid UTF-8 sequence at s, 0 if there is none (Prometheus needs UTF-8). */
-static size_t utf8_len(const unsigned char *s)
+/*
+ * A label value: the string as the report's JSON has it (docs/CONTRACT.md: valid UTF-8 as
+ * it is, else escaped whole, each invalid byte \xNN, so two names stay two series and a
+ * series joins its report object), then \ " and newline escaped as the format says.
+ */
+static int put_label_value(FILE *f, const char *v)
 {
-	size_t n;
+	_cleanup_(freep) char *buf = NULL;
+	const char *s = text_json_safe(v, &buf);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return n;
-}
-
-/* A label value: \ " and newline escaped as the format says; invalid UTF-8 becomes '?'. */
-static void put_label_value(FILE *f, const char *v)
-{
-	const unsigned char *s = (const unsigned char *)v;
-
-	while (*s) {
-		size_t n = utf8_len(s);
-
+	if (!s)
+		return -ENOMEM;
+	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
 			fprintf(f, "\\%c", *s);
 		else if (*s == '\n')
 			fputs("\\n", f);
-		else if (n == 0)
-			fputc('?', f);
 		else
-			fwrite(s, 1, n, f);
-		s += n ? n : 1;
+			fputc(*s, f);
 	}
+	return 0;
 }
 
-static int cmp_series(const void *x, const void *y, void *ctx)
+/* A result's labels as written: series are told apart by what Prometheus sees. */
+struct series_key {
+	const char *check, *object;
+	char *check_buf, *object_buf;
+	enum verdict verdict;
+	size_t i;
+};
+
+static int cmp_series(const void *x, const void *y)
 {
-	const struct results *rs = ctx;
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const struct result *a = &rs->items[i], *b = &rs->items[j];
+	const struct series_key *a = x, *b = y;
 	int c = strcmp(a->check, b->check);
 
 	if (!c)
 		c = strcmp(a->object, b->object);
 	if (!c)
 		c = (a->verdict > b->verdict) - (a->verdict < b->verdict);
-	return c ? c : (i > j) - (i < j);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static bool same_series(const struct series_key *a, const struct series_key *b)
+{
+	return a->verdict == b->verdict && streq(a->check, b->check) && streq(a->object, b->object);
+}
+
+static void series_keys_free(struct series_key *k, size_t n)
+{
+	for (size_t i = 0; k && i < n; i++) {
+		free(k[i].check_buf);
+		free(k[i].object_buf);
+	}
+	free(k);
+}
+
+static struct series_key *series_keys(const struct results *rs)
+{
+	struct series_key *k = calloc(rs->n + 1, sizeof(*k));
+
+	for (size_t i = 0; k && i < rs->n; i++) {
+		k[i] = (struct series_key){ .verdict = rs->items[i].verdict, .i = i };
+		k[i].check = text_json_safe(rs->items[i].check, &k[i].check_buf);
+		k[i].object = text_json_safe(rs->items[i].object, &k[i].object_buf);
+		if (!k[i].check || !k[i].object) {
+			series_keys_free(k, i + 1);
+			return NULL;
+		}
+	}
+	return k;
 }
 
 /*
@@ -69,24 +84,21 @@ static int cmp_series(const void *x, const void *y, void *ctx)
  */
 static int series_counts(const struct results *rs, size_t **ret)
 {
-	_cleanup_(freep) size_t *order = calloc(rs->n + 1, sizeof(*order));
+	struct series_key *k = series_keys(rs);
 	size_t *counts = calloc(rs->n + 1, sizeof(*counts));
 
-	if (!order || !counts) {
+	if (!k || !counts) {
+		series_keys_free(k, rs->n);
 		free(counts);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < rs->n; i++)
-		order[i] = i;
-	qsort_r(order, rs->n, sizeof(*order), cmp_series, (void *)rs);
-	for (size_t k = 0, first = 0; k < rs->n; k++) {
-		const struct result *a = &rs->items[order[first]], *b = &rs->items[order[k]];
-
-		if (k > first && !(a->verdict == b->verdict && streq(a->check, b->check) &&
-				   streq(a->object, b->object)))
-			first = k;
-		counts[order[first]]++; /* order[first]: the group's first result */
+	qsort(k, rs->n, sizeof(*k), cmp_series);
+	for (size_t j = 0, first = 0; j < rs->n; j++) {
+		if (j > first && !same_series(&k[first], &k[j]))
+			first = j;
+		counts[k[first].i]++; /* k[first]: the group's first result */
 	}
+	series_keys_free(k, rs->n);
 	*ret = counts;
 	return 0;
 }
@@ -103,9 +115,11 @@ static int put_checks(FILE *f, const struct results *rs)
 		if (!counts[i])
 			continue;
 		fputs("hostprep_check{check=\"", f);
-		put_label_value(f, rs->items[i].check);
+		if (put_label_value(f, rs->items[i].check) < 0)
+			return -ENOMEM;
 		fputs("\",object=\"", f);
-		put_label_value(f, rs->items[i].object);
+		if (put_label_value(f, rs->items[i].object) < 0)
+			return -ENOMEM;
 		fprintf(f, "\",verdict=\"%s\"} %zu\n", verdict_to_string(rs->items[i].verdict),
 			counts[i]);
 	}
@@ -139,36 +153,40 @@ static int put_areas(FILE *f, const struct results *rs)
 		if (!name)
 			return -ENOMEM;
 		fputs("hostprep_area_state{area=\"", f);
-		put_label_value(f, name);
+		if (put_label_value(f, name) < 0)
+			return -ENOMEM;
 		fprintf(f, "\",state=\"%s\"} 1\n", verdict_to_string(a[i].worst));
 	}
 	return 0;
 }
 
-static void put_fact(FILE *f, const struct fact_kind_info *k, const struct fact *x)
+static int put_fact(FILE *f, const struct fact_kind_info *k, const struct fact *x)
 {
 	const char *sep = "{";
 
 	fprintf(f, "hostprep_%s_info", k->name);
 	if (k->object) {
 		fprintf(f, "{%s=\"", k->object);
-		put_label_value(f, x->object);
+		if (put_label_value(f, x->object) < 0)
+			return -ENOMEM;
 		fputc('"', f);
 		sep = ",";
 	}
 	for (size_t i = 0; i < FACT_KEYS_MAX && k->keys[i]; i++, sep = ",") {
 		fprintf(f, "%s%s=\"", sep, k->keys[i]);
-		put_label_value(f, x->values[i] ? x->values[i] : FACT_UNKNOWN);
+		if (put_label_value(f, x->values[i] ? x->values[i] : FACT_UNKNOWN) < 0)
+			return -ENOMEM;
 		fputc('"', f);
 	}
 	fputs("} 1\n", f);
+	return 0;
 }
 
 /*
  * What the host is (core/fact.h): one info metric per kind of fact, one series per object,
  * in the order the modules set them; a kind nobody read has no metric at all.
  */
-static void put_facts(FILE *f, const struct facts *fs)
+static int put_facts(FILE *f, const struct facts *fs)
 {
 	for (enum fact_kind kind = 0; kind < _FACT_KIND_MAX; kind++) {
 		const struct fact_kind_info *k = fact_kind_info(kind);
@@ -184,9 +202,11 @@ static void put_facts(FILE *f, const struct facts *fs)
 				put_header(f, name, k->help);
 				first = false;
 			}
-			put_fact(f, k, &fs->items[i]);
+			if (put_fact(f, k, &fs->items[i]) < 0)
+				return -ENOMEM;
 		}
 	}
+	return 0;
 }
 
 int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
@@ -194,6 +214,7 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	_cleanup_(freep) char *buf = NULL;
 	struct summary s;
 	size_t size;
+	int err;
 	FILE *f;
 
 	results_summarize(&r->results, &s);
@@ -203,17 +224,19 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret)
 	put_header(f, "hostprep_info",
 		   "Always 1: the hostprep version and the configuration digest of the last run.");
 	fputs("hostprep_info{version=\"", f);
-	put_label_value(f, strempty(r->version));
+	err = put_label_value(f, strempty(r->version));
 	fputs("\",config_digest=\"", f);
-	put_label_value(f, strempty(r->config_digest)); /* "": no configuration was loaded */
+	if (err >= 0) /* "": no configuration was loaded */
+		err = put_label_value(f, strempty(r->config_digest));
 	fputs("\"} 1\n", f);
-	put_facts(f, &r->facts);
+	if (err >= 0)
+		err = put_facts(f, &r->facts);
 	put_header(f, "hostprep_ready",
 		   "1 when the last hostprep run found the host ready (no fail, no unknown).");
 	fprintf(f, "hostprep_ready %d\n", s.ready);
 	put_header(f, "hostprep_check",
 		   "Results of the last hostprep run with these check, object and verdict.");
-	if (put_checks(f, &r->results) < 0 || put_areas(f, &r->results) < 0) {
+	if (err < 0 || put_checks(f, &r->results) < 0 || put_areas(f, &r->results) < 0) {
 		fclose(f);
 		return -ENOMEM;
 	}
