@@ -12,22 +12,40 @@
 #include "report/sinks.h"
 
 /*
+ * Every artifact goes, report.json first: a run that cannot publish its verdict leaves
+ * none of an older one (metrics, NFD labels, rdma.env), so nothing says READY.
+ */
+static void unpublish(struct run *run, const struct config *cfg)
+{
+	report_remove(run->root);
+	sink_files_remove(cfg, run->root);
+	run_unpublish(run);
+}
+
+/*
  * The modules' files, the [Sinks] files, report.json last: whoever reads report.json
  * READY (status, the gates) finds the other files of that verdict already there. A
- * failure on the way removes the report: no report is NOT READY, never a stale READY.
+ * failure on the way removes the report and whatever still holds the last verdict: no
+ * report is NOT READY, never a stale READY.
  */
 static int write_all(struct run *run, const struct config *cfg, const struct report *rep,
 		     bool pending, uint64_t duration_usec)
 {
 	int r = run_publish(run, pending);
+	bool sinks = false;
 
 	if (r >= 0)
 		r = sink_files(rep, cfg, run->root, duration_usec);
-	if (r >= 0)
+	if (r >= 0) {
+		sinks = true; /* each holds this verdict now, or is gone */
 		r = report_write(rep, run->root);
+	}
 	if (r < 0) {
 		log_warning_errno(r, "Failed to publish the report, removing the last one: %m");
-		report_remove(run->root);
+		if (sinks)
+			report_remove(run->root);
+		else
+			unpublish(run, cfg);
 	}
 	return r == -ENOMEM ? r : 0;
 }
@@ -61,7 +79,7 @@ static void unlock_shared(struct run *run)
  * run does not publish. A lock that cannot be taken at all cannot order this run: the
  * last report goes, since this run cannot replace it.
  */
-static int reader_glance(struct run *run)
+static int reader_glance(struct run *run, const struct config *cfg)
 {
 	bool first = run->lock_fd < 0;
 	uint64_t gen;
@@ -71,8 +89,9 @@ static int reader_glance(struct run *run)
 		return not_published(run, "a run that changes the host holds the run lock and "
 					  "publishes its own verdict");
 	if (r < 0) {
-		log_warning_errno(r, "Failed to take the run lock, removing the last report: %m");
-		report_remove(run->root);
+		log_warning_errno(r, "Failed to take the run lock, removing the last report and "
+				     "the files of its verdict: %m");
+		unpublish(run, cfg);
 		return not_published(run, "the run lock cannot be taken");
 	}
 	if (first)
@@ -91,7 +110,7 @@ int publish_begin(struct run *run, const struct config *cfg, const struct report
 
 	if (!run->publishes)
 		return 0;
-	r = writer ? record_lock(run->root, &run->lock_fd) : reader_glance(run);
+	r = writer ? record_lock(run->root, &run->lock_fd) : reader_glance(run, cfg);
 	if (r < 0 || (!writer && r == 0))
 		return r;
 	r = 0;
@@ -111,7 +130,7 @@ int publish_verdict(struct run *run, const struct config *cfg, const struct repo
 	if (!run->publishes)
 		return 0;
 	if (!writer) {
-		r = reader_glance(run);
+		r = reader_glance(run, cfg);
 		if (r <= 0)
 			return r;
 	}

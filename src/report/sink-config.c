@@ -316,6 +316,39 @@ bool sinks_will_write(const struct config *c, const struct sysroot *root)
 	       (sinks_nfd_on(c) && sink_dir_exists(root, nfd_in_root, c));
 }
 
+/* Remove the file (a path inside the root) when it is there; what was ours goes. */
+static void sink_remove(const struct sysroot *root, const char *file)
+{
+	_cleanup_(freep) char *path = rooted(root, file, "");
+	_cleanup_(closep) int dfd = -1;
+	const char *name;
+
+	dfd = open_parent(root, file, &name);
+	if (dfd < 0)
+		return; /* no directory, no file */
+	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+		log_warning_errno(errno, "Failed to remove '%s': %m", path ? path : file);
+}
+
+/*
+ * The files this sink must not leave: the configured one when it is off, and the
+ * default one when it is moved: a switched-off or moved sink leaves no verdict behind
+ * that nothing replaces any more (nfd-worker would read two files of the same labels).
+ */
+static void sink_drop_stale(const struct sysroot *root, bool on,
+			    char *(*in_root)(const struct config *), const struct config *c)
+{
+	static const struct config defaults = {};
+	_cleanup_(freep) char *file = in_root(c), *def = in_root(&defaults);
+
+	if (!file || !def)
+		return (void)log_oom();
+	if (!on)
+		sink_remove(root, file);
+	if (!streq(file, def))
+		sink_remove(root, def);
+}
+
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec)
 {
@@ -325,9 +358,23 @@ int sink_files(const struct report *r, const struct config *c, const struct sysr
 
 	if (!c)
 		c = &defaults;
+	sink_drop_stale(root, sinks_prometheus_on(c), prom_in_root, c);
+	sink_drop_stale(root, sinks_nfd_on(c), nfd_in_root, c);
 	if (sinks_prometheus_on(c))
 		ret = sink_prom(r, c, root, duration_usec, refresh_only);
 	if (ret >= 0 && sinks_nfd_on(c))
 		ret = sink_nfd(r, c, root, refresh_only);
 	return ret;
+}
+
+void sink_files_remove(const struct config *c, const struct sysroot *root)
+{
+	static const struct config defaults = {};
+	_cleanup_(freep) char *prom = prom_in_root(c ? c : &defaults),
+			      *nfd = nfd_in_root(c ? c : &defaults);
+
+	if (!prom || !nfd)
+		return (void)log_oom();
+	sink_remove(root, prom);
+	sink_remove(root, nfd);
 }

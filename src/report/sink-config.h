@@ -84,8 +84,14 @@ bool nfd_label_value(const char *in, char out[static NFD_VALUE_MAX + 1]);
 /*
  * Write each enabled sink whose directory exists, atomically (a dot-file temp in the
  * same directory, fsync, rename); a file that cannot be written is removed, so no stale
- * READY stays. Logs its own warnings; returns 0 unless out of memory: a sink, not a
- * verdict. Only the one publish step calls it (src/core/run-publish.c).
+ * READY stays, and so is a switched-off sink's file and, for a sink moved away from its
+ * default path, the file at the default path. Logs its own warnings; returns 0 unless out of
+ * memory: a sink, not a verdict. Only the one publish step calls it (src/core/run-publish.c).
  */
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec);
+/*
+ * Remove both sinks' files (at the configured paths; c NULL: the default ones) when
+ * they are there: a run that cannot publish its verdict leaves no older one. Logs.
+ */
+void sink_files_remove(const struct config *c, const struct sysroot *root);

@@ -396,6 +396,13 @@ int run_publish(struct run *run, bool pending)
 	return 0;
 }
 
+void run_unpublish(struct run *run)
+{
+	for (size_t i = 0; i < run->modules->n; i++)
+		if (MOD(run, i)->publish_file)
+			(void)publish_file(run->root, MOD(run, i)->publish_file, NULL);
+}
+
 int run_execute(struct run *run)
 {
 	int r;

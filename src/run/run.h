@@ -224,6 +224,8 @@ int run_print_plan(const struct run *run, FILE *f, struct json_object *doc);
  * (src/cli/run-publish.c) calls it. <0: -ENOMEM.
  */
 int run_publish(struct run *run, bool pending);
+/* Remove every module's file, declared in this run or not: a run that cannot publish. */
+void run_unpublish(struct run *run);
 /*
  * A module's revert step left something recorded that it did not put back: `revert`
  * exits 1. The module says so; nothing matches result names.
