@@ -104,7 +104,7 @@ static int part_section(void **state, const char *name, const struct origin *at,
 	struct sinks_config *sc = *state;
 
 	if (sc)
-		return 0; /* one [Sinks] may appear in every file; later keys override */
+		return 0; /* one [Sinks] in each file (config.c); later keys override */
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return -ENOMEM;

@@ -380,6 +380,11 @@ struct cfile {
 	bool vendor; /* --vendor-config's file: the vendor's own wherever it lies */
 };
 
+struct seen_section {
+	char *name;
+	unsigned line;
+};
+
 struct loader {
 	struct config *c;
 	const struct sysroot *root;
@@ -395,6 +400,8 @@ struct loader {
 	bool too_many_files;
 	/* the file being parsed */
 	unsigned file_no;
+	struct seen_section *seen; /* its section headers so far: each once per file */
+	size_t n_seen;
 	enum section_kind section;
 	size_t part;		  /* config_parts[part] owns the current SECTION_PART */
 	struct sha256_ctx digest; /* config->digest, fed file by file (digest_file()) */
@@ -667,11 +674,49 @@ static int unknown_section(struct loader *l, const struct conf_event *ev)
 	return conf_error(l, &ev->at, "unknown section [%s] (expected one of %s)", ev->name, known);
 }
 
+static void seen_clear(struct loader *l)
+{
+	for (size_t i = 0; i < l->n_seen; i++)
+		free(l->seen[i].name);
+	free(l->seen);
+	l->seen = NULL;
+	l->n_seen = 0;
+}
+
+/*
+ * Every section at most once per file, [Host] and [IOMMU] as [ACS:NAME]: a second one
+ * further down (a pasted "[Host] Apply=yes" below "[Host] Apply=no") is a mistake the
+ * admin cannot see in the merged result. Drop-ins override whole sections by design.
+ */
+static int seen_once(struct loader *l, const struct conf_event *ev)
+{
+	struct seen_section *grown;
+
+	for (size_t i = 0; i < l->n_seen; i++)
+		if (streq(l->seen[i].name, ev->name))
+			return conf_error(l, &ev->at, "duplicate section [%s] (first at line %u)",
+					  ev->name, l->seen[i].line);
+	grown = reallocarray(l->seen, l->n_seen + 1, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	l->seen = grown;
+	grown[l->n_seen].name = strdup(ev->name);
+	if (!grown[l->n_seen].name)
+		return -ENOMEM;
+	grown[l->n_seen++].line = ev->at.line;
+	return 0;
+}
+
 static int on_section(struct loader *l, const struct conf_event *ev)
 {
+	int r;
+
 	l->section = SECTION_BAD;
 	if (!ev->name) /* the lexer has said why */
 		return 0;
+	r = seen_once(l, ev);
+	if (r < 0)
+		return r;
 	if (streq(ev->name, "Host"))
 		l->section = SECTION_HOST;
 	else if (find_part(ev->name) < n_config_parts)
@@ -1084,6 +1129,7 @@ static int load_file(struct loader *l, const struct cfile *f, bool missing_ok)
 	l->file_no++;
 	l->section = SECTION_NONE;
 	r = lex_buffer(file, data, size, on_event, l);
+	seen_clear(l);
 	if (r < 0)
 		return r;
 	if (r > 0)
