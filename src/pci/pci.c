@@ -592,7 +592,9 @@ static int read_entry(const struct pci_backend *b, int dfd, const char *name, st
 	char link[PCI_SYSFS_LINK_MAX], other[PCI_ADDR_LEN];
 
 	if (!canonical_addr(name, e->addr)) {
-		log_debug("Ignoring PCI sysfs entry '%s': not a device address.", name);
+		log_warning("Ignoring PCI sysfs entry '%s': not a PCI address as the kernel names "
+			    "one (dddd:bb:dd.f).",
+			    name);
 		return -EINVAL;
 	}
 	if (sysroot_readlink_at(b->root, dfd, name, link, sizeof(link)) < 0) {

@@ -16,3 +16,9 @@ expect_grep err "Ignoring PCI sysfs entry '0000:18:00\.1': it links to .*/0000:1
 hp --json topology
 [ "$(jqo '[.. | objects | select(has("address")) | .address] | map(select(. == "0000:18:00.1")) | length')" = 0 ] ||
 	fail "the second view is in the topology"
+# an entry that is no address as the kernel names one (a domain of eight digits) is
+# named on stderr, never dropped unseen
+ln -s ../../../devices/pci0000:00/a1b2c3d4:00:00.0 "$D/a1b2c3d4:00:00.0"
+hp check
+expect_rc 1
+expect_grep err "Ignoring PCI sysfs entry 'a1b2c3d4:00:00\.0': not a PCI address as the kernel names one"
