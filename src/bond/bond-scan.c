@@ -8,8 +8,7 @@
 #define LAG_GID_SLOTS_MAX 256 /* a port's GID table: ndevs/0..N-1, 255 on mlx5 */
 #define LAG_PORTS_MAX	  8
 
-/* The basename of a sysfs link's target when it is a PCI address ("0000:02:00.0", VMD's
- * "10000:01:00.0"). */
+/* The basename of a sysfs link's target when it is a PCI address (VMD's 10000:01:00.0 too). */
 static int read_pci_link(const struct sysroot *root, const char *class, const char *name,
 			 char out[BOND_PCI_MAX + 1])
 {
