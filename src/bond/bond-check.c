@@ -322,10 +322,46 @@ static void judge_lacp(struct judge *j, const struct bond_seen *b)
 			out, b->ad_aggregator, in, up);
 }
 
+/*
+ * The bond itself carries traffic only when its operstate is up (RFC 2863, as the kernel
+ * keeps it: administratively up and a carrier). "unknown" (no operstate kept) is settled
+ * by its carrier, bonding/mii_status.
+ */
+static void judge_link(struct judge *j, const struct bond_seen *b)
+{
+	char remedy[192];
+	bool admin_down = b->flags_err == 0 && !(b->flags & 0x1); /* IFF_UP */
+
+	if (b->oper_err == 0 && streq(b->operstate, "up"))
+		return;
+	if (b->oper_err == 0 && streq(b->operstate, "unknown") && b->mii_err == 0 &&
+	    b->mii == BOND_MII_UP)
+		return;
+	if (b->oper_err < 0 && b->mii_err < 0) {
+		problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, NULL,
+			"operstate and bonding/mii_status unreadable: %s", err_text(b->oper_err));
+		return;
+	}
+	if (admin_down)
+		snprintf(remedy, sizeof(remedy),
+			 "bring %s up (ip link set %s up) and keep it up in its network "
+			 "configuration",
+			 b->rule->name, b->rule->name);
+	else
+		snprintf(remedy, sizeof(remedy),
+			 "%s has no carrier: bring its slaves' links up (see the bond.slave "
+			 "results), or lower bonding/min_links",
+			 b->rule->name);
+	problem(j, VERDICT_FAIL, admin_down ? ACTION_CONFIG : ACTION_CABLE, remedy,
+		"the bond is %s%s", b->oper_err == 0 ? b->operstate : "not up",
+		admin_down ? " (administratively down)" : "");
+}
+
 static int evaluate_bond(const struct bond_seen *b, struct results *rs, const char *expected)
 {
 	struct judge j = {};
 
+	judge_link(&j, b);
 	judge_mode(&j, b);
 	judge_miimon(&j, b);
 	judge_slaves(&j, b);

@@ -165,6 +165,37 @@ static int bond_is_there(const struct sysroot *root, const char *name)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+/*
+ * The bond's own link: no slave counts while the bond is down (ip link set down, or no
+ * carrier: fewer slaves up than min_links, every one down).
+ */
+static int scan_link(const struct sysroot *root, struct bond_seen *b)
+{
+	_cleanup_(freep) char *oper = NULL, *mii = NULL, *flags = NULL;
+	const char *n = b->rule->name;
+	char *end;
+
+	b->oper_err = sysroot_read_attr(root, SYSROOT_SYS, &oper, "class/net/%s/operstate", n);
+	if (!b->oper_err)
+		b->oper_err = snprintf(b->operstate, sizeof(b->operstate), "%s", oper) <
+					      (int)sizeof(b->operstate)
+				      ? 0
+				      : -EBADMSG;
+	b->mii_err =
+		sysroot_read_attr(root, SYSROOT_SYS, &mii, "class/net/%s/bonding/mii_status", n);
+	if (!b->mii_err)
+		b->mii_err = bond_parse_mii(mii, &b->mii);
+	b->flags_err = sysroot_read_attr(root, SYSROOT_SYS, &flags, "class/net/%s/flags", n);
+	if (!b->flags_err) {
+		errno = 0;
+		b->flags = strtoul(flags, &end, 16);
+		if (errno || *end || end == flags)
+			b->flags_err = -EBADMSG;
+	}
+	return b->oper_err == -ENOMEM || b->mii_err == -ENOMEM || b->flags_err == -ENOMEM ? -ENOMEM
+											  : 0;
+}
+
 static int scan_bond(const struct sysroot *root, struct bond_seen *b)
 {
 	_cleanup_(freep) char *mode = NULL, *miimon = NULL, *slaves = NULL, *active = NULL;
@@ -176,6 +207,9 @@ static int scan_bond(const struct sysroot *root, struct bond_seen *b)
 		return b->err;
 	if (b->err < 0)
 		return 0;
+	r = scan_link(root, b);
+	if (r < 0)
+		return r;
 	b->mode_err = sysroot_read_attr(root, SYSROOT_SYS, &mode, "class/net/%s/bonding/mode", n);
 	if (!b->mode_err)
 		b->mode_err = bond_parse_mode(mode, &b->mode);

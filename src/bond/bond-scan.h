@@ -48,6 +48,12 @@ struct bond_lag_seen {
 struct bond_seen {
 	const struct bond_rule *rule;
 	int err; /* -ENOENT: no such interface; -ENOTDIR: a netdev but not a bond */
+	int oper_err;
+	char operstate[16]; /* RFC 2863 as the kernel names it: "up", "down", ... */
+	int mii_err;	    /* bonding/mii_status: the bond's carrier, up or down */
+	enum bond_mii mii;
+	int flags_err;
+	unsigned long flags; /* IFF_UP: administratively up */
 	int mode_err;
 	enum bond_mode mode;
 	int miimon_err;

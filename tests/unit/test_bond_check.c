@@ -37,6 +37,8 @@ static void slave(struct bond_slave_seen *s, const char *name, enum bond_mii mii
 static void lacp_bond(struct bond_seen *b, const struct bond_rule *r, struct bond_slave_seen *s)
 {
 	*b = (struct bond_seen){ .rule = r,
+				 .operstate = "up",
+				 .flags = 0x1403,
 				 .mode = BOND_MODE_8023AD,
 				 .miimon = 100,
 				 .ad_aggregator = 1,
@@ -209,11 +211,64 @@ static void test_lacp_partner_edges(void **state)
 	results_done(&rs);
 }
 
+/* The bond's own link: every operstate but up fails, unknown is settled by mii_status. */
+static void test_bond_link(void **state)
+{
+	static const struct {
+		const char *oper;
+		int oper_err, mii_err;
+		enum bond_mii mii;
+		unsigned long flags;
+		enum verdict want;
+		const char *text;
+	} cases[] = {
+		{ "up", 0, 0, BOND_MII_UP, 0x1403, VERDICT_PASS, NULL },
+		{ "down", 0, 0, BOND_MII_DOWN, 0x1403, VERDICT_FAIL, "the bond is down" },
+		{ "down", 0, 0, BOND_MII_UP, 0x1402, VERDICT_FAIL,
+		  "the bond is down (administratively down)" },
+		{ "lowerlayerdown", 0, 0, BOND_MII_DOWN, 0x1403, VERDICT_FAIL,
+		  "the bond is lowerlayerdown" },
+		{ "dormant", 0, 0, BOND_MII_UP, 0x1403, VERDICT_FAIL, "the bond is dormant" },
+		{ "unknown", 0, 0, BOND_MII_UP, 0x1403, VERDICT_PASS, NULL },
+		{ "unknown", 0, 0, BOND_MII_DOWN, 0x1403, VERDICT_FAIL, "the bond is unknown" },
+		{ "unknown", 0, -EACCES, BOND_MII_UP, 0x1403, VERDICT_FAIL, "the bond is unknown" },
+		{ "", -EACCES, -EACCES, BOND_MII_UP, 0x1403, VERDICT_UNKNOWN,
+		  "operstate and bonding/mii_status unreadable" },
+		{ "", -EACCES, 0, BOND_MII_UP, 0x1403, VERDICT_FAIL, "the bond is not up" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct bond_rule r = rule("bond0", BOND_MODE_8023AD, 0);
+		struct bond_slave_seen s[2];
+		struct bond_seen b;
+		struct results rs = {};
+		const struct result *x;
+
+		lacp_bond(&b, &r, s);
+		snprintf(b.operstate, sizeof(b.operstate), "%s", cases[i].oper);
+		b.oper_err = cases[i].oper_err;
+		b.mii_err = cases[i].mii_err;
+		b.mii = cases[i].mii;
+		b.flags = cases[i].flags;
+		assert_int_equal(bond_evaluate(&b, &rs), 0);
+		x = find(&rs, "bond", "bond0");
+		assert_non_null(x);
+		if (x->verdict != cases[i].want)
+			fail_msg("case %zu (%s): verdict %d, want %d: %s", i, cases[i].oper,
+				 x->verdict, cases[i].want, x->actual);
+		if (cases[i].text)
+			assert_true(strneq(x->actual, cases[i].text, strlen(cases[i].text)));
+		results_done(&rs);
+	}
+}
+
 static void test_min_slaves(void **state)
 {
 	struct bond_rule r = rule("bond0", BOND_MODE_ACTIVEBACKUP, 0);
 	struct bond_slave_seen s[2];
 	struct bond_seen b = { .rule = &r,
+			       .operstate = "up",
+			       .flags = 0x1403,
 			       .mode = BOND_MODE_ACTIVEBACKUP,
 			       .miimon = 100,
 			       .slave = s,
@@ -395,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_lacp_partner_bits),
 		cmocka_unit_test(test_lacp_partner_edges),
 		cmocka_unit_test(test_min_slaves),
+		cmocka_unit_test(test_bond_link),
 		cmocka_unit_test(test_missing_and_lag),
 		cmocka_unit_test_setup_teardown(test_wait, tree_setup, tree_teardown),
 	};
