@@ -63,6 +63,13 @@ static void detail_add(struct aer_counts *c, const char *name, size_t len, uint6
  * The kernel counts an error once in the total and once in each bit it set
  * (pci_dev_aer_stats_incr()): no counter of the file can exceed its total.
  */
+/* Words of the kernel's counter names: single blanks between them, none at either end. */
+static bool name_ok(const char *s, size_t len)
+{
+	return len > 0 && s[0] != ' ' && s[len - 1] != ' ' && !memchr(s, '\t', len) &&
+	       !memmem(s, len, "  ", 2);
+}
+
 int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
 {
 	const char *line = text;
@@ -70,12 +77,19 @@ int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
 
 	*ret = (struct aer_counts){};
 	while (*line) {
-		const char *sp = line + strcspn(line, " \t\n"), *end;
-		size_t len = (size_t)(sp - line);
+		/*
+		 * "NAME COUNT": the count after the line's last blank. 4.19-5.x print names
+		 * with blanks ("Receiver Error 2", "RELAY_NUM Rollover 0"), later kernels
+		 * one word ("RxErr 2").
+		 */
+		const char *eol = line + strcspn(line, "\n"), *sp = eol, *end;
+		size_t len;
 		uint64_t n;
 
-		if (len == 0 || *sp != ' ' || parse_u64(sp + 1, UINT64_MAX, &end, &n) < 0 ||
-		    (*end != '\n' && *end))
+		while (sp > line && sp[-1] != ' ')
+			sp--;
+		len = sp > line ? (size_t)(sp - 1 - line) : 0;
+		if (!name_ok(line, len) || parse_u64(sp, UINT64_MAX, &end, &n) < 0 || end != eol)
 			return -EINVAL;
 		if (len == strlen(total_names[k]) && strncmp(line, total_names[k], len) == 0) {
 			ret->total = n;

@@ -34,6 +34,15 @@ static void test_parse_dev(void **state)
 	assert_int_equal(aer_parse_dev("RxErr 4\nTOTAL_ERR_COR 4\n", AER_COR, &c), 0);
 	assert_int_equal(aer_parse_dev("RxErr 3\nBadTLP 3\nTOTAL_ERR_COR 3\n", AER_COR, &c), 0);
 	assert_string_equal(c.detail, "RxErr 3, BadTLP 3");
+	/* 4.19-5.x: names with blanks (Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats) */
+	assert_int_equal(aer_parse_dev("Receiver Error 2\nBad TLP 0\nRELAY_NUM Rollover 1\n"
+				       "TOTAL_ERR_COR 3\n",
+				       AER_COR, &c),
+			 0);
+	assert_int_equal(c.total, 3);
+	assert_string_equal(c.detail, "Receiver Error 2, RELAY_NUM Rollover 1");
+	assert_int_equal(aer_parse_dev("Surprise Down Error 1\nTOTAL_ERR_FATAL 1", AER_FATAL, &c), 0);
+	assert_string_equal(c.detail, "Surprise Down Error 1");
 }
 
 static void test_parse_dev_bad(void **state)
@@ -57,6 +66,10 @@ static void test_parse_dev_bad(void **state)
 		{ "TOTAL_ERR_NONFATAL 0\n", AER_FATAL },
 		{ "RxErr 5\nTOTAL_ERR_COR 4\n", AER_COR },	     /* a counter above the total */
 		{ "DLP 5\nSDES 2\nTOTAL_ERR_FATAL 0\n", AER_FATAL }, /* errors under a zero total */
+		{ " RxErr 3\nTOTAL_ERR_COR 3\n", AER_COR },	     /* a leading blank */
+		{ "Bad  TLP 3\nTOTAL_ERR_COR 3\n", AER_COR },	     /* two blanks inside */
+		{ "Bad\tTLP 3\nTOTAL_ERR_COR 3\n", AER_COR },     /* a tab inside */
+		{ "3\nTOTAL_ERR_COR 3\n", AER_COR },		     /* no name */
 	};
 	struct aer_counts c;
 
