@@ -291,7 +291,12 @@ int xid_scan_line(struct xid_scan *s, const char *line)
 		return malformed(s);
 	if (s->records++ == 0)
 		s->first_seq = rec.seq;
-	hit = kmsg_match(rec.msg, &m);
+	/*
+	 * prio is facility << 3 | level: the kernel's own records are facility 0 (LOG_KERN);
+	 * a line a program wrote to /dev/kmsg has its own (LOG_USER by default): no driver
+	 * said it, whatever its text.
+	 */
+	hit = rec.prio >> 3 == 0 && kmsg_match(rec.msg, &m);
 	/* a snapshot keeps the record, its text only where it was judged */
 	if (s->record)
 		strbuf_printf(&s->judged, "%.*s%s\n", (int)(rec.msg - line), line,

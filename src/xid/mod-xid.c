@@ -389,7 +389,9 @@ static int unreadable(struct run *run, int err)
 			},
 			"cannot read %s: %s",
 			sysroot_is_host(run->root) ? "the kernel log" : "the tree's kernel log",
-			err == -EBADFD ? "not a log (a device node or FIFO)" : strerror(-err));
+			err == -EBADFD	  ? "not a log (a device node or FIFO)"
+			: err == -EBADMSG ? "no line of it is a record in the kernel's format"
+					  : strerror(-err));
 	return r;
 }
 
@@ -421,6 +423,8 @@ static int xid_verify(struct run *run)
 	r = read_sources(run, &s);
 	if (r == -ENOMEM)
 		return r;
+	if (r == 0 && s.records == 0 && s.malformed > 0)
+		r = -EBADMSG; /* a log with nothing in the kernel's format was not read */
 	if (r < 0)
 		return unreadable(run, r);
 	if (s.judged.oom)

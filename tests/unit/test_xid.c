@@ -241,7 +241,22 @@ static void test_scan(void **state)
 	assert_int_equal(scan_text("4,1,1,-;NVRM: Xid (PCI:0000:18:00): 13, x", 10, false, &s), 0);
 	assert_true(s.records == 1 && s.malformed == 0 && s.n == 1);
 	xid_scan_done(&s);
-	/* an empty log: nothing read, nothing found, not capped */
+	/*
+	 * A program's line written to /dev/kmsg (LOG_USER, prio 12; a daemon's facility 3)
+	 * is a record but no driver's Xid; LOG_KERN at any level (prio 0-7) is.
+	 */
+	assert_int_equal(scan_text("12,1,1,-;NVRM: Xid (PCI:0000:18:00): 79, x\n"
+				   "30,2,1,-;NVRM: Xid (PCI:0000:18:00): 79, x\n"
+				   "8,3,1,-;NVRM: Xid (PCI:0000:18:00): 79, x\n",
+				   10, false, &s),
+			 0);
+	assert_true(s.records == 3 && s.malformed == 0 && s.n == 0);
+	xid_scan_done(&s);
+	assert_int_equal(scan_text("7,1,1,-;NVRM: Xid (PCI:0000:18:00): 79, x\n", 10, false, &s),
+			 0);
+	assert_true(s.records == 1 && s.n == 1);
+	xid_scan_done(&s);
+		/* an empty log: nothing read, nothing found, not capped */
 	assert_int_equal(scan_text("", 10, false, &s), 0);
 	assert_true(s.records == 0 && s.n == 0 && !s.capped);
 	xid_scan_done(&s);

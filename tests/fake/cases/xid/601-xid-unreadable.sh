@@ -57,6 +57,18 @@ hp --json check
 expect_rc 0
 [ "$(jqo '.results[] | select(.check == "xid.gpu") | "\(.verdict) \(.actual)"')" = \
 	"pass no Xid since boot (kmsg: 0 records read)" ] || fail "an empty log: $(cat "$T/out")"
+
+# a log of which no line is a record in the kernel's format (dmesg's text in its place) was
+# not read: unknown, never "no Xid since boot" (an audit found it passing over an Xid 79)
+cat >"$R/dev/kmsg" <<'X'
+[    0.000000] Linux version 6.1.0-27-amd64 (debian-kernel@lists.debian.org)
+[ 5211.000123] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.
+X
+hp --json check
+expect_rc 1
+unknowns "dmesg text" "no line of it is a record in the kernel's format"
+
 rm "$R/dev/kmsg"
 rmdir "$R/dev"
 expect_tree_same
+
