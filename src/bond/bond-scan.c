@@ -176,11 +176,10 @@ static int scan_link(const struct sysroot *root, struct bond_seen *b)
 	char *end;
 
 	b->oper_err = sysroot_read_attr(root, SYSROOT_SYS, &oper, "class/net/%s/operstate", n);
-	if (!b->oper_err)
-		b->oper_err = snprintf(b->operstate, sizeof(b->operstate), "%s", oper) <
-					      (int)sizeof(b->operstate)
-				      ? 0
-				      : -EBADMSG;
+	if (!b->oper_err && strlen(oper) >= sizeof(b->operstate))
+		b->oper_err = -EBADMSG;
+	else if (!b->oper_err)
+		strcpy(b->operstate, oper);
 	b->mii_err =
 		sysroot_read_attr(root, SYSROOT_SYS, &mii, "class/net/%s/bonding/mii_status", n);
 	if (!b->mii_err)
@@ -192,8 +191,9 @@ static int scan_link(const struct sysroot *root, struct bond_seen *b)
 		if (errno || *end || end == flags)
 			b->flags_err = -EBADMSG;
 	}
-	return b->oper_err == -ENOMEM || b->mii_err == -ENOMEM || b->flags_err == -ENOMEM ? -ENOMEM
-											  : 0;
+	if (b->oper_err == -ENOMEM || b->mii_err == -ENOMEM || b->flags_err == -ENOMEM)
+		return -ENOMEM;
+	return 0;
 }
 
 static int scan_bond(const struct sysroot *root, struct bond_seen *b)
