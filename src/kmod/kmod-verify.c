@@ -553,6 +553,31 @@ static int stale_remedy(struct kmod_run *k, const struct kmod_seen *s, char **re
 			s->rule->name, s->rule->name);
 }
 
+/* A file there that cannot be read (cut, a FIFO): no evidence either way, and no reload. */
+static int stale_unreadable(struct run *run, const struct kmod_seen *s)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "look at the file modprobe would load (modinfo -n %s: a cut or half-installed "
+		     "build); a reload would fail to load it",
+		     s->rule->name) < 0)
+		return -ENOMEM;
+	return results_addf(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_UNKNOWN,
+			.check = "module.stale",
+			.object = s->rule->name,
+			.expected = "the running module is the file on disk",
+			.remedy = remedy,
+			.action = ACTION_INSPECT,
+		},
+		"running srcversion %s; the file on disk cannot be read as a module: %s",
+		s->srcversion,
+		s->file_err == -EBADFD ? "not a regular file" : strerror(-s->file_err));
+}
+
 static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_seen *s)
 {
 	const char *rel = file_rel(s, run->host.osrelease);
@@ -596,6 +621,8 @@ static int verify_stale(struct kmod_run *k, struct run *run, const struct kmod_s
 				    "running: the kernel's own build (srcversion %s); on disk: "
 				    "OFED's (srcversion %s, %s)",
 				    s->srcversion, s->file.srcversion, rel);
+	if (s->file_err < 0 && s->file_err != -ENOENT)
+		return stale_unreadable(run, s);
 	if (stale_remedy(k, s, &remedy) < 0)
 		return -ENOMEM;
 	if (s->file_err < 0)

@@ -26,3 +26,24 @@ useconf kmod-ofed
 hp -v check
 expect_rc 0
 expect_grep out '^PASS +gpudirect +host +either +peermem: nvidia_peermem live, nv_mem registered'
+
+# the file modprobe would load is there but cannot be read as a module (a cut DKMS
+# build, a FIFO): no evidence either way, unknown, and never "modprobe -r" (a reload
+# would unload the running driver and fail to load the file). An audit found both FAIL
+# "no file for it on disk now" with that remedy.
+newroot erdma-std
+printf '[Module:erdma]\n' >"$R/etc/hostprep/hostprep.conf"
+KO=$R/lib/modules/6.1.0-27-amd64/updates/erdma.ko
+head -c 600 "$KO" >"$T/cut.ko"
+cat "$T/cut.ko" >"$KO"
+hp -v check
+expect_rc 1
+expect_grep out '^UNKNOWN +module\.stale +erdma .*the file on disk cannot be read as a module: '
+expect_grep out 'modinfo -n erdma: a cut or half-installed build'
+expect_no_grep out 'modprobe -r erdma'
+rm "$KO"
+mkfifo "$KO"
+hp -v check
+expect_rc 1
+expect_grep out '^UNKNOWN +module\.stale +erdma .*cannot be read as a module: not a regular file'
+expect_no_grep out 'modprobe -r erdma'
