@@ -318,6 +318,12 @@ static enum iommu_vendor iommu_vendor(const struct iommu_state *s)
 	return VENDOR_OTHER;
 }
 
+/* Whether the kernel reads x86's iommu= (off, pt, nopt): not on arm64's SMMU. */
+static bool iommu_x86(const struct iommu_state *s)
+{
+	return iommu_vendor(s) != VENDOR_ARM;
+}
+
 /* The IOMMU-related words on the command line, "no IOMMU options" if there are none. */
 static void cmdline_iommu_words(const struct cmdline *cmd, char *buf, size_t size)
 {
@@ -394,36 +400,18 @@ static bool cmdline_has_anywhere(const struct cmdline *cmd, const char *key, con
 	return false;
 }
 
-/* "word1 / word2" for the words present on the line (b NULL: only whether any is). */
-static bool present_words(const struct cmdline *cmd, const char *const (*words)[2], size_t n,
-			  struct strbuf *b)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < n; i++)
-		if (cmdline_has_anywhere(cmd, words[i][0], words[i][1])) {
-			if (b)
-				strbuf_printf(b, "%s%s=%s", any ? " / " : "", words[i][0],
-					      words[i][1]);
-			any = true;
-		}
-	return any;
-}
-
 static const char *const off_switches[][2] = {
 	{ "intel_iommu", "off" },
 	{ "amd_iommu", "off" },
 	{ "iommu", "off" },
 };
-static const char *const pt_words[][2] = { { "iommu", "pt" }, { "iommu.passthrough", "1" } };
-static const char *const nopt_words[][2] = { { "iommu", "nopt" }, { "iommu.passthrough", "0" } };
 
 enum pt_request { PT_DEFAULT, PT_ON, PT_OFF };
 
 /* iommu.passthrough= is a kstrtobool; anything else leaves the default. */
 static enum pt_request passthrough_bool(const char *v)
 {
-	if (!v)
+	if (!v || !v[0]) /* kstrtobool refuses "" */
 		return PT_DEFAULT;
 	if (strchr("1yY", v[0]) || strcasecmp(v, "on") == 0)
 		return PT_ON;
@@ -433,30 +421,58 @@ static enum pt_request passthrough_bool(const char *v)
 }
 
 /*
- * What the command line asks for the default domain. iommu=pt|nopt and
- * iommu.passthrough= set the same kernel variable, so the last word wins.
+ * What one word asks of the default domain. iommu=pt|nopt is x86's (arch/x86/kernel/
+ * pci-dma.c; arm64 has no iommu= at all); iommu.passthrough= is every architecture's.
  */
-static enum pt_request pt_request(const struct cmdline *cmd)
+static enum pt_request word_request(const struct cmdline_param *p, bool x86)
+{
+	enum pt_request req = PT_DEFAULT;
+
+	if (!p->value)
+		return PT_DEFAULT;
+	if (streq(p->key, "iommu.passthrough"))
+		return passthrough_bool(p->value);
+	if (!x86 || !streq(p->key, "iommu"))
+		return PT_DEFAULT;
+	for (const char *o = p->value; o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
+		if (strneq(o, "pt", 2))
+			req = PT_ON;
+		else if (strneq(o, "nopt", 4))
+			req = PT_OFF;
+	}
+	return req;
+}
+
+/* iommu=pt|nopt and iommu.passthrough= set the same kernel variable: the last word wins. */
+static enum pt_request pt_request(const struct cmdline *cmd, bool x86)
 {
 	enum pt_request req = PT_DEFAULT;
 
 	for (size_t i = 0; i < cmd->n; i++) {
-		const struct cmdline_param *p = &cmd->params[i];
+		enum pt_request w = word_request(&cmd->params[i], x86);
 
-		if (!p->value)
-			continue;
-		if (streq(p->key, "iommu.passthrough") && passthrough_bool(p->value) != PT_DEFAULT)
-			req = passthrough_bool(p->value);
-		else if (streq(p->key, "iommu"))
-			for (const char *o = p->value; o;
-			     o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
-				if (strneq(o, "pt", 2))
-					req = PT_ON;
-				else if (strneq(o, "nopt", 4))
-					req = PT_OFF;
-			}
+		if (w != PT_DEFAULT)
+			req = w;
 	}
 	return req;
+}
+
+/* "iommu=pt / iommu.passthrough=on": every word as written that asks for want. */
+static bool request_words(const struct cmdline *cmd, bool x86, enum pt_request want,
+			  struct strbuf *b)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < cmd->n; i++) {
+		const struct cmdline_param *p = &cmd->params[i];
+
+		if (word_request(p, x86) != want)
+			continue;
+		if (b)
+			strbuf_printf(b, "%s%s=%s", any ? " / " : "", p->key, p->value);
+		any = true;
+	}
+	return any;
 }
 
 static bool type_is_translated(enum iommu_group_type t)
@@ -530,7 +546,7 @@ static void remedy_translated_despite_pt(const struct iommu_state *s, const stru
 {
 	const char *first;
 
-	present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
+	request_words(cmd, iommu_x86(s), PT_ON, b);
 	strbuf_printf(b, " is already on the kernel command line, but these groups are in a "
 			 "translated (DMA) domain: ");
 	first = list_groups(s, true, b);
@@ -545,7 +561,7 @@ static void remedy_identity_despite_nopt(const struct iommu_state *s, const stru
 {
 	const char *first;
 
-	present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
+	request_words(cmd, iommu_x86(s), PT_OFF, b);
 	strbuf_printf(b, " is already on the kernel command line, but these groups are identity "
 			 "(not translated): ");
 	first = list_groups(s, false, b);
@@ -606,9 +622,47 @@ static void remedy_unknown(const struct iommu_state *s, struct strbuf *b)
 			      "in Linux 5.11), so passthrough cannot be told from translated here");
 }
 
+/*
+ * The off switches in effect: each key's last word (intel_iommu=off intel_iommu=on is on);
+ * all three are x86's, arm64 reads none. b NULL: only whether any is.
+ */
+static bool off_in_effect(const struct iommu_state *s, const struct cmdline *cmd, struct strbuf *b)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(off_switches) && iommu_x86(s); i++) {
+		if (!cmdline_has(cmd, off_switches[i][0], off_switches[i][1]))
+			continue;
+		if (b)
+			strbuf_printf(b, "%s%s=off", any ? " / " : "", off_switches[i][0]);
+		any = true;
+	}
+	return any;
+}
+
+/* An off switch a later word of its key undoes: "remove intel_iommu=on (...)". */
+static bool off_undone(const struct iommu_state *s, const struct cmdline *cmd, struct strbuf *b)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(off_switches) && iommu_x86(s); i++) {
+		const char *key = off_switches[i][0];
+		const struct cmdline_param *last = cmdline_find_last(cmd, key);
+
+		if (!cmdline_has_anywhere(cmd, key, "off") || cmdline_has(cmd, key, "off"))
+			continue;
+		strbuf_printf(b,
+			      "remove %s=%s from the kernel command line (it comes after %s=off, "
+			      "and the last one wins), reboot",
+			      key, strempty(last->value), key);
+		return true;
+	}
+	return false;
+}
+
 static void remedy_off(const struct iommu_state *s, const struct cmdline *cmd, struct strbuf *b)
 {
-	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b)) {
+	if (off_undone(s, cmd, b))
+		return;
+	if (off_in_effect(s, cmd, b)) {
 		strbuf_printf(
 			b, " is already on the kernel command line, yet the IOMMU is active: "
 			   "firmware that opts in to DMA protection (Kernel DMA Protection, "
@@ -634,9 +688,10 @@ static void remedy_off(const struct iommu_state *s, const struct cmdline *cmd, s
 }
 
 /* No IOMMU is active: what turned it off, and what to ask for once it is back. */
-static void remedy_enable(const struct cmdline *cmd, const char *then, struct strbuf *b)
+static void remedy_enable(const struct iommu_state *s, const struct cmdline *cmd, const char *then,
+			  struct strbuf *b)
 {
-	if (present_words(cmd, off_switches, ARRAY_SIZE(off_switches), b))
+	if (off_in_effect(s, cmd, b))
 		strbuf_printf(b, " turns the IOMMU off: remove it from the kernel command line");
 	else if (cmdline_has(cmd, "intel_iommu", "on"))
 		strbuf_printf(b, "no IOMMU is active although intel_iommu=on is set: enable VT-d "
@@ -652,17 +707,18 @@ static void remedy_enable(const struct cmdline *cmd, const char *then, struct st
 static void remedy_passthrough(const struct iommu_state *s, const struct cmdline *cmd,
 			       enum iommu_mode m, struct strbuf *b)
 {
-	enum pt_request req = pt_request(cmd);
+	bool x86 = iommu_x86(s);
+	enum pt_request req = pt_request(cmd, x86);
 
 	if (m == IOMMU_MODE_OFF) {
-		remedy_enable(cmd,
+		remedy_enable(s, cmd,
 			      req == PT_ON ? NULL : "add iommu=pt (x86) or iommu.passthrough=1", b);
 	} else if (req == PT_ON) {
 		remedy_translated_despite_pt(s, cmd, b);
 	} else if (req == PT_OFF) {
 		strbuf_printf(b, "remove ");
-		present_words(cmd, nopt_words, ARRAY_SIZE(nopt_words), b);
-		if (present_words(cmd, pt_words, ARRAY_SIZE(pt_words), NULL))
+		request_words(cmd, x86, PT_OFF, b);
+		if (request_words(cmd, x86, PT_ON, NULL))
 			strbuf_printf(
 				b, " from the kernel command line (it comes after the passthrough "
 				   "request, and the last one wins), reboot");
@@ -670,6 +726,9 @@ static void remedy_passthrough(const struct iommu_state *s, const struct cmdline
 			strbuf_printf(
 				b, " and add iommu=pt (x86) or iommu.passthrough=1 to the kernel "
 				   "command line, reboot");
+	} else if (!x86) {
+		strbuf_printf(b, "add iommu.passthrough=1 to the kernel command line (arm64 has no "
+				 "iommu=pt), reboot");
 	} else {
 		strbuf_printf(b, "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command "
 				 "line, reboot");
@@ -679,14 +738,15 @@ static void remedy_passthrough(const struct iommu_state *s, const struct cmdline
 static void remedy_translated(const struct iommu_state *s, const struct cmdline *cmd,
 			      enum iommu_mode m, struct strbuf *b)
 {
-	enum pt_request req = pt_request(cmd);
+	bool x86 = iommu_x86(s);
+	enum pt_request req = pt_request(cmd, x86);
 	const char *first;
 
 	if (m == IOMMU_MODE_OFF) {
-		remedy_enable(cmd, NULL, b);
+		remedy_enable(s, cmd, NULL, b);
 	} else if (req == PT_ON) {
 		strbuf_printf(b, "remove ");
-		present_words(cmd, pt_words, ARRAY_SIZE(pt_words), b);
+		request_words(cmd, x86, PT_ON, b);
 		strbuf_printf(b, " from the kernel command line, reboot");
 	} else if (req == PT_OFF) {
 		remedy_identity_despite_nopt(s, cmd, b);

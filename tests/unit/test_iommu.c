@@ -457,6 +457,53 @@ static void test_translated_mixed_default(void **state)
 }
 
 /* Expect=translated, all identity, nothing on the line: the kernel's default is passthrough. */
+/* The words as the kernel reads them (audit): kstrtobool, the last word, arm64. */
+static void test_remedy_words_as_read(void **state)
+{
+	static const struct {
+		char **units;
+		const char *cmdline;
+		enum iommu_expect e;
+		const char *remedy; /* its start */
+	} cases[] = {
+		/* kstrtobool refuses "": nothing was asked */
+		{ dmar_units, "iommu.passthrough=", IOMMU_EXPECT_PASSTHROUGH,
+		  "add iommu=pt (x86) or iommu.passthrough=1 to the kernel command line" },
+		/* "on" is a yes: named as written */
+		{ dmar_units, "iommu.passthrough=on", IOMMU_EXPECT_PASSTHROUGH,
+		  "iommu.passthrough=on is already on the kernel command line" },
+		{ dmar_units, "iommu=pt iommu.passthrough=y", IOMMU_EXPECT_PASSTHROUGH,
+		  "iommu=pt / iommu.passthrough=y is already on the kernel command line" },
+		{ dmar_units, "iommu.passthrough=n", IOMMU_EXPECT_PASSTHROUGH,
+		  "remove iommu.passthrough=n and add iommu=pt (x86)" },
+		/* the last intel_iommu= wins */
+		{ dmar_units, "intel_iommu=off intel_iommu=on", IOMMU_EXPECT_OFF,
+		  "remove intel_iommu=on from the kernel command line (it comes after "
+		  "intel_iommu=off, and the last one wins), reboot" },
+		{ dmar_units, "intel_iommu=on intel_iommu=off", IOMMU_EXPECT_OFF,
+		  "intel_iommu=off is already on the kernel command line" },
+		/* arm64 reads no iommu= */
+		{ smmu_units, "iommu=pt", IOMMU_EXPECT_PASSTHROUGH,
+		  "add iommu.passthrough=1 to the kernel command line (arm64 has no iommu=pt)" },
+		{ smmu_units, "iommu.passthrough=1", IOMMU_EXPECT_PASSTHROUGH,
+		  "iommu.passthrough=1 is already on the kernel command line" },
+		{ smmu_units, "iommu=off", IOMMU_EXPECT_OFF, "arm-smmu-v3 has no kernel off switch" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct fixture *f = *state;
+		struct iommu_state s = state_of(cases[i].units, 0, 9, 0, 0);
+		const struct result *r;
+
+		r = verify(f, &s, cases[i].cmdline, cases[i].e, VERDICT_FAIL);
+		if (!strneq(r->remedy, cases[i].remedy, strlen(cases[i].remedy)))
+			fail_msg("%s: remedy '%s', want '%s...'", cases[i].cmdline, r->remedy,
+				 cases[i].remedy);
+		results_done(&f->rs);
+		cmdline_done(&f->cmd);
+	}
+}
+
 static void test_translated_default_passthrough(void **state)
 {
 	struct fixture *f = *state;
@@ -498,6 +545,7 @@ int main(void)
 		T(test_identity_despite_nopt),
 		T(test_translated_mixed_default),
 		T(test_translated_default_passthrough),
+		T(test_remedy_words_as_read),
 	};
 #undef T
 
