@@ -189,7 +189,7 @@ static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml
 			  char *vbios, size_t vsize)
 {
 	_cleanup_(freep) char *info = NULL;
-	struct nv_info ni;
+	struct nv_info ni = {};
 	char act[256];
 	int r = sysroot_read_file(c->run->root, SYSROOT_PROC, GPU_INFO_MAX, &info, NULL,
 				  "driver/nvidia/gpus/%s/information", addr);
@@ -216,6 +216,14 @@ static int present_result(struct gpu_ctx *c, const char *addr, const struct nvml
 			strerror(-r));
 	if (nv_info_parse(info, &ni) >= 0) /* the GPU map's reader of the same file */
 		snprintf(vbios, vsize, "%s", ni.vbios);
+	if (ni.excluded)
+		return add(c, VERDICT_FAIL, "gpu.present", addr, "initialised by the driver",
+			   "excluded by the driver (GPU Excluded: Yes, NVreg_ExcludedGpus): "
+			   "nvidia-smi and CUDA do not see it",
+			   "take it out of NVreg_ExcludedGpus (the nvidia module's options in "
+			   "modprobe.d) and reload the driver or reboot; if it was excluded as "
+			   "faulty: service",
+			   ACTION_CONFIG);
 	return add(c, VERDICT_PASS, "gpu.present", addr, "initialised by the driver",
 		   "initialised (" GPU_DRIVER_FILES ")", NULL, ACTION_NONE);
 }

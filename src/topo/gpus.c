@@ -57,6 +57,8 @@ static void info_line(const char *line, size_t n, struct nv_info *ret)
 		copy_trimmed(value, strlen(value), ret->vbios, sizeof(ret->vbios));
 	else if (streq(key, "Bus Location"))
 		copy_trimmed(value, strlen(value), ret->addr, sizeof(ret->addr));
+	else if (streq(key, "GPU Excluded"))
+		ret->excluded = streq(value, "Yes");
 }
 
 int nv_info_parse(const char *text, struct nv_info *ret)
@@ -163,6 +165,19 @@ static void nearest_nics(const struct topo_view *v, struct gpu_entry *g)
 			g->nics[g->n_nics++] = (struct gpu_nic){ .ep = j, .dist = best };
 }
 
+/*
+ * Whether nvidia-smi and CUDA count the GPU: with the driver loaded, the GPUs it took and
+ * did not exclude; without it, every NVIDIA GPU (the indexes it will give them).
+ */
+static bool counted(const struct gpu_map *m, const struct gpu_entry *g)
+{
+	if (!g->nvidia)
+		return false;
+	if (!m->driver_loaded)
+		return true;
+	return g->info && !g->info->excluded;
+}
+
 int gpu_map_build(struct gpu_map *m, const struct sysroot *root, const struct topo_view *v)
 {
 	const struct topology *t = &v->topo;
@@ -185,8 +200,8 @@ int gpu_map_build(struct gpu_map *m, const struct sysroot *root, const struct to
 		g->ep = i;
 		m->n_gpus++;
 		g->nvidia = d->id.vendor == NVIDIA_VENDOR;
-		g->index = g->nvidia ? (int)nv++ : -1;
 		g->info = info_find(m, d->addr);
+		g->index = counted(m, g) ? (int)nv++ : -1;
 		nearest_nics(v, g);
 	}
 	return 0;
@@ -211,6 +226,9 @@ bool gpu_map_info_orphan(const struct gpu_map *m, const struct topo_view *v, siz
 
 static const char *gpu_problem(const struct gpu_map *m, const struct gpu_entry *g)
 {
+	if (g->info && g->info->excluded)
+		return "excluded by the driver (NVreg_ExcludedGpus): nvidia-smi and CUDA do not "
+		       "see it";
 	if (g->info || !g->nvidia)
 		return NULL;
 	if (!m->driver_loaded)

@@ -31,6 +31,7 @@ struct nv_info {
 	char model[GPU_MODEL_MAX];
 	int minor;	/* Device Minor: /dev/nvidiaN; -1 unknown */
 	char vbios[32]; /* Video BIOS: "96.00.da.00.0c" ("" without one) */
+	bool excluded;	/* GPU Excluded: Yes (NVreg_ExcludedGpus): no tool sees it */
 };
 
 struct gpu_nic {

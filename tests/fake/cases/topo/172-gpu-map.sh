@@ -47,6 +47,27 @@ jq -e '.driver_entries_without_pci == [{"pci": "0000:5e:00.0", "uuid": "GPU-5a4f
 hp topology
 expect_grep out 'driver entry 0000:5e:00\.0 .* has no PCI GPU'
 expect_grep out 'no NVIDIA driver entry: the driver did not take this GPU'
+# nvidia-smi and CUDA count only the GPUs the driver took: 3b has no index, 9a is 3
+# (an audit found 3b given 3 and every later index one off)
+jq -e '[.gpus[] | .index] == [0,1,2,null,3,4,5,6]' "$j" >/dev/null ||
+	fail "indexes with a GPU the driver did not take: $(jq -c '[.gpus[] | .index]' "$j")"
+
+# A GPU the driver excluded (NVreg_ExcludedGpus: "GPU Excluded: Yes"): no index, a
+# problem, and gpu.present fails
+newroot dgx8
+f=$R/proc/driver/nvidia/gpus/0000:3a:00.0/information
+chmod u+w "$f"
+sed -i 's/^GPU Excluded:\t No$/GPU Excluded:\t Yes/' "$f"
+grep -q 'GPU Excluded:.*Yes' "$f" || fail "the fixture's entry has no 'GPU Excluded' line"
+mkdir -p "$R/sys/module/nvidia"
+echo 580.65.06 >"$R/sys/module/nvidia/version"
+printf '[GPU]\nPersistence=any\n' >"$R/etc/hostprep/hostprep.conf"
+hp --json topology
+jq -e '[.gpu_map.gpus[] | .index] == [0,1,null,2,3,4,5,6] and (.gpu_map.gpus[2].problem | test("^excluded by the driver"))' "$T/out" >/dev/null ||
+	fail "an excluded GPU: $(jq -c '[.gpu_map.gpus[] | [.index, .problem]]' "$T/out")"
+hp --json check
+[ "$(jqo '.results[] | select(.check == "gpu.present" and .object == "0000:3a:00.0") | .verdict')" = fail ] ||
+	fail "gpu.present of an excluded GPU: $(jqo -c '.results[] | select(.check == "gpu.present" and .object == "0000:3a:00.0")')"
 
 # No nvidia module (l40-amd has no proc/driver/nvidia): every NVIDIA GPU says why.
 newroot l40-amd
