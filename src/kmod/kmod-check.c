@@ -100,7 +100,6 @@ static bool wants_nodes(const struct kmod_config *kc)
 int kmod_run_scan(struct kmod_run *k, const struct run *run)
 {
 	const struct kmod_config *kc = kmod_config_get(run->cfg);
-	const struct cmdline_param *bl = cmdline_find_last(&run->host.cmdline, "module_blacklist");
 	int r;
 
 	seen_free(k);
@@ -115,7 +114,7 @@ int kmod_run_scan(struct kmod_run *k, const struct run *run)
 	for (size_t i = 0; i < kc->n_rules; i++) {
 		if (!kc->rules[i].enabled.on)
 			continue;
-		r = kmod_seen_scan(run->root, k->backend, &k->host, bl ? bl->value : NULL,
+		r = kmod_seen_scan(run->root, k->backend, &k->host, &run->host.cmdline,
 				   run->host.osrelease, &kc->rules[i], &k->seen[k->n_seen]);
 		k->n_seen++; /* counted even when half-filled, so that it is freed */
 		if (r >= 0)

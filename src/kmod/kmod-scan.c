@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "core/fileio.h"
+#include "kmod/kmod-modprobe.h"
 #include "kmod/kmod-scan.h"
 #include "core/log.h"
 
@@ -413,19 +414,12 @@ static int scan_params(const struct sysroot *root, struct kmod_seen *s)
 
 /* ---- deny-lists -------------------------------------------------------- */
 
-static int blacklist_in_file(const struct sysroot *root, enum sysroot_top top, const char *file,
-			     const char *name, char **ret)
+/* The first "blacklist NAME" line of one file: "<dir>/<file>:<line>" in *ret, 1; 0: none. */
+static int blacklist_in_file(const struct modprobe_file *f, const char *name, char **ret)
 {
-	_cleanup_(freep) char *text = NULL, *path = sysroot_path(root, top, "modprobe.d/%s", file);
 	unsigned line = 0;
-	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = sysroot_read_file(root, top, MODPROBE_MAX, &text, NULL, "modprobe.d/%s", file);
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	for (const char *p = text; *p;) {
+	for (const char *p = f->text; p && *p;) {
 		size_t len = strcspn(p, "\n");
 		_cleanup_(freep) char *l = strndup(p, len);
 		char found[KMOD_NAME_MAX + 1];
@@ -435,49 +429,60 @@ static int blacklist_in_file(const struct sysroot *root, enum sysroot_top top, c
 		line++;
 		p += len + (p[len] == '\n');
 		if (modprobe_blacklist_line(l, found) == 1 && streq(found, name))
-			return asprintf(ret, "%s:%u", sysroot_strip(root, path), line) < 0 ? -ENOMEM
-											   : 1;
+			return asprintf(ret, "%s/%s:%u", modprobe_dir_shown[f->dir], f->name,
+					line) < 0
+				       ? -ENOMEM
+				       : 1;
 	}
 	return 0;
 }
 
-static bool is_conf(const char *n)
+/* Is name in a comma list of the command line's key= (every word of it: libkmod adds each)? */
+static bool cmdline_denies(const struct cmdline *cmd, const char *key, bool last_only,
+			   const char *name)
 {
-	size_t len = strlen(n);
+	const struct cmdline_param *last = cmdline_find_last(cmd, key);
 
-	return n[0] != '.' && len > 5 && streq(n + len - 5, ".conf");
+	if (last_only)
+		return last && last->value && kmod_cmdline_blacklisted(last->value, name);
+	for (size_t i = 0; i < cmd->n; i++)
+		if (streq(cmd->params[i].key, key) && cmd->params[i].value &&
+		    kmod_cmdline_blacklisted(cmd->params[i].value, name))
+			return true;
+	return false;
 }
 
-static int blacklist_in_dir(const struct sysroot *root, enum sysroot_top top, const char *name,
-			    char **ret)
+static const char *cmdline_deny_by(const struct cmdline *cmd, const char *name)
 {
-	struct dirent **list = NULL;
-	int n, r = 0;
-
-	n = sysroot_scandir(root, top, &list, NULL, alphasort, "modprobe.d");
-	if (n == -ENOMEM)
-		return n;
-	for (int i = 0; i < n; i++) {
-		if (r == 0 && is_conf(list[i]->d_name))
-			r = blacklist_in_file(root, top, list[i]->d_name, name, ret);
-		free(list[i]);
-	}
-	free(list);
-	return r;
+	if (cmdline_denies(cmd, "module_blacklist", true, name))
+		return "the kernel command line module_blacklist=";
+	if (cmdline_denies(cmd, "modprobe.blacklist", false, name))
+		return "the kernel command line modprobe.blacklist=";
+	return NULL;
 }
 
-/* Where modprobe.d says "blacklist NAME" (the first such line), or the command line. */
-static int scan_deny(const struct sysroot *root, const char *cmdline_blacklist, struct kmod_seen *s)
+/*
+ * Who deny-lists the module: the kernel command line's module_blacklist= (the kernel's,
+ * its last word) or modprobe.blacklist= (libkmod's, every word), else the first
+ * "blacklist NAME" of the modprobe.d files libkmod reads, in its order (a file masked by
+ * the same name in an earlier directory is not read: kmod-modprobe.h).
+ */
+static int scan_deny(const struct sysroot *root, const struct cmdline *cmd, struct kmod_seen *s)
 {
-	static const enum sysroot_top tops[] = { SYSROOT_ETC, SYSROOT_RUN, SYSROOT_USR_LIB };
+	_cleanup_(modprobe_files_done) struct modprobe_files files = {};
+	const char *name = s->rule->name, *by;
 	int r;
 
-	if (cmdline_blacklist && kmod_cmdline_blacklisted(cmdline_blacklist, s->rule->name)) {
-		s->deny_by = strdup("the kernel command line module_blacklist=");
+	by = cmdline_deny_by(cmd, name);
+	if (by) {
+		s->deny_by = strdup(by);
 		return s->deny_by ? 0 : -ENOMEM;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(tops); i++) {
-		r = blacklist_in_dir(root, tops[i], s->rule->name, &s->deny_by);
+	r = modprobe_files_read(root, &files);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (size_t i = 0; i < files.n; i++) {
+		r = blacklist_in_file(&files.v[i], name, &s->deny_by);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
@@ -485,8 +490,8 @@ static int scan_deny(const struct sysroot *root, const char *cmdline_blacklist, 
 }
 
 int kmod_seen_scan(const struct sysroot *root, struct kmod_backend *b, const struct kmod_host *h,
-		   const char *cmdline_blacklist, const char *osrelease,
-		   const struct kmod_rule *rule, struct kmod_seen *s)
+		   const struct cmdline *cmd, const char *osrelease, const struct kmod_rule *rule,
+		   struct kmod_seen *s)
 {
 	int r;
 
@@ -501,7 +506,7 @@ int kmod_seen_scan(const struct sysroot *root, struct kmod_backend *b, const str
 		return s->file_err;
 	if (s->state == KS_NOT_LOADED && s->file_err == -ENOENT)
 		s->state = KS_NOT_INSTALLED;
-	r = scan_deny(root, cmdline_blacklist, s);
+	r = scan_deny(root, cmd, s);
 	if (r < 0)
 		return r;
 	return scan_params(root, s);

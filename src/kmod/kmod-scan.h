@@ -80,8 +80,8 @@ int kmod_host_modules_scan(const struct sysroot *root, const char *osrelease, st
 int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h);
 
 int kmod_seen_scan(const struct sysroot *root, struct kmod_backend *b, const struct kmod_host *h,
-		   const char *cmdline_blacklist, const char *osrelease,
-		   const struct kmod_rule *rule, struct kmod_seen *s);
+		   const struct cmdline *cmd, const char *osrelease, const struct kmod_rule *rule,
+		   struct kmod_seen *s);
 void kmod_seen_done(struct kmod_seen *s);
 
 bool kmod_state_present(enum kmod_state s); /* builtin or live */

@@ -38,6 +38,37 @@ done
 hp -v check
 expect_grep out 'deny-listed \(by the kernel command line module_blacklist=\)'
 
+# libkmod's own deny-list on the command line, modprobe.blacklist= (every word of it)
+newroot erdma-absent
+useconf kmod-erdma
+ref_private
+for d in "$R" "$REF"; do
+	echo "BOOT_IMAGE=/vmlinuz ro modprobe.blacklist=erdma modprobe.blacklist=nouveau" >"$d/proc/cmdline"
+done
+hp -v check
+expect_grep out 'deny-listed \(by the kernel command line modprobe\.blacklist=\)'
+hp -v apply --dry-run
+expect_no_grep out 'load erdma'
+
+# a deny-list that libkmod does not read: /usr/lib's file masked by an empty one of the
+# same name in /etc (as admins undo a vendor's); an audit found it still counted
+newroot erdma-absent
+useconf kmod-erdma
+ref_private
+for d in "$R" "$REF"; do
+	mkdir -p "$d/usr/lib/modprobe.d"
+	echo "blacklist erdma" >"$d/usr/lib/modprobe.d/erdma-deny.conf"
+	: >"$d/etc/modprobe.d/erdma-deny.conf"
+done
+hp -v check
+expect_grep out '^FAIL +module\.state +erdma +live or builtin +not loaded$'
+hp -v apply --dry-run
+expect_grep out 'load erdma'
+# unmasked, /usr/lib's deny-list counts
+rm "$R/etc/modprobe.d/erdma-deny.conf" "$REF/etc/modprobe.d/erdma-deny.conf"
+hp -v check
+expect_grep out 'deny-listed \(by /usr/lib/modprobe\.d/erdma-deny\.conf:1\)'
+
 # not installed at all
 newroot erdma-absent
 useconf kmod-erdma
