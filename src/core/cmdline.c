@@ -60,12 +60,12 @@ static char *cut_word(char *w, char **key, char **value)
 
 static int add_param(struct cmdline *c, const char *key, const char *value)
 {
-	struct cmdline_param *p = reallocarray(c->params, c->n + 1, sizeof(*p));
+	struct cmdline_param *p = reallocarray(c->params, c->n_all + 1, sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
 	c->params = p;
-	p = &c->params[c->n];
+	p = &c->params[c->n_all];
 	p->key = strdup(key);
 	p->value = value ? strdup(value) : NULL;
 	if (!p->key || (value && !p->value)) {
@@ -73,7 +73,7 @@ static int add_param(struct cmdline *c, const char *key, const char *value)
 		free(p->value);
 		return -ENOMEM;
 	}
-	c->n++;
+	c->n_all++;
 	return 0;
 }
 
@@ -81,6 +81,7 @@ int cmdline_parse(const char *s, struct cmdline *ret)
 {
 	_cleanup_(freep) char *line = strdup(s);
 	struct cmdline c = {};
+	bool kernel = true;
 	char *w;
 
 	if (!line)
@@ -90,14 +91,18 @@ int cmdline_parse(const char *s, struct cmdline *ret)
 		int r;
 
 		w = cut_word(w, &key, &value);
-		/* parse_args() stops at "--": the rest is for init. */
-		if (!value && streq(key, "--"))
-			break;
+		/* parse_args() stops at "--": the rest is for init (and libkmod, which reads on) */
+		if (kernel && !value && streq(key, "--")) {
+			kernel = false;
+			continue;
+		}
 		r = add_param(&c, key, value);
 		if (r < 0) {
 			cmdline_done(&c);
 			return r;
 		}
+		if (kernel)
+			c.n = c.n_all;
 	}
 	*ret = c;
 	return 0;
@@ -105,7 +110,7 @@ int cmdline_parse(const char *s, struct cmdline *ret)
 
 void cmdline_done(struct cmdline *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < c->n_all; i++) {
 		free(c->params[i].key);
 		free(c->params[i].value);
 	}

@@ -21,7 +21,9 @@ struct cmdline_param {
 
 struct cmdline {
 	struct cmdline_param *params;
-	size_t n;
+	size_t n;     /* the kernel's: the words before a bare "--" */
+	size_t n_all; /* every word: libkmod reads the rest too (modprobe.blacklist=, NAME.param=)
+		       */
 };
 
 int cmdline_parse(const char *s, struct cmdline *ret);

@@ -378,7 +378,7 @@ static int file_eval(struct modprobe_eval *e, const struct modprobe_file *m, con
 
 static int cmdline_eval(struct modprobe_eval *e, const struct cmdline *cl, const char *name)
 {
-	for (size_t i = 0; cl && i < cl->n; i++) {
+	for (size_t i = 0; cl && i < cl->n_all; i++) { /* libkmod reads past "--" */
 		const char *key = cl->params[i].key, *dot = strchr(key, '.');
 		char mod[KMOD_NAME_MAX + 1];
 		_cleanup_(freep) char *opt = NULL, *line = NULL, *modpart = NULL;

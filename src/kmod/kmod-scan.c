@@ -437,7 +437,10 @@ static int blacklist_in_file(const struct modprobe_file *f, const char *name, ch
 	return 0;
 }
 
-/* Is name in a comma list of the command line's key= (every word of it: libkmod adds each)? */
+/*
+ * Is name in a comma list of the command line's key=: the kernel's last word before "--"
+ * (last_only), or libkmod's every word, "--" or not?
+ */
 static bool cmdline_denies(const struct cmdline *cmd, const char *key, bool last_only,
 			   const char *name)
 {
@@ -445,7 +448,7 @@ static bool cmdline_denies(const struct cmdline *cmd, const char *key, bool last
 
 	if (last_only)
 		return last && last->value && kmod_cmdline_blacklisted(last->value, name);
-	for (size_t i = 0; i < cmd->n; i++)
+	for (size_t i = 0; i < cmd->n_all; i++)
 		if (streq(cmd->params[i].key, key) && cmd->params[i].value &&
 		    kmod_cmdline_blacklisted(cmd->params[i].value, name))
 			return true;

@@ -131,6 +131,23 @@ static void test_find_last(void **state)
 	cmdline_done(&c);
 }
 
+/* "--" ends the kernel's words; the rest stays for libkmod, which reads on. */
+static void test_dashdash(void **state)
+{
+	struct cmdline c;
+
+	assert_int_equal(cmdline_parse("ro -- erdma.compat_mode=N modprobe.blacklist=x --", &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.n_all, 4);
+	assert_null(cmdline_find_last(&c, "erdma.compat_mode"));
+	assert_string_equal(c.params[1].key, "erdma.compat_mode");
+	assert_string_equal(c.params[3].key, "--"); /* a second one is a word of init's */
+	cmdline_done(&c);
+	assert_int_equal(cmdline_parse("ro quiet", &c), 0);
+	assert_true(c.n == 2 && c.n_all == 2);
+	cmdline_done(&c);
+}
+
 static void test_empty(void **state)
 {
 	struct cmdline c = { .n = 42 };
@@ -214,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_double_dash_stops),
 		cmocka_unit_test(test_find_last),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_dashdash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

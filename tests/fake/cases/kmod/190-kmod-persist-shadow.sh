@@ -64,6 +64,14 @@ expect_rc 1
 expect_grep out "written, read back; the kernel command line's erdma\.compat_mode=N overrides hostprep\.conf \(the kernel keeps the last value\)$"
 expect_no_grep out 'zz-site'
 expect_no_grep err 'libkmod passes'
+# after "--" too: the kernel leaves the rest to init, libkmod reads on (an audit found a
+# pass there)
+newroot erdma-compat
+useconf kmod-erdma
+printf 'BOOT_IMAGE=/vmlinuz root=/dev/vda1 quiet -- erdma.compat_mode=N\n' >"$R/proc/cmdline"
+hp -v apply
+expect_rc 1
+expect_grep out "written, read back; the kernel command line's erdma\.compat_mode=N overrides hostprep\.conf \(the kernel keeps the last value\)$"
 
 # an install line replaces the load: reported (a warning), never a pass
 newroot erdma-compat
