@@ -331,6 +331,37 @@ static int check_class(struct run *run, const char *class, const char *const *pr
 	return r;
 }
 
+/* ib_uverbs in the kernel (loaded or built in): never "load ib_uverbs" while it is. */
+static bool uverbs_there(struct run *run)
+{
+	struct stat st;
+
+	return sysroot_stat(run->root, SYSROOT_SYS, 0, &st, "module/ib_uverbs") >= 0;
+}
+
+/* ib_uverbs runs, yet the device registered no verbs node: its driver's business. */
+static int missing_verbs(struct run *run, const char *obj, const char *dev)
+{
+	_cleanup_(freep) char *remedy = NULL;
+
+	if (asprintf(&remedy,
+		     "see why %s registered no verbs device (dmesg; a soft device without "
+		     "verbs, or its driver failed part-way); reloading its driver or a reboot "
+		     "registers it",
+		     dev) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = CHECK,
+				    .object = obj,
+				    .expected = "one per RDMA device",
+				    .remedy = remedy,
+				    .action = ACTION_DRIVER,
+			    },
+			    "%s has no verbs device although ib_uverbs is loaded", dev);
+}
+
 static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 {
 	static const char *const prefixes[] = { "uverbs", NULL };
@@ -355,17 +386,21 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 	for (size_t i = 0; ibdevs[i]; i++) {
 		if (found[i])
 			continue;
-		r = results_addf(&run->results,
-				 &(const struct result_spec){
-					 .verdict = VERDICT_FAIL,
-					 .check = CHECK,
-					 .object = obj,
-					 .expected = "one per RDMA device",
-					 .remedy = "modprobe ib_uverbs (rdma-core loads it at boot "
-						   "through rdma-load-modules@rdma.service)",
-					 .action = ACTION_DRIVER,
-				 },
-				 "%s has no verbs device: ib_uverbs is not loaded", ibdevs[i]);
+		r = uverbs_there(run)
+			    ? missing_verbs(run, obj, ibdevs[i])
+			    : results_addf(&run->results,
+					   &(const struct result_spec){
+						   .verdict = VERDICT_FAIL,
+						   .check = CHECK,
+						   .object = obj,
+						   .expected = "one per RDMA device",
+						   .remedy = "modprobe ib_uverbs (rdma-core "
+							     "loads it at boot through "
+							     "rdma-load-modules@rdma.service)",
+						   .action = ACTION_DRIVER,
+					   },
+					   "%s has no verbs device: ib_uverbs is not loaded",
+					   ibdevs[i]);
 		if (r < 0)
 			return r;
 	}

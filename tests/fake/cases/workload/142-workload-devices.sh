@@ -80,11 +80,24 @@ dv rdma_cm remedy | grep -q 'modprobe rdma_ucm' || fail "no rdma_ucm: remedy $(d
 # 5. ib_uverbs not loaded: the RDMA devices have no verbs node at all
 newroot workload-ib
 conf
-rm -rf "$R/sys/class/infiniband_verbs"
+rm -rf "$R/sys/class/infiniband_verbs" "$R/sys/module/ib_uverbs"
 hp --json check
 [ "$(dv 'uverbs*' verdict | sort -u)" = fail ] || fail "no ib_uverbs: $(dv 'uverbs*' verdict | sort -u), want fail"
 [ "$(jqo '[.results[] | select(.object=="/dev/infiniband/uverbs*")] | length')" = 4 ] ||
 	fail "no ib_uverbs: not one failure per RDMA device"
+[ "$(dv 'uverbs*' actual | grep -c 'ib_uverbs is not loaded$')" = 4 ] || fail "no ib_uverbs not said"
+# ib_uverbs loaded, one device without its verbs node: never "modprobe ib_uverbs" (an audit
+# found it said while the module ran)
+newroot workload-ib
+conf
+mknodes
+[ -d "$R/sys/module/ib_uverbs" ] || fail "the fixture has no sys/module/ib_uverbs"
+rm "$R/sys/class/infiniband_verbs/uverbs3" "$R/dev/infiniband/uverbs3"
+hp --json check
+expect_rc 1
+dv 'uverbs*' actual | grep -q '^mlx5_3 has no verbs device although ib_uverbs is loaded$' ||
+	fail "a device without verbs beside a loaded ib_uverbs: $(dv 'uverbs*' actual)"
+dv 'uverbs*' remedy | grep -q 'modprobe ib_uverbs' && fail "modprobe ib_uverbs while it is loaded"
 
 # 6. no RDMA device at all: skip, not fail
 newroot dgx8
