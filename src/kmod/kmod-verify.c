@@ -851,10 +851,24 @@ static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_
 
 /* ---- GPUDirect --------------------------------------------------------- */
 
-static bool module_live(const struct kmod_host *h, const char *name)
+/* /sys/module/NAME/initstate says live: what module.state reads without /proc/modules. */
+static bool sys_live(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *init = NULL;
+	enum kmod_live_state ls;
+
+	if (sysroot_read_attr(root, SYSROOT_SYS, &init, "module/%s/initstate", name) < 0)
+		return false;
+	return kmod_initstate_parse(init, &ls) >= 0 && ls == KMOD_STATE_LIVE;
+}
+
+/* Live by /proc/modules; without it, by sysfs. */
+static bool module_live(const struct sysroot *root, const struct kmod_host *h, const char *name)
 {
 	struct proc_module pm;
 
+	if (!h->proc_modules)
+		return sys_live(root, name);
 	for (const char *p = h->proc_modules; p && *p;) {
 		size_t len = strcspn(p, "\n");
 		_cleanup_(freep) char *line = strndup(p, len);
@@ -876,7 +890,7 @@ static int gpudirect_scan(const struct run *run, const struct kmod_host *h,
 {
 	_cleanup_(freep) char *text = NULL;
 
-	*g = (struct gpudirect_facts){ .peermem_live = module_live(h, "nvidia_peermem"),
+	*g = (struct gpudirect_facts){ .peermem_live = module_live(run->root, h, "nvidia_peermem"),
 				       .kernel_ok = kernel_at_least(run->host.osrelease, 5, 12),
 				       .nvidia = -1 };
 	if (sysroot_read_attr(run->root, SYSROOT_SYS, &g->nv_mem,

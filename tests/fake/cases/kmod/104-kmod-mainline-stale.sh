@@ -47,3 +47,12 @@ hp -v check
 expect_rc 1
 expect_grep out '^UNKNOWN +module\.stale +erdma .*cannot be read as a module: not a regular file'
 expect_no_grep out 'modprobe -r erdma'
+
+# without /proc/modules, GPUDirect reads peermem's state where module.state does
+# (/sys/module): an audit found module.state "live" and gpudirect "load nvidia_peermem"
+newroot ofed-gpu
+printf '[Module:nvidia_peermem]\n\n[GPUDirect]\nExpect=peermem\n' >"$R/etc/hostprep/hostprep.conf"
+rm "$R/proc/modules"
+hp --json check
+[ "$(jqo '[.results[] | select(.check == "module.state" or .check == "gpudirect") | .verdict] | join(",")')" = pass,pass ] ||
+	fail "without /proc/modules: $(jqo -c '[.results[] | select(.check == "module.state" or .check == "gpudirect") | [.verdict, .actual]]')"
