@@ -21,6 +21,7 @@ struct unit_seen {
 	char *load_state;
 	char *active_state;
 	uint64_t hard, soft;
+	uint32_t main_pid; /* 0: none running (or a systemd that does not say) */
 };
 
 static void unit_seen_done(struct unit_seen *u)
@@ -114,7 +115,29 @@ static int read_unit(sd_bus *bus, const char *unit, struct unit_seen *u, sd_bus_
 		u->soft = u->hard;
 		r = 0;
 	}
+	if (r < 0)
+		return r;
+	r = sym_sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "MainPID", e, 'u',
+					    &u->main_pid);
+	if (r < 0 && sym_sd_bus_error_has_name(e, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
+		sym_sd_bus_error_free(e);
+		u->main_pid = 0;
+		r = 0;
+	}
 	return r;
+}
+
+/*
+ * The running main process's soft limit, which is what its pods inherit: a daemon-reload
+ * changes the unit's property at once, the process only at its restart. -errno: not read.
+ */
+static int process_memlock(const struct run *run, uint32_t pid, uint64_t *ret)
+{
+	_cleanup_(freep) char *text = NULL;
+	int r = sysroot_read_file(run->root, SYSROOT_PROC, 16384, &text, NULL, "%" PRIu32 "/limits",
+				  pid);
+
+	return r < 0 ? r : workload_parse_limits_memlock(text, ret);
 }
 
 /* "LimitMEMLOCK=8M (active)", or with systemd's own soft:hard form when they differ. */
@@ -130,11 +153,39 @@ static void limit_text(const struct unit_seen *u, char *buf, size_t n)
 		snprintf(buf, n, "LimitMEMLOCK=%s:%s (soft:hard, %s)", s, h, u->active_state);
 }
 
+/* The unit says enough, its running process has less: the new limit waits for a restart. */
+static int not_restarted(struct run *run, const char *unit, const struct unit_seen *u,
+			 const char *limit, uint64_t running, uint64_t min, const char *expected)
+{
+	_cleanup_(freep) char *remedy = NULL;
+	char has[32], m[32];
+
+	if (asprintf(&remedy,
+		     "systemctl restart %s (its running process keeps the limit it "
+		     "started with)",
+		     unit) < 0)
+		return -ENOMEM;
+	return results_addf(&run->results,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_FAIL,
+				    .check = "workload.memlock",
+				    .object = unit,
+				    .expected = expected,
+				    .remedy = remedy,
+				    .action = ACTION_CONFIG,
+			    },
+			    "%s, but its running process (MainPID %" PRIu32 ") has %s, below "
+			    "MinMemlock=%s: not restarted since the limit changed; its pods get %s",
+			    limit, u->main_pid, workload_format_size(running, has, sizeof(has)),
+			    workload_format_size(min, m, sizeof(m)), has);
+}
+
 static int verdict_for(struct run *run, const char *unit, const struct unit_seen *u, uint64_t min,
 		       const char *expected)
 {
 	_cleanup_(freep) char *remedy = NULL;
 	char limit[128], m[32], soft[32];
+	uint64_t running;
 
 	workload_format_size(u->soft, soft, sizeof(soft));
 	if (streq(u->load_state, "not-found"))
@@ -155,18 +206,25 @@ static int verdict_for(struct run *run, const char *unit, const struct unit_seen
 							  .actual = "masked: it does not run",
 							  .action = ACTION_NONE,
 						  });
-	if (!streq(u->load_state, "loaded"))
+	if (!streq(u->load_state, "loaded")) {
+		if (asprintf(&remedy, "fix the unit (systemctl status %s)", unit) < 0)
+			return -ENOMEM;
 		return results_addf(&run->results,
 				    &(const struct result_spec){
 					    .verdict = VERDICT_UNKNOWN,
 					    .check = "workload.memlock",
 					    .object = unit,
 					    .expected = expected,
-					    .remedy = "fix the unit (systemctl status %s)",
+					    .remedy = remedy,
 					    .action = ACTION_CONFIG,
 				    },
 				    "systemd cannot load the unit (LoadState=%s)", u->load_state);
+	}
 	limit_text(u, limit, sizeof(limit));
+	if (workload_memlock_enough(u->soft, min) && u->main_pid &&
+	    process_memlock(run, u->main_pid, &running) >= 0 &&
+	    !workload_memlock_enough(running, min))
+		return not_restarted(run, unit, u, limit, running, min, expected);
 	if (workload_memlock_enough(u->soft, min))
 		return results_addf(&run->results,
 				    &(const struct result_spec){

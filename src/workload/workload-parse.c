@@ -33,6 +33,34 @@ static int suffix_shift(const char *s, unsigned *ret)
 	return 0;
 }
 
+int workload_parse_limits_memlock(const char *text, uint64_t *ret)
+{
+	static const char key[] = "Max locked memory";
+	char soft[32];
+	unsigned long long v;
+	char *end;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strneq(l, key, strlen(key)) || l[strlen(key)] != ' ')
+			continue;
+		if (sscanf(l + strlen(key), " %31s", soft) != 1)
+			return -EINVAL;
+		if (streq(soft, "unlimited")) {
+			*ret = WORKLOAD_INFINITY;
+			return 0;
+		}
+		if (!isdigit((unsigned char)soft[0]))
+			return -EINVAL;
+		errno = 0;
+		v = strtoull(soft, &end, 10);
+		if (errno || *end)
+			return -EINVAL;
+		*ret = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int workload_parse_size(const char *s, uint64_t *ret)
 {
 	unsigned long long v;

@@ -71,6 +71,11 @@ const char *netns_expect_to_string(enum netns_expect e);
 extern const struct config_enum_names netns_expect_names;
 /* A unit name we accept: [A-Za-z0-9:_.@\-]+ ending in ".service". */
 bool workload_unit_name_valid(const char *s);
+/*
+ * /proc/PID/limits' "Max locked memory" soft limit (fs/proc/base.c proc_pid_limits():
+ * "unlimited" or bytes) → bytes, WORKLOAD_INFINITY; -EINVAL without such a line.
+ */
+int workload_parse_limits_memlock(const char *text, uint64_t *ret);
 /* "231:192" → major/minor; -EINVAL otherwise. */
 int workload_parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor);
 

@@ -45,6 +45,35 @@ static void test_parse_size(void **state)
 	assert_int_equal(workload_parse_size("18446744073709551615", &v), -ERANGE);
 }
 
+/* /proc/PID/limits as fs/proc/base.c prints it: the soft column of "Max locked memory". */
+static void test_limits_memlock(void **state)
+{
+	static const char head[] = "Limit                     Soft Limit           Hard Limit  "
+				   "         Units     \n"
+				   "Max cpu time              unlimited            unlimited   "
+				   "         seconds   \n";
+	char text[512];
+	uint64_t v = 0;
+
+	snprintf(text, sizeof(text),
+		 "%sMax locked memory         8388608              unlimited            bytes     \n",
+		 head);
+	assert_int_equal(workload_parse_limits_memlock(text, &v), 0);
+	assert_true(v == 8388608);
+	snprintf(text, sizeof(text),
+		 "%sMax locked memory         unlimited            unlimited            bytes     \n",
+		 head);
+	assert_int_equal(workload_parse_limits_memlock(text, &v), 0);
+	assert_true(v == WORKLOAD_INFINITY);
+	assert_int_equal(workload_parse_limits_memlock(head, &v), -EINVAL);
+	assert_int_equal(workload_parse_limits_memlock("Max locked memory         -1  x\n", &v),
+			 -EINVAL);
+	assert_int_equal(workload_parse_limits_memlock("Max locked memory         12ab  x\n", &v),
+			 -EINVAL);
+	assert_int_equal(workload_parse_limits_memlock("Max locked memoryX 1\n", &v), -EINVAL);
+	assert_int_equal(workload_parse_limits_memlock("", &v), -EINVAL);
+}
+
 static void test_format_size(void **state)
 {
 	char b[32];
@@ -242,6 +271,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_limits_memlock),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_netns_mode),
 		cmocka_unit_test(test_devnum),

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A stand-in for systemd's manager on a private bus, for hostprep's workload.memlock.
 
-    fake-systemd.py ADDRESS [--deny] UNIT:LOADSTATE:ACTIVESTATE:SOFT:HARD ...
+    fake-systemd.py ADDRESS [--deny] UNIT:LOADSTATE:ACTIVESTATE:SOFT:HARD[:MAINPID] ...
 
 Exports what hostprep reads, shaped like systemd's own D-Bus API:
   /org/freedesktop/systemd1  org.freedesktop.systemd1.Manager  GetUnit(s) -> o, LoadUnit(s) -> o
   /org/freedesktop/systemd1/unit/<escaped>  org.freedesktop.DBus.Properties Get/GetAll of
       org.freedesktop.systemd1.Unit     LoadState, ActiveState, Id
       org.freedesktop.systemd1.Service  LimitMEMLOCK, LimitMEMLOCKSoft (t; "infinity" = 2^64-1;
-                                        SOFT "-": no LimitMEMLOCKSoft, as older systemd)
+                                        SOFT "-": no LimitMEMLOCKSoft, as older systemd),
+                                        MainPID (u; only when MAINPID is given)
 A unit not given is what systemd says of a unit without a file: GetUnit fails with
 org.freedesktop.systemd1.NoSuchUnit, LoadUnit returns an object with LoadState=not-found.
 --deny: every property read fails with org.freedesktop.DBus.Error.AccessDenied.
@@ -56,7 +57,7 @@ def size(s):
 
 
 class Unit(dbus.service.Object):
-    def __init__(self, bus, name, load, active, soft, hard, deny):
+    def __init__(self, bus, name, load, active, soft, hard, main_pid, deny):
         self.path = ROOT + "/unit/" + escape(name)
         super().__init__(bus, self.path)
         self.deny = deny
@@ -67,6 +68,8 @@ class Unit(dbus.service.Object):
         }
         if soft is not None:  # None: a systemd older than the *Soft properties
             self.props[SERVICE_IF]["LimitMEMLOCKSoft"] = dbus.UInt64(soft)
+        if main_pid is not None:
+            self.props[SERVICE_IF]["MainPID"] = dbus.UInt32(main_pid)
 
     @dbus.service.method(PROPS_IF, in_signature="ss", out_signature="v")
     def Get(self, interface, prop):
@@ -105,7 +108,7 @@ class Manager(dbus.service.Object):
     def LoadUnit(self, name):
         if name not in self.units:
             self.units[name] = Unit(self.bus, name, "not-found", "inactive",
-                                    DEFAULT_MEMLOCK, DEFAULT_MEMLOCK, self.deny)
+                                    DEFAULT_MEMLOCK, DEFAULT_MEMLOCK, None, self.deny)
         return dbus.ObjectPath(self.units[name].path)
 
 
@@ -116,8 +119,8 @@ def main(argv):
     for arg in argv[2:]:
         if arg == "--deny":
             continue
-        name, load, active, soft, hard = arg.split(":")
-        units[name] = (load, active, size(soft), size(hard))
+        name, load, active, soft, hard, *pid = arg.split(":")
+        units[name] = (load, active, size(soft), size(hard), int(pid[0]) if pid else None)
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(address)
     name = dbus.service.BusName(BUS_NAME, bus)  # noqa: F841 (held for the process' life)

@@ -47,6 +47,28 @@ if fakebus_start containerd.service:loaded:active:8388608:8388608 \
 	[ "$(v containerd.service verdict)" = fail ] || fail "no Soft property, hard 8M: $(v containerd.service verdict), want fail"
 	v containerd.service actual | grep -q 'LimitMEMLOCK=8M (active)' || fail "no Soft property: $(v containerd.service actual)"
 
+	# daemon-reload without a restart: the unit says infinity, its running process (and so
+	# every pod it starts) still has 8M (an audit found it passing); restarted, it passes
+	mkdir -p "$R/proc/1234"
+	limits() {
+		printf 'Limit                     Soft Limit           Hard Limit           Units     \n'
+		printf 'Max locked memory         %-20s %-20s bytes     \n' "$1" "$1"
+	}
+	limits 8388608 >"$R/proc/1234/limits"
+	fakebus_start containerd.service:loaded:active:infinity:infinity:1234
+	HP_ENV=(DBUS_SYSTEM_BUS_ADDRESS=$FAKEBUS_ADDRESS)
+	hp --json check
+	expect_rc 1
+	[ "$(v containerd.service verdict)" = fail ] || fail "not restarted: $(v containerd.service verdict), want fail"
+	v containerd.service actual | grep -q '^LimitMEMLOCK=infinity (active), but its running process (MainPID 1234) has 8M, below MinMemlock=64M' ||
+		fail "not restarted: $(v containerd.service actual)"
+	[ "$(v containerd.service remedy)" = "systemctl restart containerd.service (its running process keeps the limit it started with)" ] ||
+		fail "not restarted: remedy $(v containerd.service remedy)"
+	limits unlimited >"$R/proc/1234/limits"
+	hp --json check
+	expect_rc 0
+	[ "$(v containerd.service verdict)" = pass ] || fail "restarted: $(v containerd.service verdict), want pass"
+
 	# A bus that answers "access denied": unknown with the reason.
 	fakebus_start containerd.service:loaded:active:infinity:infinity --deny
 	HP_ENV=(DBUS_SYSTEM_BUS_ADDRESS=$FAKEBUS_ADDRESS)
