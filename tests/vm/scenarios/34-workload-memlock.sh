@@ -2,8 +2,9 @@
 # LimitMEMLOCK=8M, installed and started at boot. Oracles: systemd's own
 # LimitMEMLOCK property and the kernel's limit of the running process
 # (/proc/PID/limits). hostprep (MinMemlock=infinity) fails naming the unit and
-# a drop-in; after a drop-in LimitMEMLOCK=infinity + daemon-reload + restart
-# the oracles say unlimited and hostprep passes. kubelet/docker/crio are not
+# a drop-in; after a drop-in LimitMEMLOCK=infinity + daemon-reload the unit
+# says infinity but the running process keeps 8M: hostprep fails asking for a
+# restart; after the restart the oracles say unlimited and hostprep passes. kubelet/docker/crio are not
 # loaded here: no results for them, or skips.
 HOSTPREP_CONF='# only the rules below: switch off the vendor rule (/usr/lib/hostprep/hostprep.conf)
 [ACS:gpu-paths]
@@ -61,6 +62,15 @@ guest_check() {
 	mkdir -p /etc/systemd/system/containerd.service.d
 	printf '[Service]\nLimitMEMLOCK=infinity\n' >/etc/systemd/system/containerd.service.d/50-memlock.conf
 	systemctl daemon-reload
+	# reloaded, not restarted: the unit says infinity, the running process keeps 8M
+	assert_eq "$(unit_prop containerd.service LimitMEMLOCK)" infinity "systemd: LimitMEMLOCK after daemon-reload"
+	assert_eq "$(memlock_of_main containerd.service)" 8388608 "kernel: still 8M before the restart"
+	assert_rc 1 "hostprep check, reloaded but not restarted" hostprep check --json
+	assert_hp "$OUT" workload.memlock containerd.service fail "workload.memlock before the restart"
+	assert_hp_text "$OUT" workload.memlock containerd.service actual 'MainPID [0-9]+\) has 8M' \
+		"actual names the running process's 8M"
+	assert_hp_text "$OUT" workload.memlock containerd.service remedy '^systemctl restart containerd\.service' \
+		"remedy restarts containerd"
 	systemctl restart containerd.service
 	assert_eq "$(unit_prop containerd.service LimitMEMLOCK)" infinity "systemd: containerd LimitMEMLOCK after the drop-in"
 	assert_eq "$(memlock_of_main containerd.service)" unlimited "kernel: /proc/PID/limits after the restart"
