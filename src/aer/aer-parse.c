@@ -59,10 +59,6 @@ static void detail_add(struct aer_counts *c, const char *name, size_t len, uint6
 		 name, n);
 }
 
-/*
- * The kernel counts an error once in the total and once in each bit it set
- * (pci_dev_aer_stats_incr()): no counter of the file can exceed its total.
- */
 /* Words of the kernel's counter names: single blanks between them, none at either end. */
 static bool name_ok(const char *s, size_t len)
 {
@@ -70,6 +66,10 @@ static bool name_ok(const char *s, size_t len)
 	       !memmem(s, len, "  ", 2);
 }
 
+/*
+ * The kernel counts an error once in the total and once in each bit it set
+ * (pci_dev_aer_stats_incr()): no counter of the file can exceed its total.
+ */
 int aer_parse_dev(const char *text, enum aer_kind k, struct aer_counts *ret)
 {
 	const char *line = text;

@@ -362,6 +362,22 @@ static int missing_verbs(struct run *run, const char *obj, const char *dev)
 			    "%s has no verbs device although ib_uverbs is loaded", dev);
 }
 
+static int no_uverbs(struct run *run, const char *obj, const char *dev)
+{
+	return results_addf(
+		&run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_FAIL,
+			.check = CHECK,
+			.object = obj,
+			.expected = "one per RDMA device",
+			.remedy = "modprobe ib_uverbs (rdma-core loads it at boot through "
+				  "rdma-load-modules@rdma.service)",
+			.action = ACTION_DRIVER,
+		},
+		"%s has no verbs device: ib_uverbs is not loaded", dev);
+}
+
 static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 {
 	static const char *const prefixes[] = { "uverbs", NULL };
@@ -386,21 +402,8 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 	for (size_t i = 0; ibdevs[i]; i++) {
 		if (found[i])
 			continue;
-		r = uverbs_there(run)
-			    ? missing_verbs(run, obj, ibdevs[i])
-			    : results_addf(&run->results,
-					   &(const struct result_spec){
-						   .verdict = VERDICT_FAIL,
-						   .check = CHECK,
-						   .object = obj,
-						   .expected = "one per RDMA device",
-						   .remedy = "modprobe ib_uverbs (rdma-core "
-							     "loads it at boot through "
-							     "rdma-load-modules@rdma.service)",
-						   .action = ACTION_DRIVER,
-					   },
-					   "%s has no verbs device: ib_uverbs is not loaded",
-					   ibdevs[i]);
+		r = uverbs_there(run) ? missing_verbs(run, obj, ibdevs[i])
+				      : no_uverbs(run, obj, ibdevs[i]);
 		if (r < 0)
 			return r;
 	}
