@@ -217,6 +217,18 @@ static void device_path(const struct sysroot *root, const char *addr, char buf[s
 }
 
 /*
+ * Is the device at o's address now (its path in now, "" when gone) the one its line was
+ * taken from? A 0.1.0 line has no path: the address is all it knows. Apply and revert
+ * both write only to that device.
+ */
+static bool recorded_device(const struct apply_env *env, const struct original *o,
+			    char now[static DEVPATH_MAX])
+{
+	device_path(env->root, o->addr, now);
+	return !o->devpath[0] || streq(now, o->devpath);
+}
+
+/*
  * Re-read what a write is decided on, right before recording and right before writing: the
  * capability header at the offset (still ACS?), the Capability and the Control word. A
  * function that does not answer reads all-ones; its 0xffff is no original and no target.
@@ -450,10 +462,7 @@ static int recorded_elsewhere(const struct apply_env *env, const struct original
 	char now[DEVPATH_MAX];
 	int r;
 
-	if (!o->devpath[0])
-		return 0; /* a 0.1.0 line: the address is all it knows */
-	device_path(env->root, o->addr, now);
-	if (streq(now, o->devpath))
+	if (recorded_device(env, o, now))
 		return 0;
 	r = results_addf(rs,
 			 &(const struct result_spec){
@@ -569,8 +578,8 @@ static int check_identity(const struct apply_env *env, const struct original *o,
 			  const char *expected, struct results *rs)
 {
 	char now[DEVPATH_MAX];
+	bool same = recorded_device(env, o, now);
 
-	device_path(env->root, o->addr, now);
 	if (!now[0])
 		return results_addf(rs,
 				    &(const struct result_spec){
@@ -583,7 +592,7 @@ static int check_identity(const struct apply_env *env, const struct original *o,
 				    },
 				    "not restored: device %s is gone (%s)", o->addr,
 				    o->devpath[0] ? o->devpath : "no such address");
-	if (o->devpath[0] && !streq(now, o->devpath))
+	if (!same)
 		return results_addf(rs,
 				    &(const struct result_spec){
 					    .verdict = VERDICT_FAIL,

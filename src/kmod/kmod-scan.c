@@ -280,6 +280,18 @@ static void take_proc(struct kmod_seen *s, struct proc_module *pm, const char *m
 	s->ofed_dep = mlx_users && kmod_list_has(mlx_users, s->rule->name);
 }
 
+int kmod_sys_state(const struct sysroot *root, const char *name, enum kmod_live_state *ret)
+{
+	_cleanup_(freep) char *init = NULL;
+	int r = sysroot_read_attr(root, SYSROOT_SYS, &init, "module/%s/initstate", name);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || kmod_initstate_parse(init, ret) < 0)
+		return -ENOENT;
+	return 0;
+}
+
 /* Without /proc/modules: /sys/module/NAME/{initstate,refcnt,taint} say the same. */
 static int scan_state_sys(const struct sysroot *root, const struct kmod_host *h,
 			  struct kmod_seen *s)
@@ -289,16 +301,14 @@ static int scan_state_sys(const struct sysroot *root, const struct kmod_host *h,
 		[KMOD_STATE_COMING] = KS_COMING,
 		[KMOD_STATE_GOING] = KS_GOING,
 	};
-	_cleanup_(freep) char *init = NULL, *refcnt = NULL, *taint = NULL;
+	_cleanup_(freep) char *refcnt = NULL, *taint = NULL;
 	enum kmod_live_state ls;
 	const char *n = s->rule->name;
 	int r;
 
-	r = sysroot_read_attr(root, SYSROOT_SYS, &init, "module/%s/initstate", n);
-	if (r == -ENOMEM)
+	r = kmod_sys_state(root, n, &ls);
+	if (r < 0)
 		return r;
-	if (r < 0 || kmod_initstate_parse(init, &ls) < 0)
-		return -ENOENT;
 	s->state = map[ls];
 	if (sysroot_read_attr(root, SYSROOT_SYS, &refcnt, "module/%s/refcnt", n) >= 0)
 		s->refcnt = strtol(refcnt, NULL, 10);
@@ -437,19 +447,11 @@ static int blacklist_in_file(const struct modprobe_file *f, const char *name, ch
 	return 0;
 }
 
-/*
- * Is name in a comma list of the command line's key=: the kernel's last word before "--"
- * (last_only), or libkmod's every word, "--" or not?
- */
-static bool cmdline_denies(const struct cmdline *cmd, const char *key, bool last_only,
-			   const char *name)
+/* libkmod's modprobe.blacklist=: every word of it, "--" or not (it adds each). */
+static bool libkmod_denies(const struct cmdline *cmd, const char *name)
 {
-	const struct cmdline_param *last = cmdline_find_last(cmd, key);
-
-	if (last_only)
-		return last && last->value && kmod_cmdline_blacklisted(last->value, name);
 	for (size_t i = 0; i < cmd->n_all; i++)
-		if (streq(cmd->params[i].key, key) && cmd->params[i].value &&
+		if (streq(cmd->params[i].key, "modprobe.blacklist") && cmd->params[i].value &&
 		    kmod_cmdline_blacklisted(cmd->params[i].value, name))
 			return true;
 	return false;
@@ -457,9 +459,11 @@ static bool cmdline_denies(const struct cmdline *cmd, const char *key, bool last
 
 static const char *cmdline_deny_by(const struct cmdline *cmd, const char *name)
 {
-	if (cmdline_denies(cmd, "module_blacklist", true, name))
+	const struct cmdline_param *bl = cmdline_find_last(cmd, "module_blacklist");
+
+	if (bl && bl->value && kmod_cmdline_blacklisted(bl->value, name))
 		return "the kernel command line module_blacklist=";
-	if (cmdline_denies(cmd, "modprobe.blacklist", false, name))
+	if (libkmod_denies(cmd, name))
 		return "the kernel command line modprobe.blacklist=";
 	return NULL;
 }

@@ -79,6 +79,8 @@ int kmod_host_modules_scan(const struct sysroot *root, const char *osrelease, st
 /* Processes with /dev/infiniband nodes open: only when a reload may need to know. */
 int kmod_host_scan_users(const struct sysroot *root, struct kmod_host *h);
 
+/* /sys/module/NAME/initstate: -ENOENT when there is none to read (not loaded, builtin). */
+int kmod_sys_state(const struct sysroot *root, const char *name, enum kmod_live_state *ret);
 int kmod_seen_scan(const struct sysroot *root, struct kmod_backend *b, const struct kmod_host *h,
 		   const struct cmdline *cmd, const char *osrelease, const struct kmod_rule *rule,
 		   struct kmod_seen *s);

@@ -851,24 +851,14 @@ static int verify_module(struct kmod_run *k, struct run *run, const struct kmod_
 
 /* ---- GPUDirect --------------------------------------------------------- */
 
-/* /sys/module/NAME/initstate says live: what module.state reads without /proc/modules. */
-static bool sys_live(const struct sysroot *root, const char *name)
-{
-	_cleanup_(freep) char *init = NULL;
-	enum kmod_live_state ls;
-
-	if (sysroot_read_attr(root, SYSROOT_SYS, &init, "module/%s/initstate", name) < 0)
-		return false;
-	return kmod_initstate_parse(init, &ls) >= 0 && ls == KMOD_STATE_LIVE;
-}
-
 /* Live by /proc/modules; without it, by sysfs. */
 static bool module_live(const struct sysroot *root, const struct kmod_host *h, const char *name)
 {
+	enum kmod_live_state ls;
 	struct proc_module pm;
 
 	if (!h->proc_modules)
-		return sys_live(root, name);
+		return kmod_sys_state(root, name, &ls) >= 0 && ls == KMOD_STATE_LIVE;
 	for (const char *p = h->proc_modules; p && *p;) {
 		size_t len = strcspn(p, "\n");
 		_cleanup_(freep) char *line = strndup(p, len);

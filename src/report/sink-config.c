@@ -11,6 +11,7 @@
 
 /* The real host's root: renders a default path for `hostprep config` without a literal. */
 static const struct sysroot host_root = { .dir = (char *)"" };
+static const struct config no_config; /* no [Sinks]: every sink on, at its default path */
 
 /* Absolute, no "..", no blanks or control characters: it is joined to the root prefix. */
 static bool path_valid(const char *p)
@@ -338,8 +339,7 @@ static void sink_remove(const struct sysroot *root, const char *file)
 static void sink_drop_stale(const struct sysroot *root, bool on,
 			    char *(*in_root)(const struct config *), const struct config *c)
 {
-	static const struct config defaults = {};
-	_cleanup_(freep) char *file = in_root(c), *def = in_root(&defaults);
+	_cleanup_(freep) char *file = in_root(c), *def = in_root(&no_config);
 
 	if (!file || !def)
 		return (void)log_oom();
@@ -352,12 +352,11 @@ static void sink_drop_stale(const struct sysroot *root, bool on,
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec)
 {
-	static const struct config defaults = {};
 	bool refresh_only = !c;
 	int ret = 0;
 
 	if (!c)
-		c = &defaults;
+		c = &no_config;
 	sink_drop_stale(root, sinks_prometheus_on(c), prom_in_root, c);
 	sink_drop_stale(root, sinks_nfd_on(c), nfd_in_root, c);
 	if (sinks_prometheus_on(c))
@@ -369,9 +368,8 @@ int sink_files(const struct report *r, const struct config *c, const struct sysr
 
 void sink_files_remove(const struct config *c, const struct sysroot *root)
 {
-	static const struct config defaults = {};
-	_cleanup_(freep) char *prom = prom_in_root(c ? c : &defaults),
-			      *nfd = nfd_in_root(c ? c : &defaults);
+	_cleanup_(freep) char *prom = prom_in_root(c ? c : &no_config),
+			      *nfd = nfd_in_root(c ? c : &no_config);
 
 	if (!prom || !nfd)
 		return (void)log_oom();

@@ -339,31 +339,20 @@ static bool uverbs_there(struct run *run)
 	return sysroot_stat(run->root, SYSROOT_SYS, 0, &st, "module/ib_uverbs") >= 0;
 }
 
-/* ib_uverbs runs, yet the device registered no verbs node: its driver's business. */
-static int missing_verbs(struct run *run, const char *obj, const char *dev)
+/*
+ * A device without its verbs node: ib_uverbs is not loaded, or it runs and the device
+ * registered none (its driver's business: never "load ib_uverbs" while it runs).
+ */
+static int missing_verbs(struct run *run, const char *obj, const char *dev, bool uverbs)
 {
 	_cleanup_(freep) char *remedy = NULL;
 
-	if (asprintf(&remedy,
-		     "see why %s registered no verbs device (dmesg; a soft device without "
-		     "verbs, or its driver failed part-way); reloading its driver or a reboot "
-		     "registers it",
-		     dev) < 0)
+	if (uverbs && asprintf(&remedy,
+			       "see why %s registered no verbs device (dmesg; a soft device "
+			       "without verbs, or its driver failed part-way); reloading its "
+			       "driver or a reboot registers it",
+			       dev) < 0)
 		return -ENOMEM;
-	return results_addf(&run->results,
-			    &(const struct result_spec){
-				    .verdict = VERDICT_FAIL,
-				    .check = CHECK,
-				    .object = obj,
-				    .expected = "one per RDMA device",
-				    .remedy = remedy,
-				    .action = ACTION_DRIVER,
-			    },
-			    "%s has no verbs device although ib_uverbs is loaded", dev);
-}
-
-static int no_uverbs(struct run *run, const char *obj, const char *dev)
-{
 	return results_addf(
 		&run->results,
 		&(const struct result_spec){
@@ -371,18 +360,20 @@ static int no_uverbs(struct run *run, const char *obj, const char *dev)
 			.check = CHECK,
 			.object = obj,
 			.expected = "one per RDMA device",
-			.remedy = "modprobe ib_uverbs (rdma-core loads it at boot through "
-				  "rdma-load-modules@rdma.service)",
+			.remedy = uverbs ? remedy
+					 : "modprobe ib_uverbs (rdma-core loads it at "
+					   "boot through rdma-load-modules@rdma.service)",
 			.action = ACTION_DRIVER,
 		},
-		"%s has no verbs device: ib_uverbs is not loaded", dev);
+		"%s has no verbs device%s", dev,
+		uverbs ? " although ib_uverbs is loaded" : ": ib_uverbs is not loaded");
 }
 
 static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 {
 	static const char *const prefixes[] = { "uverbs", NULL };
 	_cleanup_(freep) char *obj = node_display(run, "uverbs*");
-	int r;
+	int r, uverbs = -1; /* read once, and only when a node is missing */
 
 	if (!obj)
 		return -ENOMEM;
@@ -402,8 +393,9 @@ static int check_verbs(struct run *run, char **ibdevs, unsigned *found)
 	for (size_t i = 0; ibdevs[i]; i++) {
 		if (found[i])
 			continue;
-		r = uverbs_there(run) ? missing_verbs(run, obj, ibdevs[i])
-				      : no_uverbs(run, obj, ibdevs[i]);
+		if (uverbs < 0)
+			uverbs = uverbs_there(run);
+		r = missing_verbs(run, obj, ibdevs[i], uverbs);
 		if (r < 0)
 			return r;
 	}
