@@ -60,12 +60,12 @@ static int rdma_wait_ready_step(struct run *run, char **status)
 	return r < 0 ? r : rdma_wait_ready(rr, status);
 }
 
-static void rdma_wait_done_step(struct run *run, uint64_t waited_usec)
+static int rdma_wait_done_step(struct run *run, uint64_t waited_usec, bool timed_out)
 {
 	struct rdma_run *rr;
+	int r = rdma_of(run, &rr);
 
-	if (rdma_of(run, &rr) >= 0 && rr)
-		rdma_wait_done(rr, waited_usec);
+	return r < 0 || !rr ? r : rdma_wait_done(rr, waited_usec, timed_out);
 }
 
 static int rdma_verify_step(struct run *run)

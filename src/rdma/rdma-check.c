@@ -286,11 +286,23 @@ static bool check_iwarp(const struct rdma_device *d, struct judgement *j)
 	return true;
 }
 
+/*
+ * RoCEv2= on an Ethernet port; on one whose link layer could not be read only a RoCE v2
+ * GID with an address passes (that GID exists on Ethernet alone): the rest is unknown.
+ */
 static void check_roce(const struct port_rule *r, const struct rdma_device *d,
 		       const struct rdma_port *p, struct judgement *j)
 {
-	if (!r->roce_v2 || p->link_layer != RDMA_LL_ETHERNET)
+	if (!r->roce_v2 || (p->link_layer && p->link_layer != RDMA_LL_ETHERNET))
 		return;
+	if (!p->link_layer) {
+		if (!p->gids_read || !rdma_port_roce_v2_ip_gid(p, false))
+			problem(j, VERDICT_UNKNOWN, ACTION_INSPECT, "unreadable",
+				remedyf("read the port's link_layer (ibstat %s %u)", d->name,
+					p->num),
+				"link layer unreadable: RoCEv2= cannot be judged");
+		return;
+	}
 	if (check_iwarp(d, j))
 		return;
 	if (!p->gids_read) {
@@ -480,6 +492,33 @@ static void tally_port(struct tally *t, const struct rdma_device *d, const struc
 	}
 }
 
+/* A selected device whose ports could not be listed: one unknown, counted as a port. */
+static int device_unread(const struct port_rule *r, const struct rdma_device *d, struct results *rs,
+			 struct tally *t)
+{
+	char why[64];
+
+	t->selected++;
+	t->unknown++;
+	if (d->err == -E2BIG)
+		snprintf(why, sizeof(why), "more than %d ports", RDMA_MAX_PORTS);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-d->err));
+	return results_addf(rs,
+			    &(const struct result_spec){
+				    .verdict = VERDICT_UNKNOWN,
+				    .check = "rdma.port",
+				    .object = d->name,
+				    .expected = "its ports readable",
+				    .remedy =
+					    "check that the device is still there (rdma link) and "
+					    "readable",
+				    .action = ACTION_INSPECT,
+				    .cause = "unreadable",
+			    },
+			    "%s: ports unreadable: %s", d->name, why);
+}
+
 static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, struct results *rs,
 		      struct tally *t)
 {
@@ -488,6 +527,13 @@ static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, stru
 
 		if (!port_rule_selects_device(r, d))
 			continue;
+		if (d->err) {
+			int ret = device_unread(r, d, rs, t);
+
+			if (ret < 0)
+				return ret;
+			continue;
+		}
 		for (size_t k = 0; k < d->n_ports; k++) {
 			int ret;
 
@@ -795,16 +841,34 @@ int rdma_wait_devices(const struct rdma_run *rr, char ***ret)
 	return 0;
 }
 
-void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec)
+static bool device_awaited(const struct rdma_device *d, void *userdata)
 {
-	rr->waited_usec = waited_usec;
-	for (size_t i = 0; i < rr->inv.n_devs; i++)
+	for (size_t k = 0; k < d->n_ports; k++)
+		if (port_awaited(userdata, d, &d->ports[k]))
+			return true;
+	return false;
+}
+
+static bool device_selected(const struct rdma_device *d, void *userdata)
+{
+	return rdma_rules_select_device(userdata, d);
+}
+
+int rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec, bool timed_out)
+{
+	for (size_t i = 0; timed_out && i < rr->inv.n_devs; i++)
 		for (size_t k = 0; k < rr->inv.devs[i].n_ports; k++) {
 			struct rdma_port *p = &rr->inv.devs[i].ports[k];
 
 			if (port_down(p) && port_awaited(rr->pc, &rr->inv.devs[i], p))
 				p->waited_usec = waited_usec;
 		}
+	if (timed_out)
+		rr->waited_usec = waited_usec;
+	/* verbs on the live host only, as the view read them (src/rdma/rdma-run.c) */
+	return rdma_rescan_ports(rr->root, &rr->inv, device_awaited,
+				 sysroot_is_host(rr->root) ? device_selected : NULL,
+				 (void *)rr->pc);
 }
 
 /* ---- environment ---- */

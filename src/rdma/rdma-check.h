@@ -48,8 +48,12 @@ void rdma_run_free(struct rdma_run *rr);
 int rdma_wait_ready(void *userdata, char **status);
 /* NULL-terminated names of the RDMA devices with a selected port not ACTIVE (to watch). */
 int rdma_wait_devices(const struct rdma_run *rr, char ***ret);
-/* After the wait: remember how long it was, for the rdma.port actual text. */
-void rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec);
+/*
+ * After the wait: the awaited devices' ports read again (rate, GIDs, netdev: a link that
+ * came up during the wait is judged as it is now); timed_out: how long it waited, for
+ * the rdma.port actual text of the ports still down.
+ */
+int rdma_wait_done(struct rdma_run *rr, uint64_t waited_usec, bool timed_out);
 
 /*
  * rdma.hcoll: rdma.env's HCOLL on (its port; multicast off and why where no rdma_cm node

@@ -28,6 +28,7 @@ static const char *const rdma_link_layer_table[_RDMA_LL_MAX] = {
 	[RDMA_LL_UNKNOWN] = "unknown",
 	[RDMA_LL_INFINIBAND] = "InfiniBand",
 	[RDMA_LL_ETHERNET] = "Ethernet",
+	[RDMA_LL_UNSPECIFIED] = "unspecified",
 };
 
 static const char *const rdma_gid_type_table[_RDMA_GID_TYPE_MAX] = {
@@ -261,6 +262,8 @@ int rdma_parse_link_layer(const char *s, enum rdma_link_layer *ret)
 		*ret = RDMA_LL_INFINIBAND;
 	else if (s && streq(s, "Ethernet"))
 		*ret = RDMA_LL_ETHERNET;
+	else if (s && streq(s, "Unknown")) /* link_layer_show(): IB_LINK_LAYER_UNSPECIFIED */
+		*ret = RDMA_LL_UNSPECIFIED;
 	else
 		return -EINVAL;
 	return 0;

@@ -34,9 +34,11 @@ enum rdma_phys_state {
 };
 
 enum rdma_link_layer {
-	RDMA_LL_UNKNOWN,
+	RDMA_LL_UNKNOWN, /* not read */
 	RDMA_LL_INFINIBAND,
 	RDMA_LL_ETHERNET,
+	/* the kernel's "Unknown": read, and neither (AWS EFA; iWARP without get_link_layer) */
+	RDMA_LL_UNSPECIFIED,
 	_RDMA_LL_MAX,
 };
 

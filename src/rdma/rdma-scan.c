@@ -32,7 +32,11 @@ static int cmp_numbers(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Entries of a directory (no dot files), sorted; numeric: only decimal names. d is closed. */
+/*
+ * Entries of a directory (no dot files), sorted; numeric: only decimal names. d is
+ * closed. More than max: -E2BIG, never a part in readdir order (a cut list would judge
+ * whichever entries the directory happened to give first).
+ */
 static int list_dir(DIR *dir, bool numeric, size_t max, char ***ret, size_t *ret_n)
 {
 	_cleanup_(closedirp) DIR *d = dir;
@@ -47,8 +51,10 @@ static int list_dir(DIR *dir, bool numeric, size_t max, char ***ret, size_t *ret
 			continue;
 		if (numeric && strspn(de->d_name, "0123456789") != strlen(de->d_name))
 			continue;
-		if (n >= max)
-			break;
+		if (n >= max) {
+			strv_free(v);
+			return -E2BIG;
+		}
 		grown = reallocarray(v, n + 2, sizeof(*v));
 		if (!grown)
 			goto oom;
@@ -66,6 +72,13 @@ static int list_dir(DIR *dir, bool numeric, size_t max, char ***ret, size_t *ret
 oom:
 	strv_free(v);
 	return -ENOMEM;
+}
+
+static void port_done(struct rdma_port *p)
+{
+	free(p->gids);
+	free(p->netdev);
+	free(p->bond);
 }
 
 /* The PCI function behind the device link, as the kernel names it, NULL if it is not one. */
@@ -121,14 +134,14 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	bool ok = true;
 	int r;
 
+	/*
+	 * Unread, the node type stays unknown and the ports are still read: a device that
+	 * vanished fails its port list (d->err), which the rules report as unknown.
+	 */
 	r = sysroot_read_attr(root, SYSROOT_SYS, &s, "class/infiniband/%s/node_type", d->name);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
-		d->err = r; /* vanished or unreadable: every port becomes unknown */
-		return 0;
-	}
-	if (rdma_parse_node_type(s, &d->node_type) < 0)
+	if (r < 0 || rdma_parse_node_type(s, &d->node_type) < 0)
 		d->node_type = RDMA_NODE_UNKNOWN;
 	free(s);
 	s = NULL;
@@ -228,7 +241,10 @@ static int add_gid(struct rdma_port *p, const struct rdma_gid *g)
 	return 0;
 }
 
-/* IB ports need only GID 0 (the port GID); Ethernet ports the table (RoCE v2 + IP). */
+/*
+ * IB ports need only GID 0 (the port GID); every other port the table: RoCE v2 + IP on
+ * Ethernet, and on a port whose link layer could not be read it is the evidence left.
+ */
 static int scan_gids_sysfs(const struct sysroot *root, const char *dev, struct rdma_port *p)
 {
 	DIR *dir = NULL;
@@ -246,7 +262,7 @@ static int scan_gids_sysfs(const struct sysroot *root, const char *dev, struct r
 		p->gids_err = r;
 		return 0;
 	}
-	if (p->link_layer != RDMA_LL_ETHERNET && n > 1)
+	if (p->link_layer == RDMA_LL_INFINIBAND && n > 1)
 		n = 1;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		struct rdma_gid g = {};
@@ -288,7 +304,7 @@ static int scan_gids_verbs(struct ibv_context *ctx, struct rdma_port *p, int tbl
 		char name[IF_NAMESIZE];
 		int r;
 
-		if (p->link_layer != RDMA_LL_ETHERNET && i > 0)
+		if (p->link_layer == RDMA_LL_INFINIBAND && i > 0)
 			break;
 		if (verbs_query_gid_ex(ctx, p->num, (uint32_t)i, &e, 0) != 0)
 			continue; /* empty slot (ENODATA) or gone */
@@ -307,6 +323,21 @@ static int scan_gids_verbs(struct ibv_context *ctx, struct rdma_port *p, int tbl
 	return 0;
 }
 
+/* What uverbs answers is rdma_port_get_link_layer(), as sysfs's link_layer prints it. */
+static enum rdma_link_layer verbs_link_layer(uint8_t ll)
+{
+	switch (ll) {
+	case IBV_LINK_LAYER_ETHERNET:
+		return RDMA_LL_ETHERNET;
+	case IBV_LINK_LAYER_INFINIBAND:
+		return RDMA_LL_INFINIBAND;
+	case IBV_LINK_LAYER_UNSPECIFIED:
+		return RDMA_LL_UNSPECIFIED;
+	default:
+		return RDMA_LL_UNKNOWN;
+	}
+}
+
 static int scan_port_verbs(const struct sysroot *root, struct ibv_context *ctx, const char *dev,
 			   struct rdma_port *p)
 {
@@ -321,9 +352,7 @@ static int scan_port_verbs(const struct sysroot *root, struct ibv_context *ctx, 
 	}
 	p->state = a.state <= IBV_PORT_ACTIVE_DEFER ? (enum rdma_port_state)a.state : RDMA_PORT_NOP;
 	p->phys_state = a.phys_state < _RDMA_PHYS_MAX ? a.phys_state : RDMA_PHYS_UNKNOWN;
-	p->link_layer = a.link_layer == IBV_LINK_LAYER_ETHERNET	    ? RDMA_LL_ETHERNET
-			: a.link_layer == IBV_LINK_LAYER_INFINIBAND ? RDMA_LL_INFINIBAND
-								    : RDMA_LL_UNKNOWN;
+	p->link_layer = verbs_link_layer(a.link_layer);
 	p->active_mtu = rdma_mtu_from_enum(a.active_mtu);
 	p->rate.width = rdma_width_from_ibv(a.active_width);
 	if (rdma_speed_from_ibv(a.active_speed, &lane, &speed) >= 0 && p->rate.width) {
@@ -358,7 +387,9 @@ static void netdev_details(const struct sysroot *root, struct rdma_port *p)
 		p->netdev_mtu = (unsigned)strtoul(mtu, NULL, 10);
 	p->netdev_is_bond =
 		sysroot_exists(root, SYSROOT_SYS, "class/net/%s/bonding", p->netdev) > 0;
-	if (sysroot_canonical(root, SYSROOT_SYS, &master, "class/net/%s/master", p->netdev) >= 0) {
+	/* a master that is no bond (a VRF, ovs-system, a bridge) is not the port's bond */
+	if (sysroot_canonical(root, SYSROOT_SYS, &master, "class/net/%s/master", p->netdev) >= 0 &&
+	    sysroot_exists(root, SYSROOT_SYS, "class/net/%s/bonding", basename(master)) > 0) {
 		p->bond = strdup(basename(master));
 		if (p->bond && sysroot_read_attr(root, SYSROOT_SYS, &bop, "class/net/%s/operstate",
 						 p->bond) >= 0)
@@ -374,7 +405,7 @@ static char *netdev_of_pci(const struct sysroot *root, const char *dev, unsigned
 	size_t n = 0;
 
 	if (sysroot_opendir(root, SYSROOT_SYS, &dir, "class/infiniband/%s/device/net", dev) < 0 ||
-	    list_dir(dir, false, 64, &names, &n) < 0 || n == 0) {
+	    list_dir(dir, false, RDMA_MAX_NETDEVS, &names, &n) < 0 || n == 0) {
 		strv_free(names);
 		return NULL;
 	}
@@ -400,7 +431,7 @@ static char *netdev_of_guid(const struct sysroot *root, const uint8_t guid[8])
 	size_t n = 0;
 
 	if (sysroot_opendir(root, SYSROOT_SYS, &dir, "class/net") < 0 ||
-	    list_dir(dir, false, 1024, &names, &n) < 0) {
+	    list_dir(dir, false, RDMA_MAX_NETDEVS, &names, &n) < 0) {
 		strv_free(names);
 		return NULL;
 	}
@@ -582,6 +613,75 @@ int rdma_scan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma
 	return r;
 }
 
+/* A device the rescan reads again: its ports before (what the wait recorded of them). */
+struct rescan_dev {
+	bool marked;
+	struct rdma_port *old;
+	size_t n_old;
+};
+
+struct rescan {
+	const struct rdma_inventory *inv;
+	const struct rescan_dev *devs;
+	rdma_want_fn verbs;
+	void *userdata;
+};
+
+static bool rescan_marked(const struct rdma_device *d, void *userdata)
+{
+	const struct rescan *rs = userdata;
+
+	return rs->devs[d - rs->inv->devs].marked;
+}
+
+static bool rescan_verbs(const struct rdma_device *d, void *userdata)
+{
+	const struct rescan *rs = userdata;
+
+	return rs->verbs && rs->verbs(d, rs->userdata);
+}
+
+/* What the wait recorded of each old port goes to the new port of the same number. */
+static void keep_wait(struct rdma_device *d, struct rescan_dev *o)
+{
+	for (size_t i = 0; i < o->n_old; i++) {
+		for (size_t k = 0; k < d->n_ports; k++)
+			if (d->ports[k].num == o->old[i].num) {
+				d->ports[k].waited_usec = o->old[i].waited_usec;
+				d->ports[k].wait_flap = o->old[i].wait_flap;
+			}
+		port_done(&o->old[i]);
+	}
+	free(o->old);
+}
+
+int rdma_rescan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma_want_fn want,
+		      rdma_want_fn verbs, void *userdata)
+{
+	_cleanup_(freep) struct rescan_dev *devs = calloc(inv->n_devs + 1, sizeof(*devs));
+	struct rescan rs = { inv, devs, verbs, userdata };
+	int r;
+
+	if (!devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < inv->n_devs; i++) {
+		struct rdma_device *d = &inv->devs[i];
+
+		if (!d->ports_read || !want(d, userdata))
+			continue;
+		devs[i] = (struct rescan_dev){ true, d->ports, d->n_ports };
+		d->ports = NULL;
+		d->n_ports = 0;
+		d->ports_read = false;
+		d->err = 0;
+	}
+	r = rdma_scan_ports(root, inv, rescan_marked, rescan_verbs, &rs);
+	for (size_t i = 0; i < inv->n_devs; i++)
+		if (devs[i].marked)
+			keep_wait(&inv->devs[i], &devs[i]);
+	return r;
+}
+
 static bool want_all(const struct rdma_device *d, void *userdata)
 {
 	return true;
@@ -595,13 +695,6 @@ int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, voi
 	if (r < 0 || ret->err)
 		return r;
 	return rdma_scan_ports(root, ret, want, use_verbs ? want_all : NULL, userdata);
-}
-
-static void port_done(struct rdma_port *p)
-{
-	free(p->gids);
-	free(p->netdev);
-	free(p->bond);
 }
 
 void rdma_inventory_done(struct rdma_inventory *inv)

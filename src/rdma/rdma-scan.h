@@ -14,9 +14,16 @@
  * the checks turn it into a named "unknown".
  */
 
-#define RDMA_MAX_DEVICES 256
-#define RDMA_MAX_PORTS	 64
-#define RDMA_MAX_GIDS	 256
+/*
+ * Bounds on what a listing may hold; beyond them the listing is an error (unknown),
+ * never a part. Real hosts: SR-IOV VFs each with a device (8 NICs x 127 VFs), mlx5 in
+ * switchdev mode with a port per VF/SF representor, 256 GIDs per RoCE port, thousands
+ * of veths on a Kubernetes node.
+ */
+#define RDMA_MAX_DEVICES 16384
+#define RDMA_MAX_PORTS	 16384
+#define RDMA_MAX_GIDS	 4096
+#define RDMA_MAX_NETDEVS 65536
 
 enum rdma_source {
 	RDMA_SOURCE_SYSFS,
@@ -98,6 +105,14 @@ int rdma_scan(const struct sysroot *root, bool use_verbs, rdma_want_fn want, voi
 int rdma_scan_devices(const struct sysroot *root, struct rdma_inventory *ret);
 int rdma_scan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma_want_fn want,
 		    rdma_want_fn verbs, void *userdata);
+/*
+ * The ports of the devices want() selects, read again like rdma_scan_ports() (after the
+ * boot wait: a port that came up has the rate, GIDs and netdev of its link now, not of
+ * the down link read before). What the wait recorded of a port (waited_usec, wait_flap)
+ * stays with its number.
+ */
+int rdma_rescan_ports(const struct sysroot *root, struct rdma_inventory *inv, rdma_want_fn want,
+		      rdma_want_fn verbs, void *userdata);
 /* Re-read state and phys_state of one port from sysfs (the wait's predicate). */
 int rdma_port_reread_state(const struct sysroot *root, const char *dev, struct rdma_port *p);
 void rdma_inventory_done(struct rdma_inventory *inv);

@@ -97,6 +97,26 @@ static bool waits_below_root(const struct run *run)
 	return sysroot_is_host(run->root) || run->cfg->wait_at.file;
 }
 
+/* Each module that waited re-reads what it waits for; one that cannot is judged as read. */
+static int waits_done(struct run *run, const struct waiters *w, bool timed_out)
+{
+	uint64_t waited = linkwait_now_usec() - run->started_usec;
+
+	for (size_t i = 0; i < run->modules->n; i++) {
+		int r;
+
+		if (!w->waits[i] || !run->modules->v[i]->wait_done)
+			continue;
+		r = run->modules->v[i]->wait_done(run, waited, timed_out);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			log_warning_errno(r, "Re-reading %s after the wait failed: %m",
+					  run->modules->v[i]->name);
+	}
+	return 0;
+}
+
 int run_wait(struct run *run)
 {
 	_cleanup_(linkwait_sources_done) struct linkwait_sources sources = {};
@@ -129,10 +149,5 @@ int run_wait(struct run *run)
 				     "are: %m");
 		return 0;
 	}
-	if (r > 0)
-		return 0;
-	for (size_t i = 0; i < run->modules->n; i++)
-		if (w.waits[i] && run->modules->v[i]->wait_done)
-			run->modules->v[i]->wait_done(run, linkwait_now_usec() - run->started_usec);
-	return 0;
+	return waits_done(run, &w, r == 0);
 }

@@ -174,12 +174,13 @@ struct run_module {
 	 * before the verify steps. wait_setup: 1 if the module has something to wait for;
 	 * may append event sources to *sources (NULL: no time left for events, one check)
 	 * and raise *recheck_usec (LACP). wait_ready: re-read; 1 up, 0 not yet with *status
-	 * ("mlx5_0/1 (Polling)"). wait_done: the bound passed after waited_usec.
+	 * ("mlx5_0/1 (Polling)"). wait_done: the wait ended after waited_usec, everything
+	 * up or (timed_out) the bound passed: re-read what came up, for the verify steps.
 	 */
 	int (*wait_setup)(struct run *run, struct linkwait_sources *sources,
 			  uint64_t *recheck_usec);
 	int (*wait_ready)(struct run *run, char **status);
-	void (*wait_done)(struct run *run, uint64_t waited_usec);
+	int (*wait_done)(struct run *run, uint64_t waited_usec, bool timed_out);
 };
 
 /*
