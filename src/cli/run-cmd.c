@@ -82,15 +82,17 @@ static void announce(const struct sysroot *root, const struct report *rep, bool 
 	(void)sink_notify(rep);
 }
 
-/* A run that stopped without a verdict. cfg: NULL when the configuration did not load. */
-static void run_failure(struct run *run, const struct config *cfg, int err)
+/*
+ * What stopped a run, as a result: a configuration that did not load (fail, the first
+ * error logged), or anything else (unknown). *actual is the caller's to free.
+ */
+static int failure_result(int err, struct result_spec *res, char **actual)
 {
-	_cleanup_(report_done) struct report rep = {};
-	_cleanup_(freep) char *actual = NULL;
 	const char *why = log_first_error();
 	unsigned more = log_error_count() > 1 ? log_error_count() - 1 : 0;
 	bool config = err == -EINVAL || err == -EPERM;
-	struct result_spec res = {
+
+	*res = (struct result_spec){
 		.verdict = config ? VERDICT_FAIL : VERDICT_UNKNOWN,
 		.action = config ? ACTION_CONFIG : ACTION_INSPECT,
 		.check = config ? "config" : "run",
@@ -101,13 +103,24 @@ static void run_failure(struct run *run, const struct config *cfg, int err)
 				 "every error), then systemctl restart hostprep"
 			       : "see the journal of hostprep.service; report a bug if it persists",
 	};
+	if (asprintf(actual, "%s%s", why ? why : strerror(-err),
+		     more ? " (and more errors: see the journal)" : "") < 0)
+		return -ENOMEM;
+	res->actual = *actual;
+	return 0;
+}
+
+/* A run that stopped without a verdict. cfg: NULL when the configuration did not load. */
+static void run_failure(struct run *run, const struct config *cfg, int err)
+{
+	_cleanup_(report_done) struct report rep = {};
+	_cleanup_(freep) char *actual = NULL;
+	struct result_spec res;
 
 	if (run->mode == RUN_DRY_RUN)
 		return; /* a dry run writes nothing, its own report included */
-	if (asprintf(&actual, "%s%s", why ? why : strerror(-err),
-		     more ? " (and more errors: see the journal)" : "") < 0)
+	if (failure_result(err, &res, &actual) < 0)
 		return;
-	res.actual = actual;
 	if (run_report(run, run->cfg->apply, &res, &rep) < 0)
 		return;
 	(void)publish_failure(run, cfg, &rep);
@@ -226,12 +239,26 @@ static bool run_publishes(const struct options *o, const struct run *run)
 }
 
 /*
+ * A revert without its configuration restores what was recorded, and its report says
+ * the configuration did not load: a host whose policy cannot be read is not ready, and
+ * the sinks and gates must not say otherwise.
+ */
+static int config_unloaded(struct run *run, int err)
+{
+	_cleanup_(freep) char *actual = NULL;
+	struct result_spec res;
+	int r = failure_result(err, &res, &actual);
+
+	return r < 0 ? r : results_add(&run->results, &res);
+}
+
+/*
  * The pipeline on a loaded configuration (cfg NULL: a revert without one): the "not
  * finished" state first where a run could hang or write, the verdict published under
  * the run lock's rules (run-publish.h), the lock let go, then the report printed.
  */
 static int run_pipeline(const struct options *o, struct run *run, const struct config *cfg,
-			uint64_t started)
+			int cfg_err, uint64_t started)
 {
 	_cleanup_(report_done) struct report pending = {};
 	bool say_pending = run->publishes && (run_writes(run) || run->mode == RUN_APPLY);
@@ -244,6 +271,8 @@ static int run_pipeline(const struct options *o, struct run *run, const struct c
 		r = publish_begin(run, cfg, say_pending ? &pending : NULL);
 	if (r >= 0)
 		r = run_execute(run);
+	if (r >= 0 && cfg_err < 0)
+		r = config_unloaded(run, cfg_err);
 	if (r >= 0 &&
 	    (run->mode == RUN_DRY_RUN || (run->mode == RUN_APPLY && !run->cfg->apply && !o->json)))
 		r = print_plan(o, run);
@@ -318,7 +347,7 @@ static int do_run(const struct options *o, enum run_mode mode)
 			  mode_command(mode));
 		return -EPERM;
 	}
-	return run_pipeline(o, &run, r < 0 ? NULL : &cfg, started);
+	return run_pipeline(o, &run, r < 0 ? NULL : &cfg, r < 0 ? r : 0, started);
 }
 
 static int cmd_check(const struct options *o)
