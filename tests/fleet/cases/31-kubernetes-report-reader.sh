@@ -99,7 +99,7 @@ jq 'del(.schema)' "$ready" >"$T/s0.json"
 nope "no schema" "$T/s0.json" "the last report cannot be used (no schema)"
 jq '.ready = "true"' "$ready" >"$T/rs.json"
 nope "ready as a string" "$T/rs.json" "the last report cannot be used (ready is not a boolean)"
-jq '.results[0].verdict = "fail"' "$ready" >"$T/edit.json"
+jq '.results[0].verdict = "fail" | del(.results[0].severity, .results[0].cause)' "$ready" >"$T/edit.json"
 nope "ready true with a failed result (hand-edited)" "$T/edit.json" "the last report cannot be used (ready disagrees"
 jq '.summary.warn += 1' "$ready" >"$T/sum.json"
 nope "summary disagrees (hand-edited)" "$T/sum.json" "the last report cannot be used (summary disagrees"
@@ -127,12 +127,105 @@ check_eq "$RC $LINE" "0 READY: 24 pass, 2 warn, 1 skip (warn: acs)" "unknown nes
 jq '.causes = {"summary": {"pass": 0}, "ready": false}' "$ready" >"$T/nest2.json"
 read_report "$T/nest2.json"
 check_eq "$RC" 0 "a nested summary or ready is not the report's"
-read_report "$T/x.json"
-check_eq "$RC $LINE" "0 READY: no result" "minimal ready report"
+# the header every report has (hostprep rejects a report without it)
+hdr='"schema":1,"version":"0.1.0","command":"check","host":"h","time":"2026-01-01T00:00:00Z","apply":false'
+printf '{%s,"ready":true,"summary":{"pass":0,"skip":0,"warn":0,"unknown":0,"fail":0,"total":0},"results":[]}' "$hdr" >"$T/min.json"
+read_report "$T/min.json"
+check_eq "$RC $LINE" "0 NOTHING DECLARED: no rule checked this host" "minimal ready report: nothing declared"
 # escapes: \" \\ \uXXXX in the names it prints
-printf '{"schema":1,"ready":false,"results":[{"check":"rdma.port","object":"mlx5_\\"0\\\\\\u00e9/1","verdict":"unknown"}]}' >"$T/esc.json"
+printf '{%s,"ready":false,"summary":{"pass":0,"skip":0,"warn":0,"unknown":1,"fail":0,"total":1},"results":[{"check":"rdma.port","object":"mlx5_\\"0\\\\\\u00e9/1","expected":"","actual":"","verdict":"unknown","remedy":null}]}' "$hdr" >"$T/esc.json"
 read_report "$T/esc.json"
 check_eq "$RC $LINE" '1 NOT READY: rdma.port:inspect mlx5_"0\?/1' "escapes resolved"
+
+# what 'hostprep status' rejects (src/report/report-file.c, report_from_json_string()) the
+# reader rejects: NOT READY, exit 1, and hostprep status says the same on the same file
+mkdir -p "$T/hroot/run/hostprep"
+# hostprep_rc FILE: 'hostprep status --oneline''s exit and line on FILE (as root's report)
+hostprep_rc() {
+	cp "$1" "$T/hroot/run/hostprep/report.json"
+	chmod "${2:-644}" "$T/hroot/run/hostprep/report.json"
+	HLINE=$("$HOSTPREP_BIN" --root "$T/hroot" status --oneline 2>/dev/null)
+	HRC=$?
+}
+# rejected NAME JQ-FILTER: the ready report edited so; both exit 1, the reader's words
+rejected() {
+	jq "$2" "$ready" >"$T/rej.json" || { fail "$1" "jq '$2'"; return; }
+	read_report "$T/rej.json"
+	case "$RC:$LINE" in "1:NOT READY: the last report cannot be used ("*) ;; *)
+		fail "rejected as hostprep does: $1" "reader exit $RC: '$LINE' $(cat "$T/err")"
+		return ;;
+	esac
+	if [ -x "$HOSTPREP_BIN" ]; then
+		hostprep_rc "$T/rej.json"
+		[ "$HRC" = 1 ] || { fail "rejected as hostprep does: $1" "hostprep status exit $HRC: '$HLINE' (the case is wrong)"; return; }
+	fi
+	ok "rejected as hostprep does: $1 ($LINE)"
+}
+rejected "results holds a number" '.results += [1]'
+rejected "results holds a string" '.results = ["x"] + .results'
+rejected "no summary" 'del(.summary)'
+rejected "summary counts as strings" '.summary |= map_values(tostring)'
+rejected "summary without a count" 'del(.summary.unknown)'
+rejected "summary not an object" '.summary = [1]'
+rejected "no version, host, time" 'del(.version, .host, .time)'
+rejected "no version" 'del(.version)'
+rejected "no host" 'del(.host)'
+rejected "no command" 'del(.command)'
+rejected "no time" 'del(.time)'
+rejected "no apply" 'del(.apply)'
+rejected "apply as a string" '.apply = "false"'
+rejected "time not a time" '.time = "yesterday"'
+rejected "time month 13" '.time = "2026-13-01T00:00:00Z"'
+rejected "time before 1970" '.time = "1969-12-31T23:59:59Z"'
+rejected "time with a space for T" '.time = "2026-01-01 00:00:00Z"'
+rejected "time with trailing text" '.time = "2026-01-01T00:00:00Z+1"'
+rejected "time a number" '.time = 1764000000'
+rejected "severity contradicts verdict" '.results[0].severity = "critical"'
+rejected "severity unknown" '.results[0].severity = "grave"'
+rejected "severity null" '.results[0].severity = null'
+rejected "action unknown" '.results[0].action = "pray"'
+rejected "cause of another check" '(.results[] | select(.verdict == "warn") | .cause) |= "other.check:x"'
+rejected "cause without a reason" '(.results[] | select(.verdict == "warn")) |= (.cause = .check + ":")'
+rejected "cause null on a warn" '(.results[] | select(.verdict == "warn") | .cause) = null'
+rejected "result without expected" 'del(.results[0].expected)'
+rejected "result without actual" 'del(.results[0].actual)'
+rejected "result without remedy" 'del(.results[0].remedy)'
+rejected "result object a number" '.results[0].object = 1'
+rejected "config_files holds a number" '.config_files = [1]'
+rejected "config_digest a number" '.config_digest = 1'
+rejected "facts not an array" '.facts = {}'
+rejected "fact without kind" '.facts = [{"object": "host"}]'
+rejected "fact value a number" '.facts = [{"kind": "gpu", "object": "0000:01:00.0", "model": 1, "vbios": null}]'
+# and accepts what it accepts (not stricter than hostprep)
+accepted() {
+	jq "$2" "$ready" >"$T/acc.json"
+	read_report "$T/acc.json"
+	if [ -x "$HOSTPREP_BIN" ]; then
+		hostprep_rc "$T/acc.json"
+		[ "$RC $LINE" = "$HRC $HLINE" ] || { fail "accepted as hostprep does: $1" "reader $RC '$LINE', hostprep $HRC '$HLINE'"; return; }
+	fi
+	if [ "$RC" = 0 ]; then ok "accepted as hostprep does: $1"; else fail "accepted as hostprep does: $1" "exit $RC: '$LINE'"; fi
+}
+accepted "time with one-digit fields" '.time = "2026-1-2T3:4:5Z"'
+accepted "a result from before severity, action and cause" 'del(.results[0].severity, .results[0].action, .results[0].cause)'
+accepted "a fact of a later kind" '.facts = [{"kind": "later", "object": "x", "n": 1}]'
+# every result a skip: hostprep's words and exit status (0: nothing checked, not READY)
+jq '.results |= map(select(.verdict == "skip")) | .summary = {"pass": 0, "skip": (.results | length), "warn": 0, "unknown": 0, "fail": 0, "total": (.results | length)}' \
+	"$ready" >"$T/skip.json"
+read_report "$T/skip.json"
+check_eq "$RC $LINE" "0 NOTHING DECLARED: no rule checked this host (1 skip)" "all skip: NOTHING DECLARED, as hostprep says"
+if [ -x "$HOSTPREP_BIN" ]; then
+	hostprep_rc "$T/skip.json"
+	check_eq "$HRC $HLINE" "$RC $LINE" "all skip: hostprep status says the same"
+	# a report hostprep does not trust
+	hostprep_rc "$ready" 664
+	cp "$ready" "$T/gw.json" && chmod 664 "$T/gw.json"
+	read_report "$T/gw.json"
+	check_eq "$RC $LINE / $HRC" "1 NOT READY: the last report is not root's: not trusted / 1" "group-writable report: not trusted, as hostprep"
+	ln -s "$ready" "$T/link.json"
+	read_report "$T/link.json"
+	check_eq "$RC $LINE" "1 NOT READY: the last report is not root's: not trusted" "a symlink: not trusted, as hostprep"
+fi
 
 # the default path, and no hostprep anywhere on PATH
 grep -q 'hostprep status\|hostprep check' <(grep -v '^#' "$R") && fail "reader runs no hostprep" "it calls hostprep" ||
