@@ -40,6 +40,8 @@ cat >"$T/bin/scontrol" <<'EOF'
 #!/bin/bash
 d=$FAKE_SLURM
 { printf '%s\0' "$@"; echo; } >>"$d/calls"
+# FAKE_SCONTROL_HANG=show|update: that verb never answers (a controller that hangs)
+[ "${FAKE_SCONTROL_HANG:-}" = "$1" ] && exec sleep 60
 if [ "${FAKE_SCONTROL_FAIL:-}" = "$1" ]; then
 	echo "slurm_load_node error: Unable to contact slurm controller (connect failure)" >&2
 	exit 1
@@ -79,12 +81,17 @@ update)
 esac
 EOF
 # hostprep: prints FAKE_HP_LINE, exits FAKE_HP_RC; refuses anything but status --oneline
-# (the wrapper must never run a check or an apply).
+# (the wrapper must never run a check or an apply). FAKE_HP_HANG=yes: then hangs;
+# =hard: hangs ignoring SIGTERM (only SIGKILL ends it).
 cat >"$T/bin/hostprep" <<'EOF'
 #!/bin/bash
 echo "$*" >>"$FAKE_SLURM/hostprep-calls"
 [ "$*" = "status --oneline" ] || { echo "fake hostprep: unexpected '$*'" >&2; exit 3; }
 printf '%s\n' "$FAKE_HP_LINE"
+case ${FAKE_HP_HANG:-} in
+yes) exec sleep 60 ;;
+hard) trap '' TERM; sleep 60 ;;
+esac
 exit "$FAKE_HP_RC"
 EOF
 # logger: what would go to syslog, one line per call (-t TAG -- MESSAGE)
@@ -102,7 +109,7 @@ setup() {
 	printf '%s' "${2:-}" >"$FAKE_SLURM/reason"
 	: >"$FAKE_SLURM/calls"
 	rm -rf "$T/state"
-	unset FAKE_SCONTROL_FAIL
+	unset FAKE_SCONTROL_FAIL FAKE_SCONTROL_HANG FAKE_HP_HANG
 }
 # run_wrapper LINE RC: the wrapper with the fakes first on PATH; sets $RC $ERR
 run_wrapper() {
@@ -284,13 +291,41 @@ check_eq "$(reason)" "hostprep: NOT READY: hostprep status exited 3 without a ve
 # hostprep not installed: a PATH with the fake scontrol and the tools, no hostprep
 mkdir -p "$T/nohp"
 ln -sf "$T/bin/scontrol" "$T/nohp/scontrol"
-for t in sh tr sed grep cut head hostname cat printf; do
+for t in sh tr sed grep cut head hostname cat printf timeout; do
 	p=$(command -v "$t") && [ "${p#/}" != "$p" ] && ln -sf "$p" "$T/nohp/$t"
 done
 setup IDLE
 FAKE_SLURM=$FAKE_SLURM FAKE_NODE=node01 HOSTPREP_SLURM_NODE=node01 PATH="$T/nohp" \
 	/bin/sh "$WRAPPER" 2>/dev/null
 check_eq "$(reason)" "hostprep: NOT READY: hostprep not found" "hostprep not installed: drained"
+
+# a hanging hostprep: bounded (slurmd kills a health check after 60 s, and a killed one
+# drains nothing), the node drained as timed out; the line it printed before is no verdict
+setup IDLE
+export HOSTPREP_SLURM_TIMEOUT=1
+start=$(date +%s)
+FAKE_HP_HANG=yes run_wrapper "READY: 25 pass" 0
+check_eq "$RC $(reason)" "0 hostprep: NOT READY: hostprep status timed out" "hostprep hangs: drained, timed out"
+if [ $(($(date +%s) - start)) -lt 10 ]; then ok "hostprep hangs: the check ends within its limit"
+else fail "hostprep hangs: the check ends within its limit" "$(($(date +%s) - start)) s"; fi
+check_eq "$(grep -c 'drained node01: hostprep: NOT READY: hostprep status timed out' <<<"$ERR")" 1 "hostprep hangs: the drain said"
+setup IDLE
+FAKE_HP_HANG=hard run_wrapper "NOT READY: x" 1
+check_eq "$RC $(reason)" "0 hostprep: NOT READY: hostprep status timed out" "hostprep ignores SIGTERM: killed, drained, timed out"
+unset HOSTPREP_SLURM_TIMEOUT
+# a hanging controller: each scontrol call bounded, the run fails (exit 1), nothing recorded
+setup IDLE
+export HOSTPREP_SLURM_SCONTROL_TIMEOUT=1 FAKE_SCONTROL_HANG=show
+run_wrapper "NOT READY: x" 1
+check_eq "$RC $(ncalls update) $([ -e "$HOSTPREP_SLURM_STATE" ] && echo kept || echo none)" "1 0 none" \
+	"scontrol show hangs: exit 1, no update, nothing recorded"
+check_eq "$(grep -c 'cannot read node node01: scontrol show timed out after 1s' <<<"$ERR")" 1 "scontrol show hangs: said"
+setup IDLE
+export HOSTPREP_SLURM_SCONTROL_TIMEOUT=1 FAKE_SCONTROL_HANG=update
+run_wrapper "NOT READY: x" 1
+check_eq "$RC $(state)" "1 IDLE" "scontrol update hangs: exit 1"
+check_eq "$(grep -c 'cannot drain node01: scontrol update timed out after 1s' <<<"$ERR")" 1 "scontrol update hangs: said"
+unset HOSTPREP_SLURM_SCONTROL_TIMEOUT FAKE_SCONTROL_HANG
 
 # scontrol failures: exit 1, nothing claimed
 setup IDLE
