@@ -87,10 +87,10 @@ int sink_notify_extend_timeout(uint64_t usec);
 int summary_line(const struct report *r, char **ret);
 /*
  * One line for monitors (status --oneline, node-problem-detector's 80-character
- * message): the summary line when ready; else "NOT READY: CHECK OBJECT ACTUAL" for the
- * first failed or unknown result, the next ones while the line stays within
- * SUMMARY_ONELINE_MAX bytes, then "; +N more". Each ACTUAL cut at 40 bytes ("..."); the
- * first item cut further where a long object and actual would push "+N more" past the end.
+ * message): the summary line when ready; else "NOT READY: CAUSE OBJECT +N" for the
+ * first cause of a failed or unknown result (its first object, how many more share it),
+ * the next causes while the line stays within SUMMARY_ONELINE_MAX bytes, then
+ * "; +N more". The first item is cut ("...") where it would push "+N more" past the end.
  */
 #define SUMMARY_ONELINE_MAX 80
 int summary_oneline(const struct report *r, char **ret);
