@@ -722,6 +722,7 @@ int report_read(struct report *ret, const struct sysroot *root, uid_t owner)
 {
 	_cleanup_(freep) char *s = NULL;
 	_cleanup_(closep) int fd = -1;
+	size_t size = 0;
 	int r;
 
 	fd = sysroot_openat(root, SYSROOT_RUN, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "%s",
@@ -730,7 +731,10 @@ int report_read(struct report *ret, const struct sysroot *root, uid_t owner)
 		return fd == -ELOOP ? -EPERM : fd; /* O_NOFOLLOW: a link is nobody's report */
 	r = fd_trusted(fd, owner); /* a READY in it opens gates: only root's counts */
 	if (r >= 0)
-		r = read_full_fd(fd, REPORT_SIZE_MAX, &s, NULL);
+		r = read_full_fd(fd, REPORT_SIZE_MAX, &s, &size);
+	/* the parse reads up to the first NUL: what follows it would go unseen */
+	if (r >= 0 && memchr(s, 0, size))
+		r = log_error_errno(EBADMSG, "Report has a NUL byte: damaged.");
 	return r < 0 ? r : report_from_json_string(s, ret);
 }
 
