@@ -366,6 +366,21 @@ int sink_files(const struct report *r, const struct config *c, const struct sysr
 	return ret;
 }
 
+/*
+ * The NFD file of a run that has no verdict to publish: not ready, and nothing else. A
+ * removed file would drop the label, and NFD's taint rule (hostprep.ready In [false])
+ * would lift the taint from a host that is not known to be ready. Removed when it cannot
+ * be written (sink_write()), as any file that cannot say this run's state.
+ */
+static void nfd_not_ready(const struct config *c, const struct sysroot *root, const char *file)
+{
+	if (!sinks_nfd_on(c)) {
+		sink_remove(root, file);
+		return;
+	}
+	(void)sink_write("NFD", root, file, nfd_unpublished, NULL, false);
+}
+
 void sink_files_remove(const struct config *c, const struct sysroot *root)
 {
 	_cleanup_(freep) char *prom = prom_in_root(c ? c : &no_config),
@@ -374,5 +389,5 @@ void sink_files_remove(const struct config *c, const struct sysroot *root)
 	if (!prom || !nfd)
 		return (void)log_oom();
 	sink_remove(root, prom);
-	sink_remove(root, nfd);
+	nfd_not_ready(c ? c : &no_config, root, nfd);
 }

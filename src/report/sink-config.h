@@ -72,6 +72,8 @@ int prom_render(const struct report *r, uint64_t duration_usec, char **ret);
  * namespace is written out), then "...hostprep.info.<fact>=<value>" for the host's facts.
  */
 int nfd_render(const struct report *r, char **ret);
+/* The NFD file while no verdict can be published: "...hostprep.ready=false\n". */
+extern const char nfd_unpublished[];
 /*
  * A Kubernetes label value made of what the host says (a GPU's model, a version): each
  * character outside [A-Za-z0-9._-] becomes '_' (each byte of a UTF-8 character), what is
@@ -91,7 +93,8 @@ bool nfd_label_value(const char *in, char out[static NFD_VALUE_MAX + 1]);
 int sink_files(const struct report *r, const struct config *c, const struct sysroot *root,
 	       uint64_t duration_usec);
 /*
- * Remove both sinks' files (at the configured paths; c NULL: the default ones) when
- * they are there: a run that cannot publish its verdict leaves no older one. Logs.
+ * A run that cannot publish its verdict leaves no older one (at the configured paths; c
+ * NULL: the default ones): the metrics file goes (HostprepMetricsMissing fires), the
+ * NFD file says hostprep.ready=false alone (its taint stays). Logs.
  */
 void sink_files_remove(const struct config *c, const struct sysroot *root);

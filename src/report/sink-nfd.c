@@ -139,6 +139,8 @@ static void put_facts(FILE *f, const struct facts *fs)
 	}
 }
 
+const char nfd_unpublished[] = NFD_NAMESPACE NFD_PREFIX "ready=false\n";
+
 int nfd_render(const struct report *r, char **ret)
 {
 	_cleanup_(freep) char *buf = NULL;

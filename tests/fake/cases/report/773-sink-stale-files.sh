@@ -1,6 +1,7 @@
 # No file of an older verdict stays where nothing replaces it (an audit found three):
-# a run that cannot take the run lock removes the metrics, the NFD file and rdma.env with
-# report.json; a sink switched off removes its file, one moved from its default path
+# a run that cannot take the run lock removes the metrics and rdma.env with report.json
+# and leaves an NFD file that says not ready (removed, the label went and NFD's taint
+# with it); a sink switched off removes its file, one moved from its default path
 # the file there (nfd-worker would read both); and names that differ only in bytes that
 # are not UTF-8 stay two series in the metrics, labelled as the report's JSON names them.
 . "$HERE/lib-sinks.sh"
@@ -23,9 +24,13 @@ mkdir "$R/run/hostprep/lock"
 hp check
 expect_rc 1
 expect_grep err 'Failed to take the run lock, removing the last report and the files of its verdict'
-for f in "$PROM" "$NFD" "$ENV" "$R/run/hostprep/report.json"; do
+for f in "$PROM" "$ENV" "$R/run/hostprep/report.json"; do
 	[ ! -e "$f" ] || fail "${f#"$R"/} stays after a run that could not take the lock: $(grep -m1 -i 'ready' "$f")"
 done
+# the NFD file says not ready and nothing else: a file removed would drop the label,
+# and the taint rule (hostprep.ready In [false]) would lift its taint
+[ "$(cat "$NFD")" = "feature.node.kubernetes.io/hostprep.ready=false" ] ||
+	fail "NFD after a run that could not take the lock: $(cat "$NFD" 2>&1)"
 rmdir "$R/run/hostprep/lock"
 echo "4: ACTIVE" >"$PORT/state"
 echo "5: LinkUp" >"$PORT/phys_state"
