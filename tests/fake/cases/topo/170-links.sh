@@ -66,6 +66,10 @@ printf 'Unknown\n' >"$R/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/current
 printf '[Links]\n' >"$R/etc/hostprep/hostprep.conf"
 links_json
 grep -qx '0000:01:00.0 warn' "$T/links" || fail "unknown link state: $(cat "$T/links")"
+# Degraded=ignore is about degraded hops: an unread one stays a warning, never a skip
+printf '[Links]\nDegraded=ignore\n' >"$R/etc/hostprep/hostprep.conf"
+links_json
+grep -qx '0000:01:00.0 warn' "$T/links" || fail "unknown link state, Degraded=ignore: $(cat "$T/links")"
 
 # dgx8: 8 GPUs + 4 NICs below 4 switches: 12 endpoint hops + the 4 root-port hops above the
 # switches (the hop inside a switch, upstream to downstream port, is no link); the same with
