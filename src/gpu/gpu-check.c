@@ -37,19 +37,23 @@ static const char *tagged(struct gpu_ctx *c, const char *what)
 	return c->tagged;
 }
 
+/*
+ * An NVIDIA display or 3D controller, whatever its state: one that fell off the bus (Xid 79:
+ * its config space reads all-ones) or became unreadable keeps the vendor and class the
+ * kernel read at probe (its sysfs ids, pci.h), as the topology's GPU map counts it; it is
+ * judged, and fails gpu.present, instead of dropping out of the check.
+ */
 static bool is_nvidia_gpu(const struct pci_dev_info *d)
 {
 	unsigned cls = d->id.class_code >> 8;
 
-	return d->state == PCI_DEV_OK && d->id.vendor == NV_VENDOR &&
-	       (cls == 0x0300 || cls == 0x0302);
+	return d->id.vendor == NV_VENDOR && (cls == 0x0300 || cls == 0x0302);
 }
 
-/* An NVSwitch as the host sees it: NVIDIA, class 0680 (bridge, other). */
+/* An NVSwitch as the host sees it: NVIDIA, class 0680 (bridge, other); any state, as above. */
 static bool is_nvswitch(const struct pci_dev_info *d)
 {
-	return d->state == PCI_DEV_OK && d->id.vendor == NV_VENDOR &&
-	       (d->id.class_code >> 8) == 0x0680;
+	return d->id.vendor == NV_VENDOR && (d->id.class_code >> 8) == 0x0680;
 }
 
 /* A remedy naming the GPU (fmt has one or two %s, each the address); in c's buffer. */
@@ -615,11 +619,50 @@ static int fm_result(struct gpu_ctx *c)
 		   ACTION_CONFIG);
 }
 
-static int one_gpu(struct gpu_ctx *c, const char *addr)
+/*
+ * A GPU whose config space does not answer: the one cause, no line that asks NVML or the
+ * driver's entry (both may still describe it as it was before it went).
+ */
+static int unresponsive_result(struct gpu_ctx *c, const struct pci_dev_info *d)
 {
-	const struct nvml_gpu *g = c->nv.loaded ? nvml_find(&c->nv, addr) : NULL;
+	const char *exp = "initialised by the driver";
+
+	if (d->state == PCI_DEV_DEAD)
+		return add(
+			c, VERDICT_FAIL, "gpu.present", d->addr, exp,
+			"not responding: config space reads all-ones (fell off the bus, "
+			"Xid 79)",
+			"drain and reboot the node (a GPU that fell off the bus rarely comes "
+			"back after a reset); dmesg | grep -e NVRM -e Xid says since when; if it "
+			"returns after the reboot: reseat the GPU, check its riser and power "
+			"(field service)",
+			ACTION_REBOOT);
+	return results_addf(
+		&c->run->results,
+		&(const struct result_spec){
+			.verdict = VERDICT_FAIL,
+			.check = "gpu.present",
+			.object = d->addr,
+			.expected = exp,
+			.remedy = "dmesg | grep -e NVRM -e Xid -e 'PCIe Bus Error'; reset "
+				  "the GPU or reboot; if it stays: service",
+			.action = ACTION_HARDWARE,
+		},
+		"config space unreadable (%s): removed, or its sysfs entry dangles",
+		strerror(-d->err));
+}
+
+static int one_gpu(struct gpu_ctx *c, const struct pci_dev_info *d)
+{
+	const char *addr = d->addr;
+	const struct nvml_gpu *g;
 	char vbios[32] = "";
-	int r = present_result(c, addr, g, vbios, sizeof(vbios));
+	int r;
+
+	if (d->state != PCI_DEV_OK)
+		return unresponsive_result(c, d);
+	g = c->nv.loaded ? nvml_find(&c->nv, addr) : NULL;
+	r = present_result(c, addr, g, vbios, sizeof(vbios));
 
 	if (r >= 0 && c->gc->persistence)
 		r = persistence_result(c, addr, g);
@@ -681,6 +724,6 @@ int gpu_verify(struct run *run)
 	/* without the module loaded, gpu.driver is the one cause: no line per GPU */
 	for (size_t i = 0; r >= 0 && loaded && i < run->pci_inv.n; i++)
 		if (is_nvidia_gpu(&run->pci_inv.devs[i]))
-			r = one_gpu(&c, run->pci_inv.devs[i].addr);
+			r = one_gpu(&c, &run->pci_inv.devs[i]);
 	return r < 0 ? r : 0;
 }
