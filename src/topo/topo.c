@@ -78,8 +78,9 @@ static bool conventional_parent(const struct pci_inventory *inv, const struct pc
 }
 
 /*
- * topo_is_accelerator() of a function; parent_good: behind a bridge that is not
- * conventional PCI (true when the parent is not known yet, as in topo_wants_caps()).
+ * topo_is_accelerator() of a function; parent_good: not behind a conventional PCI bridge,
+ * and, unless NVIDIA's, not on a root bus (true when the parent is not known yet, as in
+ * topo_wants_caps()).
  */
 static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 			      const struct topo_evidence *ev)
@@ -108,9 +109,18 @@ static bool accelerator_ident(const struct pci_dev_info *d, bool parent_good,
 	return ev->bar_max >= TOPO_GPU_BAR_MIN;
 }
 
+/*
+ * A display controller on a root bus is onboard VGA, except NVIDIA's: NVIDIA makes no
+ * onboard graphics, and a VM puts a passed-through RTX A6000 or A40 (class 0300) on its
+ * root bus (i440fx; q35's pcie.0), where nvidia-smi and CUDA count it like any other GPU.
+ */
 static bool parent_ok(const struct pci_inventory *inv, size_t i)
 {
-	return inv->devs[i].parent >= 0 && !conventional_parent(inv, &inv->devs[i]);
+	const struct pci_dev_info *d = &inv->devs[i];
+
+	if (d->parent < 0)
+		return d->id.vendor == 0x10de;
+	return !conventional_parent(inv, d);
 }
 
 bool topo_is_accelerator(const struct pci_inventory *inv, size_t i)

@@ -131,7 +131,8 @@ static inline const struct topo_config *topo_config_get(const struct config *c)
  *   Engine, ...), whatever its class and place; no other co-processor (0b40) or processing
  *   accelerator (1200): Intel QAT is one on every Sapphire Rapids Xeon. 0300/0380 only of
  *   NVIDIA, AMD and Intel, and only on PCIe behind a PCIe bridge: not on a root bus
- *   (integrated or BMC VGA), not behind a conventional PCI bridge (class 060401 subtractive
+ *   (integrated or BMC VGA; NVIDIA's may be, as a VM's passed-through GPU is: NVIDIA makes
+ *   no onboard graphics), not behind a conventional PCI bridge (class 060401 subtractive
  *   decode, the chipset's legacy bridge; PCIe type 7, a PCIe-to-PCI bridge; a bridge
  *   without the PCI Express capability), not without that capability itself (no
  *   capability list in its header, or its whole chain read without it): onboard graphics

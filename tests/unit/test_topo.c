@@ -137,13 +137,26 @@ static void test_classify(void **state)
 	assert_int_equal(topo_classify(NULL, &inv, NIC1), TOPO_NIC);
 	assert_int_equal(topo_classify(NULL, &inv, DSP2B), -1);
 
-	/* A BMC VGA (ASPEED) behind a bridge is not a GPU; an NVIDIA VGA is; on a root bus not. */
+	/*
+	 * A BMC VGA (ASPEED) behind a bridge is not a GPU; an NVIDIA VGA is. On a root bus an
+	 * AMD or Intel VGA is onboard graphics; NVIDIA's is a GPU (a VM's passed-through RTX
+	 * A6000 on i440fx or q35's pcie.0: NVIDIA makes no onboard graphics), unless it is
+	 * conventional PCI itself.
+	 */
 	devs[GPU2].id.class_code = 0x030000;
 	devs[GPU2].id.vendor = 0x1a03;
 	assert_false(topo_is_accelerator(&inv, GPU2));
 	devs[GPU2].id.vendor = 0x10de;
 	assert_true(topo_is_accelerator(&inv, GPU2));
 	devs[GPU2].parent = -1;
+	assert_true(topo_is_accelerator(&inv, GPU2));
+	assert_int_equal(topo_classify(NULL, &inv, GPU2), TOPO_GPU);
+	devs[GPU2].no_caps = true;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].no_caps = false;
+	devs[GPU2].id.vendor = 0x1002;
+	assert_false(topo_is_accelerator(&inv, GPU2));
+	devs[GPU2].id.vendor = 0x8086;
 	assert_false(topo_is_accelerator(&inv, GPU2));
 	/* A processing accelerator the table lists (Gaudi: 1da3 class 1200). */
 	devs[GPU2].id.vendor = 0x1da3;
