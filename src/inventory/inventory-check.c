@@ -179,7 +179,7 @@ void inventory_ports_tally(const struct rdma_inventory *rd, const enum inventory
 		const struct rdma_device *dev = &rd->devs[i];
 		enum inventory_rdma_role r = role ? role[i] : INVENTORY_RDMA_COUNTED;
 
-		if (r == INVENTORY_RDMA_VF)
+		if (r == INVENTORY_RDMA_VF || r == INVENTORY_RDMA_SF)
 			continue;
 		if (dev->err) { /* its ports unknown: one that could be up */
 			ret->unreadable++;

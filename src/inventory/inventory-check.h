@@ -90,11 +90,14 @@ bool inventory_empty_port(const struct pci_inventory *inv, const size_t *below, 
  * second view of a port the PF's device already has and does not count: it would hide
  * a PF that lost its device. A VF without a physfn link (a VM that was given the VF) is
  * the guest's own function and counts, as does a device without a PCI function (rxe,
- * siw). Unknown: the link could not be read; such a device may be either.
+ * siw). A scalable function's device (its link leads to an auxiliary device below the
+ * PF, mlx5_core.sf.N) is such a second view too. Unknown: the link could not be read;
+ * such a device may be either.
  */
 enum inventory_rdma_role {
 	INVENTORY_RDMA_COUNTED,
 	INVENTORY_RDMA_VF,
+	INVENTORY_RDMA_SF,
 	INVENTORY_RDMA_UNKNOWN,
 	_INVENTORY_RDMA_ROLE_MAX,
 };

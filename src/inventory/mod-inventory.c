@@ -17,6 +17,7 @@
 #include "run/run.h"
 #include "core/strbuf.h"
 #include "inventory/inventory-check.h"
+#include "pci/selector.h"
 #include "rdma/rdma-run.h"
 
 static const char remedy_missing[] =
@@ -91,6 +92,26 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
  * Through the device's link to its PCI function (a VF may be missing from the bus list):
  * no link is a device without a PCI function; a link that leads nowhere is unknown.
  */
+/*
+ * A device whose device link leads below a PCI function, to a function of its own that
+ * is not PCI (mlx5_core.sf.N: a scalable function, an auxiliary device): a second view
+ * of the PF's port, as a VF's device is.
+ */
+static bool below_pci_function(const struct sysroot *root, const char *name)
+{
+	_cleanup_(freep) char *real = NULL;
+	char *base, *parent;
+
+	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", name) < 0)
+		return false;
+	base = strrchr(real, '/');
+	if (!base || pci_address_is_kernel(base + 1))
+		return false;
+	*base = '\0';
+	parent = strrchr(real, '/');
+	return parent && pci_address_is_kernel(parent + 1);
+}
+
 static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char *name)
 {
 	_cleanup_(closep) int cls = -EBADF, dfd = -EBADF;
@@ -108,6 +129,8 @@ static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char
 			     name);
 	if (dfd < 0)
 		return inventory_rdma_role(true, dfd, 0);
+	if (below_pci_function(root, name))
+		return INVENTORY_RDMA_SF;
 	return inventory_rdma_role(true, 0, topo_is_virtfn(dfd));
 }
 
@@ -484,6 +507,9 @@ static int rdma_count_result(struct run *run, const struct inventory_view *v)
 	if (n[INVENTORY_RDMA_VF])
 		strbuf_printf(&b, " (and %zu of SR-IOV virtual functions, not counted)",
 			      n[INVENTORY_RDMA_VF]);
+	if (n[INVENTORY_RDMA_SF])
+		strbuf_printf(&b, " (and %zu of scalable functions, not counted)",
+			      n[INVENTORY_RDMA_SF]);
 	if (verdict != VERDICT_PASS && n[INVENTORY_RDMA_UNKNOWN])
 		strbuf_printf(&b, "; %zu whose PCI function cannot be read",
 			      n[INVENTORY_RDMA_UNKNOWN]);
