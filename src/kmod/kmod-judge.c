@@ -69,7 +69,7 @@ bool kmod_reload_fixes(const struct kmod_seen *s)
 static bool dev_of(const struct kmod_host *h, const char *module, const char *node_base)
 {
 	for (size_t i = 0; i < h->n_devs; i++)
-		if (h->devs[i].module && streq(h->devs[i].module, module) && h->devs[i].uverbs &&
+		if (kmod_rdma_dev_of(&h->devs[i], module) && h->devs[i].uverbs &&
 		    streq(h->devs[i].uverbs, node_base))
 			return true;
 	return false;
@@ -233,7 +233,7 @@ static void devices_list(const struct kmod_host *h, const char *module, FILE *ac
 	for (size_t i = 0; i < h->n_devs; i++) {
 		const struct kmod_rdma_dev *d = &h->devs[i];
 
-		if (!d->module || !streq(d->module, module))
+		if (!kmod_rdma_dev_of(d, module))
 			continue;
 		fprintf(actual, "%s%s (%s%s)", g->n++ ? ", " : "", d->name,
 			d->uverbs ? d->uverbs : "no uverbs device",

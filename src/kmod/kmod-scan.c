@@ -26,6 +26,43 @@ static char *module_of(const struct sysroot *root, const char *name)
 	return strdup(basename(buf));
 }
 
+/* An auxiliary device an RDMA driver binds: "mlx5_core.rdma.0", "ice.roce.0", "i40e.iwarp.1". */
+static int rdma_aux(const struct dirent *de)
+{
+	return strstr(de->d_name, ".rdma.") || strstr(de->d_name, ".roce.") ||
+	       strstr(de->d_name, ".iwarp.");
+}
+
+/*
+ * The module of the RDMA driver bound to the function's RDMA auxiliary device (kernels
+ * with the auxiliary bus, 5.11+): mlx5_ib, bnxt_re, irdma register the IB device on the
+ * PCI function that mlx5_core, bnxt_en, ice drive. NULL when there is none.
+ */
+static char *provider_of(const struct sysroot *root, const char *name)
+{
+	struct dirent **list = NULL;
+	char buf[4096], *ret = NULL;
+	int n;
+
+	n = sysroot_scandir(root, SYSROOT_SYS, &list, rdma_aux, alphasort,
+			    "class/infiniband/%s/device", name);
+	for (int i = 0; i < n; i++) {
+		if (!ret && sysroot_readlink(root, SYSROOT_SYS, buf, sizeof(buf),
+					     "class/infiniband/%s/device/%s/driver/module", name,
+					     list[i]->d_name) > 0)
+			ret = strdup(basename(buf));
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+bool kmod_rdma_dev_of(const struct kmod_rdma_dev *d, const char *module)
+{
+	return (d->module && streq(d->module, module)) ||
+	       (d->provider && streq(d->provider, module));
+}
+
 static int rdma_dev_add(const struct sysroot *root, struct kmod_host *h, const char *name)
 {
 	struct kmod_rdma_dev *grown;
@@ -34,8 +71,9 @@ static int rdma_dev_add(const struct sysroot *root, struct kmod_host *h, const c
 	if (!grown)
 		return -ENOMEM;
 	h->devs = grown;
-	h->devs[h->n_devs] =
-		(struct kmod_rdma_dev){ .name = strdup(name), .module = module_of(root, name) };
+	h->devs[h->n_devs] = (struct kmod_rdma_dev){ .name = strdup(name),
+						     .module = module_of(root, name),
+						     .provider = provider_of(root, name) };
 	return h->devs[h->n_devs++].name ? 0 : -ENOMEM;
 }
 
@@ -189,6 +227,7 @@ void kmod_host_done(struct kmod_host *h)
 	for (size_t i = 0; i < h->n_devs; i++) {
 		free(h->devs[i].name);
 		free(h->devs[i].module);
+		free(h->devs[i].provider);
 		free(h->devs[i].uverbs);
 	}
 	free(h->devs);

@@ -30,11 +30,15 @@ struct kmod_user {
 };
 
 struct kmod_rdma_dev {
-	char *name;   /* mlx5_0, erdma_0 */
-	char *module; /* the module driving its device (device/driver/module) */
-	char *uverbs; /* "uverbs0", NULL when no verbs node is registered */
-	bool node;    /* <root>/dev/infiniband/uverbsN exists */
+	char *name;	/* mlx5_0, erdma_0 */
+	char *module;	/* the module driving its device (device/driver/module) */
+	char *provider; /* the RDMA driver's module on its auxiliary device, or NULL */
+	char *uverbs;	/* "uverbs0", NULL when no verbs node is registered */
+	bool node;	/* <root>/dev/infiniband/uverbsN exists */
 };
+
+/* Whether the device is the module's: it drives the device, or registered it (provider). */
+bool kmod_rdma_dev_of(const struct kmod_rdma_dev *d, const char *module);
 
 /* One configured module. */
 struct kmod_seen {

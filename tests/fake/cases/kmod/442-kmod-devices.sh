@@ -84,3 +84,24 @@ hp -v check
 expect_rc 1
 expect_grep out '^UNKNOWN +module\.param +erdma\.compat_mode +Y +cannot read erdma/parameters/compat_mode: No such file or directory$'
 expect_grep out '^  → the running module is another build than the file on disk, which has the parameter: reload it'
+
+# mlx5_ib (bnxt_re, irdma) registers its RDMA device on the PCI function another module
+# drives, through the auxiliary device it binds (mlx5_core.rdma.N, kernels 5.11+):
+# [Module:mlx5_ib] Devices=yes names the devices of that binding. Without one (the
+# fixture's function alone) mlx5_ib has no device; with it, each is mlx5_ib's.
+newroot ofed-gpu
+printf '[Module:mlx5_ib]\nDevices=yes\n' >"$R/etc/hostprep/hostprep.conf"
+hp -v check
+expect_grep out '^FAIL +module\.devices +mlx5_ib +RDMA devices with uverbs nodes +no RDMA device'
+A=$R/sys/bus/auxiliary/drivers/mlx5_ib.rdma
+mkdir -p "$A"
+ln -s ../../../../module/mlx5_ib "$A/module"
+n=0
+for d in "$R"/sys/class/infiniband/mlx5_*; do
+	f=$(readlink -f "$d/device")
+	mkdir "$f/mlx5_core.rdma.$n"
+	ln -s "$(realpath --relative-to="$f/mlx5_core.rdma.$n" "$A")" "$f/mlx5_core.rdma.$n/driver"
+	n=$((n + 1))
+done
+hp -v check
+expect_grep out '^PASS +module\.devices +mlx5_ib +RDMA devices with uverbs nodes +mlx5_0 \(uverbs0\), mlx5_1 \(uverbs1\)'
