@@ -9,11 +9,12 @@
  *     '...', "..." and \ escapes, "\<newline>" joining lines, and the separators (newline
  *     ; | & < > { }) and keywords (if then else elif do while until) after which a command
  *     starts; a '#' comment is read as script too (a commented-out password line still
- *     holds the hash). The arguments after the user name of a `password` or
- *     `password_pbkdf2` command are secrets wherever the command stands (after ';', inside
- *     if/then, across continuations); so is the value assigned to a variable such an
- *     argument names ($pw) and to any variable whose name says PASSWORD or PASSWD
- *     (GRUB2_PASSWORD of RHEL's user.cfg).
+ *     holds the hash), up to its newline: a quote in it ("# Don't") opens nothing. The
+ *     arguments after the user name of a `password` or `password_pbkdf2` command are
+ *     secrets wherever the command stands (after ';', inside if/then, across
+ *     continuations); so is the value assigned to a variable such an argument names ($pw)
+ *     and to any variable whose name says PASSWORD or PASSWD (GRUB2_PASSWORD of RHEL's
+ *     user.cfg).
  *   - Kernel parameters (/proc/cmdline, the kernel lines of the boot files, modprobe.d
  *     options): the credential forms dracut.cmdline(7) documents, as dracut's own
  *     rdsosreport.sh filters them out: netroot=/root=iscsi:USER:PASSWORD[:RUSER:RPASSWORD]@...
@@ -351,7 +352,10 @@ static void g_word(const char *in, size_t n, size_t i, struct gword *w)
 	w->end = i < n ? i : n;
 }
 
-/* The next token from *pos: 1 a word in *w, 0 a separator, -1 the end. */
+/*
+ * The next token from *pos, up to n: 1 a word in *w, 0 a separator, 2 a comment's '#' (a
+ * separator whose text runs to its newline), -1 the end.
+ */
 static int g_token(const char *in, size_t n, size_t *pos, struct gword *w)
 {
 	size_t i = *pos;
@@ -366,10 +370,9 @@ static int g_token(const char *in, size_t n, size_t *pos, struct gword *w)
 	}
 	if (i >= n)
 		return -1;
-	/* a comment is read as script too: "# password_pbkdf2 root HASH" is still a secret */
 	if (g_stop(in[i]) || in[i] == '#') {
 		*pos = i + 1;
-		return 0;
+		return in[i] == '#' ? 2 : 0;
 	}
 	g_word(in, n, i, w);
 	*pos = w->end;
@@ -480,18 +483,40 @@ static void g_word_at(struct grub_scan *g, const struct gword *w)
 	}
 }
 
+static size_t line_end(const char *in, size_t n, size_t i)
+{
+	const char *nl = memchr(in + i, '\n', n - i);
+
+	return nl ? (size_t)(nl - in) : n;
+}
+
+/*
+ * A comment is read as script too ("# password_pbkdf2 root HASH" is still a secret), but
+ * only up to its newline, as GRUB ends it: its tokens are read with that newline as the
+ * end of the text, so a quote in it ("# Don't ...") or a '\' at its end never runs on
+ * into the lines after it.
+ */
 static void grub_pass(struct grub_scan *g)
 {
 	struct gword w;
-	size_t pos = 0;
+	size_t pos = 0, end = g->n;
 	int t;
 
 	g->state = G_COMMAND;
-	while ((t = g_token(g->in, g->n, &pos, &w)) >= 0) {
-		if (t == 0)
-			g->state = G_COMMAND;
-		else
+	for (;;) {
+		t = g_token(g->in, end, &pos, &w);
+		if (t < 0 && end < g->n) {
+			end = g->n; /* the comment's newline: a separator */
+			t = 0;
+		}
+		if (t < 0)
+			return;
+		if (t == 2)
+			end = line_end(g->in, g->n, pos);
+		if (t == 1)
 			g_word_at(g, &w);
+		else
+			g->state = G_COMMAND;
 	}
 }
 

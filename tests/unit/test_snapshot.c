@@ -319,6 +319,18 @@ static void test_redact_grub(void **state)
 	assert_redact(GRUB, "pass\\\nword root P\n", "pass\\\nword root REDACTED\n", NULL);
 	/* a commented-out line still holds the hash */
 	assert_redact(GRUB, "#password_pbkdf2 root H\n", "#password_pbkdf2 root REDACTED\n", NULL);
+	/*
+	 * A comment ends at its newline: a quote in it opens nothing and a '\\' at its end
+	 * joins nothing, so the command after it is still read as one (a "# Don't" once
+	 * swallowed the rest of grub.cfg and kept the hash).
+	 */
+	assert_redact(GRUB, "# Don't ask for a password\npassword_pbkdf2 admin H\n",
+		      "# Don't ask for a password\npassword_pbkdf2 admin REDACTED\n",
+		      "redacted f:2: the hash of a password_pbkdf2 command\n");
+	assert_redact(GRUB, "# a \"quote\npassword root P\n# \\\npassword root Q\n",
+		      "# a \"quote\npassword root REDACTED\n# \\\npassword root REDACTED\n", NULL);
+	assert_redact(GRUB, "#password_pbkdf2 root 'H1\nset x=1\n",
+		      "#password_pbkdf2 root REDACTED\nset x=1\n", NULL);
 	/* through a variable, and a variable named for a password (RHEL's user.cfg) */
 	assert_redact(GRUB, "set pw=\"S1\"\nexport pw\npassword_pbkdf2 root ${pw}\n",
 		      "set pw=REDACTED\nexport pw\npassword_pbkdf2 root REDACTED\n",
