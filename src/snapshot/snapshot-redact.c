@@ -16,8 +16,10 @@
  *     and to any variable whose name says PASSWORD or PASSWD (GRUB2_PASSWORD of RHEL's
  *     user.cfg).
  *   - Kernel parameters (/proc/cmdline, the kernel lines of the boot files, modprobe.d
- *     options): the credential forms dracut.cmdline(7) documents, as dracut's own
- *     rdsosreport.sh filters them out: netroot=/root=iscsi:USER:PASSWORD[:RUSER:RPASSWORD]@...
+ *     options; in a shell or GRUB script inside its "..." or '...' strings, whose closing
+ *     quote is never cut): the credential forms dracut.cmdline(7) documents, as dracut's
+ *     own rdsosreport.sh filters them out:
+ *     netroot=/root=iscsi:USER:PASSWORD[:RUSER:RPASSWORD]@...
  *     (everything after the user name up to the last '@'), SCHEME://USER:PASSWORD@HOST
  *     (cifs://, and the http/ftp URLs of root=live: and inst.ks=), cifspass=, and any
  *     parameter whose last dotted part says password, passwd or passphrase
@@ -92,39 +94,51 @@ static bool ends_word(char c)
 	return cmdline_isspace(c) || is_quote(c) || c == '\0';
 }
 
-/* Whether w is inside a "..." string of its line: an odd count of unescaped '"' before it. */
-static bool in_string(const char *in, size_t w)
+/*
+ * The script's string w stands in on its line: '"' or '\'' (shell: a shell or GRUB script,
+ * where '...' holds every byte but '\'' as it is and a '#' that starts a word starts a
+ * comment, outside any string), or 0. Elsewhere only the kernel's "..." count: an odd
+ * number of unescaped '"' before w.
+ */
+static char in_string(const char *in, size_t w, bool shell)
 {
 	size_t i = w;
-	bool odd = false;
+	char open = 0;
 
 	while (i > 0 && in[i - 1] != '\n')
 		i--;
-	for (; i < w; i++)
-		if (in[i] == '"' && (i == 0 || in[i - 1] != '\\'))
-			odd = !odd;
-	return odd;
+	for (size_t start = i; i < w; i++) {
+		if (open != '\'' && in[i] == '\\' && i + 1 < w) {
+			i++; /* an escaped byte: no quote */
+		} else if (open && in[i] == open) {
+			open = 0;
+		} else if (!open && (in[i] == '"' || (shell && in[i] == '\''))) {
+			open = in[i];
+		} else if (!open && shell && in[i] == '#' &&
+			   (i == start || cmdline_isspace(in[i - 1]))) {
+			return 0; /* a comment: no string runs on in it */
+		}
+	}
+	return open;
 }
 
 /*
  * Where the value that starts at v ends, as the kernel splits its command line
  * (next_arg(): a '"' anywhere in a word toggles quoting, only unquoted white space ends it;
  * a '\'' is an ordinary byte): "pw=ab"C D"" is one value. outer: the word stands inside a
- * "..." string: its unescaped '"' closes the value, and \" are the kernel's quotes. In a
- * shell or GRUB script (shell) that string is the script's, whose words the kernel gets
- * apart (GRUB_CMDLINE_LINUX="a pw=S b"); anywhere else it is the kernel's own quoting
- * ("pw=A B" in /proc/cmdline is one value). The end of a line ends it too.
+ * "..." string, the kernel's own quoting ("pw=A B" in /proc/cmdline is one value): its
+ * closing '"' ends the value, and \" are quotes too. The end of a line ends it.
  */
-static size_t value_end(const char *in, size_t n, size_t v, bool outer, bool shell)
+static size_t value_end_kernel(const char *in, size_t n, size_t v, bool outer)
 {
-	bool quoted = !shell && outer;
+	bool quoted = outer;
 
 	for (; v < n && in[v] != '\n'; v++) {
 		if (in[v] == '\\' && v + 1 < n && in[v + 1] == '"') {
 			quoted = !quoted;
 			v++;
 		} else if (in[v] == '"') {
-			if (outer && (shell ? !quoted : quoted))
+			if (outer && quoted)
 				break;
 			quoted = !quoted;
 		} else if (cmdline_isspace(in[v]) && !quoted) {
@@ -132,6 +146,43 @@ static size_t value_end(const char *in, size_t n, size_t v, bool outer, bool she
 		}
 	}
 	return v;
+}
+
+/*
+ * The same in a shell or GRUB script, where the word stands in the script's string outer
+ * ('"', '\'' or 0: GRUB_CMDLINE_LINUX="a pw=S b", ='a pw=S b'): the kernel gets the string's
+ * words apart. The quote that closes outer ends the value and is never part of it (the
+ * script would no longer parse); a string the value opens itself is cut whole. The kernel's
+ * quotes are \" (outside '...') and a '"' inside '...'.
+ */
+static size_t value_end_shell(const char *in, size_t n, size_t v, char outer)
+{
+	bool quoted = false;
+	char open = outer;
+
+	for (; v < n && in[v] != '\n'; v++) {
+		if (open != '\'' && in[v] == '\\' && v + 1 < n && in[v + 1] != '\n') {
+			quoted ^= in[++v] == '"';
+		} else if (open && in[v] == open) {
+			if (open == outer)
+				break;
+			open = 0;
+		} else if (!open && is_quote(in[v])) {
+			open = in[v];
+		} else if (open == '\'' && in[v] == '"') {
+			quoted = !quoted;
+		} else if (cmdline_isspace(in[v]) && !quoted && open == outer) {
+			break;
+		}
+	}
+	return v;
+}
+
+static size_t value_end(const char *in, size_t n, size_t v, size_t w, bool shell)
+{
+	char outer = in_string(in, w, shell);
+
+	return shell ? value_end_shell(in, n, v, outer) : value_end_kernel(in, n, v, outer);
 }
 
 /*
@@ -256,7 +307,7 @@ static void cmdline_word(const char *in, size_t n, size_t w, bool shell, struct 
 		return forms(in, w, e, "", sp);
 	key_lower(in + w, e - w, key, sizeof(key));
 	v = e + 1;
-	ve = value_end(in, n, v, in_string(in, w), shell);
+	ve = value_end(in, n, v, w, shell);
 	if (snapshot_secret_key(key))
 		return span_add(sp, v, ve, "the value of %s=", key);
 	if (strneq(key, "systemd.set_credential", 22)) {

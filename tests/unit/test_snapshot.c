@@ -436,6 +436,22 @@ static void test_redact_cmdline(void **state)
 		      "rd.iscsi.password=REDACTED quiet", NULL);
 	assert_redact(CMD, "rd.iscsi.password=\"S x y\nnext=1\n",
 		      "rd.iscsi.password=REDACTED\nnext=1\n", NULL);
+	/*
+	 * In a script's '...' string the closing quote ends the value and is kept (it was cut
+	 * with the secret: the stored /etc/default/grub no longer parsed); a '"' in it is the
+	 * kernel's; a string the value opens itself is cut whole.
+	 */
+	assert_redact(GRUB, "GRUB_CMDLINE_LINUX='quiet rd.iscsi.password=S1'\n",
+		      "GRUB_CMDLINE_LINUX='quiet rd.iscsi.password=REDACTED'\n",
+		      "redacted f:1: the value of rd.iscsi.password=\n");
+	assert_redact(GRUB, "X='a rd.iscsi.password=\"S1 S2\" b' # it's\n",
+		      "X='a rd.iscsi.password=REDACTED b' # it's\n", NULL);
+	assert_redact(GRUB, "X=\"a rd.iscsi.password=S1\" Y='x.password=S2'\n",
+		      "X=\"a rd.iscsi.password=REDACTED\" Y='x.password=REDACTED'\n", NULL);
+	assert_redact(GRUB, "options rd.iscsi.password='S1 S2' x.password=\"S3 S4\" quiet\n",
+		      "options rd.iscsi.password=REDACTED x.password=REDACTED quiet\n", NULL);
+	assert_redact(GRUB, "# Don't set rd.iscsi.password=S1 here\n",
+		      "# Don't set rd.iscsi.password=REDACTED here\n", NULL);
 	/* a key of any length: its last dotted part decides */
 	assert_redact(
 		CMD, "a_module_name_far_longer_than_the_sixty_four_bytes_of_a_key.password=S q",
