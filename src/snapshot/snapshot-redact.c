@@ -16,9 +16,9 @@
  *     and to any variable whose name says PASSWORD or PASSWD (GRUB2_PASSWORD of RHEL's
  *     user.cfg).
  *   - Kernel parameters (/proc/cmdline, the kernel lines of the boot files, modprobe.d
- *     options; in a shell or GRUB script inside its "..." or '...' strings, whose closing
- *     quote is never cut): the credential forms dracut.cmdline(7) documents, as dracut's
- *     own rdsosreport.sh filters them out:
+ *     options, dracut.conf's kernel_cmdline=; in a shell or GRUB script inside its "..." or
+ *     '...' strings, whose closing quote is never cut): the credential forms
+ *     dracut.cmdline(7) documents, as dracut's own rdsosreport.sh filters them out:
  *     netroot=/root=iscsi:USER:PASSWORD[:RUSER:RPASSWORD]@...
  *     (everything after the user name up to the last '@'), SCHEME://USER:PASSWORD@HOST
  *     (cifs://, and the http/ftp URLs of root=live: and inst.ks=), cifspass=, and any
@@ -649,6 +649,9 @@ static const struct {
 	{ "etc/default/grub.d/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
 	{ "etc/grub.d/*", SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE },
 	{ "*modprobe.d/*", SNAPSHOT_REDACT_CMDLINE },
+	/* bash: kernel_cmdline="..." holds kernel parameters (dracut.conf(5)) */
+	{ "etc/dracut.conf", SNAPSHOT_REDACT_CMDLINE | SNAPSHOT_REDACT_SHELL },
+	{ "*dracut.conf.d/*", SNAPSHOT_REDACT_CMDLINE | SNAPSHOT_REDACT_SHELL },
 	{ "run/hostprep/*.json", SNAPSHOT_REDACT_CMDLINE },
 };
 
@@ -694,7 +697,7 @@ int snapshot_redact(unsigned readers, const char *rel, const char *in, size_t n,
 	if (readers & SNAPSHOT_REDACT_GRUB)
 		scan_grub(in, n, &sp);
 	if (readers & SNAPSHOT_REDACT_CMDLINE)
-		scan_cmdline(in, n, readers & SNAPSHOT_REDACT_GRUB, &sp);
+		scan_cmdline(in, n, readers & (SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_SHELL), &sp);
 	if (readers & SNAPSHOT_REDACT_VALUE)
 		scan_value(in, n, rel, &sp);
 	if (sp.oom || sp.n == 0) {

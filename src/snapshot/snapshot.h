@@ -134,6 +134,7 @@ enum {
 	SNAPSHOT_REDACT_CMDLINE = 1 << 0, /* kernel parameters */
 	SNAPSHOT_REDACT_GRUB = 1 << 1,	  /* GRUB script */
 	SNAPSHOT_REDACT_VALUE = 1 << 2,	  /* all of it: a module parameter that is a secret */
+	SNAPSHOT_REDACT_SHELL = 1 << 3,	  /* kernel parameters in a shell script's strings */
 };
 /* Which readers the file rel (root-relative) goes through; 0: none. */
 unsigned snapshot_redactors(const char *rel);

@@ -283,8 +283,9 @@ static void assert_redact(unsigned readers, const char *in, const char *out, con
 	free(n);
 }
 
-#define CMD  SNAPSHOT_REDACT_CMDLINE
-#define GRUB (SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE)
+#define CMD   SNAPSHOT_REDACT_CMDLINE
+#define GRUB  (SNAPSHOT_REDACT_GRUB | SNAPSHOT_REDACT_CMDLINE)
+#define SHELL (SNAPSHOT_REDACT_SHELL | SNAPSHOT_REDACT_CMDLINE)
 
 static void test_redact_grub(void **state)
 {
@@ -452,6 +453,11 @@ static void test_redact_cmdline(void **state)
 		      "options rd.iscsi.password=REDACTED x.password=REDACTED quiet\n", NULL);
 	assert_redact(GRUB, "# Don't set rd.iscsi.password=S1 here\n",
 		      "# Don't set rd.iscsi.password=REDACTED here\n", NULL);
+	/* dracut.conf: bash, kernel_cmdline= holds kernel parameters */
+	assert_redact(SHELL, "kernel_cmdline='rd.iscsi.password=S1 ip=dhcp'\n",
+		      "kernel_cmdline='rd.iscsi.password=REDACTED ip=dhcp'\n", NULL);
+	assert_redact(SHELL, "kernel_cmdline=\"rd.iscsi.password=S1\"\n",
+		      "kernel_cmdline=\"rd.iscsi.password=REDACTED\"\n", NULL);
 	/* a key of any length: its last dotted part decides */
 	assert_redact(
 		CMD, "a_module_name_far_longer_than_the_sixty_four_bytes_of_a_key.password=S q",
@@ -525,6 +531,9 @@ static void test_redactors(void **state)
 	assert_int_equal(snapshot_redactors("etc/grub.d/40_custom"), GRUB);
 	assert_int_equal(snapshot_redactors("etc/modprobe.d/x.conf"), CMD);
 	assert_int_equal(snapshot_redactors("usr/lib/modprobe.d/x.conf"), CMD);
+	assert_int_equal(snapshot_redactors("etc/dracut.conf"), SHELL);
+	assert_int_equal(snapshot_redactors("etc/dracut.conf.d/10-net.conf"), SHELL);
+	assert_int_equal(snapshot_redactors("usr/lib/dracut/dracut.conf.d/01-x.conf"), SHELL);
 	assert_int_equal(snapshot_redactors("run/hostprep/report.json"), CMD);
 	assert_int_equal(snapshot_redactors("sys/bus/pci/devices/x/config"), 0);
 	assert_int_equal(snapshot_redactors("etc/hostprep/hostprep.conf"), 0);
