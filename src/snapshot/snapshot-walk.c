@@ -364,14 +364,43 @@ static bool no_value(const char *rel, int r)
 	       (r == -EINVAL || r == -ENODATA || r == -EOPNOTSUPP || r == -EIO || r == -ENXIO);
 }
 
-/* A kept file's secrets cut out (snapshot-redact.c), by its name and the name it was read by */
+/*
+ * The name rel was read by: s->via in place of s->via_path, the path it resolved to
+ * (etc/modprobe.d -> srv/site/modprobe: srv/site/modprobe/a.conf is etc/modprobe.d/a.conf);
+ * *ret NULL when rel is not below it.
+ */
+static int reached_name(const struct snapshot *s, const char *rel, char **ret)
+{
+	size_t len = s->via_path ? strlen(s->via_path) : 0;
+
+	*ret = NULL;
+	if (!s->via || !s->via_path || !strneq(rel, s->via_path, len) ||
+	    (rel[len] && rel[len] != '/'))
+		return 0;
+	if (asprintf(ret, "%s%s", s->via, rel + len) < 0) {
+		*ret = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * A kept file's secrets cut out (snapshot-redact.c), by its name, the name it was read by
+ * and the name it has below that (a file in a linked modprobe.d is a modprobe.d file).
+ */
 static int redact(struct snapshot *s, const char *rel, char **data, size_t *size)
 {
-	unsigned readers = snapshot_redactors(rel) | (s->via ? snapshot_redactors(s->via) : 0);
+	_cleanup_(freep) char *name = NULL;
+	unsigned readers;
 	char *out;
 	size_t n;
 	int r;
 
+	r = reached_name(s, rel, &name);
+	if (r < 0)
+		return r;
+	readers = snapshot_redactors(rel) | (s->via ? snapshot_redactors(s->via) : 0) |
+		  (name ? snapshot_redactors(name) : 0);
 	if (!readers)
 		return 0;
 	r = snapshot_redact(readers, rel, *data, *size, &out, &n, s->notes);
@@ -524,8 +553,8 @@ static int resolve_named(struct snapshot *s, const char *rel, const char *name, 
  */
 static int follow_link(struct snapshot *s, const char *rel, const char *target)
 {
-	_cleanup_(freep) char *path = NULL;
-	const char *via = s->via;
+	_cleanup_(freep) char *path = NULL, *name = NULL;
+	const char *via = s->via, *via_path = s->via_path;
 	int r;
 
 	if (snapshot_refused(target)) {
@@ -539,9 +568,14 @@ static int follow_link(struct snapshot *s, const char *rel, const char *target)
 				      "a symlink to nothing (or to what is never captured)");
 		return r;
 	}
-	s->via = rel;
+	r = reached_name(s, rel, &name); /* a link in a linked directory: read by both names */
+	if (r < 0)
+		return r;
+	s->via = name ?: rel;
+	s->via_path = path;
 	r = entry(s, path, -1, &alone);
 	s->via = via;
+	s->via_path = via_path;
 	return r;
 }
 
@@ -863,7 +897,13 @@ static int capture_pattern(struct snapshot *s, const char *rel, const char *slas
 	if (!dir)
 		return -ENOMEM;
 	r = resolve_named(s, dir, dir, &path);
-	return r < 0 || !path ? r : walk_path(s, path, 0, &l);
+	if (r < 0 || !path)
+		return r;
+	s->via = dir;
+	s->via_path = path;
+	r = walk_path(s, path, 0, &l);
+	s->via = s->via_path = NULL;
+	return r;
 }
 
 static int capture_one(struct snapshot *s, const char *rel)
@@ -880,8 +920,9 @@ static int capture_one(struct snapshot *s, const char *rel)
 	if (r < 0 || !path)
 		return r;
 	s->via = rel;
+	s->via_path = path;
 	r = entry(s, path, depth_of(path), listing_for(rel, path));
-	s->via = NULL;
+	s->via = s->via_path = NULL;
 	return r;
 }
 

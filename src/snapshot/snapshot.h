@@ -86,6 +86,7 @@ struct snapshot {
 	char *notes_buf;
 	size_t notes_size;
 	const char *via; /* the name what is captured now was read by (a link, a recorded path) */
+	const char *via_path; /* what via resolved to: a file below it was read as via/... */
 	size_t bytes, files, links, dirs, nodes, skipped, redacted;
 	size_t no_value; /* sysfs attributes whose read failed: no value now */
 	size_t left_out[SNAPSHOT_LEFT_OUT_MAX]; /* sysfs files never read, by rule */
