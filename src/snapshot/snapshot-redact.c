@@ -316,6 +316,9 @@ static void cmdline_word(const char *in, size_t n, size_t w, bool shell, struct 
 		return span_add(sp, colon ? (size_t)(colon - in) + 1 : v, ve,
 				"the credential of %s=", key);
 	}
+	/* a script's VAR=param=value (GRUB_CMDLINE_LINUX unquoted): the value is a word too */
+	if (shell && memchr(in + v, '=', ve - v))
+		return cmdline_word(in, n, v, shell, sp);
 	forms(in, v, ve, key, sp);
 }
 

@@ -445,6 +445,12 @@ static void test_redact_cmdline(void **state)
 	assert_redact(GRUB, "GRUB_CMDLINE_LINUX='quiet rd.iscsi.password=S1'\n",
 		      "GRUB_CMDLINE_LINUX='quiet rd.iscsi.password=REDACTED'\n",
 		      "redacted f:1: the value of rd.iscsi.password=\n");
+	/* a script's unquoted VAR=param=value: the value is a parameter too */
+	assert_redact(GRUB, "GRUB_CMDLINE_LINUX=rd.iscsi.password=S1\n",
+		      "GRUB_CMDLINE_LINUX=rd.iscsi.password=REDACTED\n",
+		      "redacted f:1: the value of rd.iscsi.password=\n");
+	assert_redact(SHELL, "kernel_cmdline=x.password=S1\n", "kernel_cmdline=x.password=REDACTED\n",
+		      NULL);
 	assert_redact(GRUB, "X='a rd.iscsi.password=\"S1 S2\" b' # it's\n",
 		      "X='a rd.iscsi.password=REDACTED b' # it's\n", NULL);
 	assert_redact(GRUB, "X=\"a rd.iscsi.password=S1\" Y='x.password=S2'\n",
