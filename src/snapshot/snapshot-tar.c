@@ -198,14 +198,20 @@ int snapshot_tar_file(struct snapshot *s, const char *rel, mode_t mode, time_t m
 	return entry_write(s, e, data, size);
 }
 
-int snapshot_tar_node(struct snapshot *s, const char *rel, mode_t mode, dev_t rdev, time_t mtime)
+/*
+ * A node keeps its numeric owner (no name): workload.devices judges who may open an RDMA
+ * node, so the replay must see what the host had. Every other member is root's.
+ */
+int snapshot_tar_node(struct snapshot *s, const char *rel, const struct stat *st)
 {
-	struct archive_entry *e = entry_new(s, rel, mode, mtime);
+	struct archive_entry *e = entry_new(s, rel, st->st_mode, st->st_mtime);
 
 	if (!e)
 		return -ENOMEM;
-	sym_archive_entry_set_rdevmajor(e, major(rdev));
-	sym_archive_entry_set_rdevminor(e, minor(rdev));
+	sym_archive_entry_set_uid(e, st->st_uid);
+	sym_archive_entry_set_gid(e, st->st_gid);
+	sym_archive_entry_set_rdevmajor(e, major(st->st_rdev));
+	sym_archive_entry_set_rdevminor(e, minor(st->st_rdev));
 	s->nodes++;
 	return entry_write(s, e, NULL, 0);
 }

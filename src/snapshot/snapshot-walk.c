@@ -477,7 +477,7 @@ static int member_node(struct snapshot *s, const char *rel, const struct stat *s
 	if (strset_add(&s->members, rel) <= 0)
 		return 0;
 	r = member_parents(s, rel);
-	return r < 0 ? r : snapshot_tar_node(s, rel, st->st_mode, st->st_rdev, st->st_mtime);
+	return r < 0 ? r : snapshot_tar_node(s, rel, st);
 }
 
 /*

@@ -173,4 +173,4 @@ int snapshot_tar_dir(struct snapshot *s, const char *rel, mode_t mode, time_t mt
 int snapshot_tar_link(struct snapshot *s, const char *rel, const char *target, time_t mtime);
 int snapshot_tar_file(struct snapshot *s, const char *rel, mode_t mode, time_t mtime,
 		      const void *data, size_t size);
-int snapshot_tar_node(struct snapshot *s, const char *rel, mode_t mode, dev_t rdev, time_t mtime);
+int snapshot_tar_node(struct snapshot *s, const char *rel, const struct stat *st);

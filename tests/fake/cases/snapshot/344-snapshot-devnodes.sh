@@ -32,4 +32,17 @@ tar -tvf "$T/s.tar.zst" | grep -E '^c.* dev/infiniband/uverbs0$' | grep -q '231,
 	fail "uverbs0 is not a character node 231:192 in the tar: $(tar -tvf "$T/s.tar.zst" | grep uverbs0)"
 tar -tf "$T/s.tar.zst" | grep -E '^dev/' | grep -Ev '^dev/(infiniband/.*)?$' &&
 	fail "the tar holds more of /dev than /dev/infiniband"
+# a node's owner is judged (a MAD node another user owns warns): it keeps its uid/gid,
+# numeric, where every other member is root's
+for d in "$R"/sys/class/infiniband_mad/umad*; do
+	[ -e "$d/dev" ] || continue
+	mknod -m 0600 "$R/dev/infiniband/$(basename "$d")" c "$(cut -d: -f1 "$d/dev")" "$(cut -d: -f2 "$d/dev")"
+done
+[ -e "$R/dev/infiniband/umad0" ] || fail "the fixture has no umad0 to own"
+chown 1000:1000 "$R/dev/infiniband/umad0"
+roundtrip_here
+jq -r '.results[] | select(.object=="/dev/infiniband/umad0") | .verdict' "$T/replay.json" | grep -qx warn ||
+	fail "umad0 owned by uid 1000 does not warn in the replay"
+tar --numeric-owner -tvf "$T/s.tar.zst" | grep -E ' dev/infiniband/umad0$' | grep -q ' 1000/1000 ' ||
+	fail "umad0's owner not kept: $(tar --numeric-owner -tvf "$T/s.tar.zst" | grep umad0)"
 true
