@@ -466,11 +466,15 @@ static int member_file(struct snapshot *s, struct at at, const char *rel, const 
 	return file_take(s, at, -EBADF, rel, st);
 }
 
+/*
+ * A device node (of /dev only), or a FIFO anywhere: never opened, stored as what it is,
+ * so the replay refuses what the host refused (a FIFO where a drop-in should be).
+ */
 static int member_node(struct snapshot *s, const char *rel, const struct stat *st)
 {
 	int r;
 
-	if (!strneq(rel, "dev/", 4)) {
+	if (!S_ISFIFO(st->st_mode) && !strneq(rel, "dev/", 4)) {
 		snapshot_skip(s, rel, "a device node outside /dev");
 		return 0;
 	}
@@ -602,10 +606,10 @@ static int entry_st(struct snapshot *s, struct at at, const char *rel, const str
 		return entry_link(s, at, rel, st);
 	if (S_ISREG(st->st_mode))
 		return member_file(s, at, rel, st);
-	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) || S_ISFIFO(st->st_mode))
 		return member_node(s, rel, st);
 	if (!S_ISDIR(st->st_mode)) {
-		snapshot_skip(s, rel, S_ISFIFO(st->st_mode) ? "a FIFO, not read" : "a socket");
+		snapshot_skip(s, rel, "a socket");
 		return 0;
 	}
 	return depth < 0 ? 0 : walk(s, at, rel, st, depth, l);
