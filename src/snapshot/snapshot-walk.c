@@ -158,6 +158,11 @@ void snapshot_left_out(const struct snapshot *s, FILE *f)
 	if (s->left_out[LEFT_OUT_WRITE_ONLY])
 		fprintf(f, "left out %zu write-only files: triggers, nothing to read\n",
 			s->left_out[LEFT_OUT_WRITE_ONLY]);
+	if (s->names_only)
+		fprintf(f,
+			"stored empty %zu files whose names the check counts (unified kernel "
+			"images): not read\n",
+			s->names_only);
 }
 
 /* A PCI function, host bridge or virtio device directory: only pci_subdirs below it. */
@@ -496,14 +501,24 @@ struct listing {
 	const char *dir;
 	const char *reader;   /* why the other names are not taken; NULL: not named */
 	const char *names[3]; /* what the reader takes; none: the directory alone */
+	bool names_only;      /* the reader counts the names: each stored empty */
 };
 
 static const struct listing listings[] = {
-	{ "*modprobe.d", "not read (libkmod reads *.conf and *.alias)", { "*.conf", "*.alias" } },
-	{ "etc/dracut.conf.d", "not read (dracut reads *.conf)", { "*.conf" } },
+	{ "*modprobe.d",
+	  "not read (libkmod reads *.conf and *.alias)",
+	  { "*.conf", "*.alias" },
+	  false },
+	{ "etc/dracut.conf.d", "not read (dracut reads *.conf)", { "*.conf" }, false },
+	/*
+	 * The ACS boot check counts the unified kernel images (acs-boot.c: uki_count()) and
+	 * reads none: their names, stored empty (an image is tens of MB, and its .cmdline
+	 * section may hold what the redaction cuts elsewhere).
+	 */
+	{ "*EFI/Linux", "not read (the ACS boot check counts *.efi)", { "*.efi" }, true },
 	/* the module index; the module files libkmod opens are recorded one by one */
-	{ "lib/modules/*", NULL, { "modules.*" } },
-	{ "usr/lib/modules/*", NULL, { "modules.*" } },
+	{ "lib/modules/*", NULL, { "modules.*" }, false },
+	{ "usr/lib/modules/*", NULL, { "modules.*" }, false },
 };
 static const struct listing alone = { .dir = "" };
 
@@ -702,6 +717,28 @@ static int walk_entry(struct snapshot *s, int dfd, const char *dir, const struct
 	return entry_st(s, (struct at){ dfd, name }, rel, &st, depth - 1, listing_of(rel));
 }
 
+/* A regular file whose name is all its reader takes: stored empty, its mode and time kept. */
+static int walk_name(struct snapshot *s, int dfd, const char *dir, const struct dir_entry *e,
+		     int depth)
+{
+	_cleanup_(freep) char *rel = NULL;
+	struct stat st;
+	int r;
+
+	if (asprintf(&rel, "%s/%s", dir, e->name) < 0)
+		return -ENOMEM;
+	r = sysroot_stat_at(s->root, dfd, e->name, AT_SYMLINK_NOFOLLOW, &st);
+	if (r < 0 || !S_ISREG(st.st_mode)) /* a link or anything else: as any entry */
+		return walk_entry(s, dfd, dir, e, depth);
+	if (strset_add(&s->members, rel) <= 0)
+		return 0;
+	r = member_parents(s, rel);
+	if (r < 0)
+		return r;
+	s->names_only++;
+	return snapshot_tar_file(s, rel, st.st_mode, st.st_mtime, "", 0);
+}
+
 /* The directory at at, never through a symlink (one put there since its lstat()). */
 static int open_dir(struct snapshot *s, struct at at)
 {
@@ -746,7 +783,9 @@ static int walk(struct snapshot *s, struct at at, const char *rel, const struct 
 	if (r < 0 && r != -ENOMEM)
 		return skip_errno(s, rel, r);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
-		if (listing_takes(l, names.v[i].name))
+		if (l && l->names_only && listing_takes(l, names.v[i].name))
+			r = walk_name(s, fd, rel, &names.v[i], depth);
+		else if (listing_takes(l, names.v[i].name))
 			r = walk_entry(s, fd, rel, &names.v[i], depth);
 		else if (l->reader)
 			walk_skip(s, rel, names.v[i].name, l->reader);

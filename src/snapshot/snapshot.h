@@ -88,7 +88,8 @@ struct snapshot {
 	const char *via; /* the name what is captured now was read by (a link, a recorded path) */
 	const char *via_path; /* what via resolved to: a file below it was read as via/... */
 	size_t bytes, files, links, dirs, nodes, skipped, redacted;
-	size_t no_value; /* sysfs attributes whose read failed: no value now */
+	size_t names_only; /* files stored empty: their names are what the check reads */
+	size_t no_value;   /* sysfs attributes whose read failed: no value now */
 	size_t left_out[SNAPSHOT_LEFT_OUT_MAX]; /* sysfs files never read, by rule */
 	size_t binary_names;			/* members whose name is not UTF-8 */
 	/* what the check pass judged from a library, not a file (sysroot_note_data()) */
