@@ -493,8 +493,7 @@ static void tally_port(struct tally *t, const struct rdma_device *d, const struc
 }
 
 /* A selected device whose ports could not be listed: one unknown, counted as a port. */
-static int device_unread(const struct port_rule *r, const struct rdma_device *d, struct results *rs,
-			 struct tally *t)
+static int device_unread(const struct rdma_device *d, struct results *rs, struct tally *t)
 {
 	char why[64];
 
@@ -519,33 +518,34 @@ static int device_unread(const struct port_rule *r, const struct rdma_device *d,
 			    "%s: ports unreadable: %s", d->name, why);
 }
 
+/* The ports of one selected device the rule selects: a result each, counted. */
+static int device_ports(const struct port_rule *r, const struct rdma_device *d, struct results *rs,
+			struct tally *t)
+{
+	if (d->err)
+		return device_unread(d, rs, t);
+	for (size_t k = 0; k < d->n_ports; k++) {
+		int ret;
+
+		if (!port_rule_selects_port(r, &d->ports[k]))
+			continue;
+		tally_port(t, d, &d->ports[k]);
+		ret = add_port_result(r, d, &d->ports[k], rs);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int rule_ports(const struct rdma_run *rr, const struct port_rule *r, struct results *rs,
 		      struct tally *t)
 {
-	for (size_t i = 0; i < rr->inv.n_devs; i++) {
-		const struct rdma_device *d = &rr->inv.devs[i];
+	int ret = 0;
 
-		if (!port_rule_selects_device(r, d))
-			continue;
-		if (d->err) {
-			int ret = device_unread(r, d, rs, t);
-
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		for (size_t k = 0; k < d->n_ports; k++) {
-			int ret;
-
-			if (!port_rule_selects_port(r, &d->ports[k]))
-				continue;
-			tally_port(t, d, &d->ports[k]);
-			ret = add_port_result(r, d, &d->ports[k], rs);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	return 0;
+	for (size_t i = 0; ret >= 0 && i < rr->inv.n_devs; i++)
+		if (port_rule_selects_device(r, &rr->inv.devs[i]))
+			ret = device_ports(r, &rr->inv.devs[i], rs, t);
+	return ret;
 }
 
 static int device_list(const struct rdma_inventory *inv, char **ret)
