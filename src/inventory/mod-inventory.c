@@ -17,7 +17,6 @@
 #include "run/run.h"
 #include "core/strbuf.h"
 #include "inventory/inventory-check.h"
-#include "pci/selector.h"
 #include "rdma/rdma-run.h"
 
 static const char remedy_missing[] =
@@ -90,30 +89,13 @@ static void fn_read(const struct run *run, struct inventory_view *v, size_t e)
 
 /*
  * Through the device's link to its PCI function (a VF may be missing from the bus list):
- * no link is a device without a PCI function; a link that leads nowhere is unknown.
+ * no link is a device without a PCI function; a link that leads nowhere is unknown. A
+ * scalable function's device (its link leads below a PCI function to one that is not
+ * PCI: the RDMA view's below_pci) is a second view of the PF's port, as a VF's is.
  */
-/*
- * A device whose device link leads below a PCI function, to a function of its own that
- * is not PCI (mlx5_core.sf.N: a scalable function, an auxiliary device): a second view
- * of the PF's port, as a VF's device is.
- */
-static bool below_pci_function(const struct sysroot *root, const char *name)
+static enum inventory_rdma_role rdma_role(const struct sysroot *root, const struct rdma_device *dev)
 {
-	_cleanup_(freep) char *real = NULL;
-	char *base, *parent;
-
-	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", name) < 0)
-		return false;
-	base = strrchr(real, '/');
-	if (!base || pci_address_is_kernel(base + 1))
-		return false;
-	*base = '\0';
-	parent = strrchr(real, '/');
-	return parent && pci_address_is_kernel(parent + 1);
-}
-
-static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char *name)
-{
+	const char *name = dev->name;
 	_cleanup_(closep) int cls = -EBADF, dfd = -EBADF;
 	struct stat st;
 
@@ -129,7 +111,7 @@ static enum inventory_rdma_role rdma_role(const struct sysroot *root, const char
 			     name);
 	if (dfd < 0)
 		return inventory_rdma_role(true, dfd, 0);
-	if (below_pci_function(root, name))
+	if (dev->below_pci)
 		return INVENTORY_RDMA_SF;
 	return inventory_rdma_role(true, 0, topo_is_virtfn(dfd));
 }
@@ -149,7 +131,7 @@ static int rdma_open(struct run *run, struct inventory_view *v)
 	if (!v->roles)
 		return -ENOMEM;
 	for (size_t i = 0; i < v->rdma->n_devs; i++)
-		v->roles[i] = rdma_role(run->root, v->rdma->devs[i].name);
+		v->roles[i] = rdma_role(run->root, &v->rdma->devs[i]);
 	return 0;
 }
 

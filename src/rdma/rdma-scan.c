@@ -82,18 +82,29 @@ static void port_done(struct rdma_port *p)
 }
 
 /* The PCI function behind the device link, as the kernel names it, NULL if it is not one. */
-static char *device_pci(const struct sysroot *root, const char *name)
+/*
+ * The PCI function behind the device link, as the kernel names it (d->pci), or, where the
+ * link leads to a function of its own below a PCI function (d->below_pci: an auxiliary
+ * device, mlx5_core.sf.N), none. -ENOMEM only.
+ */
+static int device_pci(const struct sysroot *root, struct rdma_device *d)
 {
 	_cleanup_(freep) char *real = NULL;
-	const char *base;
+	char *base;
 
-	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", name) < 0)
-		return NULL;
+	if (sysroot_canonical(root, SYSROOT_SYS, &real, "class/infiniband/%s/device", d->name) < 0)
+		return 0;
 	base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (!pci_address_is_kernel(base)) /* VMD's domains have five digits */
-		return NULL;
-	return strdup(base);
+	if (!base)
+		return 0;
+	if (pci_address_is_kernel(base + 1)) { /* VMD's domains have five digits */
+		d->pci = strdup(base + 1);
+		return d->pci ? 0 : -ENOMEM;
+	}
+	*base = '\0';
+	base = strrchr(real, '/');
+	d->below_pci = base && pci_address_is_kernel(base + 1);
+	return 0;
 }
 
 /* Through the device link: a function may be hidden from the PCI bus list (VF, fake tree). */
@@ -150,7 +161,9 @@ static int scan_device_identity(const struct sysroot *root, struct rdma_device *
 	r = read_identity(root, d);
 	if (r < 0)
 		return r;
-	d->pci = device_pci(root, d->name);
+	r = device_pci(root, d);
+	if (r < 0)
+		return r;
 	if (d->pci) {
 		d->vendor = read_id(root, d->name, "vendor", &ok);
 		d->device = read_id(root, d->name, "device", &ok);

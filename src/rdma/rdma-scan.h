@@ -73,7 +73,8 @@ struct rdma_device {
 	enum rdma_node_type node_type;
 	uint8_t node_guid[8];
 	bool have_guid;
-	char *pci; /* "0000:1a:00.0", NULL for a device without a PCI function (rxe, siw) */
+	char *pci;	/* "0000:1a:00.0", NULL for a device without a PCI function (rxe, siw) */
+	bool below_pci; /* no PCI function: a function below one (a scalable function) */
 	uint16_t vendor, device;
 	bool have_ids;
 	char *fw_ver;	/* firmware ("28.39.1002"), NULL when the device has none to read */

@@ -505,20 +505,24 @@ struct listing {
 };
 
 static const struct listing listings[] = {
-	{ "*modprobe.d",
-	  "not read (libkmod reads *.conf and *.alias)",
-	  { "*.conf", "*.alias" },
-	  false },
-	{ "etc/dracut.conf.d", "not read (dracut reads *.conf)", { "*.conf" }, false },
+	{ .dir = "*modprobe.d",
+	  .reader = "not read (libkmod reads *.conf and *.alias)",
+	  .names = { "*.conf", "*.alias" } },
+	{ .dir = "etc/dracut.conf.d",
+	  .reader = "not read (dracut reads *.conf)",
+	  .names = { "*.conf" } },
 	/*
 	 * The ACS boot check counts the unified kernel images (acs-boot.c: uki_count()) and
 	 * reads none: their names, stored empty (an image is tens of MB, and its .cmdline
 	 * section may hold what the redaction cuts elsewhere).
 	 */
-	{ "*EFI/Linux", "not read (the ACS boot check counts *.efi)", { "*.efi" }, true },
+	{ .dir = "*EFI/Linux",
+	  .reader = "not read (the ACS boot check counts *.efi)",
+	  .names = { "*.efi" },
+	  .names_only = true },
 	/* the module index; the module files libkmod opens are recorded one by one */
-	{ "lib/modules/*", NULL, { "modules.*" }, false },
-	{ "usr/lib/modules/*", NULL, { "modules.*" }, false },
+	{ .dir = "lib/modules/*", .names = { "modules.*" } },
+	{ .dir = "usr/lib/modules/*", .names = { "modules.*" } },
 };
 static const struct listing alone = { .dir = "" };
 
